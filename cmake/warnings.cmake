@@ -1,0 +1,13 @@
+# Project-wide warning and sanitizer flags, applied through warpsim_options.
+add_library(warpsim_options INTERFACE)
+target_compile_options(warpsim_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                       -Wcast-align -Wunused -Woverloaded-virtual -Wimplicit-fallthrough)
+if(WARPSIM_WERROR)
+  target_compile_options(warpsim_options INTERFACE -Werror)
+endif()
+target_include_directories(warpsim_options INTERFACE ${PROJECT_SOURCE_DIR})
+if(WARPSIM_SANITIZE)
+  target_compile_options(warpsim_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                         -fno-sanitize-recover=undefined)
+  target_link_options(warpsim_options INTERFACE -fsanitize=address,undefined)
+endif()

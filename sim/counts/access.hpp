@@ -1,0 +1,27 @@
+// sim/counts/access.hpp — the event the SIMT engine emits for every warp-level memory instruction.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace warpsim::counts {
+
+enum class AccessSpace : uint8_t { global, shared, local, const_, param };
+enum class AccessKind : uint8_t { load, store, atomic, reduction };
+
+// One warp-level memory instruction with at least one active lane, after generic addresses are resolved.
+// Addresses: global/local/const/param are device addresses; shared addresses are byte offsets into the
+// block's shared memory window (so bank = (addr / 4) % 32).
+struct WarpAccess {
+    AccessSpace space = AccessSpace::global;
+    AccessKind kind = AccessKind::load;
+    uint8_t bytes_per_lane = 4;     // access width times vector count: 1, 2, 4, 8, 16 (or 32 for .v8.f32)
+    uint32_t active_mask = 0;       // lanes that perform the access
+    uint32_t pc = 0;                // instruction index within its function
+    uint32_t function = 0;          // index into ir::Module::functions
+    bool non_coherent = false;      // ld.global.nc / ldu
+    bool caches_in_l1 = true;       // false for .cg/.cs/.cv loads and all stores
+    std::array<uint64_t, 32> addr{};
+};
+
+}  // namespace warpsim::counts

@@ -1,0 +1,3 @@
+// tests/catch_main.cpp — the one translation unit that compiles Catch2's runner.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
