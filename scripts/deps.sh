@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# scripts/deps.sh — make sure the Debian packages warpsim builds with are installed.
+# As root it installs what is missing; otherwise it names the packages to install and fails.
+set -euo pipefail
+packages=(build-essential cmake libspdlog-dev libfmt-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev)
+if [ "${WARPSIM_WITH_CLANG:-1}" = 1 ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -eq 0 ]; then
+  echo "warpsim: installing missing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "warpsim: missing Debian packages: ${missing[*]}" >&2
+  echo "install them with: sudo apt-get install ${missing[*]}" >&2
+  exit 1
+fi
