@@ -1,41 +1,242 @@
 // sim/counts/counters.cpp — KernelCounters: accumulation, merging and the metric table.
 #include "sim/counts/counters.hpp"
 
+#include <algorithm>
 #include <bit>
+
+#include "sim/counts/global_sectors.hpp"
 
 namespace warpsim::counts {
 
-void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask) {
-    (void)issued_mask;
-    ++warp_insts_;
-    thread_insts_ += static_cast<uint64_t>(std::popcount(exec_mask));
-    auto& line = per_pc_[{function, pc}];
-    ++line.warp_insts;
-    line.thread_insts += static_cast<uint64_t>(std::popcount(exec_mask));
+namespace {
+
+std::size_t kind_index(AccessKind k) { return static_cast<std::size_t>(k); }
+
+// kind_stat and shared_stat below rely on stats.def listing each group as ld, st, atom(, red), in
+// AccessKind's order.
+constexpr bool follows(Stat a, Stat b) { return static_cast<std::size_t>(a) + 1 == static_cast<std::size_t>(b); }
+static_assert(static_cast<int>(AccessKind::load) == 0 && static_cast<int>(AccessKind::store) == 1 &&
+              static_cast<int>(AccessKind::atomic) == 2 && static_cast<int>(AccessKind::reduction) == 3);
+static_assert(follows(Stat::inst_global_ld, Stat::inst_global_st) &&
+              follows(Stat::inst_global_st, Stat::inst_global_atom) &&
+              follows(Stat::inst_global_atom, Stat::inst_global_red));
+static_assert(follows(Stat::global_ld_requests, Stat::global_st_requests) &&
+              follows(Stat::global_st_requests, Stat::global_atom_requests) &&
+              follows(Stat::global_atom_requests, Stat::global_red_requests));
+static_assert(follows(Stat::global_ld_sectors, Stat::global_st_sectors) &&
+              follows(Stat::global_st_sectors, Stat::global_atom_sectors) &&
+              follows(Stat::global_atom_sectors, Stat::global_red_sectors));
+static_assert(follows(Stat::global_ld_ideal_sectors, Stat::global_st_ideal_sectors) &&
+              follows(Stat::global_st_ideal_sectors, Stat::global_atom_ideal_sectors) &&
+              follows(Stat::global_atom_ideal_sectors, Stat::global_red_ideal_sectors));
+static_assert(follows(Stat::inst_shared_ld, Stat::inst_shared_st) && follows(Stat::inst_shared_st, Stat::inst_shared_atom));
+static_assert(follows(Stat::shared_ld_wavefronts, Stat::shared_st_wavefronts) &&
+              follows(Stat::shared_st_wavefronts, Stat::shared_atom_wavefronts));
+static_assert(follows(Stat::shared_ld_conflicts, Stat::shared_st_conflicts) &&
+              follows(Stat::shared_st_conflicts, Stat::shared_atom_conflicts));
+static_assert(follows(Stat::shared_ld_ideal_wavefronts, Stat::shared_st_ideal_wavefronts) &&
+              follows(Stat::shared_st_ideal_wavefronts, Stat::shared_atom_ideal_wavefronts));
+
+// Stats laid out ld, st, atom, red in stats.def, so an AccessKind offsets from the group's first id.
+Stat kind_stat(Stat first, AccessKind k) {
+    return static_cast<Stat>(static_cast<std::size_t>(first) + kind_index(k));
 }
 
-void KernelCounters::on_access(const WarpAccess& access) { (void)access; }
-void KernelCounters::on_block_begin(uint64_t, uint32_t) {}
-void KernelCounters::on_block_end(uint64_t, uint32_t) {}
+// Shared reductions (red.shared) run as shared atomics; shared has no op_red counters.
+Stat shared_stat(Stat first, AccessKind k) {
+    const std::size_t i = k == AccessKind::reduction ? kind_index(AccessKind::atomic) : kind_index(k);
+    return static_cast<Stat>(static_cast<std::size_t>(first) + i);
+}
 
-void KernelCounters::merge(const KernelCounters& other) {
-    warp_insts_ += other.warp_insts_;
-    thread_insts_ += other.thread_insts_;
-    for (const auto& [key, s] : other.per_pc_) {
-        auto& line = per_pc_[key];
-        line.warp_insts += s.warp_insts;
-        line.thread_insts += s.thread_insts;
-        line.requests += s.requests;
-        line.sectors += s.sectors;
-        line.ideal_sectors += s.ideal_sectors;
-        line.wavefronts += s.wavefronts;
-        line.ideal_wavefronts += s.ideal_wavefronts;
+void add_line(KernelCounters::LineStats& into, const KernelCounters::LineStats& s) {
+    into.warp_insts += s.warp_insts;
+    into.thread_insts += s.thread_insts;
+    into.requests += s.requests;
+    into.sectors += s.sectors;
+    into.ideal_sectors += s.ideal_sectors;
+    into.wavefronts += s.wavefronts;
+    into.ideal_wavefronts += s.ideal_wavefronts;
+    into.thread_insts_pred_on += s.thread_insts_pred_on;
+    into.l1_hits += s.l1_hits;
+    into.max_way = std::max(into.max_way, s.max_way);
+}
+
+}  // namespace
+
+KernelCounters::LineStats& KernelCounters::line_slot(uint32_t function, uint32_t pc) {
+    if (function >= lines_.size()) lines_.resize(function + 1);
+    auto& fn = lines_[function];
+    if (pc >= fn.size()) fn.resize(std::max<std::size_t>(pc + 1, fn.size() * 2));
+    return fn[pc];
+}
+
+SectoredCache& KernelCounters::l1() {
+    if (!l1_built_) {
+        l1_ = SectoredCache(CacheGeometry{cfg_.l1_bytes, cfg_.l1_ways, 128, kSectorBytes});
+        l1_built_ = true;
+    }
+    return l1_;
+}
+
+void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask) {
+    const auto issued = static_cast<uint64_t>(std::popcount(issued_mask));
+    const auto executed = static_cast<uint64_t>(std::popcount(exec_mask));
+    add(Stat::warp_insts, 1);
+    add(Stat::thread_insts, issued);
+    add(Stat::thread_insts_pred_on, executed);
+    auto& line = line_slot(function, pc);
+    ++line.warp_insts;
+    line.thread_insts += issued;
+    line.thread_insts_pred_on += executed;
+}
+
+void KernelCounters::on_access(const WarpAccess& access) {
+    if (access.active_mask == 0) return;
+    switch (access.space) {
+    case AccessSpace::global:
+        count_global_like(access, false, line_slot(access.function, access.pc));
+        break;
+    case AccessSpace::local:
+        count_global_like(access, true, line_slot(access.function, access.pc));
+        break;
+    case AccessSpace::shared:
+        count_shared(access, line_slot(access.function, access.pc));
+        break;
+    case AccessSpace::const_:
+    case AccessSpace::param:
+        break;
     }
 }
 
+void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStats& line) {
+    SectorList list;
+    collect_sectors(a, list);
+    const uint32_t ideal = ideal_sectors(a);
+    ++line.requests;
+    line.sectors += list.size;
+    line.ideal_sectors += ideal;
+    const bool is_load = a.kind == AccessKind::load;
+    if (local) {
+        // Local atomics do not exist in PTX; anything but a load is a store.
+        add(is_load ? Stat::inst_local_ld : Stat::inst_local_st, 1);
+        add(is_load ? Stat::local_ld_requests : Stat::local_st_requests, 1);
+        add(is_load ? Stat::local_ld_sectors : Stat::local_st_sectors, list.size);
+    } else {
+        add(kind_stat(Stat::inst_global_ld, a.kind), 1);
+        add(kind_stat(Stat::global_ld_requests, a.kind), 1);
+        add(kind_stat(Stat::global_ld_sectors, a.kind), list.size);
+        add(kind_stat(Stat::global_ld_ideal_sectors, a.kind), ideal);
+    }
+    if (is_load) {
+        uint64_t hits = 0;
+        if (a.caches_in_l1) {
+            SectoredCache& cache = l1();
+            for (uint32_t i = 0; i < list.size; ++i) {
+                if (cache.access(list.sector[i], true)) {
+                    ++hits;
+                } else {
+                    footprint_.add_read(list.sector[i]);
+                }
+            }
+        } else {
+            for (uint32_t i = 0; i < list.size; ++i) footprint_.add_read(list.sector[i]);
+        }
+        if (!local) {
+            add(Stat::l1_global_ld_hits, hits);
+            add(Stat::l1_global_ld_misses, list.size - hits);
+            line.l1_hits += hits;
+        }
+        add(Stat::l2_read_sectors, list.size - hits);
+        return;
+    }
+    // Stores write through without allocating (present lines are updated in place, so L1 is untouched);
+    // atomics and reductions are performed at L2 and read and write their sectors there.
+    const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
+    for (uint32_t i = 0; i < list.size; ++i) {
+        footprint_.add_write(list.sector[i]);
+        if (rmw) footprint_.add_read(list.sector[i]);
+    }
+    if (a.kind == AccessKind::store) add(Stat::l2_write_sectors, list.size);
+    if (a.kind == AccessKind::atomic) add(Stat::l2_atom_sectors, list.size);
+    if (a.kind == AccessKind::reduction) add(Stat::l2_red_sectors, list.size);
+}
+
+void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
+    const SharedCost cost = shared_wavefronts(a, cfg_.shared_rules);
+    add(shared_stat(Stat::inst_shared_ld, a.kind), 1);
+    add(shared_stat(Stat::shared_ld_wavefronts, a.kind), cost.wavefronts);
+    add(shared_stat(Stat::shared_ld_conflicts, a.kind), cost.conflicts());
+    add(shared_stat(Stat::shared_ld_ideal_wavefronts, a.kind), cost.ideal);
+    ++line.requests;
+    line.wavefronts += cost.wavefronts;
+    line.ideal_wavefronts += cost.ideal;
+    line.max_way = std::max(line.max_way, cost.max_way);
+}
+
+void KernelCounters::on_block_begin(uint64_t block_linear, uint32_t sm) {
+    (void)block_linear;
+    (void)sm;
+    if (cfg_.l1_cold_per_block && l1_built_) l1_.invalidate_all();
+}
+
+void KernelCounters::on_block_end(uint64_t block_linear, uint32_t sm) {
+    (void)block_linear;
+    (void)sm;
+}
+
+void KernelCounters::merge(const KernelCounters& other) {
+    for (std::size_t i = 0; i < kStatCount; ++i) stats_[i] += other.stats_[i];
+    if (other.lines_.size() > lines_.size()) lines_.resize(other.lines_.size());
+    for (std::size_t f = 0; f < other.lines_.size(); ++f) {
+        const auto& theirs = other.lines_[f];
+        auto& mine = lines_[f];
+        if (theirs.size() > mine.size()) mine.resize(theirs.size());
+        for (std::size_t pc = 0; pc < theirs.size(); ++pc) add_line(mine[pc], theirs[pc]);
+    }
+    footprint_.merge(other.footprint_);
+}
+
+std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
+    auto s = stats_;
+    auto at = [&s](Stat id) -> uint64_t& { return s[static_cast<std::size_t>(id)]; };
+    const uint64_t reads = at(Stat::l2_read_sectors);
+    const uint64_t rmw = at(Stat::l2_atom_sectors) + at(Stat::l2_red_sectors);
+    const DramEstimate dram = estimate_dram(footprint_.totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw,
+                                            cfg_.l2_bytes / kSectorBytes);
+    at(Stat::l2_read_misses) = std::min(dram.read_sectors, reads);
+    at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
+    at(Stat::dram_read_bytes) = dram.read_sectors * kSectorBytes;
+    at(Stat::dram_write_bytes) = dram.write_sectors * kSectorBytes;
+    return s;
+}
+
 std::map<std::string, double> KernelCounters::metrics() const {
-    return {{"smsp__inst_executed.sum", static_cast<double>(warp_insts_)},
-            {"smsp__thread_inst_executed.sum", static_cast<double>(thread_insts_)}};
+    const auto s = derived_stats();
+    std::map<std::string, double> out;
+    for (const auto& info : stat_table())
+        out.emplace(std::string(info.metric), static_cast<double>(s[static_cast<std::size_t>(info.id)]));
+    for (const auto& r : ratio_table()) {
+        const uint64_t den = s[static_cast<std::size_t>(r.denominator)];
+        const double num = static_cast<double>(s[static_cast<std::size_t>(r.numerator)]);
+        out.emplace(std::string(r.metric), den == 0 ? 0.0 : 100.0 * num / static_cast<double>(den));
+    }
+    return out;
+}
+
+const std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats>& KernelCounters::per_pc() const {
+    per_pc_view_.clear();
+    for (std::size_t f = 0; f < lines_.size(); ++f)
+        for (std::size_t pc = 0; pc < lines_[f].size(); ++pc)
+            if (lines_[f][pc].warp_insts != 0 || lines_[f][pc].requests != 0)
+                per_pc_view_.emplace(std::pair{static_cast<uint32_t>(f), static_cast<uint32_t>(pc)},
+                                     lines_[f][pc]);
+    return per_pc_view_;
+}
+
+const KernelCounters::LineStats* KernelCounters::line(uint32_t function, uint32_t pc) const {
+    if (function >= lines_.size() || pc >= lines_[function].size()) return nullptr;
+    const auto& l = lines_[function][pc];
+    return l.warp_insts == 0 && l.requests == 0 ? nullptr : &l;
 }
 
 }  // namespace warpsim::counts

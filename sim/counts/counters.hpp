@@ -1,13 +1,43 @@
 // sim/counts/counters.hpp — per-launch statistics fed by the SIMT engine: instructions, lanes, memory
 // requests, sectors, wavefronts, bank conflicts, cache and DRAM traffic, per kernel and per PTX line.
+//
+// The model, and what it assumes:
+// - Global/local memory: one request per warp-level instruction with an active lane; sectors = distinct
+//   aligned 32-byte sectors of the active lanes (global_sectors.hpp); ideal sectors = the active lanes'
+//   bytes packed, rounded up to sectors.
+// - Shared memory: per-pass bank model (shared_banks.hpp), rules from CountsConfig::shared_rules.
+// - L1: a sectored LRU cache (sectored_cache.hpp) of CountsConfig::l1_bytes that caches global and local
+//   loads (not .cg/.cs/.cv ones: WarpAccess::caches_in_l1), write-through and no-allocate for stores, and
+//   bypassed by atomics and reductions. It is emptied at every on_block_begin: each block sees a cold L1 of
+//   its own, so the result depends only on the order of accesses within a block, never on which worker ran
+//   the block. Hits between blocks that share an SM are therefore not modelled; set l1_bytes to the L1
+//   share of one block (L1 data capacity after the shared-memory carve-out / resident blocks per SM) to
+//   model the capacity a block really has.
+// - L2 and DRAM: an order-independent footprint model (footprint.hpp). The L2 receives every L1 miss (and
+//   every store, atomic and reduction sector); the distinct sectors read and written form a footprint that
+//   merges by union. Within L2 capacity, each distinct sector read misses once (cold L2: ncu flushes caches
+//   before each profiled pass by default) and each distinct sector written is written back once; beyond
+//   capacity repeated touches miss with probability 1 - capacity/footprint. Not modelled: L2 partitions
+//   (H100/H200 split L2 in two halves; data may be held in both), write-back of dirty lines that are still in
+//   L2 when the kernel ends (the model counts them as written), DRAM access granularity above 32 bytes, and
+//   ECC/compression.
+// - Cost: on_instruction is an array increment plus a per-line vector slot; on_access collects at most 64
+//   sectors (linear for coalesced warps), L1 lookups are a short way scan, and footprint updates hit a
+//   cached 64 KiB chunk bitmap.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/counts/access.hpp"
+#include "sim/counts/footprint.hpp"
+#include "sim/counts/metric_table.hpp"
+#include "sim/counts/sectored_cache.hpp"
+#include "sim/counts/shared_banks.hpp"
 
 namespace warpsim::counts {
 
@@ -16,11 +46,14 @@ struct CountsConfig {
     uint64_t l1_bytes = 256 * 1024;
     uint64_t l2_bytes = 60ull * 1024 * 1024;
     uint32_t num_sms = 132;
+    uint32_t l1_ways = 4;
+    bool l1_cold_per_block = true;  // empty the L1 at every on_block_begin (see the header comment)
+    SharedBankRules shared_rules = SharedBankRules::h200();
 };
 
 // One worker's statistics. The engine makes one per worker thread (or per block), calls on_instruction for
 // every warp-level instruction it executes and on_access for every warp-level memory instruction, then
-// merges the workers in block order; the result must not depend on how blocks were spread over workers.
+// merges the workers in block order; the result does not depend on how blocks were spread over workers.
 class KernelCounters {
 public:
     KernelCounters() = default;
@@ -29,8 +62,9 @@ public:
     // A warp executed the instruction at (function, pc) with these lanes active (guard already applied:
     // pass the lanes whose guard predicate was true; lanes masked off by the guard still count as issued
     // for warp-instruction counts, so `issued_mask` is the warp's active mask and `exec_mask` the subset
-    // that executed).
+    // that executed). smsp__thread_inst_executed counts issued lanes, _pred_on the executed ones.
     void on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask);
+    // A warp-level memory instruction with at least one active lane (const and param accesses are ignored).
     void on_access(const WarpAccess& access);
     // The engine calls this when a block starts and finishes, with the block's linear index and the SM it
     // was placed on (cache models that are per SM need it).
@@ -39,22 +73,43 @@ public:
 
     void merge(const KernelCounters& other);
 
-    // Metrics keyed by Nsight Compute metric names (see metric_table()).
+    // Metrics keyed by Nsight Compute metric names (see stats.def), derived L2/DRAM figures included.
     std::map<std::string, double> metrics() const;
+    // One statistic by id (accumulated ones; the derived L2/DRAM ones are filled by derived_stats()).
+    uint64_t stat(Stat s) const { return stats_[static_cast<std::size_t>(s)]; }
+    // All statistics with the footprint-derived ones (L2 hits/misses, DRAM bytes) filled in.
+    std::array<uint64_t, kStatCount> derived_stats() const;
 
     struct LineStats {
         uint64_t warp_insts = 0, thread_insts = 0;
         uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
         uint64_t wavefronts = 0, ideal_wavefronts = 0;
+        uint64_t thread_insts_pred_on = 0;
+        uint64_t l1_hits = 0;   // sectors of this line's global loads that hit in L1
+        uint32_t max_way = 0;   // worst bank's way count of any shared access on this line ("N-way conflict")
     };
-    // Per (function, pc) statistics, for per-source-line reports.
-    const std::map<std::pair<uint32_t, uint32_t>, LineStats>& per_pc() const { return per_pc_; }
+    // Per (function, pc) statistics, for per-source-line reports. Rebuilt from the per-function tables on
+    // each call; call it after the workers are merged, not while they run.
+    const std::map<std::pair<uint32_t, uint32_t>, LineStats>& per_pc() const;
+    // The statistics of one line, or nullptr if nothing ran there.
+    const LineStats* line(uint32_t function, uint32_t pc) const;
+
+    const CountsConfig& config() const { return cfg_; }
 
 private:
+    LineStats& line_slot(uint32_t function, uint32_t pc);
+    void count_global_like(const WarpAccess& a, bool local, LineStats& line);
+    void count_shared(const WarpAccess& a, LineStats& line);
+    void add(Stat s, uint64_t n) { stats_[static_cast<std::size_t>(s)] += n; }
+    SectoredCache& l1();
+
     CountsConfig cfg_;
-    uint64_t warp_insts_ = 0;
-    uint64_t thread_insts_ = 0;
-    std::map<std::pair<uint32_t, uint32_t>, LineStats> per_pc_;
+    std::array<uint64_t, kStatCount> stats_{};
+    std::vector<std::vector<LineStats>> lines_;  // [function][pc]
+    SectorFootprint footprint_;
+    SectoredCache l1_;  // built on the first cached load: a counter per block should not pay for it
+    bool l1_built_ = false;
+    mutable std::map<std::pair<uint32_t, uint32_t>, LineStats> per_pc_view_;
 };
 
 }  // namespace warpsim::counts

@@ -1,0 +1,53 @@
+// sim/counts/footprint.cpp — chunked sector bitmaps and the DRAM estimate derived from them.
+#include "sim/counts/footprint.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpsim::counts {
+
+SectorFootprint::Chunk& SectorFootprint::chunk(uint64_t sector) {
+    const uint64_t key = sector >> kChunkShift;
+    if (key != last_key_ || last_ == nullptr) {
+        last_ = &chunks_[key];
+        last_key_ = key;
+    }
+    return *last_;
+}
+
+void SectorFootprint::merge(const SectorFootprint& other) {
+    for (const auto& [key, theirs] : other.chunks_) {
+        Chunk& mine = chunks_[key];
+        for (uint32_t i = 0; i < kWordsPerChunk; ++i) {
+            mine.read[i] |= theirs.read[i];
+            mine.write[i] |= theirs.write[i];
+        }
+    }
+}
+
+SectorFootprint::Totals SectorFootprint::totals() const {
+    Totals t;
+    for (const auto& [key, c] : chunks_) {
+        (void)key;
+        for (uint32_t i = 0; i < kWordsPerChunk; ++i) {
+            t.read += static_cast<uint64_t>(std::popcount(c.read[i]));
+            t.write += static_cast<uint64_t>(std::popcount(c.write[i]));
+            t.either += static_cast<uint64_t>(std::popcount(c.read[i] | c.write[i]));
+        }
+    }
+    return t;
+}
+
+DramEstimate estimate_dram(const SectorFootprint::Totals& footprint, uint64_t lookups_read,
+                           uint64_t lookups_write, uint64_t l2_sectors) {
+    DramEstimate d{footprint.read, footprint.write};
+    if (footprint.either <= l2_sectors || footprint.either == 0) return d;
+    const double miss = 1.0 - static_cast<double>(l2_sectors) / static_cast<double>(footprint.either);
+    const uint64_t reread = lookups_read > footprint.read ? lookups_read - footprint.read : 0;
+    const uint64_t rewrite = lookups_write > footprint.write ? lookups_write - footprint.write : 0;
+    d.read_sectors += static_cast<uint64_t>(static_cast<double>(reread) * miss + 0.5);
+    d.write_sectors += static_cast<uint64_t>(static_cast<double>(rewrite) * miss + 0.5);
+    return d;
+}
+
+}  // namespace warpsim::counts

@@ -1,0 +1,32 @@
+// sim/counts/global_sectors.hpp — the global-memory coalescer: 32-byte sectors a warp access touches.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "sim/counts/access.hpp"
+
+namespace warpsim::counts {
+
+inline constexpr uint32_t kSectorBytes = 32;
+inline constexpr uint32_t kSectorShift = 5;
+
+// The distinct sector indices (address / 32) touched by a warp access, ascending. 32 lanes each touching
+// at most two sectors (a 32-byte lane, or a misaligned one straddling a boundary) bound the size at 64.
+struct SectorList {
+    std::array<uint64_t, 64> sector{};
+    uint32_t size = 0;
+};
+
+// Fills `out` with the distinct naturally aligned 32-byte sectors touched by the active lanes, ascending.
+// Coalesced warps (lane addresses non-decreasing) take a linear path; anything else is sorted.
+void collect_sectors(const WarpAccess& access, SectorList& out);
+
+// Distinct 32-byte sectors touched by the active lanes (what l1tex__t_sectors_* counts per request).
+uint32_t count_sectors(const WarpAccess& access);
+
+// The sectors the active lanes' bytes would need if they were perfectly packed and aligned:
+// ceil(active lanes * bytes per lane / 32). 32 lanes x 4 B -> 4, 8 lanes x 4 B -> 1.
+uint32_t ideal_sectors(const WarpAccess& access);
+
+}  // namespace warpsim::counts
