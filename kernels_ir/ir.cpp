@@ -105,7 +105,7 @@ std::optional<SpecialReg> special_reg_from_name(std::string_view name) {
 }
 
 uint64_t Variable::size_bytes() const {
-    uint64_t n = type_bytes(type);
+    uint64_t n = uint64_t(type_bytes(type)) * vec;
     for (uint64_t d : dims) n *= d;
     return n;
 }

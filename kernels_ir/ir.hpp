@@ -125,6 +125,7 @@ struct Operand {
         vector,    // {%f1, %f2, _, %f4}           -> elems
         sink,      // _
         list,      // (a, b, c) in call            -> elems
+        pair,      // %r1|%p1 (shfl/setp destinations) -> elems {first, second}
     };
     Kind kind = Kind::sink;
     bool negated = false;       // !%p as a source predicate
@@ -204,6 +205,7 @@ struct Variable {
     Type type = Type::none;
     Linkage linkage = Linkage::none;
     uint32_t align = 0;
+    uint8_t vec = 1;             // .v2/.v4 variables: each element is `vec` values of `type`
     std::vector<uint64_t> dims;  // [] scalar; {0} unsized extern array; {4, 8} a 4x8 array
     std::vector<uint8_t> init;   // empty: zero/uninitialised
     std::vector<InitReloc> relocs;
@@ -217,6 +219,23 @@ struct Label {
     std::string name;
     uint32_t pc = 0;             // index into Function::body of the instruction it precedes
     bool operator==(const Label&) const = default;
+};
+
+// `name: .callprototype (.param .b32 _) _ (.param .b64 _);` declared in a body, used by indirect calls.
+struct CallPrototype {
+    std::string name;
+    std::vector<Param> returns;
+    std::vector<Param> params;
+    bool noreturn = false;
+    bool operator==(const CallPrototype&) const = default;
+};
+
+// `name: .branchtargets L1, L2, ...;` used by brx.idx; pcs are filled like label operands.
+struct BranchTable {
+    std::string name;
+    std::vector<std::string> labels;
+    std::vector<uint32_t> pcs;
+    bool operator==(const BranchTable&) const = default;
 };
 
 struct PerfDirectives {
@@ -246,6 +265,8 @@ struct Function {
     std::vector<Label> labels;   // sorted by pc, then declaration order
     PerfDirectives perf;
     SrcLoc loc;
+    std::vector<CallPrototype> prototypes;  // .callprototype declarations in the body
+    std::vector<BranchTable> branch_tables;  // .branchtargets declarations in the body
     bool operator==(const Function&) const = default;
 };
 
