@@ -93,12 +93,14 @@ void mark_reachable(Cfg& cfg) {
     }
 }
 
+using SuccLists = std::vector<std::vector<uint32_t>>;
+
 // Post-order numbers of the reverse CFG rooted at the virtual exit; kNoPc for blocks that cannot reach it.
-std::vector<uint32_t> reverse_postorder_numbers(const Cfg& cfg, std::vector<uint32_t>& order) {
-    const uint32_t exit = cfg.exit_block();
-    std::vector<std::vector<uint32_t>> rev(exit + 1);  // rev[s] = blocks with an edge into s
+std::vector<uint32_t> reverse_postorder_numbers(const SuccLists& succs, std::vector<uint32_t>& order) {
+    const auto exit = static_cast<uint32_t>(succs.size());
+    SuccLists rev(exit + 1);  // rev[s] = blocks with an edge into s
     for (uint32_t b = 0; b < exit; ++b) {
-        for (uint32_t s : cfg.blocks[b].succs) rev[s].push_back(b);
+        for (uint32_t s : succs[b]) rev[s].push_back(b);
     }
     std::vector<uint32_t> po(exit + 1, kNoPc);
     std::vector<bool> seen(exit + 1, false);
@@ -124,8 +126,23 @@ std::vector<uint32_t> reverse_postorder_numbers(const Cfg& cfg, std::vector<uint
 
 void compute_ipdoms(Cfg& cfg) {
     const uint32_t exit = cfg.exit_block();
+    SuccLists succs(exit);
+    for (uint32_t b = 0; b < exit; ++b) succs[b] = cfg.blocks[b].succs;
     std::vector<uint32_t> order;  // post-order; exit last
-    std::vector<uint32_t> po = reverse_postorder_numbers(cfg, order);
+    std::vector<uint32_t> po = reverse_postorder_numbers(succs, order);
+    // Blocks that never reach the exit (endless loops) get a virtual edge to it, so that threads spinning there
+    // do not hold the others back: whatever branches into such a loop reconverges at the exit.
+    bool added = false;
+    for (uint32_t b = 0; b < exit; ++b) {
+        if (po[b] == kNoPc) {
+            succs[b].push_back(exit);
+            added = true;
+        }
+    }
+    if (added) {
+        order.clear();
+        po = reverse_postorder_numbers(succs, order);
+    }
     std::vector<uint32_t> ipdom(exit + 1, kNoPc);
     ipdom[exit] = exit;
     auto intersect = [&](uint32_t a, uint32_t b) {
@@ -142,7 +159,7 @@ void compute_ipdoms(Cfg& cfg) {
             uint32_t b = *it;
             if (b == exit) continue;
             uint32_t next = kNoPc;
-            for (uint32_t s : cfg.blocks[b].succs) {
+            for (uint32_t s : succs[b]) {
                 if (ipdom[s] == kNoPc) continue;
                 next = next == kNoPc ? s : intersect(s, next);
             }

@@ -61,6 +61,7 @@ void Parser::parse_body(Function& fn) {
 
 void Parser::parse_body_statement(BodyState& st, bool& done) {
     const Token& t = cur();
+    if (t.kind == TokKind::bad) return next();
     if (t.is('}')) {
         next();
         if (st.scopes.empty()) {

@@ -1,6 +1,7 @@
 // kernels_ir/parser.cpp — module-level PTX grammar: header directives, functions, parameters, variables.
 #include "kernels_ir/parser.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -39,6 +40,10 @@ ParseResult Parser::run() {
         if (pos_ == before) next();  // guarantees progress whatever the input
     }
     resolve_calls();
+    std::stable_sort(result_.diagnostics.begin(), result_.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                         return a.line != b.line ? a.line < b.line : a.col < b.col;
+                     });
     if (too_many_errors()) {
         result_.diagnostics.push_back({file_, cur().line, cur().col, Diagnostic::Severity::note,
                                        "too many errors; stopping here"});
@@ -80,7 +85,10 @@ void Parser::error_at(uint32_t line, uint32_t col, std::string message) {
     result_.diagnostics.push_back({file_, line, col, Diagnostic::Severity::error, std::move(message)});
 }
 
-void Parser::error(const Token& at, std::string message) { error_at(at.line, at.col, std::move(message)); }
+// A bad token was already reported by the lexer: one mistake, one message.
+void Parser::error(const Token& at, std::string message) {
+    if (at.kind != TokKind::bad) error_at(at.line, at.col, std::move(message));
+}
 
 void Parser::warning(const Token& at, std::string message) {
     result_.diagnostics.push_back({file_, at.line, at.col, Diagnostic::Severity::warning, std::move(message)});
@@ -168,6 +176,7 @@ std::optional<Operand> Parser::parse_float_literal(const Token& t, bool negate) 
 // ---------------------------------------------------------------------------------------------
 void Parser::parse_module_item() {
     const Token& t = cur();
+    if (t.kind == TokKind::bad) return next();
     if (t.kind != TokKind::dotword) {
         error(t, "expected a directive (.version, .target, .entry, .func, a variable, ...) but found '" +
                      std::string(t.text) + "'");
@@ -196,8 +205,9 @@ void Parser::parse_module_item() {
     if (d == ".target") return parse_target();
     if (d == ".address_size") {
         next();
+        Token num = cur();
         if (auto v = expect_uint("an address size (32 or 64)")) {
-            if (*v != 32 && *v != 64) error(cur(), "address size must be 32 or 64");
+            if (*v != 32 && *v != 64) error(num, "address size must be 32 or 64");
             result_.module.address_size = static_cast<uint32_t>(*v);
         }
         return;
