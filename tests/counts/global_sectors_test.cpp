@@ -1,0 +1,109 @@
+// tests/counts/global_sectors_test.cpp — sector and ideal-sector counts of warp accesses, by hand.
+#include <catch2/catch.hpp>
+
+#include "sim/counts/global_sectors.hpp"
+#include "tests/counts/access_builders.hpp"
+
+using namespace warpsim::counts;
+using namespace warpsim::counts::test;
+
+namespace {
+constexpr uint32_t kAll = 0xffffffffu;
+}
+
+TEST_CASE("float stride 1, aligned: 128 contiguous bytes are 4 sectors", "[counts][sectors]") {
+    const auto a = global_load(4, kAll, [](uint32_t i) { return kBase + 4ull * i; });
+    CHECK(count_sectors(a) == 4);
+    CHECK(ideal_sectors(a) == 4);
+}
+
+TEST_CASE("float stride 1, misaligned by one float: bytes 4..131 touch 5 sectors", "[counts][sectors]") {
+    const auto a = global_load(4, kAll, [](uint32_t i) { return kBase + 4 + 4ull * i; });
+    CHECK(count_sectors(a) == 5);
+    CHECK(ideal_sectors(a) == 4);
+}
+
+TEST_CASE("float stride 2: 256 bytes spanned, 8 sectors for 4 ideal", "[counts][sectors]") {
+    const auto a = global_load(4, kAll, [](uint32_t i) { return kBase + 8ull * i; });
+    CHECK(count_sectors(a) == 8);
+    CHECK(ideal_sectors(a) == 4);
+}
+
+TEST_CASE("float stride 8 and 32: one sector per lane", "[counts][sectors]") {
+    CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + 32ull * i; })) == 32);
+    CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + 128ull * i; })) == 32);
+}
+
+TEST_CASE("float stride 31, 32, 33 elements: every lane in its own sector", "[counts][sectors]") {
+    // 124*i/32 = 3.875 i, 132*i/32 = 4.125 i: consecutive lanes are at least 3 sectors apart.
+    for (uint64_t stride : {31ull, 32ull, 33ull})
+        CHECK(count_sectors(global_load(4, kAll, [stride](uint32_t i) { return kBase + 4 * stride * i; })) == 32);
+}
+
+TEST_CASE("u8 with byte strides 31, 32, 33: 31, 32, 32 sectors", "[counts][sectors]") {
+    // floor(31 i / 32) = i - 1 for 1 <= i <= 31, and 0 for i = 0: lanes 0 and 1 share sector 0 -> 31.
+    CHECK(count_sectors(global_load(1, kAll, [](uint32_t i) { return kBase + 31ull * i; })) == 31);
+    CHECK(count_sectors(global_load(1, kAll, [](uint32_t i) { return kBase + 32ull * i; })) == 32);
+    // floor(33 i / 32) = i for i < 32.
+    CHECK(count_sectors(global_load(1, kAll, [](uint32_t i) { return kBase + 33ull * i; })) == 32);
+}
+
+TEST_CASE("float4 per lane: 512 bytes, 16 sectors per request", "[counts][sectors]") {
+    const auto a = global_load(16, kAll, [](uint32_t i) { return kBase + 16ull * i; });
+    CHECK(count_sectors(a) == 16);
+    CHECK(ideal_sectors(a) == 16);
+}
+
+TEST_CASE("8 active lanes of a partial warp: 32 bytes, 1 sector", "[counts][sectors]") {
+    const auto a = global_load(4, 0xffu, [](uint32_t i) { return kBase + 4ull * i; });
+    CHECK(count_sectors(a) == 1);
+    CHECK(ideal_sectors(a) == 1);
+}
+
+TEST_CASE("u8 and u16 lanes", "[counts][sectors]") {
+    const auto u8 = global_load(1, kAll, [](uint32_t i) { return kBase + i; });
+    CHECK(count_sectors(u8) == 1);
+    CHECK(ideal_sectors(u8) == 1);
+    // Bytes 16..47 straddle the boundary at 32.
+    CHECK(count_sectors(global_load(1, kAll, [](uint32_t i) { return kBase + 16 + i; })) == 2);
+    const auto u16 = global_load(2, kAll, [](uint32_t i) { return kBase + 2ull * i; });
+    CHECK(count_sectors(u16) == 2);
+    CHECK(ideal_sectors(u16) == 2);
+    // 3 lanes of u8: 3 bytes round up to one ideal sector.
+    CHECK(ideal_sectors(global_load(1, 0x7u, [](uint32_t i) { return kBase + 64ull * i; })) == 1);
+    CHECK(count_sectors(global_load(1, 0x7u, [](uint32_t i) { return kBase + 64ull * i; })) == 3);
+}
+
+TEST_CASE("8-byte lanes: 256 bytes, 8 sectors", "[counts][sectors]") {
+    const auto a = global_load(8, kAll, [](uint32_t i) { return kBase + 8ull * i; });
+    CHECK(count_sectors(a) == 8);
+    CHECK(ideal_sectors(a) == 8);
+}
+
+TEST_CASE("broadcast: every lane on one word is 1 sector against 4 ideal", "[counts][sectors]") {
+    const auto a = global_load(4, kAll, [](uint32_t) { return kBase + 100; });
+    CHECK(count_sectors(a) == 1);
+    CHECK(ideal_sectors(a) == 4);
+}
+
+TEST_CASE("a misaligned 8-byte lane straddling a sector boundary counts both sectors", "[counts][sectors]") {
+    CHECK(count_sectors(global_load(8, 0x1u, [](uint32_t) { return kBase + 28; })) == 2);
+    CHECK(count_sectors(global_load(16, 0x1u, [](uint32_t) { return kBase + 24; })) == 2);
+}
+
+TEST_CASE("scattered lane order takes the sorted path and still counts distinct sectors", "[counts][sectors]") {
+    // Reversed stride-1: the same 4 sectors in descending order.
+    CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + 4ull * (31 - i); })) == 4);
+    // Two interleaved sectors: even lanes in sector 0, odd lanes in sector 5.
+    CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + (i % 2 ? 160 : 0) + 4 * (i / 2 % 8); })) == 2);
+    // Reversed one-sector-per-lane: 32.
+    CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + 32ull * (31 - i); })) == 32);
+}
+
+TEST_CASE("collect_sectors lists the sectors ascending and distinct", "[counts][sectors]") {
+    SectorList list;
+    collect_sectors(global_load(4, 0x3u, [](uint32_t i) { return kBase + (i == 0 ? 64 : 0); }), list);
+    REQUIRE(list.size == 2);
+    CHECK(list.sector[0] == kBase / 32);
+    CHECK(list.sector[1] == kBase / 32 + 2);
+}

@@ -1,0 +1,111 @@
+// tests/counts/shared_banks_test.cpp — wavefronts, ideal wavefronts and way counts of shared accesses.
+#include <catch2/catch.hpp>
+
+#include "sim/counts/shared_banks.hpp"
+#include "tests/counts/access_builders.hpp"
+
+using namespace warpsim::counts;
+using namespace warpsim::counts::test;
+
+namespace {
+constexpr uint32_t kAll = 0xffffffffu;
+
+void check_cost(const SharedCost& c, uint32_t wavefronts, uint32_t ideal, uint32_t max_way) {
+    CHECK(c.wavefronts == wavefronts);
+    CHECK(c.ideal == ideal);
+    CHECK(c.max_way == max_way);
+    CHECK(c.conflicts() == wavefronts - ideal);
+}
+}  // namespace
+
+TEST_CASE("float row read: 32 banks, one wavefront", "[counts][shared]") {
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4ull * i; })), 1, 1, 1);
+}
+
+TEST_CASE("tile[32][32] column read: every lane in bank c, 32 wavefronts, 31 conflicts", "[counts][shared]") {
+    for (uint64_t c : {0ull, 7ull}) {
+        const auto cost = shared_wavefronts(shared_load(4, kAll, [c](uint32_t i) { return 4 * (32 * i + c); }));
+        check_cost(cost, 32, 1, 32);
+        CHECK(cost.conflicts() == 31);
+    }
+}
+
+TEST_CASE("tile[32][33] column read: bank (i + c) % 32, conflict-free", "[counts][shared]") {
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4 * (33ull * i + 5); })), 1, 1, 1);
+}
+
+TEST_CASE("broadcast: all lanes on one word is one wavefront", "[counts][shared]") {
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t) { return 4ull * 77; })), 1, 1, 1);
+    // Two words in one bank, each shared by 16 lanes: 2-way.
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return i < 16 ? 0ull : 128ull; })), 2, 1, 2);
+}
+
+TEST_CASE("XOR swizzle tile[i][c ^ i] column read is conflict-free", "[counts][shared]") {
+    for (uint64_t c : {0ull, 3ull, 31ull})
+        check_cost(shared_wavefronts(shared_load(4, kAll, [c](uint32_t i) { return 4 * (32ull * i + (c ^ i)); })), 1,
+                   1, 1);
+}
+
+TEST_CASE("word strides 2, 31, 32, 33", "[counts][shared]") {
+    // Stride 2: lanes i and i + 16 share bank 2i % 32 with different words -> 2-way.
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 8ull * i; })), 2, 1, 2);
+    // Stride 31: bank -i mod 32, all distinct.
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4 * 31ull * i; })), 1, 1, 1);
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4 * 32ull * i; })), 32, 1, 32);
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4 * 33ull * i; })), 1, 1, 1);
+    // Stride 2 with only the first 16 lanes active: banks 0, 2, .., 30, no conflict.
+    check_cost(shared_wavefronts(shared_load(4, 0xffffu, [](uint32_t i) { return 8ull * i; })), 1, 1, 1);
+}
+
+TEST_CASE("u8 and u16 shared accesses share words", "[counts][shared]") {
+    // 32 consecutive bytes = words 0..7: one wavefront.
+    check_cost(shared_wavefronts(shared_load(1, kAll, [](uint32_t i) { return uint64_t{i}; })), 1, 1, 1);
+    check_cost(shared_wavefronts(shared_load(2, kAll, [](uint32_t i) { return 2ull * i; })), 1, 1, 1);
+    // Bytes 128 apart all fall in bank 0, each in its own word.
+    check_cost(shared_wavefronts(shared_load(1, kAll, [](uint32_t i) { return 128ull * i; })), 32, 1, 32);
+    // Four lanes per word (bytes 0..3 of words 0, 32, 64, ...): 8 distinct words in bank 0.
+    check_cost(shared_wavefronts(shared_load(1, kAll, [](uint32_t i) { return 128ull * (i / 4) + i % 4; })), 8, 1, 8);
+}
+
+TEST_CASE("8-byte lanes: two half-warp passes", "[counts][shared]") {
+    // Consecutive doubles: half 0 asks words 0..31, half 1 words 32..63, each bank once per pass.
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 8ull * i; })), 2, 2, 1);
+    // Only the first half active: one pass.
+    check_cost(shared_wavefronts(shared_load(8, 0xffffu, [](uint32_t i) { return 8ull * i; })), 1, 1, 1);
+    // Only lanes 15 and 16 active: one lane in each half -> two passes of one wavefront.
+    check_cost(shared_wavefronts(shared_load(8, 0x18000u, [](uint32_t i) { return 8ull * i; })), 2, 2, 1);
+    // Stride 16 bytes: lanes 0..7 use banks {4i, 4i+1}, lanes 8..15 the same banks, other words -> 2-way per half.
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 16ull * i; })), 4, 2, 2);
+    // Both halves read the same 16 doubles: passes do not share words with each other, so still 2 and 0 conflicts.
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 8ull * (i % 16); })), 2, 2, 1);
+    // Column of a double tile[32][16]: lane i at 128 i -> every lane in banks 0-1 -> 16-way per half.
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 128ull * i; })), 32, 2, 16);
+}
+
+TEST_CASE("16-byte lanes: four quarter-warp passes", "[counts][shared]") {
+    // Consecutive float4: quarter q asks words 32q..32q+31.
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 16ull * i; })), 4, 4, 1);
+    // Stride 32 bytes: lanes 0..3 and 4..7 of a quarter use banks {8i..8i+3} twice -> 2-way per quarter.
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 32ull * i; })), 8, 4, 2);
+    // Every lane on the same float4: one wavefront in each quarter.
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t) { return 256ull; })), 4, 4, 1);
+    // Lanes 0 and 31 only: quarters 0 and 3.
+    check_cost(shared_wavefronts(shared_load(16, 0x80000001u, [](uint32_t i) { return 16ull * i; })), 2, 2, 1);
+    // float4 column of tile[32][32] floats (lane i at 128 i): each quarter's 8 lanes all use banks 0..3.
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 128ull * i; })), 32, 4, 8);
+}
+
+TEST_CASE("rules are data: a table entry changes passes and word sharing", "[counts][shared]") {
+    SharedBankRules rules = SharedBankRules::h200();
+    auto store = make_access(AccessSpace::shared, AccessKind::store, 4, kAll, [](uint32_t) { return 64ull; });
+    check_cost(shared_wavefronts(store, rules), 1, 1, 1);
+    rules.rule[static_cast<std::size_t>(AccessKind::store)][static_cast<std::size_t>(SharedWidth::b4)] = {32, false};
+    check_cost(shared_wavefronts(store, rules), 32, 1, 32);
+    // Loads keep their own entry.
+    auto load = store;
+    load.kind = AccessKind::load;
+    check_cost(shared_wavefronts(load, rules), 1, 1, 1);
+    // Half-warp passes for 4-byte loads: a row read becomes 2 ideal wavefronts.
+    rules.rule[static_cast<std::size_t>(AccessKind::load)][static_cast<std::size_t>(SharedWidth::b4)] = {16, true};
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4ull * i; }), rules), 2, 2, 1);
+}
