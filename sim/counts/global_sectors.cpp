@@ -10,20 +10,26 @@ void collect_sectors(const WarpAccess& access, SectorList& out) {
     out.size = 0;
     const uint64_t width = access.bytes_per_lane == 0 ? 1 : access.bytes_per_lane;
     bool ascending = true;
-    uint64_t last = 0;
-    bool have_last = false;
+    // Sector indices are addresses >> 5, so ~0 can never be a real previous sector.
+    uint64_t last = ~uint64_t{0};
     for (uint32_t mask = access.active_mask; mask != 0; mask &= mask - 1) {
         const uint64_t addr = access.addr[static_cast<uint32_t>(std::countr_zero(mask))];
         const uint64_t first = addr >> kSectorShift;
         const uint64_t end = (addr + width - 1) >> kSectorShift;
-        for (uint64_t s = first; s <= end; ++s) {
-            // Repeats of the previous sector (the common case of neighbouring lanes) are dropped here so the
-            // sorted path is only taken by genuinely scattered warps.
-            if (have_last && s == last) continue;
-            if (have_last && s < last) ascending = false;
-            if (out.size < out.sector.size()) out.sector[out.size++] = s;
+        // Repeats of the previous sector (neighbouring lanes) are dropped here, so the sorted path below is
+        // only taken by genuinely scattered warps.
+        if (first == end) {
+            if (first == last) continue;
+            ascending &= last == ~uint64_t{0} || first > last;
+            out.sector[out.size++] = first;
+            last = first;
+            continue;
+        }
+        for (uint64_t s = first; s <= end && out.size < out.sector.size(); ++s) {
+            if (s == last) continue;
+            ascending &= last == ~uint64_t{0} || s > last;
+            out.sector[out.size++] = s;
             last = s;
-            have_last = true;
         }
     }
     if (ascending) return;

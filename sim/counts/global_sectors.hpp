@@ -14,7 +14,7 @@ inline constexpr uint32_t kSectorShift = 5;
 // The distinct sector indices (address / 32) touched by a warp access, ascending. 32 lanes each touching
 // at most two sectors (a 32-byte lane, or a misaligned one straddling a boundary) bound the size at 64.
 struct SectorList {
-    std::array<uint64_t, 64> sector{};
+    std::array<uint64_t, 64> sector;  // left uninitialised on purpose: only [0, size) is ever read
     uint32_t size = 0;
 };
 

@@ -8,31 +8,48 @@ namespace warpsim::counts {
 
 namespace {
 
-// Words one pass asks the banks for. A pass has at most 32 lane-words under the default rules (32 x 1,
-// 16 x 2, 8 x 4, 4 x 8); rules with more lanes per pass than that are clipped, never overrun.
-struct PassWords {
-    std::array<uint32_t, 64> word{};
-    uint32_t size = 0;
-};
+// One pass: the active lanes `pass_mask` (bits relative to lane `base`) of a warp access of `width` bytes.
+struct Pass {
+    const WarpAccess& access;
+    uint32_t base, pass_mask, width;
 
-// Distinct words per bank, worst bank. `shared`: lanes on the same word share it (sort + unique first).
-uint32_t worst_bank(PassWords& p, bool shared) {
-    // Fast path: every bank asked for at most one distinct word (conflict-free or broadcast).
-    std::array<uint32_t, kNumBanks> first{};
-    uint32_t seen = 0;
-    bool simple = true;
-    for (uint32_t i = 0; i < p.size && simple; ++i) {
-        const uint32_t bank = p.word[i] % kNumBanks;
-        if ((seen >> bank & 1u) == 0) {
-            seen |= 1u << bank;
-            first[bank] = p.word[i];
-        } else if (!shared || first[bank] != p.word[i]) {
-            simple = false;
+    template <typename F> void for_each_word(F&& f) const {
+        for (uint32_t m = pass_mask; m != 0; m &= m - 1) {
+            const uint64_t addr = access.addr[base + static_cast<uint32_t>(std::countr_zero(m))];
+            const uint64_t last = (addr + width - 1) / kBankWordBytes;
+            for (uint64_t w = addr / kBankWordBytes; w <= last; ++w) f(static_cast<uint32_t>(w));
         }
     }
-    if (simple) return p.size == 0 ? 0 : 1;
-    auto* begin = p.word.begin();
-    auto* end = begin + p.size;
+};
+
+// True if no bank is asked for two distinct words (or, without word sharing, for two lane-words): the
+// conflict-free and broadcast cases, which are most accesses, decided without sorting.
+bool pass_is_single_wavefront(const Pass& p, bool shared) {
+    std::array<uint32_t, kNumBanks> first;  // first[b] is read only once bit b of `seen` is set
+    uint32_t seen = 0;
+    bool simple = true;
+    p.for_each_word([&](uint32_t w) {
+        const uint32_t bank = w % kNumBanks;
+        if ((seen >> bank & 1u) == 0) {
+            seen |= 1u << bank;
+            first[bank] = w;
+        } else if (!shared || first[bank] != w) {
+            simple = false;
+        }
+    });
+    return simple;
+}
+
+// The worst bank's number of distinct words (or lane-words without sharing) in the pass.
+uint32_t worst_bank(const Pass& p, bool shared) {
+    // 32 lanes x 8 words covers every width up to 32 bytes per lane; wider lanes are clipped, never overrun.
+    std::array<uint32_t, 256> words;
+    uint32_t n = 0;
+    p.for_each_word([&](uint32_t w) {
+        if (n < words.size()) words[n++] = w;
+    });
+    auto* begin = words.begin();
+    auto* end = begin + n;
     if (shared) {
         std::sort(begin, end);
         end = std::unique(begin, end);
@@ -72,15 +89,9 @@ SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& ru
         const uint32_t pass_mask =
             lanes == 32 ? access.active_mask : (access.active_mask >> base) & ((1u << lanes) - 1);
         if (pass_mask == 0) continue;  // a pass with no active lanes is skipped by the hardware
-        PassWords p;
-        for (uint32_t m = pass_mask; m != 0; m &= m - 1) {
-            const uint64_t addr = access.addr[base + static_cast<uint32_t>(std::countr_zero(m))];
-            const uint64_t first = addr / kBankWordBytes;
-            const uint64_t last = (addr + width - 1) / kBankWordBytes;
-            for (uint64_t w = first; w <= last && p.size < p.word.size(); ++w)
-                p.word[p.size++] = static_cast<uint32_t>(w);
-        }
-        const uint32_t way = worst_bank(p, rule.same_word_shared);
+        const Pass pass{access, base, pass_mask, width};
+        const uint32_t way =
+            pass_is_single_wavefront(pass, rule.same_word_shared) ? 1 : worst_bank(pass, rule.same_word_shared);
         cost.wavefronts += way;
         cost.ideal += 1;
         cost.max_way = std::max(cost.max_way, way);
