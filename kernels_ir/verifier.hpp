@@ -1,0 +1,19 @@
+// kernels_ir/verifier.hpp — checks a parsed Module against the operand signatures and modifier rules of PTX.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "kernels_ir/ir.hpp"
+#include "kernels_ir/parser.hpp"
+
+namespace warpsim::ir {
+
+// Operand count and kinds per opcode for the executable families (a table in verifier.cpp), registers in
+// range and predicate guards of type .pred, resolved labels, call targets and prototypes that exist, and the
+// type/modifier combinations PTX forbids (.ftz on integers, rounding on integer add, setp without a compare,
+// cvt without two types, ...). Instructions the simulator only parses (mma, wgmma, ...) get the register
+// and label checks only. Diagnostics point at the instruction's PTX line and column.
+std::vector<Diagnostic> verify(const Module& module, std::string_view file_name);
+
+}  // namespace warpsim::ir
