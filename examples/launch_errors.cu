@@ -1,5 +1,6 @@
 // Planted errors: an invalid block size, a write through a bad pointer, the off-by-one guard,
-// a misaligned vector load, too many threads for the launch bounds, a barrier in a branch.
+// a misaligned vector load, too many threads for the launch bounds or for the register file,
+// a barrier in a branch.
 
 __global__ void fill_ones(float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -32,7 +33,25 @@ __global__ void __launch_bounds__(256) bounded_256(float* out, int n) {
     if (i < n) out[i] = 2.0f;
 }
 
-// Only the first half of the block reaches the barrier.
+// No launch bounds and about 100 registers per thread: 1024 threads need more than the 64K
+// registers of an SM ("too many resources requested for launch").
+__global__ void register_hog(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc[64];
+#pragma unroll
+    for (int k = 0; k < 64; ++k) acc[k] = in[(i + k) % n];
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int k = 0; k < 64; ++k) acc[k] = acc[k] * acc[(k + r + 1) & 63] + 1.0f;
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 64; ++k) s += acc[k];
+    if (i < n) out[i] = s;
+}
+
+// Only the first half of the block reaches the barrier (whole warps skip it: real GPUs finish
+// the kernel anyway, the simulator reports the barrier).
 __global__ void barrier_in_branch(float* out) {
     __shared__ float s[256];
     s[threadIdx.x] = (float)threadIdx.x;
