@@ -75,6 +75,7 @@ static uint4* g_out;
 static unsigned char* g_buf;
 
 template <int W, int OP> void shared_case(const char* what, uint32_t offset, uint32_t stride, uint32_t mask) {
+    if (stride % W != 0 || offset % W != 0) return;  // would fault as misaligned
     printf("shared %s w%d %s off=%u stride=%u mask=%08x\n", OP == 0 ? "ld" : OP == 1 ? "st" : "atom", W, what, offset, stride, mask);
     shared_probe<W, OP><<<1, 32>>>(offset, stride, mask, g_out);
 }
@@ -93,6 +94,9 @@ template <int W, int OP> void shared_width_set() {
     shared_case<W, OP>("stride32", 0, 32, all);
     shared_case<W, OP>("stride128", 0, 128, all);
     shared_case<W, OP>("stride132", 0, 132, all);
+    shared_case<W, OP>("stride136", 0, 136, all);
+    shared_case<W, OP>("stride144", 0, 144, all);
+    shared_case<W, OP>("halves-same", 0, W, 0xffffu);  // with the mirror below: lanes 16..31 repeat 0..15
     shared_case<W, OP>("lanes0-7", 0, W < 4 ? 4 : W, 0xffu);
     shared_case<W, OP>("lanes15-16", 0, W < 4 ? 4 : W, 0x18000u);
     shared_case<W, OP>("lanes0+31", 0, W < 4 ? 4 : W, 0x80000001u);
