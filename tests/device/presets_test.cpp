@@ -1,0 +1,138 @@
+// Device presets: every built-in one loads, matches its file, cites its numbers; bad files name the field.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/device/device.hpp"
+
+namespace {
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string h200_text() { return std::string(*warpsim::device::builtin_preset_text("h200")); }
+
+// The H200 preset with one edit applied, parsed under the name "h200.json".
+std::string error_after(const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json j = nlohmann::json::parse(h200_text());
+    edit(j);
+    auto result = warpsim::device::parse_preset(j.dump(2), "h200.json");
+    return result.has_value() ? std::string("(no error)") : result.error();
+}
+
+}  // namespace
+
+TEST_CASE("the built-in presets are the ones asked for", "[presets]") {
+    std::vector<std::string> names = warpsim::device::list_presets();
+    for (const char* wanted : {"h200", "h100", "a100", "v100", "rtx4090", "rtx4060-laptop", "t4"}) {
+        CHECK(std::find(names.begin(), names.end(), wanted) != names.end());
+    }
+    CHECK(warpsim::device::default_preset_name == "h200");
+}
+
+TEST_CASE("every built-in preset loads, and its embedded text equals the file", "[presets]") {
+    const std::filesystem::path dir = WARPSIM_PRESET_DIR;
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        ++files;
+        std::string name = entry.path().stem().string();
+        INFO(name << ": if the texts differ, run cmake -P sim/device/embed_presets.cmake");
+        auto embedded = warpsim::device::builtin_preset_text(name);
+        REQUIRE(embedded.has_value());
+        CHECK(std::string(*embedded) == read_file(entry.path()));
+        auto loaded = warpsim::device::load_preset(name);
+        INFO(loaded.error());
+        REQUIRE(loaded.has_value());
+        CHECK(loaded->name == name);
+        CHECK_FALSE(loaded->timing.fitted);
+        CHECK_THAT(loaded->timing.status, Catch::Contains("PLACEHOLDER"));
+    }
+    CHECK(files == warpsim::device::list_presets().size());
+}
+
+TEST_CASE("the H200 preset holds what we measured on ours", "[presets][hardware]") {
+    auto h200 = warpsim::device::load_preset("h200");
+    REQUIRE(h200.has_value());
+    CHECK(h200->compute_capability == warpsim::device::ComputeCapability{9, 0});
+    CHECK(h200->arch() == "sm_90");
+    CHECK(h200->sm_count == 132);
+    CHECK(h200->cache.l2_bytes == 60 * 1024 * 1024);
+    CHECK(h200->clocks.sm_boost_mhz == 1980);
+    CHECK(h200->memory.measured_copy_gbps == 4300);
+    CHECK(h200->sm.shared_bytes == 228 * 1024);
+    CHECK(h200->block.shared_optin_bytes == 227 * 1024);
+    CHECK(h200->sm.reserved_shared_per_block == 1024);
+    CHECK(h200->sm.shared_carveout_bytes ==
+          std::vector<std::int64_t>{0, 8192, 16384, 32768, 65536, 102400, 135168, 167936, 200704, 233472});
+    CHECK(h200->block.max_registers_per_thread == 255);
+    CHECK(h200->sources.at("sm_count").find("measured on our H200") != std::string::npos);
+}
+
+TEST_CASE("a preset can be loaded from a user's file", "[presets]") {
+    auto path = std::filesystem::temp_directory_path() / "warpsim_test_custom_gpu.json";
+    nlohmann::json j = nlohmann::json::parse(h200_text());
+    j["name"] = "custom";
+    j["sm_count"] = 66;
+    std::ofstream(path) << j.dump(2);
+    auto loaded = warpsim::device::load_preset(path.string());
+    std::filesystem::remove(path);
+    INFO(loaded.error());
+    REQUIRE(loaded.has_value());
+    CHECK(loaded->name == "custom");
+    CHECK(loaded->sm_count == 66);
+    CHECK(loaded->origin == path.string());
+}
+
+TEST_CASE("bad presets are errors that name the file and the field", "[presets][errors]") {
+    CHECK(error_after([](nlohmann::json& j) { j["sm"]["max_warps"] = -3; }) ==
+          "h200.json: field 'sm.max_warps': expected a positive integer");
+    CHECK(error_after([](nlohmann::json& j) { j["sm"]["max_warps"] = "64"; }) ==
+          "h200.json: field 'sm.max_warps': expected a positive integer");
+    CHECK(error_after([](nlohmann::json& j) { j["sm"].erase("registers"); }) ==
+          "h200.json: field 'sm.registers': missing (expected a positive integer)");
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["sm"]["max_warp"] = 64; }),
+               Catch::StartsWith("h200.json: field 'sm.max_warp': unknown field"));
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["sm"]["max_warps"] = 60; }),
+               Catch::StartsWith("h200.json: field 'sm.max_threads': 2048 is not sm.max_warps (60) x warp_size (32)"));
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["sources"].erase("sm_count"); }),
+               Catch::StartsWith("h200.json: field 'sm_count': no source given"));
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["sm"]["shared_carveout_kb"] = {0, 16, 8, 228}; }),
+               Catch::StartsWith("h200.json: field 'sm.shared_carveout_kb': expected a non-empty ascending array"));
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["block"]["max_registers_per_thread"] = 256; }),
+               Catch::StartsWith("h200.json: field 'block.max_registers_per_thread'"));
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["compute_capability"]["major"] = 6; }),
+               Catch::Contains("not supported"));
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["timing"]["dram_latency_cycles"] = "slow"; }),
+               Catch::StartsWith("h200.json: field 'timing.dram_latency_cycles': expected a number"));
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["block"]["max_dims"] = {1024, 1024}; }),
+               Catch::StartsWith("h200.json: field 'block.max_dims': expected an array of 3 positive integers"));
+    // A parent's source covers its children.
+    CHECK(error_after([](nlohmann::json& j) {
+              j["sources"].erase("cache.l2_bytes");
+              j["sources"].erase("cache.l1_bytes_per_sm");
+              j["sources"]["cache"] = "a datasheet";
+          }) == "(no error)");
+}
+
+TEST_CASE("malformed JSON, unknown names and missing files", "[presets][errors]") {
+    auto bad = warpsim::device::parse_preset("{\n  \"name\": \"x\",\n  \"sm_count\": ,\n}", "mine.json");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK_THAT(bad.error(), Catch::StartsWith("mine.json:3:15: invalid JSON"));
+    auto unknown = warpsim::device::load_preset("h300");
+    REQUIRE_FALSE(unknown.has_value());
+    CHECK_THAT(unknown.error(), Catch::StartsWith("unknown device preset 'h300' (built in: a100, h100, h200"));
+    auto missing = warpsim::device::load_preset("/nonexistent/dir/gpu.json");
+    REQUIRE_FALSE(missing.has_value());
+    CHECK_THAT(missing.error(), Catch::StartsWith("cannot open device preset '/nonexistent/dir/gpu.json'"));
+}
