@@ -107,9 +107,14 @@ Outcome<std::string> load_source(const LaunchSpec& spec) {
     if (ext != ".cu")
         return Outcome<std::string>::failure(context + ": " + spec.source +
                                              " is neither a .ptx nor a .cu file");
+    return compile_cu(spec, find_nvcc());
+}
+
+Outcome<std::string> compile_cu(const LaunchSpec& spec, const std::string& nvcc) {
+    const std::string context = spec.path + ": source";
     std::error_code ec;
-    if (!fs::is_regular_file(spec.source_path, ec)) return Outcome<std::string>::failure(context + ": cannot open " + spec.source_path);
-    const std::string nvcc = find_nvcc();
+    if (!fs::is_regular_file(spec.source_path, ec))
+        return Outcome<std::string>::failure(context + ": cannot open " + spec.source_path);
     if (nvcc.empty())
         return Outcome<std::string>::failure("compiling " + spec.source_path +
                                              " needs nvcc from the CUDA toolkit; install it or give the .ptx");

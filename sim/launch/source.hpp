@@ -14,6 +14,9 @@ namespace warpsim::launch {
 // $CUDA_HOME / $CUDA_PATH, or in /usr/local/cuda. Errors carry nvcc's own messages.
 Outcome<std::string> load_source(const LaunchSpec& spec);
 
+// Compiles spec.source_path with the given nvcc ("" -> the no-toolkit message).
+Outcome<std::string> compile_cu(const LaunchSpec& spec, const std::string& nvcc);
+
 // Where nvcc is, or "" when no CUDA toolkit can be found.
 std::string find_nvcc();
 
