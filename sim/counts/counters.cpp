@@ -201,8 +201,10 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     auto at = [&s](Stat id) -> uint64_t& { return s[static_cast<std::size_t>(id)]; };
     const uint64_t reads = at(Stat::l2_read_sectors);
     const uint64_t rmw = at(Stat::l2_atom_sectors) + at(Stat::l2_red_sectors);
-    const DramEstimate dram = estimate_dram(footprint_.totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw,
-                                            cfg_.l2_bytes / kSectorBytes);
+    const uint64_t l2_sectors = cfg_.l2_bytes / kSectorBytes;
+    const DramModel model{l2_sectors, cfg_.dram_read_granule_64,
+                          static_cast<uint64_t>(static_cast<double>(l2_sectors) * cfg_.l2_dirty_retained_fraction)};
+    const DramEstimate dram = estimate_dram(footprint_.totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw, model);
     at(Stat::l2_read_misses) = std::min(dram.read_sectors, reads);
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
     at(Stat::dram_read_bytes) = dram.read_sectors * kSectorBytes;

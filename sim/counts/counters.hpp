@@ -18,9 +18,9 @@
 //   merges by union. Within L2 capacity, each distinct sector read misses once (cold L2: ncu flushes caches
 //   before each profiled pass by default) and each distinct sector written is written back once; beyond
 //   capacity repeated touches miss with probability 1 - capacity/footprint. Not modelled: L2 partitions
-//   (H100/H200 split L2 in two halves; data may be held in both), write-back of dirty lines that are still in
-//   L2 when the kernel ends (the model counts them as written), DRAM access granularity above 32 bytes, and
-//   ECC/compression.
+//   (H100/H200 split L2 in two halves; data may be held in both), which dirty lines stay in L2 at kernel end
+//   (a fitted share of L2, CountsConfig::l2_dirty_retained_fraction, stays unwritten), and ECC/compression.
+//   DRAM reads come in 64-byte granules (CountsConfig::dram_read_granule_64, measured on an H200).
 // - Cost: on_instruction is an array increment plus a per-line vector slot; on_access collects at most 64
 //   sectors (linear for coalesced warps), L1 lookups are a short way scan, and footprint updates hit a
 //   cached 64 KiB chunk bitmap.
@@ -48,6 +48,13 @@ struct CountsConfig {
     uint32_t num_sms = 132;
     uint32_t l1_ways = 4;
     bool l1_cold_per_block = true;  // empty the L1 at every on_block_begin (see the header comment)
+    // DRAM reads in 64-byte granules: on an H200 a kernel reading one sector of each 128-byte line of
+    // 16 MiB (4 MiB requested) read 8.39 MB from DRAM (tests/counts/h200/h200_counts.txt).
+    bool dram_read_granule_64 = true;
+    // Share of L2 that still holds dirty data when the kernel ends (not written back within the kernel): on
+    // an H200 a 16 MiB write kernel wrote 1 KB to DRAM and a 256 MiB one 241,081,600 B, i.e. 27.35 MB, or
+    // 0.435 of 60 MiB, stayed in L2.
+    double l2_dirty_retained_fraction = 0.435;
     SharedBankRules shared_rules = SharedBankRules::h200();
 };
 

@@ -33,20 +33,24 @@ SectorFootprint::Totals SectorFootprint::totals() const {
             t.read += static_cast<uint64_t>(std::popcount(c.read[i]));
             t.write += static_cast<uint64_t>(std::popcount(c.write[i]));
             t.either += static_cast<uint64_t>(std::popcount(c.read[i] | c.write[i]));
+            t.read_blocks64 +=
+                static_cast<uint64_t>(std::popcount((c.read[i] | c.read[i] >> 1) & 0x5555555555555555ull));
         }
     }
     return t;
 }
 
 DramEstimate estimate_dram(const SectorFootprint::Totals& footprint, uint64_t lookups_read,
-                           uint64_t lookups_write, uint64_t l2_sectors) {
-    DramEstimate d{footprint.read, footprint.write};
-    if (footprint.either <= l2_sectors || footprint.either == 0) return d;
-    const double miss = 1.0 - static_cast<double>(l2_sectors) / static_cast<double>(footprint.either);
-    const uint64_t reread = lookups_read > footprint.read ? lookups_read - footprint.read : 0;
-    const uint64_t rewrite = lookups_write > footprint.write ? lookups_write - footprint.write : 0;
-    d.read_sectors += static_cast<uint64_t>(static_cast<double>(reread) * miss + 0.5);
-    d.write_sectors += static_cast<uint64_t>(static_cast<double>(rewrite) * miss + 0.5);
+                           uint64_t lookups_write, const DramModel& model) {
+    DramEstimate d{model.read_granule_64 ? 2 * footprint.read_blocks64 : footprint.read, footprint.write};
+    if (footprint.either > model.l2_sectors && footprint.either != 0) {
+        const double miss = 1.0 - static_cast<double>(model.l2_sectors) / static_cast<double>(footprint.either);
+        const uint64_t reread = lookups_read > footprint.read ? lookups_read - footprint.read : 0;
+        const uint64_t rewrite = lookups_write > footprint.write ? lookups_write - footprint.write : 0;
+        d.read_sectors += static_cast<uint64_t>(static_cast<double>(reread) * miss + 0.5);
+        d.write_sectors += static_cast<uint64_t>(static_cast<double>(rewrite) * miss + 0.5);
+    }
+    d.write_sectors = d.write_sectors > model.retained_dirty_sectors ? d.write_sectors - model.retained_dirty_sectors : 0;
     return d;
 }
 

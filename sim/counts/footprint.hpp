@@ -38,6 +38,7 @@ public:
 
     struct Totals {
         uint64_t read = 0, write = 0, either = 0;  // distinct sectors read, written, and read or written
+        uint64_t read_blocks64 = 0;                // distinct 64-byte blocks with a sector read
     };
     Totals totals() const;
 
@@ -59,15 +60,22 @@ private:
 
 // What the L2 sends to DRAM under the footprint model (see counters.hpp for the assumptions).
 struct DramEstimate {
-    uint64_t read_sectors = 0;   // L2 read misses that go to DRAM
-    uint64_t write_sectors = 0;  // dirty sectors written back
+    uint64_t read_sectors = 0;   // 32-byte sectors fetched from DRAM (a 64-byte granule fetches two)
+    uint64_t write_sectors = 0;  // dirty sectors written back before the kernel ends
 };
 
-// `lookups_read`/`lookups_write`: sectors the L1s sent to L2 (every access, repeats included);
-// `l2_sectors`: L2 capacity in sectors. Within capacity, each distinct sector misses once (cold L2, as ncu's
-// default cache control leaves it before every profiled pass); past capacity, repeated touches miss with
-// probability 1 - capacity/footprint (a random-replacement-like streaming estimate).
+struct DramModel {
+    uint64_t l2_sectors = 0;           // L2 capacity in sectors
+    bool read_granule_64 = true;       // a read miss fetches the aligned 64-byte pair of sectors
+    uint64_t retained_dirty_sectors = 0;  // dirty sectors still in L2 (not yet written back) at kernel end
+};
+
+// `lookups_read`/`lookups_write`: sectors the L1s sent to L2 (every access, repeats included). Within
+// capacity, each distinct sector read misses once (cold L2, as ncu's default cache control leaves it
+// before every profiled pass), fetching its 64-byte granule; past capacity, repeated touches miss with
+// probability 1 - capacity/footprint (a random-replacement-like streaming estimate). Writes reach DRAM only
+// for the dirty sectors that do not fit among the ones L2 still holds when the kernel ends.
 DramEstimate estimate_dram(const SectorFootprint::Totals& footprint, uint64_t lookups_read,
-                           uint64_t lookups_write, uint64_t l2_sectors);
+                           uint64_t lookups_write, const DramModel& model);
 
 }  // namespace warpsim::counts

@@ -22,9 +22,14 @@ struct Pass {
     }
 };
 
+struct PassCost {
+    uint32_t way = 0;             // worst bank's deliveries
+    uint32_t distinct_words = 0;  // for the ideal: ceil(distinct / 32)
+};
+
 // True if no bank is asked for two distinct words (or, without word sharing, for two lane-words): the
 // conflict-free and broadcast cases, which are most accesses, decided without sorting.
-bool pass_is_single_wavefront(const Pass& p, bool shared) {
+bool pass_is_single_wavefront(const Pass& p, bool shared, uint32_t& distinct_words) {
     std::array<uint32_t, kNumBanks> first;  // first[b] is read only once bit b of `seen` is set
     uint32_t seen = 0;
     bool simple = true;
@@ -33,6 +38,7 @@ bool pass_is_single_wavefront(const Pass& p, bool shared) {
         if ((seen >> bank & 1u) == 0) {
             seen |= 1u << bank;
             first[bank] = w;
+            ++distinct_words;
         } else if (!shared || first[bank] != w) {
             simple = false;
         }
@@ -41,7 +47,7 @@ bool pass_is_single_wavefront(const Pass& p, bool shared) {
 }
 
 // The worst bank's number of distinct words (or lane-words without sharing) in the pass.
-uint32_t worst_bank(const Pass& p, bool shared) {
+PassCost worst_bank(const Pass& p, bool shared) {
     // 32 lanes x 8 words covers every width up to 32 bytes per lane; wider lanes are clipped, never overrun.
     std::array<uint32_t, 256> words;
     uint32_t n = 0;
@@ -50,14 +56,23 @@ uint32_t worst_bank(const Pass& p, bool shared) {
     });
     auto* begin = words.begin();
     auto* end = begin + n;
+    std::sort(begin, end);
+    auto* unique_end = std::unique(begin, end);
+    PassCost cost;
+    cost.distinct_words = static_cast<uint32_t>(unique_end - begin);
     if (shared) {
-        std::sort(begin, end);
-        end = std::unique(begin, end);
+        end = unique_end;
+    } else {
+        // std::unique moved the duplicates past unique_end in unspecified order; recollect all lane-words.
+        n = 0;
+        p.for_each_word([&](uint32_t w) {
+            if (n < words.size()) words[n++] = w;
+        });
+        end = begin + n;
     }
     std::array<uint32_t, kNumBanks> per_bank{};
-    uint32_t worst = 0;
-    for (auto* w = begin; w != end; ++w) worst = std::max(worst, ++per_bank[*w % kNumBanks]);
-    return worst;
+    for (auto* w = begin; w != end; ++w) cost.way = std::max(cost.way, ++per_bank[*w % kNumBanks]);
+    return cost;
 }
 
 }  // namespace
@@ -72,11 +87,16 @@ SharedWidth shared_width_class(uint32_t bytes_per_lane) {
 }
 
 SharedBankRules SharedBankRules::h200() {
-    // Lanes per pass so that one pass asks for at most 128 bytes (32 banks x 4 B).
-    constexpr std::array<uint8_t, kSharedWidthCount> lanes = {32, 32, 32, 16, 8, 4};
+    // Lanes per pass by width class b1, b2, b4, b8, b16, b32 (see the header for the measurements).
+    constexpr std::array<uint8_t, kSharedWidthCount> load = {32, 32, 32, 32, 16, 4};
+    constexpr std::array<uint8_t, kSharedWidthCount> store = {32, 32, 32, 16, 8, 4};
     SharedBankRules r;
-    for (auto& kind : r.rule)
-        for (std::size_t w = 0; w < kSharedWidthCount; ++w) kind[w] = SharedAccessRule{lanes[w], true};
+    for (std::size_t w = 0; w < kSharedWidthCount; ++w) {
+        r.rule[static_cast<std::size_t>(AccessKind::load)][w] = {load[w], true};
+        r.rule[static_cast<std::size_t>(AccessKind::store)][w] = {store[w], true};
+        r.rule[static_cast<std::size_t>(AccessKind::atomic)][w] = {store[w], false};
+        r.rule[static_cast<std::size_t>(AccessKind::reduction)][w] = {store[w], false};
+    }
     return r;
 }
 
@@ -90,11 +110,15 @@ SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& ru
             lanes == 32 ? access.active_mask : (access.active_mask >> base) & ((1u << lanes) - 1);
         if (pass_mask == 0) continue;  // a pass with no active lanes is skipped by the hardware
         const Pass pass{access, base, pass_mask, width};
-        const uint32_t way =
-            pass_is_single_wavefront(pass, rule.same_word_shared) ? 1 : worst_bank(pass, rule.same_word_shared);
-        cost.wavefronts += way;
-        cost.ideal += 1;
-        cost.max_way = std::max(cost.max_way, way);
+        uint32_t distinct = 0;
+        PassCost pc{1, 0};
+        if (pass_is_single_wavefront(pass, rule.same_word_shared, distinct))
+            pc.distinct_words = distinct;
+        else
+            pc = worst_bank(pass, rule.same_word_shared);
+        cost.wavefronts += pc.way;
+        cost.ideal += std::max<uint32_t>(1, (pc.distinct_words + kNumBanks - 1) / kNumBanks);
+        cost.max_way = std::max(cost.max_way, pc.way);
     }
     return cost;
 }

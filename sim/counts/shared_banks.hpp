@@ -12,10 +12,11 @@ inline constexpr uint32_t kNumBanks = 32;
 inline constexpr uint32_t kBankWordBytes = 4;
 
 // How one kind and width of shared access is served. The warp is split into passes of `lanes_per_pass`
-// consecutive lanes (32: one pass; 16: two half-warp passes; 8: four quarter-warp passes); each pass with at
-// least one active lane costs one ideal wavefront, and the wavefronts it really costs are the largest number
-// of 4-byte words any single bank must deliver. `same_word_shared`: lanes addressing the same 4-byte word
-// share one delivery (the broadcast / multicast rule); false would make every lane's word a separate access.
+// consecutive lanes (32: one pass; 16: two half-warp passes; 8: four quarter-warp passes). A pass with no
+// active lane costs nothing; otherwise its wavefronts are the largest number of 4-byte words any single bank
+// must deliver, and its ideal wavefronts are ceil(distinct words / 32) (a bank delivers one word per
+// wavefront). `same_word_shared`: lanes addressing the same 4-byte word share one delivery (broadcast);
+// false makes every lane's word a separate access (shared atomics: same-address atomics serialise).
 struct SharedAccessRule {
     uint8_t lanes_per_pass = 32;
     bool same_word_shared = true;
@@ -28,9 +29,12 @@ inline constexpr std::size_t kSharedKindCount = 4;  // AccessKind: load, store, 
 
 SharedWidth shared_width_class(uint32_t bytes_per_lane);
 
-// The rule table, [AccessKind][SharedWidth]. The default is the rule the project read off an H200 for
-// 4-, 8- and 16-byte loads (DESIGN.md, "Counting rules"), applied to every kind and to 1- and 2-byte
-// widths as well; measured rules for stores, atomics and narrow widths replace single entries here.
+// The rule table, [AccessKind][SharedWidth]. h200() holds what ncu read on an H200 (tests/counts/h200/,
+// probe_counts.cu): loads of 1-8 bytes in one full-warp pass and 16-byte loads in two half-warp passes;
+// stores of 1-4 bytes in one pass, 8 bytes in two half-warp and 16 bytes in four quarter-warp passes;
+// 4-byte atomics in one pass without word sharing. Widths not measured (8-byte atomics, 32-byte lanes)
+// use 128 bytes per pass. This differs from DESIGN.md's rule for 8- and 16-byte loads, which the
+// measurements contradict (an 8-byte broadcast load is 1 wavefront, a 16-byte one 2).
 struct SharedBankRules {
     std::array<std::array<SharedAccessRule, kSharedWidthCount>, kSharedKindCount> rule{};
 
@@ -43,7 +47,7 @@ struct SharedBankRules {
 // Cost of one warp-level shared access.
 struct SharedCost {
     uint32_t wavefronts = 0;  // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*
-    uint32_t ideal = 0;       // passes with at least one active lane
+    uint32_t ideal = 0;       // per pass with active lanes, ceil(distinct words / 32)
     uint32_t max_way = 0;     // the worst bank's distinct-word count in any pass ("N-way bank conflict")
     uint32_t conflicts() const { return wavefronts - ideal; }
 };

@@ -65,14 +65,32 @@ TEST_CASE("footprint: distinct sectors, union on merge", "[counts][footprint]") 
 }
 
 TEST_CASE("DRAM estimate: one miss per distinct sector within capacity, streaming past it", "[counts][footprint]") {
+    const auto model = [](uint64_t l2, bool granule64, uint64_t retained) { return DramModel{l2, granule64, retained}; };
     // 4 distinct sectors read 8 times in all, L2 of 100 sectors: 4 misses.
-    auto d = estimate_dram({4, 0, 4}, 8, 0, 100);
+    auto d = estimate_dram({4, 0, 4, 2}, 8, 0, model(100, false, 0));
     CHECK(d.read_sectors == 4);
     CHECK(d.write_sectors == 0);
     // 8 distinct sectors, each read twice, L2 of 4 sectors: 8 cold + 8 repeats x (1 - 4/8) = 12.
-    d = estimate_dram({8, 0, 8}, 16, 0, 4);
+    d = estimate_dram({8, 0, 8, 4}, 16, 0, model(4, false, 0));
     CHECK(d.read_sectors == 12);
     // Writes: 6 distinct written 3 times each, L2 of 3 sectors: 6 + 12 x (1 - 3/6) = 12.
-    d = estimate_dram({0, 6, 6}, 0, 18, 3);
+    d = estimate_dram({0, 6, 6, 0}, 0, 18, model(3, false, 0));
     CHECK(d.write_sectors == 12);
+}
+
+TEST_CASE("DRAM estimate: 64-byte read granule and dirty data left in L2", "[counts][footprint]") {
+    // One sector of each of 10 lines: 10 distinct sectors in 10 distinct 64-byte blocks -> 20 sectors fetched.
+    SectorFootprint f;
+    for (uint64_t line = 0; line < 10; ++line) f.add_read(line * 4);
+    const auto t = f.totals();
+    CHECK(t.read_blocks64 == 10);
+    CHECK(estimate_dram(t, 10, 0, DramModel{1000, true, 0}).read_sectors == 20);
+    CHECK(estimate_dram(t, 10, 0, DramModel{1000, false, 0}).read_sectors == 10);
+    // Sectors 0 and 1 share a block, 2 and 3 another: 4 sectors, 2 blocks.
+    SectorFootprint g;
+    for (uint64_t s : {0ull, 1ull, 2ull, 3ull}) g.add_read(s);
+    CHECK(g.totals().read_blocks64 == 2);
+    // 100 dirty sectors, 30 of them still in L2 at the end: 70 written back; 20 dirty, 30 retained: none.
+    CHECK(estimate_dram({0, 100, 100, 0}, 0, 100, DramModel{1000, true, 30}).write_sectors == 70);
+    CHECK(estimate_dram({0, 20, 20, 0}, 0, 20, DramModel{1000, true, 30}).write_sectors == 0);
 }

@@ -31,6 +31,7 @@ CountsConfig tiny_config() {
     cfg.l1_bytes = 512;  // 2 sets x 2 ways of 128-byte lines
     cfg.l1_ways = 2;
     cfg.l2_bytes = 1 << 20;
+    cfg.l2_dirty_retained_fraction = 0;  // every dirty sector reaches DRAM, so writes stay visible
     return cfg;
 }
 }  // namespace
@@ -150,6 +151,23 @@ TEST_CASE("L1: loads allocate, stores and .cg loads do not, each block starts co
     CHECK(metric(k, "dram__bytes_read.sum") == 12 * 32);
     CHECK(metric(k, "dram__bytes_write.sum") == 4 * 32);
     CHECK(k.line(0, 0)->l1_hits == 4);
+}
+
+TEST_CASE("dirty data that fits in the retained share of L2 is not written back", "[counts][l2]") {
+    CountsConfig cfg = tiny_config();
+    cfg.l2_bytes = 100 * 32;
+    cfg.l2_dirty_retained_fraction = 0.5;  // 50 sectors stay dirty in L2
+    KernelCounters k(cfg);
+    // 64 float4 stores per warp, 2 warps: 2 x 16 = 32 sectors -> all retained.
+    for (uint64_t w = 0; w < 2; ++w)
+        k.on_access(make_access(AccessSpace::global, AccessKind::store, 16, kAll,
+                                [w](uint32_t i) { return kBase + 512 * w + 16ull * i; }));
+    CHECK(metric(k, "dram__bytes_write.sum") == 0);
+    // Two more warps: 64 sectors dirty, 50 retained -> 14 written back.
+    for (uint64_t w = 2; w < 4; ++w)
+        k.on_access(make_access(AccessSpace::global, AccessKind::store, 16, kAll,
+                                [w](uint32_t i) { return kBase + 512 * w + 16ull * i; }));
+    CHECK(metric(k, "dram__bytes_write.sum") == 14 * 32);
 }
 
 TEST_CASE("L2 past capacity: streaming estimate of DRAM reads", "[counts][l2]") {

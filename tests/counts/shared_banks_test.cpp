@@ -1,6 +1,8 @@
 // tests/counts/shared_banks_test.cpp — wavefronts, ideal wavefronts and way counts of shared accesses.
 #include <catch2/catch.hpp>
 
+#include <functional>
+
 #include "sim/counts/shared_banks.hpp"
 #include "tests/counts/access_builders.hpp"
 
@@ -67,38 +69,78 @@ TEST_CASE("u8 and u16 shared accesses share words", "[counts][shared]") {
     check_cost(shared_wavefronts(shared_load(1, kAll, [](uint32_t i) { return 128ull * (i / 4) + i % 4; })), 8, 1, 8);
 }
 
-TEST_CASE("8-byte lanes: two half-warp passes", "[counts][shared]") {
+namespace {
+WarpAccess shared_store(uint8_t bytes, uint32_t mask, const std::function<uint64_t(uint32_t)>& address) {
+    return make_access(AccessSpace::shared, AccessKind::store, bytes, mask, address);
+}
+}  // namespace
+
+TEST_CASE("8-byte stores: two half-warp passes", "[counts][shared]") {
     // Consecutive doubles: half 0 asks words 0..31, half 1 words 32..63, each bank once per pass.
-    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 8ull * i; })), 2, 2, 1);
+    check_cost(shared_wavefronts(shared_store(8, kAll, [](uint32_t i) { return 8ull * i; })), 2, 2, 1);
     // Only the first half active: one pass.
-    check_cost(shared_wavefronts(shared_load(8, 0xffffu, [](uint32_t i) { return 8ull * i; })), 1, 1, 1);
+    check_cost(shared_wavefronts(shared_store(8, 0xffffu, [](uint32_t i) { return 8ull * i; })), 1, 1, 1);
     // Only lanes 15 and 16 active: one lane in each half -> two passes of one wavefront.
-    check_cost(shared_wavefronts(shared_load(8, 0x18000u, [](uint32_t i) { return 8ull * i; })), 2, 2, 1);
+    check_cost(shared_wavefronts(shared_store(8, 0x18000u, [](uint32_t i) { return 8ull * i; })), 2, 2, 1);
     // Stride 16 bytes: lanes 0..7 use banks {4i, 4i+1}, lanes 8..15 the same banks, other words -> 2-way per half.
-    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 16ull * i; })), 4, 2, 2);
-    // Both halves read the same 16 doubles: passes do not share words with each other, so still 2 and 0 conflicts.
-    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 8ull * (i % 16); })), 2, 2, 1);
-    // Column of a double tile[32][16]: lane i at 128 i -> every lane in banks 0-1 -> 16-way per half.
-    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 128ull * i; })), 32, 2, 16);
+    check_cost(shared_wavefronts(shared_store(8, kAll, [](uint32_t i) { return 16ull * i; })), 4, 2, 2);
+    // Both halves write the same 16 doubles: passes do not share words with each other.
+    check_cost(shared_wavefronts(shared_store(8, kAll, [](uint32_t i) { return 8ull * (i % 16); })), 2, 2, 1);
+    // Column of a double tile[32][16]: lane i at 128 i -> banks 0-1 -> 16-way per half.
+    check_cost(shared_wavefronts(shared_store(8, kAll, [](uint32_t i) { return 128ull * i; })), 32, 2, 16);
 }
 
-TEST_CASE("16-byte lanes: four quarter-warp passes", "[counts][shared]") {
-    // Consecutive float4: quarter q asks words 32q..32q+31.
-    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 16ull * i; })), 4, 4, 1);
+TEST_CASE("8-byte loads: one full-warp pass, ideal = distinct words / 32", "[counts][shared]") {
+    // Consecutive doubles: 64 distinct words, 2 per bank -> 2 wavefronts, 2 ideal (measured on H200: 2, 0).
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 8ull * i; })), 2, 2, 2);
+    // Broadcast of one double: 2 words -> 1 (H200: 1).
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t) { return 64ull; })), 1, 1, 1);
+    // Lanes 15 and 16: words 30..33 in banks 30, 31, 0, 1 -> 1 (H200: 1).
+    check_cost(shared_wavefronts(shared_load(8, 0x18000u, [](uint32_t i) { return 8ull * i; })), 1, 1, 1);
+    // Stride 16 bytes: banks {4i, 4i+1} mod 32 taken by lanes i, i+8, i+16, i+24 -> 4-way, 2 ideal (H200: 4, 2).
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 16ull * i; })), 4, 2, 4);
+    // Column (lane i at 128 i): 32 words in bank 0 and 32 in bank 1 -> 32 (H200: 32, 30).
+    check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 128ull * i; })), 32, 2, 32);
+}
+
+TEST_CASE("16-byte stores: four quarter-warp passes", "[counts][shared]") {
+    // Consecutive float4: quarter q writes words 32q..32q+31.
+    check_cost(shared_wavefronts(shared_store(16, kAll, [](uint32_t i) { return 16ull * i; })), 4, 4, 1);
     // Stride 32 bytes: lanes 0..3 and 4..7 of a quarter use banks {8i..8i+3} twice -> 2-way per quarter.
-    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 32ull * i; })), 8, 4, 2);
+    check_cost(shared_wavefronts(shared_store(16, kAll, [](uint32_t i) { return 32ull * i; })), 8, 4, 2);
     // Every lane on the same float4: one wavefront in each quarter.
-    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t) { return 256ull; })), 4, 4, 1);
+    check_cost(shared_wavefronts(shared_store(16, kAll, [](uint32_t) { return 256ull; })), 4, 4, 1);
     // Lanes 0 and 31 only: quarters 0 and 3.
+    check_cost(shared_wavefronts(shared_store(16, 0x80000001u, [](uint32_t i) { return 16ull * i; })), 2, 2, 1);
+    // float4 column (lane i at 128 i): each quarter's 8 lanes all use banks 0..3.
+    check_cost(shared_wavefronts(shared_store(16, kAll, [](uint32_t i) { return 128ull * i; })), 32, 4, 8);
+}
+
+TEST_CASE("16-byte loads: two half-warp passes", "[counts][shared]") {
+    // Consecutive float4: each half asks 64 words, 2 per bank -> 2 + 2, ideal 2 + 2 (H200: 4, 0).
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 16ull * i; })), 4, 4, 2);
+    // Broadcast: one float4 per half -> 2 (H200: 2, 0).
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t) { return 256ull; })), 2, 2, 1);
+    // Lanes 0 and 31: one per half (H200: 2).
     check_cost(shared_wavefronts(shared_load(16, 0x80000001u, [](uint32_t i) { return 16ull * i; })), 2, 2, 1);
-    // float4 column of tile[32][32] floats (lane i at 128 i): each quarter's 8 lanes all use banks 0..3.
-    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 128ull * i; })), 32, 4, 8);
+    // Stride 32 bytes: lanes i, i+4, i+8, i+12 of a half share banks {8i..8i+3} -> 4-way (H200: 8, 4).
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 32ull * i; })), 8, 4, 4);
+    // Column (lane i at 128 i): a half's 16 lanes all in banks 0..3 -> 16 per half (H200: 32, 28).
+    check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 128ull * i; })), 32, 4, 16);
+}
+
+TEST_CASE("shared atomics do not share words: same-address atomics serialise", "[counts][shared]") {
+    auto atom = make_access(AccessSpace::shared, AccessKind::atomic, 4, kAll, [](uint32_t) { return 64ull; });
+    check_cost(shared_wavefronts(atom), 32, 1, 32);  // H200: 32 wavefronts, 31 conflicts
+    atom = make_access(AccessSpace::shared, AccessKind::atomic, 4, kAll, [](uint32_t i) { return 4ull * i; });
+    check_cost(shared_wavefronts(atom), 1, 1, 1);
 }
 
 TEST_CASE("rules are data: a table entry changes passes and word sharing", "[counts][shared]") {
     SharedBankRules rules = SharedBankRules::h200();
     auto store = make_access(AccessSpace::shared, AccessKind::store, 4, kAll, [](uint32_t) { return 64ull; });
     check_cost(shared_wavefronts(store, rules), 1, 1, 1);
+    // Word sharing off for 4-byte stores: the broadcast store now serialises.
     rules.rule[static_cast<std::size_t>(AccessKind::store)][static_cast<std::size_t>(SharedWidth::b4)] = {32, false};
     check_cost(shared_wavefronts(store, rules), 32, 1, 32);
     // Loads keep their own entry.
