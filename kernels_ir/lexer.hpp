@@ -14,7 +14,7 @@ enum class TokKind : uint8_t {
     integer,    // 42  0x1F  017  42U (text as written)
     fp_hex,     // 0f3F800000  0d3FF0000000000000
     fp_dec,     // 1.5  2e10  9.0 (also the `.version 9.0` operand)
-    string,     // "path" (text without the quotes, escapes resolved)
+    string,     // "path" (the text between the quotes, escapes kept as written)
     punct,      // one of ; , { } [ ] ( ) < > + - ! @ | = :
     bad,        // a byte sequence that is not PTX (reported by the lexer)
     eof,
