@@ -1,0 +1,116 @@
+// sim/engine/block_runner.cpp — warps of a block take turns (a fixed quantum each, in warp order), which
+// makes every intra-block interleaving deterministic; barriers and deadlocks are resolved here.
+#include "sim/engine/block_runner.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/engine/handler_util.hpp"
+#include "sim/engine/warp_runner.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+constexpr uint64_t kQuantum = 1024;  // warp instructions before the next warp gets its turn
+
+std::string where_text(const LaunchContext& L, const DInst* in) {
+    if (!in || !in->ir) return "an unknown line";
+    std::string s = fmt::format("{}:{}", L.cfg->ptx_file, in->ir->loc.ptx_line);
+    if (in->ir->loc.line) {
+        std::string_view f = L.program->module->file_path(in->ir->loc.file);
+        s = fmt::format("{}:{} ({})", f.empty() ? "?" : f, in->ir->loc.line, s);
+    }
+    return s;
+}
+
+void report_deadlock(BlockContext& b) {
+    const LaunchContext& L = *b.launch;
+    uint32_t exited = 0, waiting = 0, first_warp = kNone;
+    std::string per_barrier;
+    for (const auto& w : b.warps) {
+        exited += static_cast<uint32_t>(std::popcount(w.exited));
+        if (w.state == WarpState::at_barrier && first_warp == kNone) first_warp = w.index;
+    }
+    for (uint32_t id = 0; id < b.barriers.size(); ++id) {
+        const auto& bs = b.barriers[id];
+        if (bs.expected == 0) continue;
+        waiting += bs.arrived;
+        per_barrier += fmt::format("\n    barrier {} at {}: {} of {} threads arrived", id, where_text(L, bs.where),
+                                   bs.arrived, bs.expected);
+    }
+    std::string details = fmt::format(
+        "barrier deadlock in block ({},{},{}): {} threads wait at a barrier that the other threads never reach "
+        "({} threads have exited, {} threads in all){}\n    on a GPU this kernel would hang; every thread of the "
+        "block must reach the same bar.sync / __syncthreads()",
+        b.ctaid[0], b.ctaid[1], b.ctaid[2], waiting, exited, b.threads, per_barrier);
+    FaultDetails f;
+    f.block = b.ctaid;
+    for (const auto& bs : b.barriers)
+        if (bs.expected && bs.where && bs.where->ir) {
+            f.ptx_line = bs.where->ir->loc.ptx_line;
+            break;
+        }
+    if (first_warp != kNone) f.thread = {first_warp * 32 % L.block[0], 0, 0};
+    b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated", details, f};
+}
+
+std::string hottest_loop(const BlockContext& b) {
+    const LaunchContext& L = *b.launch;
+    if (!b.backedges) return {};
+    uint64_t best = 0;
+    const DInst* where = nullptr;
+    for (std::size_t f = 0; f < b.backedges->size(); ++f) {
+        const auto& counts = (*b.backedges)[f];
+        for (std::size_t pc = 0; pc < counts.size(); ++pc)
+            if (counts[pc] > best) {
+                best = counts[pc];
+                const DInst& br = L.program->functions[f].code[pc];
+                const auto& code = L.program->functions[f].code;
+                where = br.target < code.size() ? &code[br.target] : &br;
+            }
+    }
+    if (!where) return {};
+    return fmt::format("; the hottest loop starts at {} (its back edge was taken {} times in this block)",
+                       where_text(L, where), best);
+}
+
+}  // namespace
+
+void run_block(BlockContext& b) {
+    const LaunchContext& L = *b.launch;
+    start_warps(b);
+    if (b.error) return;
+    if (b.counters) b.counters->on_block_begin(b.linear, b.sm);
+    for (;;) {
+        bool any_ran = false, all_done = true;
+        for (auto& w : b.warps) {
+            if (w.state == WarpState::done) continue;
+            all_done = false;
+            if (w.state == WarpState::at_barrier) continue;
+            const uint64_t before = b.thread_insts;
+            RunStatus s = run_warp(w, b, kQuantum);
+            any_ran = true;
+            if (s == RunStatus::error) return;
+            const uint64_t used = L.budget_used->fetch_add(b.thread_insts - before) + (b.thread_insts - before);
+            if (used > L.cfg->max_instructions) {
+                FaultDetails f;
+                f.block = b.ctaid;
+                b.error = LaunchError{
+                    "cudaErrorLaunchTimeout", "the launch timed out and was terminated",
+                    fmt::format("the kernel ran past warpsim's instruction budget of {} thread-instructions "
+                                "(LaunchConfig::max_instructions){}",
+                                L.cfg->max_instructions, hottest_loop(b)),
+                    f};
+                return;
+            }
+        }
+        if (all_done) break;
+        if (!any_ran) {
+            report_deadlock(b);
+            return;
+        }
+    }
+    if (b.counters) b.counters->on_block_end(b.linear, b.sm);
+}
+
+}  // namespace warpsim::engine

@@ -1,0 +1,382 @@
+// sim/engine/decode.cpp — pre-decoding: frame layouts (.local depots, .param areas, shared variables),
+// operand slots (constants and special registers as pseudo registers), handlers from the dispatch table.
+#include "sim/engine/decode.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "sim/engine/dispatch.hpp"
+#include "sim/engine/reconverge.hpp"
+
+namespace warpsim::engine {
+
+using ir::Operand;
+
+uint64_t width_mask(ir::Type t) {
+    uint32_t b = ir::type_bytes(t);
+    if (t == ir::Type::pred) return 1;
+    return b == 0 || b >= 8 ? ~0ull : (1ull << (8 * b)) - 1;
+}
+
+namespace {
+
+uint32_t align_up(uint32_t v, uint32_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+uint32_t var_align(const ir::Variable& v) {
+    return std::max<uint32_t>(1, v.align ? v.align : ir::type_bytes(v.type) * std::max<uint32_t>(1, v.vec));
+}
+uint32_t param_align(const ir::Param& p) { return std::max<uint32_t>(1, p.align ? p.align : ir::type_bytes(p.type)); }
+
+struct SymbolInfo {
+    bool found = false;
+    AddrSpace space = AddrSpace::global;
+    int64_t offset = 0;
+    bool frame_relative = false;  // local depot or frame param: add the frame's base at run time
+};
+
+// Shared-memory layout of the whole module (see header of Program for the rule).
+struct SharedLayout {
+    std::map<std::pair<int64_t, std::string>, uint32_t> offsets;  // (function index or -1, name)
+    std::vector<uint32_t> dynamic_base;                           // per function
+    std::vector<uint32_t> static_bytes;                           // per function (kernels)
+};
+
+SharedLayout layout_shared(const ir::Module& m) {
+    SharedLayout L;
+    uint32_t off = 0, max_align = 16;
+    auto place = [&](int64_t owner, const ir::Variable& v, uint32_t& cursor) {
+        if (v.space != ir::Space::shared && v.space != ir::Space::shared_cta) return;
+        if (!v.dims.empty() && v.dims[0] == 0) return;  // extern unsized: dynamic shared
+        cursor = align_up(cursor, var_align(v));
+        L.offsets[{owner, v.name}] = cursor;
+        cursor += static_cast<uint32_t>(v.size_bytes());
+    };
+    for (const auto& v : m.globals) place(-1, v, off);
+    for (std::size_t f = 0; f < m.functions.size(); ++f)
+        if (!m.functions[f].is_entry)
+            for (const auto& v : m.functions[f].locals) place(static_cast<int64_t>(f), v, off);
+    const uint32_t common = off;
+    L.dynamic_base.assign(m.functions.size(), 0);
+    L.static_bytes.assign(m.functions.size(), common);
+    uint32_t max_dyn = align_up(common, max_align);
+    for (std::size_t f = 0; f < m.functions.size(); ++f) {
+        if (!m.functions[f].is_entry) continue;
+        uint32_t k = common;
+        for (const auto& v : m.functions[f].locals) place(static_cast<int64_t>(f), v, k);
+        L.static_bytes[f] = k;
+        L.dynamic_base[f] = align_up(k, max_align);
+        max_dyn = std::max(max_dyn, L.dynamic_base[f]);
+    }
+    for (std::size_t f = 0; f < m.functions.size(); ++f)
+        if (!m.functions[f].is_entry) L.dynamic_base[f] = max_dyn;
+    return L;
+}
+
+// Pass 1: the per-frame .param area and .local depot of every function.
+void layout_frame(const ir::Function& fn, DecodedFunction& df) {
+    uint32_t p = 0;
+    if (!fn.is_entry) {
+        for (const auto& a : fn.params) {
+            p = align_up(p, param_align(a));
+            df.formal_offsets.push_back(p);
+            p += static_cast<uint32_t>(a.size_bytes());
+        }
+        for (const auto& r : fn.returns) {
+            p = align_up(p, param_align(r));
+            df.return_offsets.push_back(p);
+            p += static_cast<uint32_t>(r.size_bytes());
+        }
+    }
+    uint32_t l = 0;
+    for (const auto& v : fn.locals) {
+        if (v.space == ir::Space::param) {
+            p = align_up(p, var_align(v));
+            df.frame_symbols[v.name] = {AddrSpace::frame_param, p};
+            p += static_cast<uint32_t>(v.size_bytes());
+        } else if (v.space == ir::Space::local) {
+            l = align_up(l, var_align(v));
+            df.frame_symbols[v.name] = {AddrSpace::local, l};
+            l += static_cast<uint32_t>(v.size_bytes());
+        }
+    }
+    df.param_bytes = align_up(p, 16);
+    df.local_bytes = align_up(l, 16);
+}
+
+class FunctionDecoder {
+public:
+    FunctionDecoder(const ir::Module& m, const ModuleLayout& ml, const SharedLayout& sl, Program& prog, uint32_t f)
+        : m_(m), ml_(ml), sl_(sl), prog_(prog), fidx_(f), fn_(m.functions[f]), df_(prog.functions[f]) {}
+
+    void run() {
+        df_.num_regs = static_cast<uint32_t>(fn_.regs.size());
+        for (const auto& r : fn_.regs) df_.reg_width_mask.push_back(width_mask(r.type));
+        scratch_ = new_reg(0, false);
+        zero_ = constant(0);
+        const auto ipdom = immediate_post_dominators(fn_);
+        df_.code.resize(fn_.body.size());
+        SelectContext ctx{&m_, &fn_};
+        for (uint32_t pc = 0; pc < fn_.body.size(); ++pc) decode(pc, ipdom[pc], ctx);
+    }
+
+private:
+    uint32_t new_reg(uint64_t init, bool is_const) {
+        uint32_t r = df_.num_regs++;
+        df_.reg_width_mask.push_back(~0ull);
+        if (is_const) {
+            df_.const_regs.push_back(r);
+            df_.reg_init.push_back(init);
+        }
+        return r;
+    }
+    uint32_t constant(uint64_t v) {
+        auto it = consts_.find(v);
+        if (it != consts_.end()) return it->second;
+        return consts_[v] = new_reg(v, true);
+    }
+    uint32_t sreg_slot(ir::SpecialReg s, uint8_t comp) {
+        for (const auto& slot : df_.sregs)
+            if (slot.sreg == s && slot.component == comp) return slot.reg;
+        uint32_t r = new_reg(0, false);
+        df_.sregs.push_back({s, comp, r});
+        return r;
+    }
+
+    SymbolInfo resolve(std::string_view name) const {
+        SymbolInfo s;
+        if (auto it = df_.frame_symbols.find(name); it != df_.frame_symbols.end())
+            return {true, it->second.first, it->second.second, true};
+        for (const auto& v : fn_.locals)
+            if (v.name == name && (v.space == ir::Space::shared || v.space == ir::Space::shared_cta))
+                return shared(fidx_, v);
+        for (std::size_t i = 0; i < fn_.params.size(); ++i)
+            if (fn_.params[i].name == name)
+                return fn_.is_entry ? SymbolInfo{true, AddrSpace::kernel_param, kernel_param_offset(i), false}
+                                    : SymbolInfo{true, AddrSpace::frame_param, df_.formal_offsets[i], true};
+        for (std::size_t i = 0; i < fn_.returns.size() && !fn_.is_entry; ++i)
+            if (fn_.returns[i].name == name) return {true, AddrSpace::frame_param, df_.return_offsets[i], true};
+        for (const auto& v : m_.globals) {
+            if (v.name != name) continue;
+            if (v.space == ir::Space::shared || v.space == ir::Space::shared_cta) return shared(-1, v);
+            auto it = ml_.global_addr.find(name);
+            if (it != ml_.global_addr.end())
+                return {true, v.space == ir::Space::const_ ? AddrSpace::const_ : AddrSpace::global,
+                        static_cast<int64_t>(it->second), false};
+        }
+        return s;
+    }
+    SymbolInfo shared(int64_t owner, const ir::Variable& v) const {
+        if (!v.dims.empty() && v.dims[0] == 0) return {true, AddrSpace::shared, sl_.dynamic_base[fidx_], false};
+        auto it = sl_.offsets.find({owner, v.name});
+        return {true, AddrSpace::shared, it == sl_.offsets.end() ? 0 : it->second, false};
+    }
+    int64_t kernel_param_offset(std::size_t i) const {
+        uint32_t p = 0;
+        for (std::size_t k = 0; k <= i; ++k) {
+            p = align_up(p, param_align(fn_.params[k]));
+            if (k < i) p += static_cast<uint32_t>(fn_.params[k].size_bytes());
+        }
+        return p;
+    }
+
+    uint32_t src_slot(const Operand& o, DInst& in) {
+        switch (o.kind) {
+        case Operand::Kind::reg: return o.reg;
+        case Operand::Kind::imm_int:
+        case Operand::Kind::imm_f32:
+        case Operand::Kind::imm_f64: return constant(static_cast<uint64_t>(o.imm));
+        case Operand::Kind::special: {
+            using S = ir::SpecialReg;
+            if (o.sreg == S::clock || o.sreg == S::clock_hi || o.sreg == S::clock64 || o.sreg == S::globaltimer ||
+                o.sreg == S::globaltimer_lo || o.sreg == S::globaltimer_hi) {
+                in.aux = 0x100u | static_cast<uint32_t>(o.sreg);  // dynamic: only mov/cvt read these
+                return zero_;
+            }
+            return sreg_slot(o.sreg, o.component);
+        }
+        case Operand::Kind::symbol: {
+            SymbolInfo s = resolve(o.name);
+            if (s.frame_relative) {
+                in.aux = 0x200u;
+                in.space = s.space;
+                in.offset = s.offset;
+                return zero_;
+            }
+            return constant(static_cast<uint64_t>(s.offset));
+        }
+        default: return zero_;
+        }
+    }
+
+    bool has_dest(ir::Opcode op) const {
+        using O = ir::Opcode;
+        switch (op) {
+        case O::st: case O::red: case O::bra: case O::brx: case O::call: case O::ret: case O::exit: case O::trap:
+        case O::membar: case O::fence: case O::prefetch: case O::prefetchu: case O::nanosleep: case O::pmevent:
+        case O::brkpt: case O::discard: case O::applypriority: case O::barrier: return false;
+        case O::bar: return false;  // bar.red's destination is handled by the barrier selector
+        default: return true;
+        }
+    }
+
+    void fill_address(const Operand& o, DInst& in, ir::Space space) {
+        in.offset = o.imm;
+        if (o.reg != ir::kNoReg) in.addr_reg = o.reg;
+        SymbolInfo s;
+        if (!o.name.empty()) {
+            s = resolve(o.name);
+            if (!s.found)
+                prog_.problems.push_back(fmt::format("{}: unknown symbol `{}` at PTX line {}", fn_.name, o.name,
+                                                     in.ir->loc.ptx_line));
+            in.offset += s.offset;
+            in.aux |= s.frame_relative ? 0x200u : 0;
+        }
+        using S = ir::Space;
+        switch (space) {
+        case S::global: in.space = AddrSpace::global; break;
+        case S::shared: case S::shared_cta: in.space = AddrSpace::shared; break;
+        case S::local: in.space = AddrSpace::local; break;
+        case S::const_: in.space = AddrSpace::const_; break;
+        case S::param:
+            in.space = (o.name.empty() && fn_.is_entry) || s.space == AddrSpace::kernel_param
+                           ? AddrSpace::kernel_param : AddrSpace::frame_param;
+            break;
+        default: in.space = AddrSpace::generic;
+        }
+    }
+
+    void decode(uint32_t pc, uint32_t rpc, const SelectContext& ctx) {
+        const ir::Instruction& inst = fn_.body[pc];
+        DInst& in = df_.code[pc];
+        in.ir = &inst;
+        in.pc = pc;
+        in.rpc = rpc;
+        in.type = inst.d.type;
+        in.type2 = inst.d.type2;
+        in.vec = inst.d.vec;
+        if (inst.pred.reg != ir::kNoReg) {
+            in.guard = inst.pred.reg;
+            in.guard_neg = inst.pred.negated;
+        }
+        bool ok = true;
+        const bool dest = has_dest(inst.op);
+        for (std::size_t i = 0; i < inst.args.size(); ++i) {
+            const Operand& o = inst.args[i];
+            if (o.kind == Operand::Kind::address) {
+                fill_address(o, in, inst.d.space);
+                continue;
+            }
+            if (o.kind == Operand::Kind::list || (o.kind == Operand::Kind::symbol && is_label_or_call(inst))) continue;
+            const bool multi = o.kind == Operand::Kind::vector || o.kind == Operand::Kind::pair;
+            std::vector<Operand> one{o};
+            const auto& elems = multi ? o.elems : one;
+            for (const Operand& e : elems) {
+                if (dest && i == 0) {
+                    if (in.ndst == 4) { ok = false; break; }
+                    in.dst[in.ndst++] = e.kind == Operand::Kind::reg ? e.reg : scratch_;
+                } else {
+                    if (in.nsrc == 4) { ok = false; break; }
+                    if (e.negated) in.neg_mask |= static_cast<uint8_t>(1u << in.nsrc);
+                    in.src[in.nsrc++] = src_slot(e, in);
+                }
+            }
+        }
+        for (uint32_t i = in.nsrc; i < 4; ++i) in.src[i] = zero_;
+        if (in.ndst == 0) in.dst[0] = scratch_;
+        for (uint32_t i = in.ndst; i < 4; ++i) in.dst[i] = scratch_;
+        if (inst.op == ir::Opcode::bra && !inst.args.empty()) in.target = static_cast<uint32_t>(inst.args[0].imm);
+        if (inst.op == ir::Opcode::call) decode_call(inst, in);
+        Selector sel = dispatch_table()[static_cast<std::size_t>(inst.op)];
+        Handler h = ok && sel ? sel(inst, in, ctx) : nullptr;
+        in.fn = h ? h : &exec_unsupported;
+    }
+
+    static bool is_label_or_call(const ir::Instruction& inst) {
+        return inst.op == ir::Opcode::bra || inst.op == ir::Opcode::brx || inst.op == ir::Opcode::call;
+    }
+
+    void decode_call(const ir::Instruction& inst, DInst& in) {
+        CallSite cs;
+        int seen_callee = 0;
+        for (const Operand& o : inst.args) {
+            if (o.kind == Operand::Kind::symbol && !seen_callee) {
+                seen_callee = 1;
+                cs.callee = o.imm >= 0 ? static_cast<uint32_t>(o.imm) : kNone;
+                continue;
+            }
+            if (o.kind != Operand::Kind::list) continue;
+            auto& slots = seen_callee ? cs.args : cs.rets;
+            for (const Operand& e : o.elems) {
+                CallSite::Slot s;
+                if (e.kind == Operand::Kind::symbol) {
+                    SymbolInfo si = resolve(e.name);
+                    s.caller_off = static_cast<uint32_t>(si.offset);
+                } else {
+                    s.from_reg = true;
+                    DInst tmp;
+                    s.reg = e.kind == Operand::Kind::reg ? e.reg : src_slot(e, tmp);
+                }
+                slots.push_back(s);
+            }
+        }
+        if (cs.callee != kNone && cs.callee < prog_.functions.size()) {
+            const DecodedFunction& callee = prog_.functions[cs.callee];
+            const ir::Function& cf = m_.functions[cs.callee];
+            for (std::size_t i = 0; i < cs.args.size() && i < cf.params.size(); ++i) {
+                cs.args[i].callee_off = callee.formal_offsets.empty() ? 0 : callee.formal_offsets[i];
+                cs.args[i].bytes = static_cast<uint32_t>(cf.params[i].size_bytes());
+            }
+            for (std::size_t i = 0; i < cs.rets.size() && i < cf.returns.size(); ++i) {
+                cs.rets[i].callee_off = callee.return_offsets.empty() ? 0 : callee.return_offsets[i];
+                cs.rets[i].bytes = static_cast<uint32_t>(cf.returns[i].size_bytes());
+            }
+        }
+        in.target = cs.callee;
+        in.aux = static_cast<uint32_t>(df_.calls.size());
+        df_.calls.push_back(std::move(cs));
+    }
+
+    const ir::Module& m_;
+    const ModuleLayout& ml_;
+    const SharedLayout& sl_;
+    Program& prog_;
+    uint32_t fidx_;
+    const ir::Function& fn_;
+    DecodedFunction& df_;
+    std::map<uint64_t, uint32_t> consts_;
+    uint32_t scratch_ = 0, zero_ = 0;
+};
+
+bool has_cross_block_atomics(const ir::Function& fn) {
+    for (const auto& inst : fn.body) {
+        if (inst.op != ir::Opcode::atom && inst.op != ir::Opcode::red) continue;
+        if (inst.d.space == ir::Space::shared || inst.d.space == ir::Space::shared_cta) continue;
+        const bool result_used = inst.op == ir::Opcode::atom && !inst.args.empty() &&
+                                 inst.args[0].kind != Operand::Kind::sink;
+        if (result_used || ir::is_float(inst.d.type) || inst.d.atom == ir::AtomOp::inc ||
+            inst.d.atom == ir::AtomOp::dec || inst.d.atom == ir::AtomOp::exch || inst.d.atom == ir::AtomOp::cas)
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Program decode_module(const ir::Module& module, const ModuleLayout& layout) {
+    Program prog;
+    prog.module = &module;
+    prog.functions.resize(module.functions.size());
+    const SharedLayout shared = layout_shared(module);
+    for (uint32_t f = 0; f < module.functions.size(); ++f) {
+        prog.functions[f].fn = &module.functions[f];
+        prog.functions[f].index = f;
+        prog.functions[f].static_shared = shared.static_bytes[f];
+        layout_frame(module.functions[f], prog.functions[f]);
+        prog.functions[f].uses_global_atomics = has_cross_block_atomics(module.functions[f]);
+    }
+    for (uint32_t f = 0; f < module.functions.size(); ++f)
+        if (module.functions[f].has_body) FunctionDecoder(module, layout, shared, prog, f).run();
+    return prog;
+}
+
+}  // namespace warpsim::engine

@@ -1,0 +1,42 @@
+// sim/engine/dispatch.hpp — the dispatch table: per ir::Opcode, a selector that picks the handler for one
+// instruction (by type and modifiers) at decode time, or leaves it unsupported.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "kernels_ir/ir.hpp"
+#include "sim/engine/program.hpp"
+
+namespace warpsim::engine {
+
+// What a selector may need besides the instruction: the decoded operands are already in `in`.
+struct SelectContext {
+    const ir::Module* module = nullptr;
+    const ir::Function* function = nullptr;
+};
+
+// Returns the handler for `inst` (with in's operand slots filled) or nullptr when this form of the opcode
+// is not executed; selectors may adjust `in` (e.g. set aux).
+using Selector = Handler (*)(const ir::Instruction& inst, DInst& in, const SelectContext& ctx);
+
+using DispatchTable = std::array<Selector, ir::kOpcodeCount>;
+const DispatchTable& dispatch_table();
+
+// Per-family selectors (each family lives in its own handlers_*.cpp).
+Handler select_int(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_logic(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_compare(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_float(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_move(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_cvt(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_memory(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_atomic(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_control(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_barrier(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_warp(const ir::Instruction&, DInst&, const SelectContext&);
+
+// The handler that stops a launch with "warpsim does not execute `...` yet (file:line)".
+void exec_unsupported(Exec& x, const DInst& in, uint32_t exec);
+
+}  // namespace warpsim::engine

@@ -1,0 +1,125 @@
+// sim/engine/exec_state.hpp — the state a warp-level handler works on: warps with call frames and their
+// explicit reconvergence stacks, the block (shared memory, barriers), and the launch-wide context.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/counts/counters.hpp"
+#include "sim/engine/program.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/memory/device_memory.hpp"
+
+namespace warpsim::engine {
+
+// One entry of the reconvergence stack: run `mask` from `pc` until `pc == rpc`, then pop.
+struct StackEntry {
+    uint32_t pc = 0;
+    uint32_t rpc = kNone;
+    uint32_t mask = 0;
+};
+
+struct Frame {
+    const DecodedFunction* code = nullptr;
+    std::vector<uint64_t> regs;        // regs[r * 32 + lane]
+    std::vector<StackEntry> stack;
+    uint32_t local_base = 0;           // per-thread local offset of this frame's depot
+    uint32_t param_base = 0;           // per-lane offset of this frame's param area
+    uint32_t call_site = kNone;        // caller's CallSite index (for copying return values back)
+    uint32_t entry_mask = 0;           // lanes that entered the frame
+};
+
+enum class WarpState : uint8_t { ready, at_barrier, done };
+
+struct Warp {
+    uint32_t index = 0;                // warp id within the block
+    uint32_t lanes = 32;               // threads in this warp (partial last warp)
+    uint32_t exited = 0;               // lanes that executed exit
+    uint32_t carry = 0;                // CC.CF per lane (add.cc / addc / madc)
+    WarpState state = WarpState::ready;
+    uint32_t barrier_id = 0;
+    std::vector<Frame> frames;
+    std::array<std::vector<uint8_t>, 32> local;   // per-lane stack of .local depots
+    std::array<std::vector<uint8_t>, 32> params;  // per-lane stack of .param areas
+};
+
+struct PrintfRecord {
+    uint32_t warp = 0;
+    uint64_t seq = 0;
+    std::string text;
+};
+
+struct BarrierState {
+    uint32_t arrived = 0;              // threads arrived in this phase
+    uint32_t expected = 0;             // 0: not started
+    uint32_t red_popc = 0;
+    bool red_and = true, red_or = false;
+    std::vector<uint32_t> waiting;     // warps blocked on it
+    struct RedTarget {
+        uint32_t warp = 0, reg = 0, lanes = 0;
+    };
+    std::vector<RedTarget> red_targets;  // bar.red destinations to fill on completion
+    uint32_t ptx_line = 0;
+    const DInst* where = nullptr;     // first arrival, for deadlock reports
+};
+
+struct LaunchContext;
+
+struct BlockContext {
+    const LaunchContext* launch = nullptr;
+    std::array<uint32_t, 3> ctaid{0, 0, 0};
+    uint64_t linear = 0;
+    uint32_t sm = 0;
+    uint32_t threads = 0;
+    std::vector<uint8_t> shared;
+    std::vector<Warp> warps;
+    std::array<BarrierState, 16> barriers;
+    std::vector<PrintfRecord> printf_records;
+    uint64_t printf_seq = 0;
+    counts::KernelCounters* counters = nullptr;
+    uint64_t thread_insts = 0, warp_insts = 0;
+    uint64_t clock = 0;
+    std::vector<std::vector<uint64_t>>* backedges = nullptr;  // [function][pc]: taken backward branches
+    std::optional<LaunchError> error;
+};
+
+// Read-only during the launch; shared by every worker.
+struct LaunchContext {
+    const Program* program = nullptr;
+    const LaunchConfig* cfg = nullptr;
+    memory::DeviceMemory* memory = nullptr;
+    std::span<const uint8_t> params;
+    std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+    uint32_t kernel = 0;               // function index
+    uint32_t static_shared = 0, dynamic_shared = 0;
+    uint32_t warps_per_block = 0;
+    uint64_t grid_id = 1;
+    uint64_t timer_base = 0;
+    bool atomics_on_host = false;      // blocks run concurrently: global atomics must be host atomics
+    std::atomic<uint64_t>* budget_used = nullptr;
+};
+
+// What a handler sees: the warp, its current frame's registers and the block.
+struct Exec {
+    Warp* warp = nullptr;
+    Frame* frame = nullptr;
+    uint64_t* R = nullptr;
+    BlockContext* block = nullptr;
+    const LaunchContext* launch = nullptr;
+    bool stop = false;                 // the warp must yield (barrier) or the block must stop (error)
+};
+
+inline uint64_t& reg(Exec& x, uint32_t r, uint32_t lane) { return x.R[r * 32 + lane]; }
+
+template <class F>
+inline void for_lanes(uint32_t mask, F&& f) {
+    for (uint32_t m = mask; m; m &= m - 1) f(static_cast<uint32_t>(std::countr_zero(m)));
+}
+
+}  // namespace warpsim::engine

@@ -1,0 +1,56 @@
+// sim/engine/faults.cpp — guest faults as values: CUDA's error name and message plus a compute-sanitizer-like
+// description (address, nearest allocation, width, block, thread, PTX and CUDA lines).
+#include <fmt/format.h>
+
+#include "sim/engine/handler_util.hpp"
+
+namespace warpsim::engine {
+
+std::string ptx_location(const Exec& x, const DInst& in) {
+    return fmt::format("{}:{}", x.launch->cfg->ptx_file, in.ir ? in.ir->loc.ptx_line : 0);
+}
+
+std::string cuda_location(const Exec& x, const DInst& in) {
+    if (!in.ir || in.ir->loc.line == 0) return {};
+    std::string_view file = x.launch->program->module->file_path(in.ir->loc.file);
+    return fmt::format("{}:{}", file.empty() ? "?" : file, in.ir->loc.line);
+}
+
+namespace {
+std::array<uint32_t, 3> thread_of(const Exec& x, uint32_t lane) {
+    const auto& b = x.launch->block;
+    const uint32_t t = x.warp->index * 32 + lane;
+    return {t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])};
+}
+}  // namespace
+
+void raise_fault(Exec& x, const DInst& in, uint32_t lane, std::string name, std::string message,
+                 std::string details, FaultDetails where) {
+    if (x.block->error) {
+        x.stop = true;
+        return;
+    }
+    where.block = x.block->ctaid;
+    where.thread = thread_of(x, lane);
+    where.ptx_line = in.ir ? in.ir->loc.ptx_line : 0;
+    where.cuda_location = cuda_location(x, in);
+    where.function = x.frame && x.frame->code ? x.frame->code->fn->name : std::string{};
+    std::string text = details;
+    text += fmt::format("\n    at {}{} in {}\n    by thread ({},{},{}) in block ({},{},{})",
+                        where.cuda_location.empty() ? "" : where.cuda_location + " ", "(" + ptx_location(x, in) + ")",
+                        where.function, where.thread[0], where.thread[1], where.thread[2], where.block[0],
+                        where.block[1], where.block[2]);
+    x.block->error = LaunchError{std::move(name), std::move(message), std::move(text), std::move(where)};
+    x.stop = true;
+}
+
+void exec_unsupported(Exec& x, const DInst& in, uint32_t exec) {
+    std::string spelled(ir::opcode_name(in.ir->op));
+    for (const auto& m : in.ir->mods) spelled += "." + m;
+    const std::string loc = ptx_location(x, in);
+    raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, "cudaErrorNotSupported",
+                fmt::format("warpsim does not execute `{}` yet ({})", spelled, loc),
+                fmt::format("warpsim does not execute `{}` yet ({})", spelled, loc));
+}
+
+}  // namespace warpsim::engine

@@ -1,0 +1,118 @@
+// sim/engine/handlers_atomic.cpp — atom/red on global and shared (and generic resolving to them): lanes
+// apply in increasing lane order; global memory uses host atomics when blocks run concurrently.
+#include <atomic>
+#include <cstring>
+
+#include "sim/engine/dispatch.hpp"
+#include "sim/engine/float_adapter.hpp"
+#include "sim/engine/handler_util.hpp"
+#include "sim/engine/memory_access.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+using ir::AtomOp;
+using ir::Type;
+
+uint16_t half_add(uint16_t a, uint16_t b, bool bf) {
+    if (bf) return fp::f32_to_bf16(fp::bf16_to_f32(a) + fp::bf16_to_f32(b));
+    return fp::f32_to_half(fp::half_to_f32(a) + fp::half_to_f32(b));
+}
+
+// The new memory value for one lane's operation (old value, operand b, compare/operand c).
+uint64_t apply(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c) {
+    const uint32_t w = ir::type_bytes(t);
+    const uint64_t mask = w >= 8 ? ~0ull : (1ull << (8 * w)) - 1;
+    old &= mask;
+    b &= mask;
+    const bool sgn = ir::is_signed_int(t);
+    auto sext = [&](uint64_t v) { return w >= 8 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - 8 * w)) >> (64 - 8 * w); };
+    switch (op) {
+    case AtomOp::add:
+        switch (t) {
+        case Type::f32: return fp::add32(old, b, false);
+        case Type::f64: return fp::add64(old, b);
+        case Type::f16: return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), false);
+        case Type::bf16: return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), true);
+        case Type::f16x2: case Type::bf16x2: {
+            const bool bf = t == Type::bf16x2;
+            return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), bf) |
+                   (uint64_t{half_add(static_cast<uint16_t>(old >> 16), static_cast<uint16_t>(b >> 16), bf)} << 16);
+        }
+        default: return (old + b) & mask;
+        }
+    case AtomOp::min:
+        if (t == Type::f32) return fp::min32(old, b, false);
+        if (t == Type::f64) return fp::min64(old, b);
+        return sgn ? (sext(old) < sext(b) ? old : b) : (old < b ? old : b);
+    case AtomOp::max:
+        if (t == Type::f32) return fp::max32(old, b, false);
+        if (t == Type::f64) return fp::max64(old, b);
+        return sgn ? (sext(old) > sext(b) ? old : b) : (old > b ? old : b);
+    case AtomOp::inc: return old >= b ? 0 : (old + 1) & mask;
+    case AtomOp::dec: return (old == 0 || old > b) ? b : old - 1;
+    case AtomOp::cas: return old == b ? (c & mask) : old;
+    case AtomOp::exch: return b;
+    case AtomOp::and_: return old & b;
+    case AtomOp::or_: return old | b;
+    case AtomOp::xor_: return old ^ b;
+    default: return old;
+    }
+}
+
+template <uint32_t W>
+uint64_t rmw(uint8_t* p, bool host_atomic, AtomOp op, Type t, uint64_t b, uint64_t c) {
+    using U = std::conditional_t<W == 2, uint16_t, std::conditional_t<W == 4, uint32_t, uint64_t>>;
+    if (!host_atomic) {
+        U old;
+        std::memcpy(&old, p, W);
+        U nv = static_cast<U>(apply(op, t, old, b, c));
+        std::memcpy(p, &nv, W);
+        return old;
+    }
+    // Concurrent blocks: a compare-exchange loop makes every operation (float ones too) atomic on the host.
+    std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
+    U old = ref.load(std::memory_order_relaxed);
+    while (!ref.compare_exchange_weak(old, static_cast<U>(apply(op, t, old, b, c)), std::memory_order_relaxed)) {
+    }
+    return old;
+}
+
+template <uint32_t W, bool Red>
+void atom(Exec& x, const DInst& in, uint32_t e) {
+    if (!e) return;
+    const AtomOp op = in.ir->d.atom;
+    const Type t = in.type;
+    AccessRecorder rec(x, in, Red ? counts::AccessKind::reduction : counts::AccessKind::atomic, W);
+    // atom: d, [a], b{, c}; red: [a], b
+    const uint32_t bsrc = in.src[0], csrc = in.src[1];
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t dmask = x.frame->code->reg_width_mask[in.dst[0]];
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        LaneTarget tg;
+        if (!resolve_lane(x, in, l, W, Red ? counts::AccessKind::reduction : counts::AccessKind::atomic, tg)) return;
+        rec.add(l, tg);
+        const bool host = tg.global_memory && x.launch->atomics_on_host;
+        uint64_t old = rmw<W>(tg.ptr, host, op, t, x.R[bsrc * 32 + l], x.R[csrc * 32 + l]);
+        if (!Red) d[l] = old & dmask;
+    }
+    rec.flush(x);
+}
+
+}  // namespace
+
+Handler select_atomic(const ir::Instruction& inst, DInst& in, const SelectContext&) {
+    const bool red = inst.op == ir::Opcode::red;
+    if (inst.d.atom == AtomOp::none || inst.d.atom == AtomOp::popc || in.vec != 1) return nullptr;
+    if (inst.d.atom == AtomOp::cas && in.nsrc < 2) return nullptr;
+    switch (ir::type_bytes(inst.d.type)) {
+    case 2: return red ? &atom<2, true> : &atom<2, false>;
+    case 4: return red ? &atom<4, true> : &atom<4, false>;
+    case 8: return red ? &atom<8, true> : &atom<8, false>;
+    default: return nullptr;
+    }
+}
+
+}  // namespace warpsim::engine

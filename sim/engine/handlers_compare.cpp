@@ -1,0 +1,187 @@
+// sim/engine/handlers_compare.cpp — setp/set (every CmpOp and BoolOp, integer and float with PTX's NaN
+// rules), selp and slct.
+#include <cmath>
+
+#include "sim/engine/dispatch.hpp"
+#include "sim/engine/float_adapter.hpp"
+#include "sim/engine/handler_util.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+using ir::CmpOp;
+
+// A comparable view of a register: integers widened with their signedness, floats as double (exact for
+// f16/bf16/f32).
+struct Value {
+    int64_t s = 0;
+    uint64_t u = 0;
+    double f = 0;
+};
+
+template <ir::Type T>
+Value read_value(uint64_t bits) {
+    using ir::Type;
+    Value v;
+    if constexpr (T == Type::f32) v.f = fp::f32(bits);
+    else if constexpr (T == Type::f64) v.f = fp::f64(bits);
+    else if constexpr (T == Type::f16) v.f = fp::half_to_f32(static_cast<uint16_t>(bits));
+    else if constexpr (T == Type::bf16) v.f = fp::bf16_to_f32(static_cast<uint16_t>(bits));
+    else {
+        constexpr uint32_t bytes = T == Type::s8 || T == Type::u8 || T == Type::b8 ? 1
+                                 : T == Type::s16 || T == Type::u16 || T == Type::b16 ? 2
+                                 : T == Type::s32 || T == Type::u32 || T == Type::b32 ? 4 : 8;
+        constexpr bool sgn = T == Type::s8 || T == Type::s16 || T == Type::s32 || T == Type::s64;
+        const uint64_t mask = bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+        v.u = bits & mask;
+        v.s = static_cast<int64_t>(v.u);
+        if (sgn && bytes < 8 && ((v.u >> (8 * bytes - 1)) & 1)) v.s = static_cast<int64_t>(v.u | ~mask);
+        if (!sgn) v.s = static_cast<int64_t>(v.u);  // unsigned eq/lt use u below
+    }
+    return v;
+}
+
+template <ir::Type T>
+constexpr bool is_fp() { return T == ir::Type::f32 || T == ir::Type::f64 || T == ir::Type::f16 || T == ir::Type::bf16; }
+template <ir::Type T>
+constexpr bool is_sgn() { return T == ir::Type::s8 || T == ir::Type::s16 || T == ir::Type::s32 || T == ir::Type::s64; }
+
+template <ir::Type T>
+bool compare(CmpOp op, const Value& a, const Value& b) {
+    if constexpr (is_fp<T>()) {
+        const bool unord = std::isnan(a.f) || std::isnan(b.f);
+        switch (op) {
+        case CmpOp::eq: return !unord && a.f == b.f;
+        case CmpOp::ne: return !unord && a.f != b.f;
+        case CmpOp::lt: return !unord && a.f < b.f;
+        case CmpOp::le: return !unord && a.f <= b.f;
+        case CmpOp::gt: return !unord && a.f > b.f;
+        case CmpOp::ge: return !unord && a.f >= b.f;
+        case CmpOp::equ: return unord || a.f == b.f;
+        case CmpOp::neu: return unord || a.f != b.f;
+        case CmpOp::ltu: return unord || a.f < b.f;
+        case CmpOp::leu: return unord || a.f <= b.f;
+        case CmpOp::gtu: return unord || a.f > b.f;
+        case CmpOp::geu: return unord || a.f >= b.f;
+        case CmpOp::num: return !unord;
+        case CmpOp::nan: return unord;
+        default: return false;
+        }
+    } else {
+        const bool sgn = is_sgn<T>();
+        switch (op) {
+        case CmpOp::eq: return a.u == b.u;
+        case CmpOp::ne: return a.u != b.u;
+        case CmpOp::lt: return sgn ? a.s < b.s : a.u < b.u;
+        case CmpOp::le: return sgn ? a.s <= b.s : a.u <= b.u;
+        case CmpOp::gt: return sgn ? a.s > b.s : a.u > b.u;
+        case CmpOp::ge: return sgn ? a.s >= b.s : a.u >= b.u;
+        case CmpOp::lo: return a.u < b.u;
+        case CmpOp::ls: return a.u <= b.u;
+        case CmpOp::hi: return a.u > b.u;
+        case CmpOp::hs: return a.u >= b.u;
+        default: return false;
+        }
+    }
+}
+
+bool combine(ir::BoolOp op, bool r, bool c) {
+    switch (op) {
+    case ir::BoolOp::and_: return r && c;
+    case ir::BoolOp::or_: return r || c;
+    case ir::BoolOp::xor_: return r != c;
+    default: return r;
+    }
+}
+
+template <ir::Type T>
+void setp(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* p = lanes_of(x, in.dst[0]);
+    uint64_t* q = lanes_of(x, in.dst[1]);  // the scratch register when there is no `|q`
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
+    const CmpOp op = in.ir->d.cmp;
+    const ir::BoolOp bop = in.ir->d.bop;
+    for_lanes(e, [&](uint32_t l) {
+        bool r = compare<T>(op, read_value<T>(a[l]), read_value<T>(b[l]));
+        bool c = bop == ir::BoolOp::none ? true : pred_src(x, in, 2, l);
+        p[l] = combine(bop, r, c);
+        q[l] = combine(bop, !r, c);
+    });
+}
+
+// set.cmp.dtype.stype: all ones (integer destination) or 1.0f (f32 destination) when true.
+template <ir::Type T>
+void set(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
+    const CmpOp op = in.ir->d.cmp;
+    const ir::BoolOp bop = in.ir->d.bop;
+    const bool fdst = in.type == ir::Type::f32;
+    for_lanes(e, [&](uint32_t l) {
+        bool r = compare<T>(op, read_value<T>(a[l]), read_value<T>(b[l]));
+        if (bop != ir::BoolOp::none) r = combine(bop, r, pred_src(x, in, 2, l));
+        d[l] = fdst ? (r ? 0x3f800000u : 0u) : (r ? 0xffffffffu : 0u);
+    });
+}
+
+void selp(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
+    const uint64_t mask = in.type == ir::Type::pred ? 1 : ~0ull >> (64 - 8 * std::max<uint32_t>(1, ir::type_bytes(in.type)));
+    for_lanes(e, [&](uint32_t l) { d[l] = (pred_src(x, in, 2, l) ? a[l] : b[l]) & mask; });
+}
+
+template <bool FloatSel>
+void slct(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
+    const uint64_t mask = ~0ull >> (64 - 8 * std::max<uint32_t>(1, ir::type_bytes(in.type)));
+    const bool ftz = in.ir->d.ftz;
+    for_lanes(e, [&](uint32_t l) {
+        bool take_a;
+        if constexpr (FloatSel) {
+            float f = fp::flush(fp::f32(c[l]), ftz);
+            take_a = f >= 0.0f;  // -0.0 >= 0 is true; NaN selects b
+        } else {
+            take_a = static_cast<int32_t>(c[l]) >= 0;
+        }
+        d[l] = (take_a ? a[l] : b[l]) & mask;
+    });
+}
+
+#define WARPSIM_BY_TYPE(FN, T)                                          \
+    switch (T) {                                                        \
+    case ir::Type::s8: return &FN<ir::Type::s8>;                        \
+    case ir::Type::u8: case ir::Type::b8: return &FN<ir::Type::u8>;     \
+    case ir::Type::s16: return &FN<ir::Type::s16>;                      \
+    case ir::Type::u16: case ir::Type::b16: return &FN<ir::Type::u16>;  \
+    case ir::Type::s32: return &FN<ir::Type::s32>;                      \
+    case ir::Type::u32: case ir::Type::b32: return &FN<ir::Type::u32>;  \
+    case ir::Type::s64: return &FN<ir::Type::s64>;                      \
+    case ir::Type::u64: case ir::Type::b64: return &FN<ir::Type::u64>;  \
+    case ir::Type::f32: return &FN<ir::Type::f32>;                      \
+    case ir::Type::f64: return &FN<ir::Type::f64>;                      \
+    case ir::Type::f16: return &FN<ir::Type::f16>;                      \
+    case ir::Type::bf16: return &FN<ir::Type::bf16>;                    \
+    default: return nullptr;                                            \
+    }
+
+}  // namespace
+
+Handler select_compare(const ir::Instruction& inst, DInst&, const SelectContext&) {
+    using O = ir::Opcode;
+    switch (inst.op) {
+    case O::setp: WARPSIM_BY_TYPE(setp, inst.d.type)
+    case O::set: {
+        // set.cmp.dtype.stype: the compared type is the second type modifier.
+        const ir::Type st = inst.d.type2 == ir::Type::none ? inst.d.type : inst.d.type2;
+        WARPSIM_BY_TYPE(set, st)
+    }
+    case O::selp: return &selp;
+    case O::slct: return inst.d.type2 == ir::Type::f32 ? &slct<true> : &slct<false>;
+    default: return nullptr;
+    }
+}
+
+}  // namespace warpsim::engine

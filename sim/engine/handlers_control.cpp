@@ -1,0 +1,140 @@
+// sim/engine/handlers_control.cpp — bra (divergence onto the reconvergence stack), brx.idx, call/ret with
+// frames, exit, trap, and the device-library calls the engine implements itself (vprintf, __assertfail).
+#include <cstring>
+#include <fmt/format.h>
+
+#include "sim/engine/dispatch.hpp"
+#include "sim/engine/handler_util.hpp"
+#include "sim/engine/printf.hpp"
+#include "sim/engine/warp_runner.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+void note_backedge(Exec& x, const DInst& in) {
+    if (!x.block->backedges) return;
+    auto& per_fn = (*x.block->backedges)[x.frame->code->index];
+    if (per_fn.empty()) per_fn.assign(x.frame->code->code.size(), 0);
+    ++per_fn[in.pc];
+}
+
+// Divergence: the current entry waits at the reconvergence pc; the not-taken and taken paths run first.
+void diverge(Exec& x, const DInst& in, uint32_t taken, uint32_t target) {
+    auto& st = x.frame->stack;
+    const uint32_t mask = st.back().mask;
+    const uint32_t not_taken = mask & ~taken;
+    if (!taken) return;  // pc already points past the branch
+    if (target <= in.pc) note_backedge(x, in);
+    if (!not_taken) {
+        st.back().pc = target;
+        return;
+    }
+    st.back().pc = in.rpc;
+    st.push_back({in.pc + 1, in.rpc, not_taken});
+    st.push_back({target, in.rpc, taken});
+}
+
+void bra(Exec& x, const DInst& in, uint32_t exec) { diverge(x, in, exec, in.target); }
+
+// brx.idx: lanes may pick different targets; each distinct target becomes its own stack entry.
+void brx(Exec& x, const DInst& in, uint32_t exec) {
+    const ir::Function& fn = *x.frame->code->fn;
+    const ir::BranchTable* table = nullptr;
+    for (const auto& t : fn.branch_tables)
+        if (in.ir->args.size() > 1 && t.name == in.ir->args[1].name) table = &t;
+    if (!table || table->pcs.empty()) return exec_unsupported(x, in, exec);
+    const uint64_t* idx = lanes_of(x, in.src[0]);
+    uint32_t remaining = exec;
+    auto& st = x.frame->stack;
+    const uint32_t not_taken = st.back().mask & ~exec;
+    std::vector<StackEntry> paths;
+    while (remaining) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(remaining));
+        const uint32_t i = static_cast<uint32_t>(idx[l]);
+        if (i >= table->pcs.size()) {
+            raise_fault(x, in, l, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+                        fmt::format("brx.idx index {} is outside the {}-entry branch table {}", i, table->pcs.size(), table->name));
+            return;
+        }
+        uint32_t group = 0;
+        for_lanes(remaining, [&](uint32_t k) { if (static_cast<uint32_t>(idx[k]) == i) group |= 1u << k; });
+        paths.push_back({table->pcs[i], in.rpc, group});
+        remaining &= ~group;
+    }
+    if (paths.size() == 1 && !not_taken) {
+        st.back().pc = paths[0].pc;
+        return;
+    }
+    st.back().pc = in.rpc;
+    if (not_taken) st.push_back({in.pc + 1, in.rpc, not_taken});
+    for (auto it = paths.rbegin(); it != paths.rend(); ++it) st.push_back(*it);
+}
+
+void exit_lanes(Exec& x, const DInst&, uint32_t exec) {
+    x.warp->exited |= exec;
+    retire_lanes(*x.warp, exec, true);
+}
+
+void ret(Exec& x, const DInst& in, uint32_t exec) {
+    if (x.warp->frames.size() == 1) return exit_lanes(x, in, exec);
+    retire_lanes(*x.warp, exec, false);
+}
+
+void trap(Exec& x, const DInst& in, uint32_t exec) {
+    if (!exec) return;
+    raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(exec)), "cudaErrorLaunchFailure",
+                "unspecified launch failure", "the kernel executed `trap`");
+}
+
+void nop(Exec&, const DInst&, uint32_t) {}
+
+void call(Exec& x, const DInst& in, uint32_t exec) {
+    if (!exec) return;
+    const auto& fns = x.launch->program->functions;
+    if (in.target >= fns.size()) return exec_unsupported(x, in, exec);
+    push_frame(x, in, fns[in.target], exec, in.aux);
+}
+
+// __assertfail(message, file, line, function, char size): stops the kernel like a failed device assert.
+void assertfail(Exec& x, const DInst& in, uint32_t exec) {
+    if (!exec) return;
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(exec));
+    const CallSite& cs = x.frame->code->calls[in.aux];
+    auto arg = [&](std::size_t i, uint32_t bytes) -> uint64_t {
+        if (i >= cs.args.size()) return 0;
+        uint64_t v = 0;
+        if (cs.args[i].from_reg) return x.R[cs.args[i].reg * 32 + l];
+        std::memcpy(&v, x.warp->params[l].data() + x.frame->param_base + cs.args[i].caller_off, bytes);
+        return v;
+    };
+    std::string msg = read_guest_string(x, arg(0, 8)), file = read_guest_string(x, arg(1, 8));
+    std::string func = read_guest_string(x, arg(3, 8));
+    raise_fault(x, in, l, "cudaErrorAssert", "device-side assert triggered",
+                fmt::format("{}:{}: {}: Assertion `{}` failed.", file, static_cast<uint32_t>(arg(2, 4)), func, msg));
+}
+
+}  // namespace
+
+Handler select_control(const ir::Instruction& inst, DInst& in, const SelectContext& ctx) {
+    using O = ir::Opcode;
+    switch (inst.op) {
+    case O::bra: return in.target == kNone ? nullptr : &bra;
+    case O::brx: return &brx;
+    case O::exit: return &exit_lanes;
+    case O::ret: return &ret;
+    case O::trap: return &trap;
+    case O::brkpt: return &nop;
+    case O::call: {
+        if (in.target == kNone || in.target >= ctx.module->functions.size()) return nullptr;
+        const ir::Function& callee = ctx.module->functions[in.target];
+        if (callee.has_body) return &call;
+        if (callee.name == "vprintf") return &exec_vprintf;
+        if (callee.name == "__assertfail") return &assertfail;
+        return nullptr;
+    }
+    default: return nullptr;
+    }
+}
+
+}  // namespace warpsim::engine

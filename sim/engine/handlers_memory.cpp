@@ -1,0 +1,101 @@
+// sim/engine/handlers_memory.cpp — ld/ldu/st (all widths, .v2/.v4) in every state space, and the memory
+// hints that need no modelling (prefetch, fence, membar, discard, applypriority).
+#include <cstring>
+
+#include "sim/engine/dispatch.hpp"
+#include "sim/engine/handler_util.hpp"
+#include "sim/engine/memory_access.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+uint64_t load_bits(const uint8_t* p, uint32_t width) {
+    uint64_t v = 0;
+    std::memcpy(&v, p, width);  // little-endian host, like the GPU
+    return v;
+}
+
+template <uint32_t W, bool Signed>
+void ld(Exec& x, const DInst& in, uint32_t e) {
+    if (!e) return;
+    const uint32_t n = in.vec, total = W * n;
+    AccessRecorder rec(x, in, counts::AccessKind::load, total);
+    const auto& masks = x.frame->code->reg_width_mask;
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        LaneTarget t;
+        if (!resolve_lane(x, in, l, total, counts::AccessKind::load, t)) return;
+        rec.add(l, t);
+        for (uint32_t i = 0; i < n; ++i) {
+            uint64_t v = load_bits(t.ptr + i * W, W);
+            if (Signed && W < 8 && ((v >> (8 * W - 1)) & 1)) v |= ~0ull << (8 * W);
+            const uint32_t d = in.dst[i];
+            x.R[d * 32 + l] = v & masks[d];
+        }
+    }
+    rec.flush(x);
+}
+
+template <uint32_t W>
+void st(Exec& x, const DInst& in, uint32_t e) {
+    if (!e) return;
+    const uint32_t n = in.vec, total = W * n;
+    AccessRecorder rec(x, in, counts::AccessKind::store, total);
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        LaneTarget t;
+        if (!resolve_lane(x, in, l, total, counts::AccessKind::store, t)) return;
+        rec.add(l, t);
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint64_t v = x.R[in.src[i] * 32 + l];
+            std::memcpy(t.ptr + i * W, &v, W);
+        }
+    }
+    rec.flush(x);
+}
+
+void nop(Exec&, const DInst&, uint32_t) {}
+
+Handler pick_ld(ir::Type t) {
+    const uint32_t w = ir::type_bytes(t);
+    const bool s = ir::is_signed_int(t);
+    switch (w) {
+    case 1: return s ? &ld<1, true> : &ld<1, false>;
+    case 2: return s ? &ld<2, true> : &ld<2, false>;
+    case 4: return s ? &ld<4, true> : &ld<4, false>;
+    case 8: return &ld<8, false>;
+    default: return nullptr;
+    }
+}
+Handler pick_st(ir::Type t) {
+    switch (ir::type_bytes(t)) {
+    case 1: return &st<1>;
+    case 2: return &st<2>;
+    case 4: return &st<4>;
+    case 8: return &st<8>;
+    default: return nullptr;
+    }
+}
+
+}  // namespace
+
+Handler select_memory(const ir::Instruction& inst, DInst& in, const SelectContext&) {
+    using O = ir::Opcode;
+    if (in.vec > 4) return nullptr;
+    switch (inst.op) {
+    case O::ld:
+    case O::ldu:
+        if (in.ndst != in.vec) return nullptr;
+        return pick_ld(inst.d.type);
+    case O::st:
+        if (in.nsrc != in.vec) return nullptr;
+        return pick_st(inst.d.type);
+    case O::prefetch: case O::prefetchu: case O::membar: case O::fence: case O::discard: case O::applypriority:
+    case O::nanosleep: case O::pmevent:
+        return &nop;
+    default: return nullptr;
+    }
+}
+
+}  // namespace warpsim::engine

@@ -1,0 +1,158 @@
+// sim/engine/handlers_warp.cpp — warp collectives over the executing lanes: shfl.sync (up/down/bfly/idx
+// with clamp, segment mask and predicate), vote.sync, match.sync, activemask, redux.sync, elect.sync.
+#include <algorithm>
+
+#include "sim/engine/dispatch.hpp"
+#include "sim/engine/handler_util.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+template <ir::ShflMode Mode>
+void shfl(Exec& x, const DInst& in, uint32_t e) {
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    uint64_t* p = lanes_of(x, in.dst[1]);
+    uint64_t src[32];
+    std::copy(a, a + 32, src);  // read every source before any lane writes (d may alias a)
+    for_lanes(e, [&](uint32_t lane) {
+        const int32_t bval = static_cast<int32_t>(b[lane] & 31), cval = static_cast<int32_t>(c[lane] & 31);
+        const int32_t seg = static_cast<int32_t>((c[lane] >> 8) & 31);
+        const int32_t l = static_cast<int32_t>(lane);
+        const int32_t max_lane = (l & seg) | (cval & ~seg), min_lane = l & seg;
+        int32_t j = l;
+        bool pval = false;
+        switch (Mode) {
+        case ir::ShflMode::up: j = l - bval; pval = j >= max_lane; break;
+        case ir::ShflMode::down: j = l + bval; pval = j <= max_lane; break;
+        case ir::ShflMode::bfly: j = l ^ bval; pval = j <= max_lane; break;
+        default: j = min_lane | (bval & ~seg); pval = j <= max_lane; break;
+        }
+        if (!pval) j = l;
+        d[lane] = src[j] & 0xffffffffu;  // an inactive source lane gives its stale register value
+        p[lane] = pval;
+    });
+}
+
+template <ir::VoteMode Mode>
+void vote(Exec& x, const DInst& in, uint32_t e) {
+    uint32_t ballot = 0;
+    for_lanes(e, [&](uint32_t l) { ballot |= uint32_t{pred_src(x, in, 0, l)} << l; });
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    uint64_t v = 0;
+    switch (Mode) {
+    case ir::VoteMode::all: v = ballot == e; break;
+    case ir::VoteMode::any: v = ballot != 0; break;
+    case ir::VoteMode::uni: v = ballot == 0 || ballot == e; break;
+    default: v = ballot; break;
+    }
+    for_lanes(e, [&](uint32_t l) { d[l] = v; });
+}
+
+template <bool All>
+void match(Exec& x, const DInst& in, uint32_t e) {
+    const uint64_t* a = lanes_of(x, in.src[0]);
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    uint64_t* p = lanes_of(x, in.dst[1]);
+    const uint64_t m = in.type == ir::Type::b64 ? ~0ull : 0xffffffffull;
+    uint32_t same_all = e;
+    const uint32_t first = e ? static_cast<uint32_t>(std::countr_zero(e)) : 0;
+    for_lanes(e, [&](uint32_t l) { if ((a[l] & m) != (a[first] & m)) same_all = 0; });
+    uint32_t res[32];
+    for_lanes(e, [&](uint32_t l) {
+        uint32_t eq = 0;
+        for_lanes(e, [&](uint32_t k) { if ((a[k] & m) == (a[l] & m)) eq |= 1u << k; });
+        res[l] = eq;
+    });
+    for_lanes(e, [&](uint32_t l) {
+        d[l] = All ? same_all : res[l];
+        p[l] = same_all != 0;
+    });
+}
+
+void activemask(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    for_lanes(e, [&](uint32_t l) { d[l] = e; });
+}
+
+template <ir::AtomOp Op, bool Signed>
+void redux(Exec& x, const DInst& in, uint32_t e) {
+    const uint64_t* a = lanes_of(x, in.src[0]);
+    uint64_t acc = 0;
+    bool first = true;
+    for_lanes(e, [&](uint32_t l) {
+        const uint32_t v = static_cast<uint32_t>(a[l]);
+        if (first) { acc = v; first = false; return; }
+        switch (Op) {
+        case ir::AtomOp::add: acc = static_cast<uint32_t>(acc + v); break;
+        case ir::AtomOp::min: acc = Signed ? static_cast<uint32_t>(std::min(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::min<uint64_t>(acc, v); break;
+        case ir::AtomOp::max: acc = Signed ? static_cast<uint32_t>(std::max(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::max<uint64_t>(acc, v); break;
+        case ir::AtomOp::and_: acc &= v; break;
+        case ir::AtomOp::or_: acc |= v; break;
+        default: acc ^= v; break;
+        }
+    });
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    for_lanes(e, [&](uint32_t l) { d[l] = acc; });
+}
+
+void elect(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    uint64_t* p = lanes_of(x, in.dst[1]);
+    const uint32_t leader = e ? static_cast<uint32_t>(std::countr_zero(e)) : 0;
+    for_lanes(e, [&](uint32_t l) { d[l] = leader; p[l] = l == leader; });
+    // With a single destination the predicate is dst[0].
+    if (in.ndst == 1) for_lanes(e, [&](uint32_t l) { d[l] = l == leader; });
+}
+
+template <ir::AtomOp Op>
+Handler redux_for(ir::Type t) {
+    return ir::is_signed_int(t) ? &redux<Op, true> : &redux<Op, false>;
+}
+
+}  // namespace
+
+Handler select_warp(const ir::Instruction& inst, DInst& in, const SelectContext&) {
+    using O = ir::Opcode;
+    const auto& d = inst.d;
+    switch (inst.op) {
+    case O::shfl:
+        if (ir::type_bytes(d.type) != 4) return nullptr;
+        switch (d.shfl) {
+        case ir::ShflMode::up: return &shfl<ir::ShflMode::up>;
+        case ir::ShflMode::down: return &shfl<ir::ShflMode::down>;
+        case ir::ShflMode::bfly: return &shfl<ir::ShflMode::bfly>;
+        case ir::ShflMode::idx: return &shfl<ir::ShflMode::idx>;
+        default: return nullptr;
+        }
+    case O::vote:
+        switch (d.vote) {
+        case ir::VoteMode::all: return &vote<ir::VoteMode::all>;
+        case ir::VoteMode::any: return &vote<ir::VoteMode::any>;
+        case ir::VoteMode::uni: return &vote<ir::VoteMode::uni>;
+        case ir::VoteMode::ballot: return &vote<ir::VoteMode::ballot>;
+        default: return nullptr;
+        }
+    case O::match: {
+        const bool all = std::find(inst.mods.begin(), inst.mods.end(), "all") != inst.mods.end();
+        return all ? &match<true> : &match<false>;
+    }
+    case O::activemask: return &activemask;
+    case O::redux:
+        if (ir::type_bytes(d.type) != 4 || ir::is_float(d.type)) return nullptr;
+        switch (d.atom) {
+        case ir::AtomOp::add: return redux_for<ir::AtomOp::add>(d.type);
+        case ir::AtomOp::min: return redux_for<ir::AtomOp::min>(d.type);
+        case ir::AtomOp::max: return redux_for<ir::AtomOp::max>(d.type);
+        case ir::AtomOp::and_: return redux_for<ir::AtomOp::and_>(d.type);
+        case ir::AtomOp::or_: return redux_for<ir::AtomOp::or_>(d.type);
+        case ir::AtomOp::xor_: return redux_for<ir::AtomOp::xor_>(d.type);
+        default: return nullptr;
+        }
+    case O::elect: return &elect;
+    default: (void)in; return nullptr;
+    }
+}
+
+}  // namespace warpsim::engine

@@ -1,0 +1,166 @@
+// sim/engine/memory_access.cpp — address resolution and checking for every guest memory access.
+#include "sim/engine/memory_access.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/engine/handler_util.hpp"
+#include "sim/memory/address_map.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+const char* kind_word(counts::AccessKind k) {
+    switch (k) {
+    case counts::AccessKind::load: return "read";
+    case counts::AccessKind::store: return "write";
+    default: return "atomic";
+    }
+}
+
+void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint32_t width, counts::AccessKind kind,
+                   const char* space, std::string where_text) {
+    FaultDetails f;
+    f.address = addr;
+    f.access_bytes = width;
+    f.space = space;
+    f.access = kind_word(kind);
+    std::string details = fmt::format("Invalid __{}__ {} of size {} bytes\n    Address 0x{:x} {}", space,
+                                      kind_word(kind), width, addr, where_text);
+    if (std::string_view(space) == "global") {
+        f.nearest = x.launch->memory->nearest(addr);
+        if (f.nearest.found) {
+            const auto& n = f.nearest;
+            if (n.distance >= 0)
+                details += fmt::format("is {} bytes after the nearest allocation at 0x{:x} of size {} bytes ({})",
+                                       n.distance, n.base, n.size, n.label);
+            else
+                details += fmt::format("is {} bytes before the nearest allocation at 0x{:x} of size {} bytes ({})",
+                                       -n.distance, n.base, n.size, n.label);
+            if (n.distance >= 0 && n.distance < 256)
+                details += "\n    note: on a real GPU this access may go unnoticed (allocations are rounded up to "
+                           "larger granules); warpsim checks the exact size that was allocated";
+        } else {
+            details += "is outside every allocation";
+        }
+    }
+    raise_fault(x, in, lane, "cudaErrorIllegalAddress", "an illegal memory access was encountered", details, f);
+}
+
+}  // namespace
+
+bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, counts::AccessKind kind, LaneTarget& out) {
+    uint64_t addr = (in.addr_reg == kNone ? 0 : x.R[in.addr_reg * 32 + lane]) + static_cast<uint64_t>(in.offset);
+    AddrSpace sp = in.space;
+    if (in.aux & 0x200u) addr += sp == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
+    if (sp == AddrSpace::generic) {
+        switch (memory::classify_generic(addr)) {
+        case memory::GenericSpace::shared: sp = AddrSpace::shared; addr -= memory::kSharedWindow; break;
+        case memory::GenericSpace::local: sp = AddrSpace::local; addr -= memory::kLocalWindow; break;
+        default: sp = AddrSpace::global;
+        }
+    }
+    if (width > 1 && addr % width != 0) {
+        FaultDetails f;
+        f.address = addr;
+        f.access_bytes = width;
+        f.access = kind_word(kind);
+        raise_fault(x, in, lane, "cudaErrorMisalignedAddress", "misaligned address",
+                    fmt::format("Misaligned {} of size {} bytes\n    Address 0x{:x} is not a multiple of {}",
+                                kind_word(kind), width, addr, width), f);
+        return false;
+    }
+    out.addr = addr;
+    switch (sp) {
+    case AddrSpace::global:
+    case AddrSpace::const_: {
+        out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
+        out.ptr = x.launch->memory->translate(addr, width);
+        out.global_memory = true;
+        if (!out.ptr) {
+            out_of_bounds(x, in, lane, addr, width, kind, sp == AddrSpace::const_ ? "const" : "global", "");
+            return false;
+        }
+        if (kind != counts::AccessKind::load && x.launch->memory->is_read_only(addr)) {
+            out_of_bounds(x, in, lane, addr, width, kind, "global", "lies in read-only .const data; ");
+            return false;
+        }
+        return true;
+    }
+    case AddrSpace::shared: {
+        out.space = counts::AccessSpace::shared;
+        auto& sh = x.block->shared;
+        if (addr > sh.size() || width > sh.size() - addr) {
+            out_of_bounds(x, in, lane, addr, width, kind, "shared",
+                          fmt::format("is out of bounds: the block has {} bytes of shared memory", sh.size()));
+            return false;
+        }
+        out.ptr = sh.data() + addr;
+        return true;
+    }
+    case AddrSpace::local: {
+        out.space = counts::AccessSpace::local;
+        auto& st = x.warp->local[lane];
+        if (addr > st.size() || width > st.size() - addr) {
+            out_of_bounds(x, in, lane, addr, width, kind, "local",
+                          fmt::format("is out of bounds: the thread's live local frames have {} bytes", st.size()));
+            return false;
+        }
+        out.ptr = st.data() + addr;
+        out.addr = memory::kLocalWindow + addr;
+        return true;
+    }
+    case AddrSpace::kernel_param: {
+        out.space = counts::AccessSpace::param;
+        auto p = x.launch->params;
+        if (kind != counts::AccessKind::load || addr > p.size() || width > p.size() - addr) {
+            out_of_bounds(x, in, lane, addr, width, kind, "param",
+                          fmt::format("is outside the kernel's {} bytes of parameters", p.size()));
+            return false;
+        }
+        out.ptr = const_cast<uint8_t*>(p.data() + addr);  // loads only (checked above)
+        return true;
+    }
+    case AddrSpace::frame_param: {
+        out.space = counts::AccessSpace::param;
+        auto& st = x.warp->params[lane];
+        if (addr > st.size() || width > st.size() - addr) {
+            out_of_bounds(x, in, lane, addr, width, kind, "param", "is outside the call frame's parameters");
+            return false;
+        }
+        out.ptr = st.data() + addr;
+        return true;
+    }
+    default: break;
+    }
+    return false;
+}
+
+AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane) {
+    const auto& d = in.ir->d;
+    for (auto& a : acc_) {
+        a.kind = kind;
+        a.bytes_per_lane = static_cast<uint8_t>(bytes_per_lane);
+        a.pc = in.pc;
+        a.function = x.frame->code->index;
+        a.non_coherent = d.nc || in.ir->op == ir::Opcode::ldu;
+        a.caches_in_l1 = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg &&
+                         d.cache != ir::CacheOp::cs && d.cache != ir::CacheOp::cv;
+    }
+    for (uint32_t s = 0; s < 5; ++s) acc_[s].space = static_cast<counts::AccessSpace>(s);
+}
+
+void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
+    auto& a = acc_[static_cast<uint32_t>(t.space)];
+    a.active_mask |= 1u << lane;
+    a.addr[lane] = t.addr;
+    used_ |= 1u << static_cast<uint32_t>(t.space);
+}
+
+void AccessRecorder::flush(Exec& x) {
+    if (!x.block->counters) return;
+    for (uint32_t s = 0; s < 5; ++s)
+        if (used_ & (1u << s)) x.block->counters->on_access(acc_[s]);
+}
+
+}  // namespace warpsim::engine

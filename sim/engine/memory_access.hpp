@@ -1,0 +1,36 @@
+// sim/engine/memory_access.hpp — per-lane address resolution for ld/st/atom/red: address spaces, generic
+// windows, bounds and alignment checks that raise CUDA-like faults, and the WarpAccess events for counts.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/counts/access.hpp"
+#include "sim/engine/exec_state.hpp"
+
+namespace warpsim::engine {
+
+struct LaneTarget {
+    uint8_t* ptr = nullptr;
+    counts::AccessSpace space = counts::AccessSpace::global;
+    uint64_t addr = 0;          // device address, or offset for shared (what counts sees)
+    bool global_memory = false; // lives in DeviceMemory (host atomics may be needed)
+};
+
+// Resolves lane `lane`'s address for an access of `width` bytes; on failure raises the fault and returns
+// false. `kind` names the access in messages ("read", "write", "atomic").
+bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, counts::AccessKind kind, LaneTarget& out);
+
+// Collects the lanes' addresses of one warp-level access and reports them to the counters (one event per
+// space the lanes touched).
+class AccessRecorder {
+public:
+    AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane);
+    void add(uint32_t lane, const LaneTarget& t);
+    void flush(Exec& x);
+
+private:
+    counts::WarpAccess acc_[5];
+    uint32_t used_ = 0;  // bit per AccessSpace
+};
+
+}  // namespace warpsim::engine

@@ -1,0 +1,91 @@
+// sim/engine/program.hpp — the pre-decoded form of a Function: operand slots as register indices (constants
+// and special registers become pseudo registers), a handler per instruction chosen once, resolved symbols.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernels_ir/ir.hpp"
+
+namespace warpsim::engine {
+
+struct Exec;
+struct DInst;
+using Handler = void (*)(Exec& x, const DInst& in, uint32_t exec);
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+// Address base of a memory operand, resolved at decode time.
+enum class AddrSpace : uint8_t { global, shared, local, const_, kernel_param, frame_param, generic };
+
+struct DInst {
+    Handler fn = nullptr;
+    ir::Type type = ir::Type::none;
+    ir::Type type2 = ir::Type::none;
+    uint8_t ndst = 0, nsrc = 0;
+    uint8_t vec = 1;
+    uint8_t neg_mask = 0;           // bit i: source i is a negated predicate
+    AddrSpace space = AddrSpace::global;
+    uint32_t guard = kNone;
+    bool guard_neg = false;
+    std::array<uint32_t, 4> dst{kNone, kNone, kNone, kNone};
+    std::array<uint32_t, 4> src{kNone, kNone, kNone, kNone};
+    uint32_t addr_reg = kNone;      // memory operand's register, kNone for [sym+imm] / [imm]
+    int64_t offset = 0;             // memory operand's constant part (symbol base + imm)
+    uint32_t target = kNone;        // branch target pc / callee function index
+    uint32_t rpc = kNone;           // reconvergence pc of a branch
+    uint32_t aux = 0;               // handler-specific (sreg id, call-site index, ...)
+    uint32_t pc = 0;
+    const ir::Instruction* ir = nullptr;
+};
+
+// A call site: where the caller's argument/return .param variables live and how many bytes each has.
+struct CallSite {
+    uint32_t callee = kNone;
+    struct Slot {
+        bool from_reg = false;      // a register or immediate argument instead of a .param variable
+        uint32_t reg = kNone;
+        uint32_t caller_off = 0;    // offset in the caller's param area
+        uint32_t callee_off = 0;    // offset in the callee's param area
+        uint32_t bytes = 0;
+    };
+    std::vector<Slot> args, rets;
+};
+
+// Pseudo registers whose value depends only on the lane and the launch (filled when a frame starts).
+struct SregSlot {
+    ir::SpecialReg sreg;
+    uint8_t component;
+    uint32_t reg;
+};
+
+struct DecodedFunction {
+    const ir::Function* fn = nullptr;
+    uint32_t index = 0;             // in Module::functions
+    uint32_t num_regs = 0;          // declared + constants + special pseudo registers
+    std::vector<uint64_t> reg_init; // (reg, value) pairs flattened: constants
+    std::vector<uint32_t> const_regs;
+    std::vector<SregSlot> sregs;
+    std::vector<uint64_t> reg_width_mask;
+    std::vector<DInst> code;
+    std::vector<CallSite> calls;
+    uint32_t local_bytes = 0;       // this frame's .local depot size per thread
+    uint32_t param_bytes = 0;       // this frame's .param area (formals, returns, call-site variables)
+    std::vector<uint32_t> formal_offsets;  // formals in the param area
+    // .local depot variables and call-site .param variables: frame-relative offsets.
+    std::map<std::string, std::pair<AddrSpace, uint32_t>, std::less<>> frame_symbols;
+    std::vector<uint32_t> return_offsets;
+    bool uses_global_atomics = false;      // non-commutative cross-block interaction (see launch schedule)
+    uint32_t static_shared = 0;            // kernels: bytes of static shared memory (dynamic starts after, 16-aligned)
+};
+
+struct Program {
+    const ir::Module* module = nullptr;
+    std::vector<DecodedFunction> functions;  // same order as Module::functions
+    std::vector<std::string> problems;       // decode-time notes (unresolved symbols, ...)
+};
+
+}  // namespace warpsim::engine

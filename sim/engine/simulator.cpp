@@ -1,0 +1,265 @@
+// sim/engine/simulator.cpp — Simulator: device memory API, module loading (variables, initialisers,
+// relocations, pre-decoding), launch checks, and the block schedule over host workers.
+#include "sim/engine/simulator.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <thread>
+
+#include "sim/engine/block_runner.hpp"
+#include "sim/engine/decode.hpp"
+#include "sim/engine/exec_state.hpp"
+
+namespace warpsim::engine {
+
+struct Simulator::LoadedModule {
+    ModuleLayout layout;
+    Program program;
+    std::string load_error;
+};
+
+Simulator::Simulator() = default;
+Simulator::~Simulator() = default;
+
+uint64_t Simulator::malloc(uint64_t bytes) { return memory_.malloc(bytes); }
+bool Simulator::free(uint64_t addr) { return memory_.free(addr); }
+bool Simulator::write(uint64_t addr, std::span<const uint8_t> bytes) { return memory_.write(addr, bytes); }
+std::optional<std::vector<uint8_t>> Simulator::read(uint64_t addr, uint64_t n) const { return memory_.read(addr, n); }
+
+ParamLayout param_layout(const ir::Function& kernel) {
+    ParamLayout L;
+    uint32_t off = 0;
+    for (const auto& p : kernel.params) {
+        const uint32_t a = std::max<uint32_t>(1, p.align ? p.align : ir::type_bytes(p.type));
+        off = (off + a - 1) / a * a;
+        L.offsets.push_back(off);
+        off += static_cast<uint32_t>(p.size_bytes());
+    }
+    L.total = off;
+    return L;
+}
+
+LoadResult Simulator::load(const ir::Module& module) {
+    LoadedModule* m = loaded(module);
+    return {m->load_error.empty(), m->load_error};
+}
+
+Simulator::LoadedModule* Simulator::loaded(const ir::Module& module) {
+    auto it = modules_.find(&module);
+    if (it != modules_.end()) return it->second.get();
+    auto lm = std::make_unique<LoadedModule>();
+    for (const auto& v : module.globals) {
+        if (v.space != ir::Space::global && v.space != ir::Space::const_) continue;
+        const uint64_t size = v.size_bytes();
+        if (size == 0) continue;
+        const uint64_t addr = memory_.malloc(size, v.name, v.space == ir::Space::const_);
+        if (!addr) {
+            lm->load_error = fmt::format("cannot allocate {} bytes for module variable {}", size, v.name);
+            continue;
+        }
+        lm->layout.global_addr[v.name] = addr;
+        if (!v.init.empty()) memory_.write(addr, std::span(v.init.data(), std::min<uint64_t>(v.init.size(), size)));
+    }
+    for (const auto& v : module.globals) {  // relocations need every variable's address
+        auto base = lm->layout.global_addr.find(v.name);
+        if (base == lm->layout.global_addr.end()) continue;
+        for (const auto& r : v.relocs) {
+            auto target = lm->layout.global_addr.find(r.symbol);
+            uint64_t value = 0;
+            if (target != lm->layout.global_addr.end()) value = target->second;
+            else if (const ir::Function* f = module.find_function(r.symbol)) value = static_cast<uint64_t>(f - module.functions.data());
+            else lm->load_error = fmt::format("initialiser of {} refers to unknown symbol {}", v.name, r.symbol);
+            value += static_cast<uint64_t>(r.addend);
+            uint8_t bytes[8];
+            std::memcpy(bytes, &value, 8);
+            memory_.write(base->second + r.offset, std::span<const uint8_t>(bytes, std::min<uint8_t>(r.bytes, 8)));
+        }
+    }
+    lm->program = decode_module(module, lm->layout);
+    auto* raw = lm.get();
+    modules_.emplace(&module, std::move(lm));
+    return raw;
+}
+
+std::optional<uint64_t> Simulator::symbol_address(const ir::Module& module, std::string_view name) const {
+    auto it = modules_.find(&module);
+    if (it == modules_.end()) return std::nullopt;
+    auto a = it->second->layout.global_addr.find(name);
+    if (a == it->second->layout.global_addr.end()) return std::nullopt;
+    return a->second;
+}
+
+namespace {
+
+LaunchError config_error(std::string details) {
+    return {"cudaErrorInvalidConfiguration", "invalid configuration argument", std::move(details), {}};
+}
+LaunchError resource_error(std::string details) {
+    return {"cudaErrorLaunchOutOfResources", "too many resources requested for launch", std::move(details), {}};
+}
+
+std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunction& k) {
+    const auto& lim = c.limits;
+    const char* axis = "xyz";
+    uint64_t threads = 1;
+    for (int i = 0; i < 3; ++i) {
+        if (c.block[i] == 0 || c.block[i] > lim.max_block_dim[i])
+            return config_error(fmt::format("blockDim.{} = {} is outside 1..{}", axis[i], c.block[i], lim.max_block_dim[i]));
+        if (c.grid[i] == 0 || c.grid[i] > lim.max_grid_dim[i])
+            return config_error(fmt::format("gridDim.{} = {} is outside 1..{}", axis[i], c.grid[i], lim.max_grid_dim[i]));
+        threads *= c.block[i];
+    }
+    if (threads > lim.max_threads_per_block)
+        return config_error(fmt::format("the block has {} threads ({}x{}x{}); the limit is {} per block", threads,
+                                        c.block[0], c.block[1], c.block[2], lim.max_threads_per_block));
+    if (c.registers_per_thread) {
+        // Registers are allocated per warp in units of 256.
+        const uint64_t warps = (threads + 31) / 32;
+        const uint64_t per_warp = (uint64_t{c.registers_per_thread} * 32 + 255) / 256 * 256;
+        if (per_warp * warps > lim.registers_per_sm)
+            return resource_error(fmt::format("{} registers per thread x {} threads need {} registers (allocated "
+                                              "per warp in units of 256); an SM has {}",
+                                              c.registers_per_thread, threads, per_warp * warps, lim.registers_per_sm));
+    }
+    const uint64_t shared = uint64_t{k.static_shared} + c.dynamic_shared_bytes;
+    const bool opted = c.max_dynamic_shared_optin > 0;
+    const uint64_t limit = opted ? lim.shared_per_block_optin : lim.shared_per_block_default;
+    if (opted && c.dynamic_shared_bytes > c.max_dynamic_shared_optin)
+        return resource_error(fmt::format("{} bytes of dynamic shared memory exceed the opted-in maximum of {}",
+                                          c.dynamic_shared_bytes, c.max_dynamic_shared_optin));
+    if (shared > limit)
+        return resource_error(fmt::format(
+            "the block needs {} bytes of shared memory ({} static + {} dynamic); the limit is {}{}", shared,
+            k.static_shared, c.dynamic_shared_bytes, limit,
+            opted ? "" : " without cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in allows up to 227 KiB)"));
+    return std::nullopt;
+}
+
+// One contiguous run of blocks with its own statistics and printf text; chunks are merged in order, so
+// results do not depend on how many workers ran them.
+struct Chunk {
+    uint64_t first = 0, last = 0;
+    std::unique_ptr<counts::KernelCounters> counters;
+    std::string printf_text;
+    std::optional<LaunchError> error;
+    uint64_t warp_insts = 0, thread_insts = 0;
+};
+
+void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
+    std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
+    const uint64_t gx = L.grid[0], gy = L.grid[1];
+    for (uint64_t lin = c.first; lin < c.last && !c.error; ++lin) {
+        BlockContext b;
+        b.launch = &L;
+        b.linear = lin;
+        b.ctaid = {static_cast<uint32_t>(lin % gx), static_cast<uint32_t>((lin / gx) % gy), static_cast<uint32_t>(lin / (gx * gy))};
+        b.sm = static_cast<uint32_t>(lin % L.cfg->limits.num_sms);
+        b.threads = L.block[0] * L.block[1] * L.block[2];
+        b.shared.assign(L.static_shared + L.dynamic_shared, 0);
+        b.counters = with_counters ? c.counters.get() : nullptr;
+        b.backedges = &backedges;
+        b.clock = lin * 1000;
+        run_block(b);
+        std::stable_sort(b.printf_records.begin(), b.printf_records.end(),
+                         [](const PrintfRecord& a, const PrintfRecord& z) { return a.warp < z.warp; });
+        for (auto& r : b.printf_records) c.printf_text += r.text;
+        c.warp_insts += b.warp_insts;
+        c.thread_insts += b.thread_insts;
+        if (b.error) c.error = std::move(b.error);
+    }
+}
+
+}  // namespace
+
+LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& kernel, const LaunchConfig& cfg,
+                               std::span<const uint8_t> param_bytes, counts::KernelCounters* counters) {
+    LaunchResult result;
+    LoadedModule* lm = loaded(module);
+    const std::size_t kidx = static_cast<std::size_t>(&kernel - module.functions.data());
+    if (kidx >= module.functions.size() || !kernel.is_entry || !kernel.has_body) {
+        result.error = LaunchError{"cudaErrorInvalidDeviceFunction", "invalid device function",
+                                   fmt::format("{} is not a kernel (.entry) of this module", kernel.name), {}};
+        return result;
+    }
+    if (!lm->load_error.empty() || !lm->program.problems.empty()) {
+        std::string d = lm->load_error;
+        for (const auto& p : lm->program.problems) d += (d.empty() ? "" : "\n") + p;
+        result.error = LaunchError{"cudaErrorInvalidPtx", "a PTX JIT compilation failed", d, {}};
+        return result;
+    }
+    const DecodedFunction& k = lm->program.functions[kidx];
+    if (auto e = check_config(cfg, k)) {
+        result.error = std::move(e);
+        return result;
+    }
+    const ParamLayout pl = param_layout(kernel);
+    if (param_bytes.size() < pl.total) {
+        result.error = LaunchError{"cudaErrorInvalidValue", "invalid argument",
+                                   fmt::format("{} takes {} bytes of parameters, {} were given", kernel.name,
+                                               pl.total, param_bytes.size()), {}};
+        return result;
+    }
+    ++launch_count_;
+    std::atomic<uint64_t> budget{0};
+    LaunchContext L;
+    L.program = &lm->program;
+    L.cfg = &cfg;
+    L.memory = &memory_;
+    L.params = param_bytes;
+    L.grid = cfg.grid;
+    L.block = cfg.block;
+    L.kernel = static_cast<uint32_t>(kidx);
+    L.static_shared = k.static_shared;
+    L.dynamic_shared = cfg.dynamic_shared_bytes;
+    L.warps_per_block = (cfg.block[0] * cfg.block[1] * cfg.block[2] + 31) / 32;
+    L.grid_id = launch_count_;
+    L.timer_base = 1'000'000'000ull * launch_count_;
+    L.budget_used = &budget;
+
+    // Schedule: blocks are cut into chunks of consecutive linear indices. Kernels whose blocks interact
+    // through global atomics whose outcome depends on order (float atomics, returned old values, exch, cas,
+    // inc/dec) run their blocks one after another in linear order on one worker; otherwise chunks run on all
+    // workers and commutative integer red/atom use host atomics.
+    const uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2];
+    bool ordered = false;
+    for (const auto& f : lm->program.functions) ordered = ordered || f.uses_global_atomics;
+    const uint64_t nchunks = std::min<uint64_t>(nblocks, 256);
+    std::vector<Chunk> chunks(nchunks);
+    for (uint64_t c = 0; c < nchunks; ++c) {
+        chunks[c].first = c * nblocks / nchunks;
+        chunks[c].last = (c + 1) * nblocks / nchunks;
+        if (counters) chunks[c].counters = std::make_unique<counts::KernelCounters>(cfg.counts_config);
+    }
+    uint32_t workers = cfg.host_workers ? cfg.host_workers : std::max(1u, std::thread::hardware_concurrency());
+    if (ordered) workers = 1;
+    workers = static_cast<uint32_t>(std::min<uint64_t>(workers, nchunks));
+    L.atomics_on_host = workers > 1;
+    std::atomic<uint64_t> next{0};
+    std::atomic<bool> failed{false};
+    auto worker = [&] {
+        for (;;) {
+            if (failed.load()) return;
+            const uint64_t c = next.fetch_add(1);
+            if (c >= nchunks) return;
+            run_chunk(L, chunks[c], counters != nullptr);
+            if (chunks[c].error) failed.store(true);
+        }
+    };
+    if (workers <= 1) {
+        worker();
+    } else {
+        std::vector<std::jthread> pool;
+        for (uint32_t i = 0; i < workers; ++i) pool.emplace_back(worker);
+    }
+    for (auto& c : chunks) {
+        if (counters && c.counters && (c.warp_insts || c.error)) counters->merge(*c.counters);
+        result.printf_output += c.printf_text;
+        result.warp_instructions += c.warp_insts;
+        result.thread_instructions += c.thread_insts;
+        if (c.error && !result.error) result.error = std::move(c.error);
+    }
+    return result;
+}
+
+}  // namespace warpsim::engine

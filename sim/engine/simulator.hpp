@@ -1,0 +1,120 @@
+// sim/engine/simulator.hpp — the public face of the functional SIMT engine: device memory, module loading
+// and kernel launches with CUDA-like errors. A Simulator owns all of its state; two never interfere.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels_ir/ir.hpp"
+#include "sim/counts/counters.hpp"
+#include "sim/memory/device_memory.hpp"
+
+namespace warpsim::engine {
+
+// Architecture limits checked before a launch (CUDA programming guide, compute capability 9.0).
+struct DeviceLimits {
+    uint32_t max_threads_per_block = 1024;
+    std::array<uint32_t, 3> max_block_dim{1024, 1024, 64};
+    std::array<uint32_t, 3> max_grid_dim{2147483647u, 65535, 65535};
+    uint32_t shared_per_block_default = 48 * 1024;
+    uint32_t shared_per_block_optin = 227 * 1024;
+    uint32_t registers_per_sm = 65536;
+    uint32_t num_sms = 132;
+    uint32_t warp_size = 32;
+    uint32_t local_bytes_per_thread = 64 * 1024;  // stack for .local depots and call frames
+};
+
+struct LaunchConfig {
+    std::array<uint32_t, 3> grid{1, 1, 1};
+    std::array<uint32_t, 3> block{1, 1, 1};
+    uint32_t dynamic_shared_bytes = 0;
+    uint32_t max_dynamic_shared_optin = 0;   // cudaFuncAttributeMaxDynamicSharedMemorySize; 0: not opted in
+    uint32_t registers_per_thread = 0;       // 0: not checked
+    DeviceLimits limits;
+    uint64_t max_instructions = 20'000'000'000ull;  // thread-instructions
+    uint32_t host_workers = 1;               // 0: hardware concurrency
+    std::string ptx_file = "kernel.ptx";     // named in messages
+    counts::CountsConfig counts_config;      // for the per-chunk counters the engine creates
+};
+
+// Where and why a kernel stopped; the fields a compute-sanitizer report would show.
+struct FaultDetails {
+    std::optional<uint64_t> address;
+    uint32_t access_bytes = 0;
+    std::string space;               // "global", "shared", "local", ...
+    std::string access;              // "read", "write", "atomic"
+    memory::NearestAllocation nearest;
+    std::array<uint32_t, 3> block{0, 0, 0};
+    std::array<uint32_t, 3> thread{0, 0, 0};
+    uint32_t ptx_line = 0;
+    std::string cuda_location;       // "kernel.cu:12" from .loc, empty without
+    std::string function;            // the function (kernel or .func) executing
+};
+
+struct LaunchError {
+    std::string name;                // "cudaErrorIllegalAddress"
+    std::string message;             // "an illegal memory access was encountered"
+    std::string details;             // multi-line human description
+    FaultDetails where;
+};
+
+struct LaunchResult {
+    std::optional<LaunchError> error;   // nullopt: success
+    std::string printf_output;
+    uint64_t warp_instructions = 0;
+    uint64_t thread_instructions = 0;
+    bool ok() const { return !error.has_value(); }
+};
+
+struct LoadResult {
+    bool ok = true;
+    std::string message;
+};
+
+class Simulator {
+public:
+    Simulator();
+    ~Simulator();
+    Simulator(const Simulator&) = delete;
+    Simulator& operator=(const Simulator&) = delete;
+
+    uint64_t malloc(uint64_t bytes);          // 256-byte aligned; 0 on failure
+    bool free(uint64_t addr);
+    bool write(uint64_t addr, std::span<const uint8_t> bytes);
+    std::optional<std::vector<uint8_t>> read(uint64_t addr, uint64_t n) const;
+    memory::DeviceMemory& memory() { return memory_; }
+
+    // Lays out the module-scope .global/.const variables (with initialisers and address relocations).
+    // Launching a module that was not loaded loads it first. The Module must outlive the Simulator's use.
+    LoadResult load(const ir::Module& module);
+    // Device address of a module-scope .global/.const variable of a loaded module.
+    std::optional<uint64_t> symbol_address(const ir::Module& module, std::string_view name) const;
+
+    LaunchResult launch(const ir::Module& module, const ir::Function& kernel, const LaunchConfig& cfg,
+                        std::span<const uint8_t> param_bytes, counts::KernelCounters* counters);
+
+    uint64_t launches() const { return launch_count_; }
+
+private:
+    struct LoadedModule;
+    LoadedModule* loaded(const ir::Module& module);
+
+    memory::DeviceMemory memory_;
+    std::map<const ir::Module*, std::unique_ptr<LoadedModule>> modules_;
+    uint64_t launch_count_ = 0;
+};
+
+// Byte layout of a kernel's parameters (offset of each .param, total size), as cuLaunchKernel packs them.
+struct ParamLayout {
+    std::vector<uint32_t> offsets;
+    uint32_t total = 0;
+};
+ParamLayout param_layout(const ir::Function& kernel);
+
+}  // namespace warpsim::engine

@@ -1,0 +1,195 @@
+// sim/engine/warp_runner.cpp — the hot loop: one warp-level instruction at a time over the top entry of the
+// reconvergence stack, with call frames, implicit returns and instruction accounting.
+#include "sim/engine/warp_runner.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "sim/engine/handler_util.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uint32_t lane) {
+    using S = ir::SpecialReg;
+    const LaunchContext& L = *b.launch;
+    const uint32_t t = w.index * 32 + lane;
+    const std::array<uint32_t, 3> tid{t % L.block[0], (t / L.block[0]) % L.block[1], t / (L.block[0] * L.block[1])};
+    const uint32_t c = s.component < 3 ? s.component : 0;
+    switch (s.sreg) {
+    case S::tid: return tid[c];
+    case S::ntid: return L.block[c];
+    case S::ctaid: return b.ctaid[c];
+    case S::nctaid: return L.grid[c];
+    case S::laneid: return lane;
+    case S::warpid: return w.index;
+    case S::nwarpid: return 64;  // warps per SM on sm_90
+    case S::smid: return b.sm;
+    case S::nsmid: return L.cfg->limits.num_sms;
+    case S::gridid: return L.grid_id;
+    case S::lanemask_eq: return 1u << lane;
+    case S::lanemask_le: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+    case S::lanemask_lt: return (1u << lane) - 1;
+    case S::lanemask_ge: return ~((1u << lane) - 1);
+    case S::lanemask_gt: return lane == 31 ? 0u : ~((2u << lane) - 1);
+    case S::dynamic_smem_size: return L.dynamic_shared;
+    case S::total_smem_size: case S::aggr_smem_size: return L.static_shared + L.dynamic_shared;
+    default: return 0;
+    }
+}
+
+void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockContext& b) {
+    f.code = &fn;
+    f.regs.assign(static_cast<std::size_t>(fn.num_regs) * 32, 0);
+    for (std::size_t i = 0; i < fn.const_regs.size(); ++i)
+        std::fill_n(f.regs.data() + static_cast<std::size_t>(fn.const_regs[i]) * 32, 32, fn.reg_init[i]);
+    for (const auto& s : fn.sregs)
+        for (uint32_t l = 0; l < 32; ++l) f.regs[static_cast<std::size_t>(s.reg) * 32 + l] = sreg_value(s, w, b, l);
+}
+
+// Copies return values back to the caller and pops the frame.
+void pop_frame(Warp& w) {
+    Frame& callee = w.frames.back();
+    Frame& caller = w.frames[w.frames.size() - 2];
+    const CallSite& cs = caller.code->calls[callee.call_site];
+    const uint32_t live = callee.entry_mask & ~w.exited;
+    for_lanes(live, [&](uint32_t l) {
+        for (const auto& r : cs.rets) {
+            const uint8_t* src = w.params[l].data() + callee.param_base + r.callee_off;
+            if (r.from_reg) {
+                uint64_t v = 0;
+                std::memcpy(&v, src, std::min<uint32_t>(r.bytes, 8));
+                caller.regs[static_cast<std::size_t>(r.reg) * 32 + l] = v & caller.code->reg_width_mask[r.reg];
+            } else {
+                std::memcpy(w.params[l].data() + caller.param_base + r.caller_off, src, r.bytes);
+            }
+        }
+    });
+    const uint32_t local_top = caller.local_base + caller.code->local_bytes;
+    const uint32_t param_top = caller.param_base + caller.code->param_bytes;
+    for (uint32_t l = 0; l < w.lanes; ++l) {
+        w.local[l].resize(local_top);
+        w.params[l].resize(param_top);
+    }
+    w.frames.pop_back();
+}
+
+}  // namespace
+
+bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t mask, uint32_t call_site) {
+    Warp& w = *x.warp;
+    Frame f;
+    if (!w.frames.empty()) {
+        const Frame& caller = w.frames.back();
+        f.local_base = caller.local_base + caller.code->local_bytes;
+        f.param_base = caller.param_base + caller.code->param_bytes;
+    }
+    const uint64_t local_top = uint64_t{f.local_base} + fn.local_bytes;
+    if (local_top > x.launch->cfg->limits.local_bytes_per_thread || w.frames.size() > 4096) {
+        raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(mask)), "cudaErrorLaunchFailure",
+                    "unspecified launch failure",
+                    fmt::format("call stack overflow: {} call frames need {} bytes of local memory per thread, the "
+                                "limit is {} (deep or unbounded recursion?)",
+                                w.frames.size() + 1, local_top, x.launch->cfg->limits.local_bytes_per_thread));
+        return false;
+    }
+    init_frame(f, fn, w, *x.block);
+    f.stack.push_back({0, kNone, mask});
+    f.entry_mask = mask;
+    f.call_site = call_site;
+    for (uint32_t l = 0; l < w.lanes; ++l) {
+        w.local[l].resize(local_top);
+        w.params[l].resize(f.param_base + fn.param_bytes);
+    }
+    if (!w.frames.empty()) {
+        const Frame& caller = w.frames.back();
+        const CallSite& cs = caller.code->calls[call_site];
+        for_lanes(mask, [&](uint32_t l) {
+            for (const auto& a : cs.args) {
+                uint8_t* dst = w.params[l].data() + f.param_base + a.callee_off;
+                if (a.from_reg) {
+                    const uint64_t v = caller.regs[static_cast<std::size_t>(a.reg) * 32 + l];
+                    std::memcpy(dst, &v, std::min<uint32_t>(a.bytes, 8));
+                } else {
+                    std::memcpy(dst, w.params[l].data() + caller.param_base + a.caller_off, a.bytes);
+                }
+            }
+        });
+    }
+    w.frames.push_back(std::move(f));
+    return true;
+}
+
+void retire_lanes(Warp& w, uint32_t lanes, bool all_frames) {
+    const std::size_t first = all_frames ? 0 : w.frames.size() - 1;
+    for (std::size_t i = first; i < w.frames.size(); ++i)
+        for (auto& e : w.frames[i].stack) e.mask &= ~lanes;
+}
+
+void start_warps(BlockContext& b) {
+    const LaunchContext& L = *b.launch;
+    const DecodedFunction& kernel = L.program->functions[L.kernel];
+    b.warps.resize(L.warps_per_block);
+    for (uint32_t i = 0; i < L.warps_per_block; ++i) {
+        Warp& w = b.warps[i];
+        w.index = i;
+        w.lanes = std::min<uint32_t>(32, b.threads - i * 32);
+        const uint32_t mask = w.lanes == 32 ? 0xffffffffu : (1u << w.lanes) - 1;
+        Exec x{&w, nullptr, nullptr, &b, &L, false};
+        DInst none;
+        push_frame(x, none, kernel, mask, kNone);
+    }
+}
+
+RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
+    Exec x{&w, nullptr, nullptr, &b, b.launch, false};
+    counts::KernelCounters* counters = b.counters;
+    uint64_t warp_insts = 0, thread_insts = 0;
+    RunStatus status = RunStatus::quantum;
+    while (warp_insts < quantum) {
+        Frame& f = w.frames.back();
+        if (f.stack.empty()) {
+            if (w.frames.size() == 1) { status = RunStatus::done; break; }
+            pop_frame(w);
+            continue;
+        }
+        StackEntry& top = f.stack.back();
+        if (top.mask == 0 || top.pc == top.rpc) { f.stack.pop_back(); continue; }
+        const auto& code = f.code->code;
+        if (top.pc >= code.size()) {  // fell off the end: an implicit ret (kernel: exit)
+            const uint32_t m = top.mask;
+            if (w.frames.size() == 1) { w.exited |= m; retire_lanes(w, m, true); }
+            else retire_lanes(w, m, false);
+            continue;
+        }
+        const DInst& in = code[top.pc];
+        const uint32_t mask = top.mask;
+        uint32_t exec = mask;
+        if (in.guard != kNone) {
+            uint32_t p = 0;
+            const uint64_t* g = f.regs.data() + static_cast<std::size_t>(in.guard) * 32;
+            for_lanes(mask, [&](uint32_t l) { p |= static_cast<uint32_t>(g[l] & 1) << l; });
+            exec = in.guard_neg ? mask & ~p : p;
+        }
+        ++top.pc;
+        ++warp_insts;
+        thread_insts += static_cast<uint64_t>(std::popcount(exec));
+        if (counters) counters->on_instruction(f.code->index, in.pc, mask, exec);
+        x.frame = &f;
+        x.R = f.regs.data();
+        in.fn(x, in, exec);
+        if (x.stop) {
+            if (b.error) { status = RunStatus::error; break; }
+            x.stop = false;
+            if (w.state == WarpState::at_barrier) { status = RunStatus::barrier; break; }
+        }
+    }
+    b.warp_insts += warp_insts;
+    b.thread_insts += thread_insts;
+    if (status == RunStatus::done) w.state = WarpState::done;
+    return status;
+}
+
+}  // namespace warpsim::engine

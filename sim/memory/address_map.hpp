@@ -1,0 +1,30 @@
+// sim/memory/address_map.hpp — where the simulated device puts its heap and the generic-address windows.
+#pragma once
+
+#include <cstdint>
+
+namespace warpsim::memory {
+
+// cudaMalloc on a 64-bit Linux host hands out addresses in the 0x7f.. range; ours start there too so that
+// printed pointers look familiar. Allocations are 256-byte aligned like cudaMalloc's.
+inline constexpr uint64_t kHeapBase = 0x7f00'0000'0000ull;
+inline constexpr uint64_t kHeapLimit = 0x7ffe'0000'0000ull;
+inline constexpr uint64_t kAllocAlign = 256;
+
+// Generic addressing: like the GPU, a generic address that falls into one of these windows is a shared
+// or local address (offset = generic - window base); everything else is global. The windows sit above the
+// heap so they never overlap an allocation. Shared offsets are per block, local offsets per thread.
+inline constexpr uint64_t kLocalWindow = 0x7ffe'0000'0000ull;
+inline constexpr uint64_t kLocalWindowSize = 0x1'0000'0000ull;   // 4 GiB
+inline constexpr uint64_t kSharedWindow = 0x7fff'0000'0000ull;
+inline constexpr uint64_t kSharedWindowSize = 0x1'0000'0000ull;  // 4 GiB
+
+enum class GenericSpace : uint8_t { global, shared, local };
+
+constexpr GenericSpace classify_generic(uint64_t addr) {
+    if (addr - kSharedWindow < kSharedWindowSize) return GenericSpace::shared;
+    if (addr - kLocalWindow < kLocalWindowSize) return GenericSpace::local;
+    return GenericSpace::global;
+}
+
+}  // namespace warpsim::memory

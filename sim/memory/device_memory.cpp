@@ -1,0 +1,92 @@
+// sim/memory/device_memory.cpp — allocation table, bump allocator with guard gaps, checked translation.
+#include "sim/memory/device_memory.hpp"
+
+#include <cstring>
+#include <fmt/format.h>
+
+#include "sim/memory/address_map.hpp"
+
+namespace warpsim::memory {
+
+namespace {
+constexpr uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+uint64_t DeviceMemory::malloc(uint64_t bytes, std::string label, bool read_only) {
+    if (bytes == 0 || bytes > kHeapLimit - kHeapBase) return 0;
+    uint64_t base = next_;
+    if (base + bytes > kHeapLimit) return 0;
+    // Leave at least one 256-byte gap after every allocation: an access one element past the end must land
+    // outside every allocation so that it is reported (the real GPU's granularity would often hide it).
+    next_ = align_up(base + bytes, kAllocAlign) + kAllocAlign;
+    Allocation a;
+    a.base = base;
+    a.size = bytes;
+    a.label = label.empty() ? fmt::format("allocation #{}", ++serial_) : std::move(label);
+    a.read_only = read_only;
+    a.data = std::make_unique<uint8_t[]>(bytes);  // value-initialised: zero, deterministic
+    table_.emplace(base, std::move(a));
+    return base;
+}
+
+bool DeviceMemory::free(uint64_t addr) { return table_.erase(addr) == 1; }
+
+const Allocation* DeviceMemory::find(uint64_t addr) const {
+    auto it = table_.upper_bound(addr);
+    if (it == table_.begin()) return nullptr;
+    --it;
+    const Allocation& a = it->second;
+    return addr - a.base < a.size ? &a : nullptr;
+}
+
+uint8_t* DeviceMemory::translate(uint64_t addr, uint64_t width) const {
+    const Allocation* a = find(addr);
+    if (!a || width > a->size - (addr - a->base)) return nullptr;
+    return a->data.get() + (addr - a->base);
+}
+
+bool DeviceMemory::is_read_only(uint64_t addr) const {
+    const Allocation* a = find(addr);
+    return a && a->read_only;
+}
+
+bool DeviceMemory::write(uint64_t addr, std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return true;
+    uint8_t* p = translate(addr, bytes.size());
+    if (!p) return false;
+    std::memcpy(p, bytes.data(), bytes.size());
+    return true;
+}
+
+std::optional<std::vector<uint8_t>> DeviceMemory::read(uint64_t addr, uint64_t n) const {
+    if (n == 0) return std::vector<uint8_t>{};
+    const uint8_t* p = translate(addr, n);
+    if (!p) return std::nullopt;
+    return std::vector<uint8_t>(p, p + n);
+}
+
+NearestAllocation DeviceMemory::nearest(uint64_t addr) const {
+    NearestAllocation best;
+    uint64_t best_gap = ~0ull;
+    auto consider = [&](const Allocation& a) {
+        int64_t dist = 0;
+        uint64_t gap = 0;
+        if (addr < a.base) {
+            gap = a.base - addr;
+            dist = -static_cast<int64_t>(gap);
+        } else if (addr >= a.base + a.size) {
+            gap = addr - (a.base + a.size) + 1;
+            dist = static_cast<int64_t>(addr - (a.base + a.size));
+        }
+        if (gap < best_gap) {
+            best_gap = gap;
+            best = {true, a.base, a.size, a.label, dist};
+        }
+    };
+    auto it = table_.upper_bound(addr);
+    if (it != table_.end()) consider(it->second);
+    if (it != table_.begin()) consider(std::prev(it)->second);
+    return best;
+}
+
+}  // namespace warpsim::memory

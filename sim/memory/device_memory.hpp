@@ -1,0 +1,60 @@
+// sim/memory/device_memory.hpp — the simulated device's global memory: an allocation table that every
+// guest access goes through, so nothing a kernel does can reach host memory.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/memory/address_map.hpp"
+
+namespace warpsim::memory {
+
+struct Allocation {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    std::string label;          // "cudaMalloc #3" or a module variable's name
+    bool read_only = false;     // module .const data
+    std::unique_ptr<uint8_t[]> data;
+};
+
+// Where a failed access was relative to the allocations, for compute-sanitizer-like messages.
+struct NearestAllocation {
+    bool found = false;
+    uint64_t base = 0, size = 0;
+    std::string label;
+    int64_t distance = 0;       // bytes past the end (>0) or before the start (<0)
+};
+
+class DeviceMemory {
+public:
+    DeviceMemory() = default;
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
+
+    // 0 when the request cannot be satisfied (zero bytes or the simulated heap is full).
+    uint64_t malloc(uint64_t bytes, std::string label = {}, bool read_only = false);
+    bool free(uint64_t addr);   // false: not the base of a live allocation
+    bool write(uint64_t addr, std::span<const uint8_t> bytes);
+    std::optional<std::vector<uint8_t>> read(uint64_t addr, uint64_t n) const;
+
+    // Host pointer for [addr, addr+width) when it lies inside one allocation, else nullptr.
+    // The table is not modified during a launch, so lookups from worker threads are safe.
+    uint8_t* translate(uint64_t addr, uint64_t width) const;
+    const Allocation* find(uint64_t addr) const;
+    bool is_read_only(uint64_t addr) const;
+    NearestAllocation nearest(uint64_t addr) const;
+
+    std::size_t allocation_count() const { return table_.size(); }
+
+private:
+    std::map<uint64_t, Allocation> table_;  // keyed by base
+    uint64_t next_ = kHeapBase;
+    uint64_t serial_ = 0;
+};
+
+}  // namespace warpsim::memory
