@@ -1,0 +1,160 @@
+// sim/cli/commands.cpp — run, ptx and devices: the simulator-side subcommands of `warpsim`.
+#include "sim/cli/commands.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kernels_ir/parser.hpp"
+#include "kernels_ir/printer.hpp"
+#include "kernels_ir/verifier.hpp"
+#include "sim/cli/gpu_commands.hpp"
+#include "sim/device/device.hpp"
+#include "sim/launch/launch_spec.hpp"
+#include "sim/launch/source.hpp"
+#include "sim/report/text_report.hpp"
+#include "sim/session/run.hpp"
+
+namespace warpsim::cli {
+namespace {
+
+// Exit codes: 0 success, 1 the kernel failed (launch or memory error) or a count differs, 2 bad input.
+constexpr int kExitKernelError = 1;
+constexpr int kExitBadInput = 2;
+
+bool expected_error_matches(const launch::LaunchSpec& spec, const launch::RunReport& report) {
+    if (!spec.expect_error || !report.error) return false;
+    const auto& want = *spec.expect_error;
+    return report.error->message.find(want) != std::string::npos || report.error->name.find(want) != std::string::npos ||
+           report.error->details.find(want) != std::string::npos;
+}
+
+}  // namespace
+
+int run_command(const RunArgs& args, const char* argv0) {
+    if (args.backend == "cuda") return run_on_gpu_command(args, argv0);
+    auto prepared = session::prepare(args.spec);
+    if (!prepared) {
+        std::cerr << "warpsim: " << prepared.error() << "\n";
+        return kExitBadInput;
+    }
+    for (const auto& w : prepared->warnings) std::cerr << "warpsim: warning: " << w << "\n";
+    session::SimOptions options;
+    options.device = args.device;
+    options.max_instructions = args.max_instructions;
+    options.workers = args.workers;
+    options.verbose = args.verbose;
+    auto run = session::run_simulated(*prepared, options);
+    if (!run) {
+        std::cerr << "warpsim: " << run.error() << "\n";
+        return kExitBadInput;
+    }
+    const auto& report = run->report;
+    if (args.json) {
+        std::cout << launch::to_json(report).dump(2) << "\n";
+    } else if (!args.quiet) {
+        std::cout << report::text_report(*prepared, *run);
+    } else if (report.error) {
+        std::cerr << "warpsim: " << report.error->message << "\n" << report.error->details << "\n";
+    }
+    if (!report.error) return 0;
+    return expected_error_matches(prepared->spec, report) ? 0 : kExitKernelError;
+}
+
+int ptx_command(const PtxArgs& args) {
+    std::string text;
+    std::string name = args.file;
+    if (args.file.ends_with(".cu")) {
+        launch::LaunchSpec spec;
+        spec.path = args.file;
+        spec.source = args.file;
+        spec.source_path = args.file;
+        spec.arch = args.arch;
+        auto compiled = launch::compile_cu(spec, launch::find_nvcc());
+        if (!compiled) {
+            std::cerr << "warpsim: " << compiled.error() << "\n";
+            return kExitBadInput;
+        }
+        text = compiled.value();
+    } else {
+        std::ifstream in(args.file, std::ios::binary);
+        if (!in) {
+            std::cerr << "warpsim: " << args.file << ": cannot open the file\n";
+            return kExitBadInput;
+        }
+        std::stringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
+    }
+    auto parsed = ir::parse_ptx(text, name);
+    auto diags = parsed.diagnostics;
+    if (parsed.ok()) {
+        auto more = ir::verify(parsed.module, name);
+        diags.insert(diags.end(), more.begin(), more.end());
+    }
+    bool failed = false;
+    for (const auto& d : diags) {
+        std::cerr << d.str() << "\n";
+        failed = failed || d.severity == ir::Diagnostic::Severity::error;
+    }
+    if (failed) return kExitBadInput;
+    if (args.print) {
+        std::cout << ir::print_module(parsed.module);
+        return 0;
+    }
+    const auto& m = parsed.module;
+    size_t line_count = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+    std::cout << fmt::format("{}: PTX {}.{}, target {}, {} lines\n", name, m.version_major, m.version_minor,
+                             m.target.empty() ? "?" : m.target.front(), line_count);
+    for (const auto& f : m.functions) {
+        if (!f.is_entry) continue;
+        uint64_t shared = 0;
+        for (const auto& v : m.globals) {
+            if (v.space == ir::Space::shared) shared += v.size_bytes();
+        }
+        for (const auto& v : f.locals) {
+            if (v.space == ir::Space::shared) shared += v.size_bytes();
+        }
+        std::cout << fmt::format("\nkernel {}  ({} instructions, {} registers declared, {} bytes static shared)\n",
+                                 f.name, f.body.size(), f.regs.size(), shared);
+        for (const auto& prm : f.params) {
+            std::cout << fmt::format("  param {:<40} .{}{} ({} bytes)\n", prm.name, ir::type_name(prm.type),
+                                     prm.array ? fmt::format("[{}]", prm.array) : "", prm.size_bytes());
+        }
+    }
+    return 0;
+}
+
+int devices_command(const DevicesArgs& args) {
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    if (!args.json) {
+        std::cout << fmt::format("{:<16} {:<6} {:>4} {:>10} {:>10} {:>9} {:>10}  {}\n", "name", "arch", "SMs",
+                                 "L2 (MiB)", "mem (GiB)", "GB/s", "boost MHz", "description");
+    }
+    for (const auto& name : device::list_presets()) {
+        auto p = device::load_preset(name);
+        if (!p) {
+            std::cerr << "warpsim: " << p.error() << "\n";
+            continue;
+        }
+        if (args.json) {
+            all.push_back({{"name", p->name}, {"arch", p->arch()}, {"sms", p->sm_count},
+                           {"l2_bytes", p->cache.l2_bytes}, {"memory_bytes", p->memory.bytes},
+                           {"bandwidth_gbps", p->memory.bandwidth_gbps}, {"sm_boost_mhz", p->clocks.sm_boost_mhz},
+                           {"description", p->description}});
+        } else {
+            std::cout << fmt::format("{:<16} {:<6} {:>4} {:>10.1f} {:>10.1f} {:>9.0f} {:>10.0f}  {}\n", p->name,
+                                     p->arch(), p->sm_count, static_cast<double>(p->cache.l2_bytes) / (1 << 20),
+                                     static_cast<double>(p->memory.bytes) / (1 << 30), p->memory.bandwidth_gbps,
+                                     p->clocks.sm_boost_mhz, p->description);
+        }
+    }
+    if (args.json) std::cout << all.dump(2) << "\n";
+    return 0;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,49 @@
+// sim/cli/commands.hpp — the subcommands of `warpsim`, each a function from parsed options to an exit code.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace warpsim::cli {
+
+struct RunArgs {
+    std::string spec;
+    bool json = false, quiet = false, verbose = false, profile = false;
+    std::string device = "h200";
+    std::string backend = "sim";
+    uint32_t runs = 20;
+    uint64_t max_instructions = 20'000'000'000ull;
+    uint32_t workers = 0;
+};
+int run_command(const RunArgs& args, const char* argv0);
+
+struct PtxArgs {
+    std::string file;
+    std::string arch = "sm_90";
+    bool print = false;
+};
+int ptx_command(const PtxArgs& args);
+
+struct OccupancyArgs {
+    std::string spec;
+    std::string device = "h200";
+    int threads = 0, regs = 0;
+    long long shared_bytes = 0;
+    int carveout = -1;
+    bool sweep = false, json = false;
+};
+int occupancy_command(const OccupancyArgs& args);
+
+struct DevicesArgs {
+    bool json = false;
+};
+int devices_command(const DevicesArgs& args);
+
+struct CompareArgs {
+    std::string spec;
+    std::string device = "h200";
+    bool json = false;
+};
+int compare_command(const CompareArgs& args, const char* argv0);
+
+}  // namespace warpsim::cli

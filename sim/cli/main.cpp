@@ -1,0 +1,71 @@
+// sim/cli/main.cpp — the `warpsim` command line: run, ptx, occupancy, devices, compare.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "sim/cli/commands.hpp"
+
+int main(int argc, char** argv) {
+    using namespace warpsim::cli;
+    CLI::App app{"warpsim: run CUDA kernels on a simulated NVIDIA GPU, count what the hardware counts, and "
+                 "compare with a real GPU"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "warpsim 0.1");
+
+    RunArgs run;
+    auto* run_cmd = app.add_subcommand("run", "Run a launch spec on the simulator (or a real GPU) and report");
+    run_cmd->add_option("spec", run.spec, "Launch spec (JSON)")->required();
+    run_cmd->add_flag("--json", run.json, "Print one JSON object (the launch-spec contract) instead of the report");
+    run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors; the exit code says whether it worked");
+    run_cmd->add_flag("-v,--verbose", run.verbose, "Print the engine's log");
+    run_cmd->add_option("--device", run.device, "Device preset name or preset JSON file (default h200)");
+    run_cmd->add_option("--backend", run.backend, "sim (default) or cuda")->check(CLI::IsMember({"sim", "cuda"}));
+    run_cmd->add_flag("--profile", run.profile, "With --backend cuda: collect the counters with Nsight Compute");
+    run_cmd->add_option("--runs", run.runs, "With --backend cuda: timed runs after the warm-up (default 20)");
+    run_cmd->add_option("--max-instructions", run.max_instructions,
+                        "Stop a kernel after this many thread-instructions (default 2e10)");
+    run_cmd->add_option("--threads", run.workers, "Host threads for the simulator (default: all cores)");
+
+    PtxArgs ptx;
+    auto* ptx_cmd = app.add_subcommand("ptx", "List the kernels of a .ptx or .cu file: parameters, shared memory");
+    ptx_cmd->add_option("file", ptx.file, "PTX or CUDA file")->required();
+    ptx_cmd->add_option("--arch", ptx.arch, "Architecture for compiling .cu files (default sm_90)");
+    ptx_cmd->add_flag("--print", ptx.print, "Print the module back as PTX (the IR printer)");
+
+    OccupancyArgs occ;
+    auto* occ_cmd = app.add_subcommand("occupancy", "Blocks per SM, occupancy and the limiting resource");
+    occ_cmd->add_option("spec", occ.spec, "Launch spec (optional: else give --threads/--regs/--shared-bytes)");
+    occ_cmd->add_option("--device", occ.device, "Device preset (default h200)");
+    occ_cmd->add_option("--threads", occ.threads, "Threads per block");
+    occ_cmd->add_option("--regs", occ.regs, "Registers per thread");
+    occ_cmd->add_option("--shared-bytes", occ.shared_bytes, "Shared memory per block (static + dynamic)");
+    occ_cmd->add_option("--carveout", occ.carveout, "Preferred shared-memory carveout in percent (-1: default)");
+    occ_cmd->add_flag("--sweep", occ.sweep, "Table over block sizes 32..1024 (and registers as a second axis)");
+    occ_cmd->add_flag("--json", occ.json, "JSON output");
+
+    DevicesArgs dev;
+    auto* dev_cmd = app.add_subcommand("devices", "List the device presets");
+    dev_cmd->add_flag("--json", dev.json, "JSON output");
+
+    CompareArgs cmp;
+    auto* cmp_cmd = app.add_subcommand("compare", "Run a spec on the simulator and on the GPU, side by side");
+    cmp_cmd->add_option("spec", cmp.spec, "Launch spec (JSON)")->required();
+    cmp_cmd->add_flag("--json", cmp.json, "JSON output");
+    cmp_cmd->add_option("--device", cmp.device, "Device preset for the simulator (default h200)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    spdlog::set_level(run.verbose ? spdlog::level::debug : spdlog::level::warn);
+    if (run_cmd->parsed()) return run_command(run, argv[0]);
+    if (ptx_cmd->parsed()) return ptx_command(ptx);
+    if (occ_cmd->parsed()) return occupancy_command(occ);
+    if (dev_cmd->parsed()) return devices_command(dev);
+    if (cmp_cmd->parsed()) return compare_command(cmp, argv[0]);
+    return 2;
+}

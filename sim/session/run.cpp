@@ -1,0 +1,202 @@
+// sim/session/run.cpp — a launch spec end to end on the simulator (see run.hpp).
+#include "sim/session/run.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "kernels_ir/names.hpp"
+#include "kernels_ir/parser.hpp"
+#include "kernels_ir/verifier.hpp"
+#include "sim/device/ptxas.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/launch/buffer_init.hpp"
+#include "sim/launch/hash.hpp"
+#include "sim/launch/params.hpp"
+#include "sim/launch/source.hpp"
+
+namespace warpsim::session {
+namespace {
+
+std::string join_lines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) {
+        if (!out.empty()) out += '\n';
+        out += l;
+    }
+    return out;
+}
+
+// Shared memory the kernel declares statically: its own .shared variables and the module-scope ones.
+long long declared_static_shared(const ir::Module& m, const ir::Function& f) {
+    long long total = 0;
+    auto add = [&](const ir::Variable& v) {
+        if (v.space != ir::Space::shared || v.dims == std::vector<uint64_t>{0}) return;
+        long long align = std::max<long long>(v.align, 1);
+        total = (total + align - 1) / align * align + static_cast<long long>(v.size_bytes());
+    };
+    for (const auto& v : m.globals) add(v);
+    for (const auto& v : f.locals) add(v);
+    return total;
+}
+
+engine::DeviceLimits limits_from(const device::DevicePreset& p) {
+    engine::DeviceLimits l;
+    l.max_threads_per_block = static_cast<uint32_t>(p.block.max_threads);
+    for (int i = 0; i < 3; ++i) {
+        l.max_block_dim[i] = static_cast<uint32_t>(p.block.max_dims[i]);
+        l.max_grid_dim[i] = static_cast<uint32_t>(std::min<int64_t>(p.grid.max_dims[i], 0xffffffffll));
+    }
+    l.shared_per_block_default = static_cast<uint32_t>(p.block.shared_default_bytes);
+    l.shared_per_block_optin = static_cast<uint32_t>(p.block.shared_optin_bytes);
+    l.registers_per_sm = static_cast<uint32_t>(p.sm.registers);
+    l.num_sms = static_cast<uint32_t>(p.sm_count);
+    l.warp_size = static_cast<uint32_t>(p.warp_size);
+    return l;
+}
+
+}  // namespace
+
+launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
+    using Fail = launch::Outcome<PreparedLaunch>;
+    auto parsed = launch::load_spec(spec_path);
+    if (!parsed.ok()) return Fail::failure(parsed.error_text());
+    PreparedLaunch p;
+    p.spec = *parsed.spec;
+    p.warnings = parsed.warnings;
+    auto ptx = launch::load_source(p.spec);
+    if (!ptx) return Fail::failure(ptx.error());
+    p.ptx = std::move(ptx.value());
+    p.ptx_name = p.spec.source_path;
+    auto result = ir::parse_ptx(p.ptx, p.ptx_name);
+    std::vector<std::string> errors;
+    for (const auto& d : result.diagnostics) {
+        if (d.severity == ir::Diagnostic::Severity::error) errors.push_back(d.str());
+    }
+    if (errors.empty()) {
+        for (const auto& d : ir::verify(result.module, p.ptx_name)) {
+            if (d.severity == ir::Diagnostic::Severity::error) errors.push_back(d.str());
+        }
+    }
+    if (!errors.empty()) return Fail::failure(join_lines(errors));
+    p.module = std::make_shared<ir::Module>(std::move(result.module));
+    auto found = ir::find_kernel(*p.module, p.spec.kernel);
+    if (!found.function) return Fail::failure(p.spec.path + ": kernel: " + found.error);
+    p.kernel = found.function;
+    p.kernel_index = static_cast<uint32_t>(found.function - p.module->functions.data());
+    auto arg_errors = launch::check_args(*p.kernel, p.spec);
+    if (!arg_errors.empty()) return Fail::failure(join_lines(arg_errors));
+    return p;
+}
+
+RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset) {
+    RegisterInfo info;
+    info.static_shared_bytes = declared_static_shared(*p.module, *p.kernel);
+    if (p.spec.registers) {
+        info.registers = static_cast<int>(*p.spec.registers);
+        info.method = "launch spec 'registers'";
+        return info;
+    }
+    std::string log;
+    if (auto usage = device::ptxas_usage(p.ptx, preset.arch(), p.kernel->name, &log)) {
+        info.registers = usage->registers;
+        info.static_shared_bytes = usage->shared_bytes;
+        info.method = "ptxas -v (" + preset.arch() + ")";
+        return info;
+    }
+    if (auto est = device::estimate_registers(p.ptx, p.kernel->name)) {
+        info.registers = est->registers;
+        info.method = "estimate (no ptxas): " + est->method;
+        return info;
+    }
+    info.registers = 32;
+    info.method = "estimate: 32 (no ptxas and no register declarations found)";
+    return info;
+}
+
+launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, const device::DevicePreset& preset,
+                                                    const RegisterInfo& regs) {
+    device::KernelResources k;
+    k.threads_per_block = static_cast<int>(std::min<uint64_t>(p.spec.threads_per_block(), 1u << 30));
+    k.registers_per_thread = std::clamp(regs.registers, 0, 255);
+    k.static_shared_bytes = regs.static_shared_bytes;
+    k.dynamic_shared_bytes = p.spec.shared_bytes;
+    if (p.spec.max_dynamic_shared_bytes) k.max_dynamic_shared_bytes = *p.spec.max_dynamic_shared_bytes;
+    auto occ = device::compute_occupancy(preset, k);
+    if (!occ) return launch::Outcome<device::Occupancy>::failure(occ.error());
+    return occ.value();
+}
+
+launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
+    using Fail = launch::Outcome<SimRun>;
+    auto preset = device::load_preset(options.device);
+    if (!preset) return Fail::failure(preset.error());
+    SimRun run;
+    run.preset = preset.value();
+    run.registers = kernel_registers(p, run.preset);
+    auto occ = launch_occupancy(p, run.preset, run.registers);
+    if (occ) run.occupancy = occ.value();
+
+    engine::Simulator sim;
+    std::vector<uint64_t> addresses(p.spec.args.size(), 0);
+    for (size_t i = 0; i < p.spec.args.size(); ++i) {
+        const auto& a = p.spec.args[i];
+        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
+        auto bytes = launch::make_buffer(p.spec, i);
+        if (!bytes) return Fail::failure(bytes.error());
+        addresses[i] = sim.malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
+        if (addresses[i] == 0) return Fail::failure(p.spec.path + ": args[" + std::to_string(i) + "]: the simulated device heap could not hold this buffer");
+        sim.write(addresses[i], bytes.value());
+    }
+    auto params = launch::pack_params(*p.kernel, addresses, p.spec);
+
+    engine::LaunchConfig cfg;
+    cfg.grid = p.spec.grid;
+    cfg.block = p.spec.block;
+    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
+    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
+    cfg.registers_per_thread = static_cast<uint32_t>(run.registers.registers);
+    cfg.limits = limits_from(run.preset);
+    cfg.max_instructions = options.max_instructions;
+    cfg.host_workers = options.workers;
+    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
+    cfg.counts_config.l2_bytes = static_cast<uint64_t>(run.preset.cache.l2_bytes);
+    cfg.counts_config.num_sms = static_cast<uint32_t>(run.preset.sm_count);
+    run.counters = counts::KernelCounters(cfg.counts_config);
+
+    auto result = sim.launch(*p.module, *p.kernel, cfg, params, &run.counters);
+    run.warp_instructions = result.warp_instructions;
+    run.thread_instructions = result.thread_instructions;
+
+    auto& r = run.report;
+    r.kernel = p.spec.kernel;
+    r.device = run.preset.name;
+    r.backend = "sim";
+    r.spec = p.spec.path;
+    r.launch.grid = p.spec.grid;
+    r.launch.block = p.spec.block;
+    r.launch.shared_bytes = p.spec.shared_bytes;
+    r.launch.registers_per_thread = static_cast<uint32_t>(run.registers.registers);
+    if (run.occupancy) {
+        launch::OccupancyReport o;
+        o.blocks_per_sm = static_cast<uint32_t>(run.occupancy->blocks_per_sm);
+        o.warps_per_sm = static_cast<uint32_t>(run.occupancy->warps_per_sm);
+        o.occupancy = run.occupancy->occupancy;
+        o.limiter = std::string(device::limiter_name(run.occupancy->limiter));
+        r.occupancy = o;
+    }
+    r.printf_output = result.printf_output;
+    if (result.error) {
+        r.error = launch::ReportError{result.error->name, result.error->message, result.error->details};
+    } else {
+        r.metrics = run.counters.metrics();
+    }
+    for (size_t i = 0; i < p.spec.args.size(); ++i) {
+        if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer) continue;
+        auto bytes = sim.read(addresses[i], p.spec.args[i].buffer_bytes());
+        if (!bytes) continue;
+        r.buffers.push_back({static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(*bytes))});
+    }
+    return run;
+}
+
+}  // namespace warpsim::session

@@ -1,0 +1,69 @@
+// sim/session/run.hpp — one launch spec end to end on the simulator: load the source, find the kernel,
+// check the arguments, work out registers and occupancy, run, hash the buffers, collect the counts.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels_ir/ir.hpp"
+#include "sim/counts/counters.hpp"
+#include "sim/device/device.hpp"
+#include "sim/device/occupancy.hpp"
+#include "sim/launch/launch_spec.hpp"
+#include "sim/launch/outcome.hpp"
+#include "sim/launch/result.hpp"
+
+namespace warpsim::session {
+
+// A spec with its PTX parsed and its kernel found: what both backends start from.
+struct PreparedLaunch {
+    launch::LaunchSpec spec;
+    std::string ptx;                  // the exact PTX text both backends use
+    std::string ptx_name;             // file name for messages
+    std::shared_ptr<ir::Module> module;
+    const ir::Function* kernel = nullptr;
+    uint32_t kernel_index = 0;        // index in module->functions
+    std::vector<std::string> warnings;
+};
+
+// Parses the spec file, loads (or compiles) its source, parses and verifies the PTX, finds the kernel and
+// checks the arguments. The error text names the file, line and field.
+launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path);
+
+// How registers per thread were determined.
+struct RegisterInfo {
+    int registers = 0;
+    std::string method;               // "ptxas -v (sm_90)", "launch spec", "estimate: ..."
+    long long static_shared_bytes = 0;
+};
+RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset);
+
+struct SimOptions {
+    std::string device = std::string(device::default_preset_name);
+    uint64_t max_instructions = 20'000'000'000ull;
+    uint32_t workers = 0;             // host threads; 0 = all cores
+    bool verbose = false;
+};
+
+// Everything a simulated run produced: the report (the JSON contract), and what the text report shows.
+struct SimRun {
+    launch::RunReport report;
+    device::DevicePreset preset;
+    RegisterInfo registers;
+    std::optional<device::Occupancy> occupancy;
+    counts::KernelCounters counters;
+    uint64_t warp_instructions = 0;
+    uint64_t thread_instructions = 0;
+};
+
+// Runs the prepared launch on the simulator. Launch and memory errors come back inside the report
+// (report.error); the outcome fails only when the run could not be set up (bad preset, bad buffer file).
+launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options);
+
+// The occupancy of the prepared launch on a preset.
+launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, const device::DevicePreset& preset,
+                                                    const RegisterInfo& regs);
+
+}  // namespace warpsim::session
