@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "kernels_ir/names.hpp"
+
 namespace warpsim::report {
 namespace {
 
