@@ -208,13 +208,14 @@ private:
         }
     }
 
-    bool has_dest(ir::Opcode op) const {
+    bool has_dest(const ir::Instruction& inst) const {
         using O = ir::Opcode;
-        switch (op) {
+        switch (inst.op) {
         case O::st: case O::red: case O::bra: case O::brx: case O::call: case O::ret: case O::exit: case O::trap:
         case O::membar: case O::fence: case O::prefetch: case O::prefetchu: case O::nanosleep: case O::pmevent:
-        case O::brkpt: case O::discard: case O::applypriority: case O::barrier: return false;
-        case O::bar: return false;  // bar.red's destination is handled by the barrier selector
+        case O::brkpt: case O::discard: case O::applypriority: return false;
+        case O::barrier: return inst.d.bar == ir::BarMode::red;
+        case O::bar: return inst.d.bar == ir::BarMode::red;  // only bar.red writes a register
         default: return true;
         }
     }
@@ -259,7 +260,7 @@ private:
             in.guard_neg = inst.pred.negated;
         }
         bool ok = true;
-        const bool dest = has_dest(inst.op);
+        const bool dest = has_dest(inst);
         for (std::size_t i = 0; i < inst.args.size(); ++i) {
             const Operand& o = inst.args[i];
             if (o.kind == Operand::Kind::address) {

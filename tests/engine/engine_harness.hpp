@@ -1,6 +1,7 @@
 // tests/engine/engine_harness.hpp — helpers for engine tests: parse PTX text, pack parameters, launch.
 #pragma once
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -57,6 +58,33 @@ std::vector<T> download(const engine::Simulator& sim, uint64_t addr, std::size_t
     std::vector<T> out(n);
     if (bytes) std::memcpy(out.data(), bytes->data(), n * sizeof(T));
     return out;
+}
+
+inline std::string read_text(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    std::string s;
+    if (!f) return s;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    std::fclose(f);
+    return s;
+}
+
+// The shared test kernels (tests/engine/data/engine_kernels.cu compiled by nvcc).
+inline const Kernel& engine_kernels() {
+    static const Kernel k = parse(read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/engine/data/engine_kernels.ptx"));
+    return k;
+}
+
+// Finds a kernel by its demangled base name ("recursion" matches _Z9recursionPi).
+inline const ir::Function* kernel_named(const Kernel& k, std::string_view base) {
+    for (const auto& f : k.parsed.module.functions) {
+        if (!f.is_entry) continue;
+        const std::string needle = std::to_string(base.size()) + std::string(base);
+        if (f.name == base || f.name.rfind("_Z" + needle, 0) == 0) return &f;
+    }
+    return nullptr;
 }
 
 inline engine::LaunchConfig config(std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block) {
