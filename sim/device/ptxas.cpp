@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <regex>
 
 extern char** environ;
 
@@ -110,6 +109,54 @@ long long number_before(std::string_view line, std::string_view unit) {
     return std::stoll(std::string(line.substr(start, end - start)));
 }
 
+
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// Offset of ".entry NAME" for the kernel, or npos.
+std::size_t find_entry(std::string_view ptx, std::string_view kernel) {
+    for (std::size_t at = ptx.find(".entry"); at != std::string_view::npos; at = ptx.find(".entry", at + 6)) {
+        std::size_t name = ptx.find_first_not_of(" \t\r\n", at + 6);
+        if (name == std::string_view::npos || name == at + 6) continue;
+        std::size_t end = name;
+        while (end < ptx.size() && is_ident_char(ptx[end])) ++end;
+        if (names_kernel(ptx.substr(name, end - name), kernel)) return at;
+    }
+    return std::string_view::npos;
+}
+
+// 32-bit words of the ".reg .TYPE %name<N>, %other;" declarations in a kernel body (64-bit types count 2,
+// 128-bit 4, predicates 0).
+long long declared_register_words(std::string_view body) {
+    long long words = 0;
+    for (std::size_t at = body.find(".reg"); at != std::string_view::npos; at = body.find(".reg", at + 4)) {
+        std::size_t type = body.find_first_not_of(" \t", at + 4);
+        if (type == std::string_view::npos || type == at + 4 || body[type] != '.') continue;
+        std::size_t type_end = type + 1;
+        while (type_end < body.size() && is_ident_char(body[type_end])) ++type_end;
+        std::string_view type_name = body.substr(type + 1, type_end - type - 1);
+        int width = type_name == "pred" ? 0 : (type_name.ends_with("128") ? 4 : (type_name.ends_with("64") ? 2 : 1));
+        std::size_t semi = body.find(';', type_end);
+        if (semi == std::string_view::npos) break;
+        std::string_view names = body.substr(type_end, semi - type_end);
+        while (!names.empty()) {
+            std::size_t comma = names.find(',');
+            std::string_view item = names.substr(0, comma);
+            long long count = 1;
+            if (std::size_t lt = item.find('<'); lt != std::string_view::npos) {
+                std::string_view digits = item.substr(lt + 1, item.find('>', lt) - lt - 1);
+                count = (!digits.empty() && digits.size() < 9 &&
+                         digits.find_first_not_of("0123456789") == std::string_view::npos)
+                            ? std::stoll(std::string(digits))
+                            : 0;
+            }
+            words += count * width;
+            if (comma == std::string_view::npos) break;
+            names.remove_prefix(comma + 1);
+        }
+    }
+    return words;
+}
+
 }  // namespace
 
 std::optional<std::string> find_ptxas() {
@@ -201,38 +248,26 @@ std::optional<int> registers_from_ptxas(std::string_view ptx_text, std::string_v
 }
 
 std::optional<RegisterEstimate> estimate_registers(std::string_view ptx_text, std::string_view kernel_name) {
-    const std::regex entry_re(R"(\.entry\s+([A-Za-z_$][\w$]*))");
-    std::string text(ptx_text);
-    std::size_t begin = std::string::npos;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), entry_re); it != std::sregex_iterator(); ++it) {
-        if (names_kernel((*it)[1].str(), kernel_name)) {
-            begin = static_cast<std::size_t>(it->position(0));
-            break;
+    std::size_t begin = find_entry(ptx_text, kernel_name);
+    if (begin == std::string_view::npos) return std::nullopt;
+    std::size_t open = ptx_text.find('{', begin);
+    if (open == std::string_view::npos) return std::nullopt;
+    std::size_t close = open;
+    for (int depth = 0; close < ptx_text.size(); ++close) {
+        if (ptx_text[close] == '{') ++depth;
+        if (ptx_text[close] == '}' && --depth == 0) break;
+    }
+    std::string_view header = ptx_text.substr(begin, open - begin);
+    if (std::size_t at = header.find(".maxnreg"); at != std::string_view::npos) {
+        std::string_view rest = header.substr(at + 8);
+        rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+        std::string_view digits = rest.substr(0, rest.find_first_not_of("0123456789"));
+        if (!digits.empty() && digits.size() < 6) {
+            int cap = std::clamp(std::stoi(std::string(digits)), 1, 255);
+            return RegisterEstimate{cap, "the kernel's .maxnreg " + std::string(digits) + " directive (ptxas may use fewer)"};
         }
     }
-    if (begin == std::string::npos) return std::nullopt;
-    std::size_t open = text.find('{', begin);
-    if (open == std::string::npos) return std::nullopt;
-    std::size_t close = open;
-    for (int depth = 0; close < text.size(); ++close) {
-        if (text[close] == '{') ++depth;
-        if (text[close] == '}' && --depth == 0) break;
-    }
-    std::string header = text.substr(begin, open - begin);
-    const std::regex maxnreg_re(R"(\.maxnreg\s+(\d+))");
-    if (std::smatch m; std::regex_search(header, m, maxnreg_re)) {
-        int cap = std::clamp(std::stoi(m[1].str()), 1, 255);
-        return RegisterEstimate{cap, "the kernel's .maxnreg " + m[1].str() + " directive (ptxas may use fewer)"};
-    }
-    std::string body = text.substr(open, close - open);
-    const std::regex reg_re(R"(\.reg\s+\.(\w+)\s+%\w+(?:<(\d+)>)?\s*;)");
-    long long words = 0;
-    for (auto it = std::sregex_iterator(body.begin(), body.end(), reg_re); it != std::sregex_iterator(); ++it) {
-        std::string type = (*it)[1].str();
-        long long count = (*it)[2].matched ? std::stoll((*it)[2].str()) : 1;
-        int width = type == "pred" ? 0 : (type.ends_with("64") ? 2 : (type.ends_with("128") ? 4 : 1));
-        words += count * width;
-    }
+    long long words = declared_register_words(ptx_text.substr(open, close - open));
     long long estimate = std::clamp((words + 2 + 7) / 8 * 8, 16LL, 255LL);
     return RegisterEstimate{static_cast<int>(estimate),
                             "estimate without ptxas: " + std::to_string(words) +

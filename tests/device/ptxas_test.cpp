@@ -73,13 +73,13 @@ TEST_CASE("the register estimate without ptxas states its method", "[ptxas]") {
     const char* ptx =
         ".version 8.0\n.target sm_90\n.address_size 64\n"
         ".visible .entry _Z3fooPf(\n  .param .u64 p\n)\n{\n"
-        "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<5>;\n  ret;\n}\n"
+        "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<5>;\n  .reg .f64 %fd1, %fd2;\n  ret;\n}\n"
         ".visible .entry capped(\n  .param .u64 p\n)\n.maxnreg 40\n{\n  .reg .b32 %r<500>;\n  ret;\n}\n";
-    // 10 x 1 + 5 x 2 = 20 words, + 2 = 22, rounded up to 24.
+    // 10 x 1 + 5 x 2 + 2 x 2 = 24 words, + 2 = 26, rounded up to 32.
     auto foo = warpsim::device::estimate_registers(ptx, "foo");
     REQUIRE(foo.has_value());
-    CHECK(foo->registers == 24);
-    CHECK_THAT(foo->method, Catch::Contains("20 32-bit words"));
+    CHECK(foo->registers == 32);
+    CHECK_THAT(foo->method, Catch::Contains("24 32-bit words"));
     auto capped = warpsim::device::estimate_registers(ptx, "capped");
     REQUIRE(capped.has_value());
     CHECK(capped->registers == 40);
