@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -58,7 +59,7 @@ double unit_scale(const std::string& unit) {
     };
     static constexpr Prefixed kScales[] = {
         {"Kbyte", 1e3},   {"Mbyte", 1e6},    {"Gbyte", 1e9},   {"Tbyte", 1e12}, {"KB", 1e3},  {"MB", 1e6},
-        {"GB", 1e9},      {"usecond", 1e3},  {"msecond", 1e6}, {"second", 1e9}, {"Ksector", 1e3}, {"Msector", 1e6},
+        {"GB", 1e9},      {"us", 1e3},       {"ms", 1e6},      {"s", 1e9},      {"usecond", 1e3},  {"msecond", 1e6}, {"second", 1e9}, {"Ksector", 1e3}, {"Msector", 1e6},
         {"Kinst", 1e3},   {"Minst", 1e6},    {"Ginst", 1e9},   {"Krequest", 1e3}, {"Mrequest", 1e6},
     };
     for (const auto& s : kScales)
@@ -112,7 +113,7 @@ std::vector<std::string> default_ncu_metrics() {
     };
 }
 
-launch::Outcome<Metrics> parse_ncu_csv(std::string_view text) {
+launch::Outcome<Metrics> parse_ncu_csv(std::string_view text, const std::vector<std::string>& wanted) {
     const auto lines = lines_of(text);
     size_t header = lines.size();
     for (size_t i = 0; i < lines.size(); ++i)
@@ -131,6 +132,7 @@ launch::Outcome<Metrics> parse_ncu_csv(std::string_view text) {
         Metrics m;
         for (size_t c = 0; c < names.size(); ++c) {
             if (names[c].find("__") == std::string::npos) continue;  // ID, Kernel Name, Grid Size ...
+            if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), names[c]) == wanted.end()) continue;
             double v = 0;
             if (parse_value(fields[c], v)) m[names[c]] = v * unit_scale(c < units.size() ? units[c] : "");
         }
@@ -180,7 +182,7 @@ launch::Outcome<Metrics> profile_with_ncu(const std::string& spec_path, const st
         return launch::Outcome<Metrics>::failure("profiling needs ncu (Nsight Compute, part of the CUDA toolkit); "
                                                  "none found on PATH, in /usr/local/cuda/bin or /opt/nvidia/nsight-compute");
     auto result = launch::run_process(ncu_command(ncu, spec_path, warpsim_exe, metric_names, options));
-    auto metrics = parse_ncu_csv(result.output);
+    auto metrics = parse_ncu_csv(result.output, metric_names);
     if (metrics.ok()) return metrics;
     std::string errors;
     for (auto line : lines_of(result.output))

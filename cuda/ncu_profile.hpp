@@ -19,8 +19,9 @@ std::vector<std::string> default_ncu_metrics();
 
 // Parses ncu's `--csv --page raw` output (other lines, such as the profiled program's own output and
 // ==PROF== lines, are skipped). Values are converted to base units using the units row (Kbyte -> byte
-// times 1000, usecond -> nsecond times 1000 ...). Takes the first kernel row.
-launch::Outcome<Metrics> parse_ncu_csv(std::string_view text);
+// times 1000, us -> ns times 1000 ...). Takes the first kernel row. With `wanted` non-empty only those
+// columns are kept (ncu's raw page adds device__attribute_*, launch__* and more to the requested ones).
+launch::Outcome<Metrics> parse_ncu_csv(std::string_view text, const std::vector<std::string>& wanted = {});
 
 // Where ncu is: PATH, then $CUDA_HOME/bin, /usr/local/cuda/bin, /opt/nvidia/nsight-compute/*/; "" if none.
 std::string find_ncu();

@@ -109,15 +109,19 @@ TEST_CASE("launch and run-time errors carry the driver's names", "[cuda][gpu]") 
     auto block = run_example("launch_error_block_2048.json");
     REQUIRE(block.error);
     CHECK(block.error->name == "CUDA_ERROR_INVALID_VALUE");
+    // Measured on an H200 (driver 580, CUDA 13.0): a block larger than the kernel's .maxntid is refused
+    // as an invalid value by the driver API; too many registers for the block is out of resources.
     auto bounds = run_example("launch_error_launch_bounds.json");
     REQUIRE(bounds.error);
-    CHECK(bounds.error->name == "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES");
-    CHECK(bounds.error->message == "too many resources requested for launch");
+    CHECK(bounds.error->name == "CUDA_ERROR_INVALID_VALUE");
+    auto regs = run_example("launch_error_too_many_registers.json");
+    REQUIRE(regs.error);
+    CHECK(regs.error->name == "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES");
+    CHECK(regs.error->message == "too many resources requested for launch");
     auto bad = run_example("launch_error_bad_pointer.json");
     REQUIRE(bad.error);
     CHECK(bad.error->name == "CUDA_ERROR_ILLEGAL_ADDRESS");
     CHECK(bad.error->message.find("illegal memory access") != std::string::npos);
-    // A fresh context after the sticky error: the next run works again.
-    auto ok = run_example("vector_add_1000.json");
-    CHECK_FALSE(ok.error);
+    // An illegal address is sticky for the whole process (CUDA documents that the process must be
+    // restarted; seen on the H200 too), so nothing runs after it here: a CLI runs one spec per process.
 }
