@@ -59,6 +59,7 @@ Simulator::LoadedModule* Simulator::loaded(const ir::Module& module) {
             continue;
         }
         lm->layout.global_addr[v.name] = addr;
+        memory_.mark_host_written(addr, size);  // static storage: zero or its initialiser
         if (!v.init.empty()) memory_.write(addr, std::span(v.init.data(), std::min<uint64_t>(v.init.size(), size)));
     }
     for (const auto& v : module.globals) {  // relocations need every variable's address

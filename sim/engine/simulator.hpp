@@ -13,6 +13,7 @@
 
 #include "kernels_ir/ir.hpp"
 #include "sim/counts/counters.hpp"
+#include "sim/engine/observer.hpp"
 #include "sim/memory/device_memory.hpp"
 
 namespace warpsim::engine {
@@ -41,6 +42,9 @@ struct LaunchConfig {
     uint32_t host_workers = 1;               // 0: hardware concurrency
     std::string ptx_file = "kernel.ptx";     // named in messages
     counts::CountsConfig counts_config;      // for the per-chunk counters the engine creates
+    // Correctness checkers (observer.hpp). nullptr: none. Set: blocks run one at a time in linear order on
+    // one worker, and host_workers is ignored.
+    ExecutionObserver* observer = nullptr;
 };
 
 // Where and why a kernel stopped; the fields a compute-sanitizer report would show.

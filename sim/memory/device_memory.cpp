@@ -1,6 +1,7 @@
 // sim/memory/device_memory.cpp — allocation table, bump allocator with guard gaps, checked translation.
 #include "sim/memory/device_memory.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -50,12 +51,46 @@ bool DeviceMemory::is_read_only(uint64_t addr) const {
     return a && a->read_only;
 }
 
+namespace {
+// Adds [lo, hi) to a set of disjoint half-open ranges, merging neighbours and overlaps.
+void add_range(std::map<uint64_t, uint64_t>& ranges, uint64_t lo, uint64_t hi) {
+    auto it = ranges.upper_bound(lo);
+    if (it != ranges.begin() && std::prev(it)->second >= lo) it = std::prev(it);
+    while (it != ranges.end() && it->first <= hi) {
+        lo = std::min(lo, it->first);
+        hi = std::max(hi, it->second);
+        it = ranges.erase(it);
+    }
+    ranges.emplace(lo, hi);
+}
+}  // namespace
+
 bool DeviceMemory::write(uint64_t addr, std::span<const uint8_t> bytes) {
     if (bytes.empty()) return true;
     uint8_t* p = translate(addr, bytes.size());
     if (!p) return false;
     std::memcpy(p, bytes.data(), bytes.size());
+    return mark_host_written(addr, bytes.size());
+}
+
+bool DeviceMemory::mark_host_written(uint64_t addr, uint64_t n) {
+    if (n == 0) return true;
+    auto it = table_.upper_bound(addr);
+    if (it == table_.begin()) return false;
+    Allocation& a = std::prev(it)->second;
+    if (addr - a.base >= a.size || n > a.size - (addr - a.base)) return false;
+    add_range(a.host_written, addr - a.base, addr - a.base + n);
     return true;
+}
+
+bool DeviceMemory::host_written(uint64_t addr, uint64_t n) const {
+    const Allocation* a = find(addr);
+    if (!a) return false;
+    const uint64_t lo = addr - a->base;
+    auto it = a->host_written.upper_bound(lo);
+    if (it == a->host_written.begin()) return false;
+    --it;
+    return it->first <= lo && it->second >= lo + n;
 }
 
 std::optional<std::vector<uint8_t>> DeviceMemory::read(uint64_t addr, uint64_t n) const {

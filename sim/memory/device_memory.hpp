@@ -20,6 +20,9 @@ struct Allocation {
     std::string label;          // "cudaMalloc #3" or a module variable's name
     bool read_only = false;     // module .const data
     std::unique_ptr<uint8_t[]> data;
+    // Byte ranges [first, second) (offsets, merged, sorted) written from the host: write() and module
+    // variables. The correctness checkers treat them as initialised.
+    std::map<uint64_t, uint64_t> host_written;
 };
 
 // Where a failed access was relative to the allocations, for compute-sanitizer-like messages.
@@ -40,6 +43,10 @@ public:
     uint64_t malloc(uint64_t bytes, std::string label = {}, bool read_only = false);
     bool free(uint64_t addr);   // false: not the base of a live allocation
     bool write(uint64_t addr, std::span<const uint8_t> bytes);
+    // Marks [addr, addr+n) as initialised from the host without changing it (zero-initialised variables).
+    bool mark_host_written(uint64_t addr, uint64_t n);
+    // True when every byte of [addr, addr+n) was written from the host (see Allocation::host_written).
+    bool host_written(uint64_t addr, uint64_t n) const;
     std::optional<std::vector<uint8_t>> read(uint64_t addr, uint64_t n) const;
 
     // Host pointer for [addr, addr+width) when it lies inside one allocation, else nullptr.
