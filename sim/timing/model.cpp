@@ -1,0 +1,287 @@
+// sim/timing/model.cpp — evaluates the timing model on a LaunchProfile (see model.hpp for the structure).
+#include "sim/timing/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace warpsim::timing {
+
+namespace {
+
+struct NamedParam {
+    const char* name;
+    double ModelParams::*field;
+};
+
+constexpr NamedParam kFitted[] = {
+    {"launch_overhead_us", &ModelParams::launch_overhead_us},
+    {"dram_efficiency", &ModelParams::dram_efficiency},
+    {"l2_bytes_per_cycle", &ModelParams::l2_bytes_per_cycle},
+    {"dram_latency_cycles", &ModelParams::dram_latency_cycles},
+    {"l2_latency_cycles", &ModelParams::l2_latency_cycles},
+    {"l1_latency_cycles", &ModelParams::l1_latency_cycles},
+    {"issue_efficiency", &ModelParams::issue_efficiency},
+    {"overlap_p", &ModelParams::overlap_p},
+    {"block_overhead_cycles", &ModelParams::block_overhead_cycles},
+};
+constexpr NamedParam kFixed[] = {
+    {"alu_latency_cycles", &ModelParams::alu_latency},
+    {"fp32_latency_cycles", &ModelParams::fp32_latency},
+    {"fp64_latency_cycles", &ModelParams::fp64_latency},
+    {"sfu_latency_cycles", &ModelParams::sfu_latency},
+    {"shared_latency_cycles", &ModelParams::shared_latency},
+    {"constant_latency_cycles", &ModelParams::constant_latency},
+    {"warp_latency_cycles", &ModelParams::warp_latency},
+    {"barrier_latency_cycles", &ModelParams::barrier_latency},
+    {"l1_hit_latency_cycles", &ModelParams::l1_latency_cycles},
+    {"l2_hit_latency_cycles", &ModelParams::l2_latency_cycles},
+};
+
+const NamedParam* find_param(const std::string& name) {
+    for (const auto& p : kFitted)
+        if (name == p.name) return &p;
+    for (const auto& p : kFixed)
+        if (name == p.name) return &p;
+    return nullptr;
+}
+
+// Smooth maximum: overlapping limits cost a little more than the largest alone.
+double pnorm(double a, double b, double p) {
+    double hi = std::max(a, b), lo = std::min(a, b);
+    if (hi <= 0) return 0;
+    if (!(p < 64)) return hi;
+    return hi * std::pow(1.0 + std::pow(lo / hi, p), 1.0 / p);
+}
+
+double latency_of(const ChainInst& c, const ModelParams& m, double l2_hit, double* memory_part) {
+    switch (c.kind) {
+        case LatKind::alu: return m.alu_latency;
+        case LatKind::fp32: return m.fp32_latency;
+        case LatKind::fp64: return m.fp64_latency;
+        case LatKind::sfu: return m.sfu_latency;
+        case LatKind::shared: return m.shared_latency + c.extra_passes;
+        case LatKind::constant: return m.constant_latency;
+        case LatKind::warp: return m.warp_latency;
+        case LatKind::barrier: return m.barrier_latency;
+        case LatKind::none: return 1;
+        case LatKind::global: {
+            if (!c.is_load) return 1;  // stores retire without a consumer waiting
+            double miss = 1.0 - c.l1_hit;
+            double lat = c.l1_hit * m.l1_latency_cycles +
+                         miss * (l2_hit * m.l2_latency_cycles + (1.0 - l2_hit) * m.dram_latency_cycles);
+            if (memory_part) *memory_part = lat;
+            return lat;
+        }
+    }
+    return 1;
+}
+
+// In-order issue, one instruction per cycle; an instruction waits for its in-block producers.
+double block_length(const ChainBlock& b, const ModelParams& m, double l2_hit, double& memory_wait,
+                    std::vector<double>& ready) {
+    ready.assign(b.insts.size(), 0.0);
+    double issue = 0, end = 0;
+    memory_wait = 0;
+    for (std::size_t i = 0; i < b.insts.size(); ++i) {
+        const auto& c = b.insts[i];
+        double start = issue;
+        for (auto d : c.deps)
+            if (d >= 0) start = std::max(start, ready[static_cast<std::size_t>(d)]);
+        double mem = 0;
+        double lat = latency_of(c, m, l2_hit, &mem);
+        ready[i] = start + lat;
+        issue = start + 1;
+        end = std::max(end, ready[i]);
+        memory_wait = std::max(memory_wait, mem);
+    }
+    return std::max(issue, end);
+}
+
+}  // namespace
+
+const std::vector<std::string>& fitted_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const auto& p : kFitted) v.emplace_back(p.name);
+        return v;
+    }();
+    return names;
+}
+
+double get_param(const ModelParams& m, const std::string& name) {
+    const auto* p = find_param(name);
+    return p ? m.*(p->field) : 0.0;
+}
+
+void set_param(ModelParams& m, const std::string& name, double v) {
+    if (const auto* p = find_param(name)) m.*(p->field) = v;
+}
+
+ModelParams params_from_values(const std::map<std::string, double>& values, ModelParams base) {
+    for (const auto& [k, v] : values) set_param(base, k, v);
+    return base;
+}
+
+std::map<std::string, double> params_to_values(const ModelParams& m) {
+    std::map<std::string, double> out;
+    for (const auto& p : kFitted) out[p.name] = m.*(p.field);
+    return out;
+}
+
+double chain_cycles(const LaunchProfile& prof, const ModelParams& m, double* memory_share) {
+    double warps = double(prof.blocks) * prof.warps_per_block;
+    if (warps <= 0) return 0;
+    double total = 0, mem = 0;
+    std::vector<double> ready;
+    for (const auto& b : prof.chain) {
+        double mw = 0;
+        double len = block_length(b, m, prof.l2_read_hit_rate, mw, ready);
+        total += b.warp_execs * len;
+        mem += b.warp_execs * std::min(mw, len);
+    }
+    if (memory_share) *memory_share = total > 0 ? mem / total : 0;
+    return total / warps;
+}
+
+namespace {
+
+struct PerBlock {
+    double insts = 0, lsu = 0, shared = 0, dram = 0, l2 = 0;
+    std::array<double, kPipeCount> pipe{};
+};
+
+PerBlock per_block(const LaunchProfile& prof, const ModelParams& m) {
+    PerBlock b;
+    double n = std::max<double>(1, double(prof.blocks));
+    for (std::size_t c = 0; c < kPipeCount; ++c) {
+        b.insts += prof.warp_insts[c] / n;
+        b.pipe[c] = prof.warp_insts[c] / n / m.pipe_rate[c];
+    }
+    b.shared = prof.shared_wavefronts / n / m.shared_wavefronts_per_cycle;
+    b.lsu = prof.global_sectors / n / m.l1_sectors_per_cycle + b.shared;
+    b.dram = prof.dram_bytes / n;
+    b.l2 = prof.l2_sectors * 32.0 / n;
+    return b;
+}
+
+// One wave: `blocks` blocks, at most `k` on the busiest SM.
+Wave eval_wave(uint64_t blocks, uint32_t k, uint32_t sms, const PerBlock& b, double chain,
+               const LaunchProfile& prof, const ModelParams& m, Components& parts, uint64_t count) {
+    double dram_bpc = prof.dram_peak_gbps * 1e3 / prof.clock_mhz * m.dram_efficiency;  // bytes per cycle
+    double lat = chain + m.block_overhead_cycles;
+    double issue = k * b.insts / (m.schedulers * m.issue_efficiency);
+    double pipe = 0;
+    for (double p : b.pipe) pipe = std::max(pipe, k * p);
+    double lsu = k * b.lsu;
+    double thr = std::max({issue, pipe, lsu});
+    double sm = pnorm(lat, thr, m.overlap_p);
+    double dram = double(blocks) * b.dram / dram_bpc;
+    double l2 = double(blocks) * b.l2 / m.l2_bytes_per_cycle;
+    double dev = std::max(dram, l2);
+    Wave w{count, blocks, k, sms, pnorm(sm, dev, m.overlap_p)};
+    // Attribute the wave to its largest limit.
+    double c = w.cycles * double(count);
+    double top = std::max({lat, issue, pipe, lsu, dram, l2});
+    if (top == dram) parts.dram += c;
+    else if (top == l2) parts.l2 += c;
+    else if (top == lat) parts.latency += c;
+    else if (top == lsu) parts.lsu += c;
+    else if (top == pipe) parts.pipe += c;
+    else parts.issue += c;
+    return w;
+}
+
+}  // namespace
+
+Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
+    Prediction pr;
+    pr.overhead_us = m.launch_overhead_us;
+    double mem_share = 0;
+    double chain = chain_cycles(prof, m, &mem_share);
+    pr.chain_cycles_per_warp = chain;
+    pr.parts.memory_chain_share = mem_share;
+    PerBlock b = per_block(prof, m);
+    pr.parts.shared_part = b.lsu > 0 ? b.shared / b.lsu : 0;
+    pr.top_pipe = Pipe::int_alu;
+    for (std::size_t c = 0; c < kPipeCount; ++c)
+        if (b.pipe[c] > b.pipe[static_cast<std::size_t>(pr.top_pipe)]) pr.top_pipe = static_cast<Pipe>(c);
+
+    uint32_t per_sm = std::max<uint32_t>(1, prof.blocks_per_sm);
+    uint64_t per_wave = uint64_t(per_sm) * prof.sm_count;
+    uint64_t full = prof.blocks / per_wave, rest = prof.blocks % per_wave;
+    pr.warps_per_sm = per_sm * prof.warps_per_block;
+    if (full > 0)
+        pr.waves.push_back(eval_wave(per_wave, per_sm, prof.sm_count, b, chain, prof, m, pr.parts, full));
+    if (rest > 0) {
+        auto k = static_cast<uint32_t>((rest + prof.sm_count - 1) / prof.sm_count);
+        auto busy = static_cast<uint32_t>(std::min<uint64_t>(rest, prof.sm_count));
+        pr.waves.push_back(eval_wave(rest, k, busy, b, chain, prof, m, pr.parts, 1));
+        if (full == 0) pr.warps_per_sm = k * prof.warps_per_block;
+    }
+    for (const auto& w : pr.waves) pr.cycles += w.cycles * double(w.count);
+    pr.time_us = pr.overhead_us + pr.cycles / prof.clock_mhz;
+    pr.dram_gbps = pr.time_us > 0 ? prof.dram_bytes / (pr.time_us * 1e3) : 0;
+    pr.gflops = pr.time_us > 0 ? prof.flops / (pr.time_us * 1e3) : 0;
+
+    // The bound: launch overhead, then a tail wave, then the largest limit.
+    const auto& P = pr.parts;
+    double kernel_us = pr.cycles / prof.clock_mhz;
+    uint64_t nwaves = full + (rest ? 1 : 0);
+    double fill = rest ? double(rest) / double(per_wave) : 1.0;
+    double last = rest && !pr.waves.empty() ? pr.waves.back().cycles : 0;
+    if (pr.overhead_us >= kernel_us) {
+        pr.bound = "launch";
+        pr.bound_text = "launch overhead";
+    } else if (nwaves >= 2 && fill < 0.5 && last >= 0.2 * pr.cycles) {
+        pr.bound = "tail";
+        pr.bound_text = fmt::format("tail wave: 1 of {} waves {:.1f} % full", nwaves, 100.0 * fill);
+    } else {
+        double top = std::max({P.latency, P.issue, P.pipe, P.lsu, P.dram, P.l2});
+        if (top == P.dram) {
+            pr.bound = "dram";
+            pr.bound_text = "DRAM bandwidth";
+        } else if (top == P.l2) {
+            pr.bound = "l2";
+            pr.bound_text = "L2 bandwidth";
+        } else if (top == P.latency) {
+            pr.bound = "latency";
+            pr.bound_text = mem_share >= 0.5 ? "memory latency: too few warps in flight"
+                                             : "instruction latency: too few warps to hide dependent instructions";
+        } else if (top == P.lsu) {
+            bool conflicts = prof.shared_wavefronts > 1.5 * prof.shared_ideal_wavefronts && P.shared_part >= 0.5;
+            pr.bound = conflicts ? "shared" : "lsu";
+            pr.bound_text = conflicts ? "shared-memory bank conflicts"
+                                      : (P.shared_part >= 0.5 ? "shared-memory throughput" : "L1 throughput (sectors)");
+        } else {
+            pr.bound = "issue";
+            pr.bound_text = std::string("issue: ") + pipe_name(pr.top_pipe);
+        }
+    }
+    return pr;
+}
+
+std::string prediction_text(const LaunchProfile& prof, const Prediction& pr) {
+    std::ostringstream o;
+    o << fmt::format("timing    {:.2f} us predicted ({:.0f} cycles at {:.0f} MHz + {:.2f} us launch overhead)\n",
+                     pr.time_us, pr.cycles, prof.clock_mhz, pr.overhead_us);
+    o << fmt::format("bound     {}\n", pr.bound_text);
+    o << fmt::format("          DRAM {:.0f} GB/s, {:.1f} GFLOP/s; warp chain {:.0f} cycles ({:.0f} % waiting on "
+                     "global memory), {} warps per SM\n",
+                     pr.dram_gbps, pr.gflops, pr.chain_cycles_per_warp, 100.0 * pr.parts.memory_chain_share,
+                     pr.warps_per_sm);
+    uint64_t first = 1;
+    for (const auto& w : pr.waves) {
+        std::string which = w.count > 1 ? fmt::format("waves {}-{}", first, first + w.count - 1)
+                                        : fmt::format("wave {}", first);
+        o << fmt::format("timeline  {:<12} {} blocks: up to {} per SM on {} SMs ({} idle), {:.0f} cycles{}\n",
+                         which, w.blocks, w.max_blocks_per_sm, w.sms_busy, prof.sm_count - w.sms_busy, w.cycles,
+                         w.count > 1 ? " each" : "");
+        first += w.count;
+    }
+    return o.str();
+}
+
+}  // namespace warpsim::timing

@@ -1,0 +1,84 @@
+// sim/timing/model.hpp — the cycle-approximate timing model: blocks dispatched to SMs in waves as
+// occupancy allows; per SM, issue and pipe throughput of 4 schedulers, the L1/shared data path, and the
+// per-warp dependency chain (latency, hidden only by other warps: Little's law); per wave, the device's
+// L2 and DRAM bandwidth; plus a launch overhead. Parameters come from the preset (fitted once per GPU).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/timing/profile.hpp"
+
+namespace warpsim::timing {
+
+struct ModelParams {
+    // Fitted once per GPU (tests/timing, Eigen least squares over the calibration set).
+    double launch_overhead_us = 4.0;     // CUDA-event time of an empty launch
+    double dram_efficiency = 0.88;       // achievable share of the datasheet DRAM bandwidth
+    double l2_bytes_per_cycle = 2800;    // device-wide L2 bandwidth
+    double dram_latency_cycles = 900;
+    double l2_latency_cycles = 300;
+    double l1_latency_cycles = 40;
+    double issue_efficiency = 0.8;       // share of cycles a scheduler with ready warps issues
+    double overlap_p = 3;                // p of the p-norm that combines overlapping limits (inf = max)
+    double block_overhead_cycles = 200;  // start and drain of one block on an SM
+    // Architectural (whitepaper / microbenchmark figures; not fitted).
+    double alu_latency = 4, fp32_latency = 4, fp64_latency = 8, sfu_latency = 18, shared_latency = 30;
+    double constant_latency = 4, warp_latency = 24, barrier_latency = 20;
+    double schedulers = 4;               // warp schedulers per SM, one issue each per cycle
+    double l1_sectors_per_cycle = 4;     // 128 B per cycle per SM
+    double shared_wavefronts_per_cycle = 1;
+    // Warp instructions per SM per cycle for each Pipe (int, fp32, fp64, fp16, sfu, lsu, branch,
+    // barrier, warp, misc): H100/H200 SM has 64 INT32, 128 FP32, 64 FP64, 16 SFU, 32 LD/ST lanes.
+    std::array<double, kPipeCount> pipe_rate{2, 4, 2, 4, 0.5, 1, 2, 1, 1, 2};
+};
+
+// The names of the fitted parameters, in the order the fitter uses.
+const std::vector<std::string>& fitted_names();
+double get_param(const ModelParams& m, const std::string& name);
+void set_param(ModelParams& m, const std::string& name, double v);
+// Applies the known names of a preset's "timing" values; unknown ones are ignored.
+ModelParams params_from_values(const std::map<std::string, double>& values, ModelParams base = {});
+std::map<std::string, double> params_to_values(const ModelParams& m);
+
+struct Wave {
+    uint64_t count = 1;          // how many identical waves this row stands for
+    uint64_t blocks = 0;         // blocks in one such wave
+    uint32_t max_blocks_per_sm = 0;
+    uint32_t sms_busy = 0;
+    double cycles = 0;           // of one such wave
+};
+
+// Cycles of the limits, summed over waves, for the bound and the text.
+struct Components {
+    double latency = 0, issue = 0, pipe = 0, lsu = 0, dram = 0, l2 = 0;
+    double shared_part = 0;      // share of the LSU time spent in shared wavefronts
+    double memory_chain_share = 0;  // share of the warp chain waiting on global memory
+};
+
+struct Prediction {
+    double cycles = 0;           // kernel cycles, without the launch overhead
+    double time_us = 0;          // including the launch overhead
+    double overhead_us = 0;
+    double dram_gbps = 0, gflops = 0;
+    std::string bound;           // short code: dram, l2, latency, issue, shared, lsu, tail, launch
+    std::string bound_text;      // in words
+    std::vector<Wave> waves;
+    Components parts;
+    Pipe top_pipe = Pipe::fp32;
+    double chain_cycles_per_warp = 0;
+    uint32_t warps_per_sm = 0;   // in a full wave
+};
+
+// The per-warp dependency chain in cycles (average warp), for the given latencies.
+double chain_cycles(const LaunchProfile& prof, const ModelParams& m, double* memory_share = nullptr);
+
+Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m);
+
+// The text block of the report: time, bound, limits, and the waves (per-SM timeline).
+std::string prediction_text(const LaunchProfile& prof, const Prediction& pred);
+
+}  // namespace warpsim::timing

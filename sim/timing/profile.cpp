@@ -1,0 +1,202 @@
+// sim/timing/profile.cpp — builds a LaunchProfile from the counts of a simulated run and the kernel's IR.
+#include "sim/timing/profile.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "kernels_ir/details.hpp"
+#include "sim/session/run.hpp"
+
+namespace warpsim::timing {
+
+const char* pipe_name(Pipe p) {
+    static constexpr const char* names[] = {"integer", "fp32", "fp64", "fp16", "special function",
+                                            "memory (LSU)", "branch", "barrier", "warp (shuffle/vote)",
+                                            "other"};
+    auto i = static_cast<std::size_t>(p);
+    return i < std::size(names) ? names[i] : "?";
+}
+
+namespace {
+
+bool is_memory_op(ir::Opcode op) {
+    return op == ir::Opcode::ld || op == ir::Opcode::ldu || op == ir::Opcode::st || op == ir::Opcode::atom ||
+           op == ir::Opcode::red;
+}
+
+bool is_cheap_space(ir::Space s) { return s == ir::Space::param || s == ir::Space::const_; }
+
+// Instructions whose first operand is not a destination.
+bool has_no_destination(ir::Opcode op) {
+    using O = ir::Opcode;
+    static const std::set<O> none = {O::st,    O::red,   O::bra,      O::brx,       O::call,     O::ret,
+                                     O::exit,  O::trap,  O::brkpt,    O::bar,       O::barrier,  O::membar,
+                                     O::fence, O::prefetch, O::prefetchu, O::nanosleep, O::cp, O::discard,
+                                     O::applypriority, O::pmevent, O::griddepcontrol, O::sust, O::sured,
+                                     O::stmatrix};
+    return none.count(op) != 0;
+}
+
+void collect_regs(const ir::Operand& o, std::vector<uint32_t>& out) {
+    if ((o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::address) && o.reg != ir::kNoReg)
+        out.push_back(o.reg);
+    for (const auto& e : o.elems) collect_regs(e, out);
+}
+
+Pipe pipe_of(const ir::Instruction& inst) {
+    if (is_memory_op(inst.op)) return is_cheap_space(inst.d.space) ? Pipe::int_alu : Pipe::lsu;
+    switch (ir::exec_class_of(inst)) {
+        case ir::ExecClass::int_alu: return Pipe::int_alu;
+        case ir::ExecClass::fp32: return Pipe::fp32;
+        case ir::ExecClass::fp64: return Pipe::fp64;
+        case ir::ExecClass::fp16: return Pipe::fp16;
+        case ir::ExecClass::sfu: return Pipe::sfu;
+        case ir::ExecClass::mem: return Pipe::lsu;
+        case ir::ExecClass::branch: return Pipe::branch;
+        case ir::ExecClass::barrier: return Pipe::barrier;
+        case ir::ExecClass::warp: return Pipe::warp;
+        default: return Pipe::misc;
+    }
+}
+
+LatKind latency_of(const ir::Instruction& inst) {
+    if (is_memory_op(inst.op)) {
+        if (is_cheap_space(inst.d.space)) return LatKind::constant;
+        auto sp = inst.d.space;
+        bool shared = sp == ir::Space::shared || sp == ir::Space::shared_cta || sp == ir::Space::shared_cluster;
+        return shared ? LatKind::shared : LatKind::global;
+    }
+    switch (ir::exec_class_of(inst)) {
+        case ir::ExecClass::fp32:
+        case ir::ExecClass::fp16: return LatKind::fp32;
+        case ir::ExecClass::fp64: return LatKind::fp64;
+        case ir::ExecClass::sfu: return LatKind::sfu;
+        case ir::ExecClass::warp: return LatKind::warp;
+        case ir::ExecClass::barrier: return LatKind::barrier;
+        case ir::ExecClass::branch: return LatKind::none;
+        default: return LatKind::alu;
+    }
+}
+
+bool ends_block(ir::Opcode op) {
+    using O = ir::Opcode;
+    return op == O::bra || op == O::brx || op == O::ret || op == O::exit || op == O::call || op == O::bar ||
+           op == O::barrier;
+}
+
+// Splits a function into basic blocks (start pcs): at labels and after control transfers.
+std::vector<uint32_t> block_starts(const ir::Function& fn) {
+    std::set<uint32_t> starts{0};
+    for (const auto& l : fn.labels) starts.insert(l.pc);
+    for (uint32_t pc = 0; pc < fn.body.size(); ++pc)
+        if (ends_block(fn.body[pc].op)) starts.insert(pc + 1);
+    std::vector<uint32_t> out;
+    for (auto s : starts)
+        if (s < fn.body.size()) out.push_back(s);
+    return out;
+}
+
+ChainInst chain_inst(const ir::Instruction& inst, const counts::KernelCounters::LineStats* s,
+                     std::vector<int>& last_writer, std::vector<uint32_t>& scratch) {
+    ChainInst c;
+    c.kind = latency_of(inst);
+    c.is_load = inst.op != ir::Opcode::st && inst.op != ir::Opcode::red;
+    scratch.clear();
+    std::size_t first_src = has_no_destination(inst.op) ? 0 : 1;
+    for (std::size_t a = first_src; a < inst.args.size(); ++a) collect_regs(inst.args[a], scratch);
+    if (inst.pred.reg != ir::kNoReg) scratch.push_back(inst.pred.reg);
+    std::size_t nd = 0;
+    for (auto r : scratch) {
+        if (r >= last_writer.size() || last_writer[r] < 0) continue;
+        auto w = static_cast<int16_t>(last_writer[r]);
+        if (std::find(c.deps.begin(), c.deps.begin() + nd, w) != c.deps.begin() + nd) continue;
+        if (nd < c.deps.size()) c.deps[nd++] = w;
+    }
+    if (s && c.kind == LatKind::global && s->sectors)
+        c.l1_hit = static_cast<float>(double(s->l1_hits) / double(s->sectors));
+    if (s && c.kind == LatKind::shared && s->warp_insts && s->wavefronts > s->warp_insts)
+        c.extra_passes = static_cast<float>(double(s->wavefronts) / double(s->warp_insts) - 1.0);
+    return c;
+}
+
+void add_chain(const ir::Function& fn, uint32_t fi, const counts::KernelCounters& counters,
+               std::vector<ChainBlock>& out) {
+    std::vector<int> last_writer(fn.regs.size(), -1);
+    std::vector<uint32_t> scratch, dests;
+    auto starts = block_starts(fn);
+    for (std::size_t b = 0; b < starts.size(); ++b) {
+        uint32_t begin = starts[b];
+        uint32_t end = b + 1 < starts.size() ? starts[b + 1] : static_cast<uint32_t>(fn.body.size());
+        const auto* first = counters.line(fi, begin);
+        if (!first || first->warp_insts == 0) continue;
+        ChainBlock blk;
+        blk.warp_execs = double(first->warp_insts);
+        std::fill(last_writer.begin(), last_writer.end(), -1);
+        for (uint32_t pc = begin; pc < end && blk.insts.size() < 30000; ++pc) {
+            const auto& inst = fn.body[pc];
+            blk.insts.push_back(chain_inst(inst, counters.line(fi, pc), last_writer, scratch));
+            if (has_no_destination(inst.op) || inst.args.empty()) continue;
+            dests.clear();
+            collect_regs(inst.args[0], dests);
+            for (auto r : dests)
+                if (r < last_writer.size()) last_writer[r] = static_cast<int>(blk.insts.size() - 1);
+        }
+        out.push_back(std::move(blk));
+    }
+}
+
+double flops_of(const ir::Instruction& inst, uint64_t lanes) {
+    auto cls = ir::exec_class_of(inst);
+    if (cls != ir::ExecClass::fp32 && cls != ir::ExecClass::fp64 && cls != ir::ExecClass::fp16) return 0;
+    using O = ir::Opcode;
+    if (inst.op == O::fma || inst.op == O::mad) return 2.0 * double(lanes);
+    if (inst.op == O::add || inst.op == O::sub || inst.op == O::mul) return double(lanes);
+    return 0;
+}
+
+}  // namespace
+
+LaunchProfile build_profile(const session::PreparedLaunch& p, const session::SimRun& run) {
+    LaunchProfile prof;
+    const auto& L = run.report.launch;
+    prof.kernel = run.report.kernel;
+    prof.blocks = uint64_t(L.grid[0]) * L.grid[1] * L.grid[2];
+    prof.threads_per_block = L.block[0] * L.block[1] * L.block[2];
+    uint32_t ws = run.preset.warp_size > 0 ? uint32_t(run.preset.warp_size) : 32u;
+    prof.warps_per_block = (prof.threads_per_block + ws - 1) / ws;
+    prof.blocks_per_sm = run.occupancy && run.occupancy->blocks_per_sm > 0 ? run.occupancy->blocks_per_sm : 1;
+    prof.sm_count = run.preset.sm_count > 0 ? uint32_t(run.preset.sm_count) : 1u;
+    prof.clock_mhz = run.preset.clocks.sm_boost_mhz > 0 ? run.preset.clocks.sm_boost_mhz : 1000;
+    prof.dram_peak_gbps = run.preset.memory.bandwidth_gbps > 0 ? run.preset.memory.bandwidth_gbps : 1000;
+
+    const auto st = run.counters.derived_stats();
+    auto S = [&](counts::Stat s) { return double(st[static_cast<std::size_t>(s)]); };
+    using counts::Stat;
+    prof.global_sectors = S(Stat::global_ld_sectors) + S(Stat::global_st_sectors) + S(Stat::global_atom_sectors) +
+                          S(Stat::global_red_sectors) + S(Stat::local_ld_sectors) + S(Stat::local_st_sectors);
+    prof.shared_wavefronts =
+        S(Stat::shared_ld_wavefronts) + S(Stat::shared_st_wavefronts) + S(Stat::shared_atom_wavefronts);
+    prof.shared_ideal_wavefronts = S(Stat::shared_ld_ideal_wavefronts) + S(Stat::shared_st_ideal_wavefronts) +
+                                   S(Stat::shared_atom_ideal_wavefronts);
+    prof.l2_sectors = S(Stat::l2_read_sectors) + S(Stat::l2_write_sectors) + S(Stat::l2_atom_sectors) +
+                      S(Stat::l2_red_sectors);
+    prof.l2_read_hit_rate = S(Stat::l2_read_sectors) > 0 ? S(Stat::l2_read_hits) / S(Stat::l2_read_sectors) : 0;
+    prof.dram_bytes = S(Stat::dram_read_bytes) + S(Stat::dram_write_bytes);
+
+    for (const auto& [key, s] : run.counters.per_pc()) {
+        if (key.first >= p.module->functions.size()) continue;
+        const auto& fn = p.module->functions[key.first];
+        if (key.second >= fn.body.size()) continue;
+        const auto& inst = fn.body[key.second];
+        prof.warp_insts[static_cast<std::size_t>(pipe_of(inst))] += double(s.warp_insts);
+        prof.flops += flops_of(inst, s.thread_insts_pred_on);
+        if (ir::exec_class_of(inst) == ir::ExecClass::barrier) prof.barriers += double(s.warp_insts);
+    }
+    std::set<uint32_t> fns;
+    for (const auto& [key, s] : run.counters.per_pc()) fns.insert(key.first);
+    for (auto fi : fns)
+        if (fi < p.module->functions.size()) add_chain(p.module->functions[fi], fi, run.counters, prof.chain);
+    return prof;
+}
+
+}  // namespace warpsim::timing

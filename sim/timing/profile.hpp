@@ -1,0 +1,66 @@
+// sim/timing/profile.hpp — what the timing model needs from one simulated launch: the launch shape,
+// occupancy, per-class issue counts, memory traffic per level, and the executed basic blocks with their
+// dependency graphs (so the per-warp latency chain can be recomputed for any parameter set).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpsim::session {
+struct PreparedLaunch;
+struct SimRun;
+}  // namespace warpsim::session
+
+namespace warpsim::timing {
+
+// Issue classes: what pipe an instruction occupies. Order matters: class_names() follows it.
+enum class Pipe : uint8_t { int_alu, fp32, fp64, fp16, sfu, lsu, branch, barrier, warp, misc, count };
+inline constexpr std::size_t kPipeCount = static_cast<std::size_t>(Pipe::count);
+const char* pipe_name(Pipe p);
+
+// Latency kinds of the dependency graph.
+enum class LatKind : uint8_t { alu, fp32, fp64, sfu, shared, global, constant, warp, barrier, none };
+
+// One instruction of an executed basic block: its latency kind, the in-block producers of its sources
+// (indices into the block; -1 none) and, for memory, where its data comes from.
+struct ChainInst {
+    LatKind kind = LatKind::alu;
+    std::array<int16_t, 4> deps{-1, -1, -1, -1};
+    float l1_hit = 0;          // share of sectors that hit in L1 (global loads)
+    float extra_passes = 0;    // shared: wavefronts per request beyond the first (bank conflicts)
+    bool is_load = false;      // stores do not produce a value the chain waits for
+};
+
+struct ChainBlock {
+    double warp_execs = 0;     // warp-level executions of the block's first instruction, whole launch
+    std::vector<ChainInst> insts;
+};
+
+// Everything the model reads, per launch. Totals are whole-launch; the model divides by blocks.
+struct LaunchProfile {
+    std::string kernel;
+    uint64_t blocks = 0;
+    uint32_t threads_per_block = 0;
+    uint32_t warps_per_block = 0;
+    uint32_t blocks_per_sm = 1;   // from occupancy
+    uint32_t sm_count = 132;
+    double clock_mhz = 1980;
+    double dram_peak_gbps = 4800;
+    std::array<double, kPipeCount> warp_insts{};  // per issue class
+    double global_sectors = 0;    // L1TEX sectors of global + local accesses
+    double shared_wavefronts = 0;
+    double shared_ideal_wavefronts = 0;
+    double l2_sectors = 0;        // sectors the L2 serves (reads, writes, atomics)
+    double l2_read_hit_rate = 0;  // of L2 read sectors
+    double dram_bytes = 0;        // read + written
+    double flops = 0;             // fp32/fp64 operations of the lanes that executed (fma = 2)
+    double barriers = 0;          // warp-level barrier instructions
+    std::vector<ChainBlock> chain;  // executed basic blocks
+};
+
+// Builds the profile from a prepared launch and its simulated run (counts, occupancy, preset).
+LaunchProfile build_profile(const session::PreparedLaunch& p, const session::SimRun& run);
+
+}  // namespace warpsim::timing

@@ -1,0 +1,37 @@
+// sim/timing/timing.hpp — the timing model's entry points for the CLI and reports: a simulated run in,
+// the predicted time, bound and per-SM timeline out.
+#pragma once
+
+#include <string>
+
+#include "sim/device/device.hpp"
+#include "sim/launch/result.hpp"
+#include "sim/timing/model.hpp"
+#include "sim/timing/profile.hpp"
+
+namespace warpsim::session {
+struct PreparedLaunch;
+struct SimRun;
+}  // namespace warpsim::session
+
+namespace warpsim::timing {
+
+// The parameters for a preset: its own "timing" values when marked fitted, else the fit shipped with
+// warpsim for that GPU (sim/timing/h200_fit.json, built in), else the model's defaults.
+ModelParams params_for(const device::DevicePreset& preset);
+// Where params_for took them from, for the report ("fitted: ...", "defaults (not fitted)").
+std::string params_origin(const device::DevicePreset& preset);
+
+struct TimingResult {
+    launch::PredictedTiming predicted;  // cycles, time_us, dram_gbps, gflops, bound (short code)
+    Prediction detail;
+    LaunchProfile profile;
+    std::string text;                   // the report's timing block (several lines)
+};
+
+// Predicts the launch's time from its simulated counts. Call after run_simulated succeeded.
+TimingResult predict_run(const session::PreparedLaunch& p, const session::SimRun& run);
+// The same, just the report field.
+launch::PredictedTiming predict(const session::PreparedLaunch& p, const session::SimRun& run);
+
+}  // namespace warpsim::timing

@@ -1,0 +1,138 @@
+// tests/timing/hardware_tests.cpp — the timing model against the H200's measured times
+// (tests/hardware/h200/results.json): MAPE and pairwise order over the calibration and validation sets,
+// and the hidden `[.fit]` test that refits the parameters and writes sim/timing/h200_fit.json.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/session/run.hpp"
+#include "sim/timing/fit.hpp"
+#include "sim/timing/timing.hpp"
+
+using namespace warpsim;
+using namespace warpsim::timing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kRoot = WARPSIM_SOURCE_DIR;
+
+std::optional<nlohmann::json> read_json(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return std::nullopt;
+    try {
+        return nlohmann::json::parse(in);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+// Simulates every spec of `set` that has a measured time; `calibration` marks which set it is.
+void add_samples(const nlohmann::json& runs, const nlohmann::json& specs, bool calibration,
+                 std::vector<Sample>& out) {
+    for (const auto& s : specs) {
+        std::string spec = s.get<std::string>();
+        if (!runs.contains(spec)) continue;
+        const auto& rep = runs.at(spec);
+        if (!rep.contains("measured") || rep.contains("error")) continue;
+        double t = rep["measured"].value("time_us", 0.0);
+        if (!(t > 0)) continue;
+        auto prep = session::prepare(kRoot + "/" + spec);
+        if (!prep) {
+            WARN(spec << ": " << prep.error());
+            continue;
+        }
+        session::SimOptions opt;
+        auto run = session::run_simulated(prep.value(), opt);
+        if (!run || run.value().report.error) {
+            WARN(spec << ": the simulated run failed");
+            continue;
+        }
+        out.push_back(Sample{spec, build_profile(prep.value(), run.value()), t, calibration});
+    }
+}
+
+// The measured samples of tests/timing/sets.json; empty (with a WARN) when there is no data yet.
+std::vector<Sample> load_samples(nlohmann::json* results_out = nullptr) {
+    std::vector<Sample> out;
+    auto sets = read_json(kRoot + "/tests/timing/sets.json");
+    auto results = read_json(kRoot + "/tests/hardware/h200/results.json");
+    if (!sets || !results || !results->contains("runs")) {
+        WARN("tests/hardware/h200/results.json missing or unreadable: hardware timing checks skipped");
+        return out;
+    }
+    if (results_out) *results_out = *results;
+    add_samples(results->at("runs"), sets->at("calibration"), true, out);
+    add_samples(results->at("runs"), sets->at("validation"), false, out);
+    if (out.empty()) WARN("no timing spec has a measured time in tests/hardware/h200/results.json: skipped");
+    return out;
+}
+
+ModelParams h200_params() {
+    auto preset = device::load_preset("h200");
+    REQUIRE(preset.has_value());
+    return params_for(preset.value());
+}
+
+std::string table(const std::vector<Sample>& samples, const ModelParams& m) {
+    std::ostringstream o;
+    o << "| launch | set | measured us | predicted us | error % | bound |\n|---|---|---:|---:|---:|---|\n";
+    for (const auto& s : samples) {
+        auto p = predict_profile(s.profile, m);
+        o << fmt::format("| {} | {} | {:.2f} | {:.2f} | {:+.1f} | {} |\n", fs::path(s.spec).stem().string(),
+                         s.calibration ? "cal" : "val", s.measured_us, p.time_us,
+                         100.0 * (p.time_us - s.measured_us) / s.measured_us, p.bound_text);
+    }
+    return o.str();
+}
+
+}  // namespace
+
+TEST_CASE("H200: MAPE <= 15 % and pairwise order over calibration and validation sets", "[timing][hardware]") {
+    auto samples = load_samples();
+    if (samples.empty()) return;
+    auto m = h200_params();
+    auto cal = accuracy(samples, m, true);
+    auto val = accuracy(samples, m, false);
+    INFO(table(samples, m));
+    INFO(fmt::format("calibration: {} launches, MAPE {:.1f} %; validation: {} launches, MAPE {:.1f} %", cal.n,
+                     cal.mape, val.n, val.mape));
+    CHECK(val.n >= 30);
+    CHECK(cal.mape <= 15.0);
+    CHECK(val.mape <= 15.0);
+    for (const auto& s : cal.misordered) CHECK(s == "");
+    for (const auto& s : val.misordered) CHECK(s == "");
+}
+
+TEST_CASE("fit the H200 timing parameters (writes sim/timing/h200_fit.json)", "[.fit]") {
+    nlohmann::json results;
+    auto samples = load_samples(&results);
+    REQUIRE(!samples.empty());
+    auto fit = fit_params(samples, ModelParams{});
+    auto cal = accuracy(samples, fit.params, true);
+    auto val = accuracy(samples, fit.params, false);
+    nlohmann::ordered_json out;
+    out["gpu"] = results.value("gpu", "");
+    out["data_set"] = fmt::format("tests/hardware/h200/results.json ({}, driver {}), calibration set of "
+                                  "tests/timing/sets.json ({} launches)",
+                                  results.value("date", ""), results.value("driver", ""), cal.n);
+    out["method"] = "Levenberg-Marquardt on log(predicted/measured), Eigen LDLT steps (sim/timing/fit.cpp)";
+    out["values"] = params_to_values(fit.params);
+    out["calibration_mape_pct"] = cal.mape;
+    out["validation_mape_pct"] = val.mape;
+    out["validation_launches"] = val.n;
+    out["misordered_pairs"] = cal.misordered.size() + val.misordered.size();
+    std::ofstream(kRoot + "/sim/timing/h200_fit.json") << out.dump(2) << "\n";
+    std::ofstream(std::string(WARPSIM_BINARY_DIR) + "/timing_table.md") << table(samples, fit.params);
+    WARN(fmt::format("fit: {} iterations, calibration MAPE {:.1f} % ({}), validation MAPE {:.1f} % ({}), "
+                     "misordered {} of {} / {} of {}",
+                     fit.iterations, cal.mape, cal.n, val.mape, val.n, cal.misordered.size(), cal.pairs,
+                     val.misordered.size(), val.pairs));
+    for (const auto& s : val.misordered) WARN(s);
+}
