@@ -16,8 +16,9 @@ double to_double(uint64_t bits, Format f, bool ftz) {
 }
 
 // Round a double result to `f` (round-to-nearest-even, in software); NaN becomes f's canonical NaN.
-uint64_t from_double(double v, Format f, bool ftz_out) {
-    return float_to_float(std::bit_cast<uint64_t>(v), kF64, f, Round::rn, false, ftz_out, false, false);
+uint64_t from_double(double v, Format f, bool ftz_out, Round r = Round::rn) {
+    if (std::isnan(v)) return canonical_nan(f);
+    return float_to_float(std::bit_cast<uint64_t>(v), kF64, f, r, false, ftz_out, false, false);
 }
 
 uint32_t f32_unary(uint32_t a, bool ftz, double (*fn)(double)) {
@@ -37,14 +38,17 @@ constexpr uint32_t kInv2PiF32 = 0x3e22f983u;
 
 // sin/cos of 2*pi*t for the f32 value t = a * (1/(2*pi)) (rounded to nearest in f32). Reducing t by its
 // nearest integer is exact in double, so only the final evaluation carries rounding error.
-uint32_t sincos_approx(uint32_t a, bool ftz, bool want_cos) {
-    const uint32_t t_bits = f32_mul(ftz ? f32_flush(a) : a, kInv2PiF32, Round::rn, ftz);
+// MUFU.SIN/COS flush subnormal arguments and results whether or not .ftz is given: the H200's outputs of
+// sin.approx.f32 and sin.approx.ftz.f32 are identical over 2^24 inputs (same for cos).
+uint32_t sincos_approx(uint32_t a, bool want_cos) {
+    const uint32_t t_bits = f32_mul(a, kInv2PiF32, Round::rn, true);
     const double t = to_double(t_bits, kF32, false);
     if (!std::isfinite(t)) return kF32CanonicalNaN;  // sin/cos(+-inf) = NaN (9.7.3.18/19 tables)
-    const double frac = t - std::nearbyint(t);
+    double frac = t - std::nearbyint(t);
+    if (frac == 0) frac = std::copysign(0.0, t);  // sin(-huge integer multiple) is -0 on the GPU
     const double angle = 2.0 * std::numbers::pi * frac;
     const double v = want_cos ? std::cos(angle) : std::sin(angle);
-    const uint32_t r = uint32_t(from_double(v, kF32, ftz));
+    const uint32_t r = uint32_t(from_double(v, kF32, true));
     // sin(-0) = -0: keep the sign of a zero argument (the multiply already did for t).
     if (!want_cos && (t_bits & 0x7fffffffu) == 0) return t_bits;
     return r;
@@ -57,8 +61,8 @@ uint32_t f32_sqrt_approx(uint32_t a, bool ftz) { return f32_sqrt(a, Round::rn, f
 uint32_t f32_rsqrt_approx(uint32_t a, bool ftz) { return f32_unary(a, ftz, rsqrt_d); }
 uint32_t f32_ex2_approx(uint32_t a, bool ftz) { return f32_unary(a, ftz, exp2_d); }
 uint32_t f32_lg2_approx(uint32_t a, bool ftz) { return f32_unary(a, ftz, log2_d); }
-uint32_t f32_sin_approx(uint32_t a, bool ftz) { return sincos_approx(a, ftz, false); }
-uint32_t f32_cos_approx(uint32_t a, bool ftz) { return sincos_approx(a, ftz, true); }
+uint32_t f32_sin_approx(uint32_t a, bool /*ftz*/) { return sincos_approx(a, false); }
+uint32_t f32_cos_approx(uint32_t a, bool /*ftz*/) { return sincos_approx(a, true); }
 uint32_t f32_tanh_approx(uint32_t a) { return f32_unary(a, false, tanh_d); }
 
 uint32_t f32_div_approx(uint32_t a, uint32_t b, bool ftz) {
@@ -87,7 +91,8 @@ uint64_t f64_hi_approx(uint64_t a, double (*fn)(double)) {
     const Unpacked u = unpack(hi, kF64Hi, true);
     if (u.kind == Kind::nan) return 0x7fffffff00000000ull;  // canonical NaN (9.7.3.14)
     const double x = std::bit_cast<double>(u.kind == Kind::zero ? (hi & 0x80000000ull) << 32 : hi << 32);
-    return from_double(fn(x), kF64Hi, true) << 32;
+    // The H200 truncates to the 20-bit fraction (1/2.5 -> 0x3fd99999, not ...9a): round toward zero.
+    return from_double(fn(x), kF64Hi, true, Round::rz) << 32;
 }
 double rcp_d(double x) { return 1.0 / x; }
 }  // namespace

@@ -112,6 +112,25 @@ uint64_t to_tf32_container(uint64_t tf32_bits) {
     return (sign << 31) | ((tf32_bits & kTF32.mag_mask()) << 13);
 }
 
+constexpr bool same_format(Format a, Format b) {
+    return a.mant_bits == b.mant_bits && a.exp_bits == b.exp_bits && a.kind == b.kind;
+}
+
+// NaN through a float -> float conversion, as measured on the H200 (tests/hardware/sfu): f32/f16 -> f64 and
+// f64 -> f32/f16/bf16 keep the sign and the leading payload bits and set the quiet bit; bf16 -> f32 is a plain
+// shift (even a signalling NaN stays signalling); every other conversion gives the canonical NaN.
+uint64_t convert_nan(uint64_t bits, Format from, Format to) {
+    if (to.kind != FormatKind::ieee) return canonical_nan(to);
+    if (same_format(from, kBF16) && same_format(to, kF32)) return bits << 16;
+    const bool keep_payload = same_format(from, kF64) || same_format(to, kF64);
+    if (!keep_payload) return canonical_nan(to);
+    const uint64_t sign = (bits >> from.sign_shift()) & 1;
+    const uint64_t frac = bits & from.frac_mask();
+    const uint64_t payload = to.mant_bits >= from.mant_bits ? frac << (to.mant_bits - from.mant_bits)
+                                                            : frac >> (from.mant_bits - to.mant_bits);
+    return (sign << to.sign_shift()) | to.inf_code() | (uint64_t{1} << (to.mant_bits - 1)) | payload;
+}
+
 }  // namespace
 
 uint64_t float_to_float(uint64_t bits, Format from, Format to, Round r, bool ftz_in, bool ftz_out, bool relu,
@@ -120,7 +139,7 @@ uint64_t float_to_float(uint64_t bits, Format from, Format to, Round r, bool ftz
     const uint64_t s = x.sign ? sign_bit(to) : 0;
     uint64_t d = 0;
     switch (x.kind) {
-        case Kind::nan: return canonical_nan(to);
+        case Kind::nan: return relu ? canonical_nan(to) : convert_nan(bits, from, to);
         case Kind::zero: d = s; break;
         case Kind::inf:
             d = (to.kind == FormatKind::ieee && !satfinite) ? (s | to.inf_code()) : (s | to.max_finite_code());
@@ -146,6 +165,8 @@ uint64_t convert(uint64_t src, ir::Type from, ir::Type to, const CvtMode& m) {
 
     const bool ftz_in = m.ftz && from == ir::Type::f32;
     const bool ftz_out = m.ftz && to == ir::Type::f32;
+    // cvt.rna.tf32.f32 of a NaN drops the low 13 bits and nothing else (measured: 0x7f800001 -> 0x7f800000).
+    if (to == ir::Type::tf32 && from == ir::Type::f32 && is_nan_bits(src, kF32)) return src & 0xffffe000u;
     uint64_t d = 0;
     if (is_integer_rounding(m.rnd)) {
         // Same-size float -> float rounded to an integral value (cvt.rni.f32.f32 and friends).

@@ -14,7 +14,9 @@
 //  * .relu (f16/bf16/tf32/fp8 destinations) clamps negative results to +0 and makes NaN canonical;
 //    .satfinite turns overflow (and infinity) into the sign-preserving largest finite value, NaN stays NaN
 //    (for formats without NaN it becomes +MAX_NORM).
-//  * NaN results of float -> float conversions are the destination's canonical NaN.
+//  * NaN through float -> float: f32/f16 -> f64 and f64 -> narrower keep the sign and leading payload bits
+//    and set the quiet bit; bf16 -> f32 is a plain shift; f32 -> tf32 truncates the low 13 bits; the others
+//    give the destination's canonical NaN (all measured on the H200, tests/hardware/sfu).
 // Result bits: zero-extended for unsigned, bit and float destinations; sign-extended to 64 bits for
 // signed integer destinations (so the caller can mask to any register width, 9.4.1).
 #pragma once

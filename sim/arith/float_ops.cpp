@@ -9,18 +9,21 @@ namespace {
 constexpr uint64_t signed_zero(Format f, bool sign) { return sign ? sign_bit(f) : 0; }
 constexpr uint64_t signed_inf(Format f, bool sign) { return signed_zero(f, sign) | f.inf_code(); }
 
-// A NaN produced from non-NaN operands (inf-inf, 0*inf, sqrt(-x)...).
-constexpr uint64_t generated_nan(Format f) { return canonical_nan(f); }
+constexpr bool is_f64(Format f) { return f.mant_bits == kF64.mant_bits && f.exp_bits == kF64.exp_bits; }
 
-// NaN result when at least one operand is NaN. f64 keeps the first NaN operand's payload with the quiet bit
-// set (PTX ISA 9.7.3: "NaN payloads are supported for double-precision instructions"); every other format
-// returns its canonical NaN (f32: CUDA Programming Guide "Floating-Point Standard"; f16/bf16: 9.7.4
-// "unspecified NaN", modelled as 0x7fff).
+// A NaN produced from non-NaN operands (inf-inf, 0*inf, sqrt(-x)...).
+constexpr uint64_t generated_nan(Format f) { return is_f64(f) ? kF64DefaultNaN : canonical_nan(f); }
+
+// NaN result when at least one operand is NaN. f64 returns the LAST NaN operand (b over a; c over b over a
+// for fma) with the quiet bit set, sign and payload kept (PTX ISA 9.7.3: "NaN payloads are supported for
+// double-precision instructions"; the operand order was measured on the H200, tests/hardware/sfu). Every
+// other format returns its canonical NaN (f32: CUDA Programming Guide "Floating-Point Standard"; f16/bf16:
+// 9.7.4 "unspecified NaN", 0x7fff on the H200).
 constexpr uint64_t propagate_nan(Format f, uint64_t a, uint64_t b = 0, uint64_t c = 0, int n = 1) {
-    if (f.mant_bits != kF64.mant_bits || f.exp_bits != kF64.exp_bits) return canonical_nan(f);
+    if (!is_f64(f)) return canonical_nan(f);
     const uint64_t quiet = uint64_t{1} << (f.mant_bits - 1);
     const uint64_t ops[3] = {a, b, c};
-    for (int i = 0; i < n; ++i)
+    for (int i = n - 1; i >= 0; --i)
         if (is_nan_bits(ops[i], f)) return ops[i] | quiet;
     return canonical_nan(f);
 }
@@ -57,6 +60,8 @@ uint64_t min_max(uint64_t a, uint64_t b, Format f, bool ftz, bool nan_propagate,
     a = flush_if(a, f, ftz);
     b = flush_if(b, f, ftz);
     const bool an = is_nan_bits(a, f), bn = is_nan_bits(b, f);
+    // Both NaN: f32/f16/bf16 give the canonical NaN; f64 gives b, quieted (measured on the H200).
+    if (an && bn && is_f64(f) && !nan_propagate) return b | (uint64_t{1} << (f.mant_bits - 1));
     if ((an && bn) || (nan_propagate && (an || bn))) return canonical_nan(f);
     if (an) return b;
     if (bn) return a;
@@ -125,7 +130,9 @@ uint64_t fp_fma(uint64_t a, uint64_t b, uint64_t c, Format f, Round r, bool ftz)
 
 uint64_t fp_div(uint64_t a, uint64_t b, Format f, Round r, bool ftz) {
     const Unpacked x = unpack(a, f, ftz), y = unpack(b, f, ftz);
-    if (x.kind == Kind::nan || y.kind == Kind::nan) return propagate_nan(f, a, b, 0, 2);
+    // div.rn.f64 is a software sequence on the GPU and returns the FIRST NaN operand (measured), unlike
+    // the single f64 instructions: list the operands in reverse so propagate_nan's "last" picks a.
+    if (x.kind == Kind::nan || y.kind == Kind::nan) return propagate_nan(f, b, a, 0, 2);
     const bool sign = x.sign != y.sign;
     if (x.kind == Kind::inf) return y.kind == Kind::inf ? generated_nan(f) : signed_inf(f, sign);
     if (y.kind == Kind::inf) return signed_zero(f, sign);
@@ -290,7 +297,7 @@ bool compare(uint64_t a, uint64_t b, ir::Type type, ir::CmpOp op, bool ftz) {
     const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
     a &= mask;
     b &= mask;
-    if (ir::is_signed_int(type)) {
+    if (type == ir::Type::s8 || type == ir::Type::s16 || type == ir::Type::s32 || type == ir::Type::s64) {
         const int sh = 64 - bits;
         const auto sa = static_cast<int64_t>(a << sh) >> sh, sb = static_cast<int64_t>(b << sh) >> sh;
         return compare_ordered(sa, sb, op);

@@ -7,8 +7,11 @@
 //  * .ftz (9.7.3): subnormal inputs and results become sign-preserving zero (f32 and f16 only).
 //  * .sat (9.7.3, 9.7.4): result clamped to [0.0, 1.0]; NaN results become +0.0.
 //  * NaN results (CUDA Programming Guide "Floating-Point Standard"): f32 arithmetic returns 0x7fffffff.
-//    f64 (9.7.3: "NaN payloads are supported for double-precision instructions") propagates an input NaN,
-//    quieted; a NaN created from non-NaN inputs is 0x7fffffffffffffff. f16/bf16 return 0x7fff.
+//    f64 (9.7.3: "NaN payloads are supported for double-precision instructions") propagates the last NaN
+//    operand, quieted (min/max.f64 with two NaNs too); a NaN created from non-NaN inputs is 0xfff8000000000000 (measured on the H200).
+//    f16/bf16 return 0x7fff.
+//  * .ftz tininess is decided before rounding: an exact result below the smallest normal is flushed even
+//    if it would round up to it (measured, tests/hardware/sfu mul.rn.ftz.f32).
 //  * min/max (9.7.3.11/12, 9.7.4.7/8): a NaN operand is ignored, both NaN -> canonical NaN; .NaN returns the
 //    canonical NaN if either is NaN; -0.0 < +0.0.
 #pragma once
@@ -62,11 +65,15 @@ inline uint32_t f32_max(uint32_t a, uint32_t b, bool ftz, bool nan_propagate) {
     return uint32_t(fp_max(a, b, kF32, ftz, nan_propagate));
 }
 inline uint32_t f32_sat(uint32_t a) { return uint32_t(fp_sat(a, kF32)); }
-// abs/neg (9.7.3.9/10): sign-bit operations; .ftz flushes a subnormal input first. NaN inputs keep their
-// payload (the "unspecified NaN" the ISA allows; measured in tests/hardware/sfu).
+// abs/neg (9.7.3.9/10): sign-bit operations; .ftz flushes a subnormal input first. A NaN input gives the
+// canonical NaN (the ISA's "unspecified NaN"; the H200 returns 0x7fffffff, tests/hardware/sfu abs/neg.f32).
 constexpr uint32_t f32_flush(uint32_t a) { return is_subnormal_bits(a, kF32) ? (a & 0x80000000u) : a; }
-constexpr uint32_t f32_abs(uint32_t a, bool ftz) { return (ftz ? f32_flush(a) : a) & 0x7fffffffu; }
-constexpr uint32_t f32_neg(uint32_t a, bool ftz) { return (ftz ? f32_flush(a) : a) ^ 0x80000000u; }
+constexpr uint32_t f32_abs(uint32_t a, bool ftz) {
+    return is_nan_bits(a, kF32) ? kF32CanonicalNaN : (ftz ? f32_flush(a) : a) & 0x7fffffffu;
+}
+constexpr uint32_t f32_neg(uint32_t a, bool ftz) {
+    return is_nan_bits(a, kF32) ? kF32CanonicalNaN : (ftz ? f32_flush(a) : a) ^ 0x80000000u;
+}
 // copysign (9.7.3.2): d = b with the sign of a.
 constexpr uint32_t f32_copysign(uint32_t a, uint32_t b) { return (b & 0x7fffffffu) | (a & 0x80000000u); }
 
@@ -101,12 +108,17 @@ uint16_t bf16_mul(uint16_t a, uint16_t b);
 uint16_t bf16_fma(uint16_t a, uint16_t b, uint16_t c, bool relu);
 uint16_t bf16_min(uint16_t a, uint16_t b, bool nan_propagate);
 uint16_t bf16_max(uint16_t a, uint16_t b, bool nan_propagate);
-// neg/abs (9.7.4.5/6): sign-bit flips; .ftz (f16 only) flushes a subnormal input first.
+// neg/abs (9.7.4.5/6): sign-bit flips; .ftz (f16 only) flushes a subnormal input first; a NaN input gives
+// 0x7fff ("NaN inputs yield an unspecified NaN"; measured for neg.f16, assumed for abs and bf16).
 constexpr uint16_t f16_flush(uint16_t a) { return is_subnormal_bits(a, kF16) ? uint16_t(a & 0x8000u) : a; }
-constexpr uint16_t f16_neg(uint16_t a, bool ftz) { return uint16_t((ftz ? f16_flush(a) : a) ^ 0x8000u); }
-constexpr uint16_t f16_abs(uint16_t a, bool ftz) { return uint16_t((ftz ? f16_flush(a) : a) & 0x7fffu); }
-constexpr uint16_t bf16_neg(uint16_t a) { return uint16_t(a ^ 0x8000u); }
-constexpr uint16_t bf16_abs(uint16_t a) { return uint16_t(a & 0x7fffu); }
+constexpr uint16_t f16_neg(uint16_t a, bool ftz) {
+    return is_nan_bits(a, kF16) ? kF16CanonicalNaN : uint16_t((ftz ? f16_flush(a) : a) ^ 0x8000u);
+}
+constexpr uint16_t f16_abs(uint16_t a, bool ftz) {
+    return is_nan_bits(a, kF16) ? kF16CanonicalNaN : uint16_t((ftz ? f16_flush(a) : a) & 0x7fffu);
+}
+constexpr uint16_t bf16_neg(uint16_t a) { return is_nan_bits(a, kBF16) ? kBF16CanonicalNaN : uint16_t(a ^ 0x8000u); }
+constexpr uint16_t bf16_abs(uint16_t a) { return is_nan_bits(a, kBF16) ? kBF16CanonicalNaN : uint16_t(a & 0x7fffu); }
 
 // Packed x2 forms: apply a 16-bit operation to both halves of 32-bit registers (9.7.4: "half-word operands
 // are operated in parallel"). Usage: x2(a, b, [&](uint16_t x, uint16_t y) { return f16_add(x, y, ftz, sat); })

@@ -58,10 +58,13 @@ inline constexpr Format kE3M2{2, 3, FormatKind::finite_only};
 inline constexpr Format kE2M1{1, 2, FormatKind::finite_only};
 
 // Canonical NaNs. f32: 0x7fffffff (CUDA Programming Guide, "Floating-Point Standard": every single-precision
-// operation with a NaN result returns 0x7fffffff). f64, f16 and bf16 use the same all-ones-payload pattern;
-// tests/hardware/sfu/ measures which operations really produce it.
+// operation with a NaN result returns 0x7fffffff). f16 and bf16 results use 0x7fff (measured on the H200).
+// f64 instructions propagate NaN operands (quieted); a NaN they create from numbers (sqrt(-1), inf-inf)
+// is 0xfff8000000000000 (measured: sqrt.rn.f64, rsqrt.approx.f64 in tests/hardware/sfu); the PTX .NaN
+// min/max and "both operands NaN" results use kF64CanonicalNaN.
 inline constexpr uint32_t kF32CanonicalNaN = 0x7fffffffu;
 inline constexpr uint64_t kF64CanonicalNaN = 0x7fffffffffffffffull;
+inline constexpr uint64_t kF64DefaultNaN = 0xfff8000000000000ull;
 inline constexpr uint16_t kF16CanonicalNaN = 0x7fff;
 inline constexpr uint16_t kBF16CanonicalNaN = 0x7fff;
 
@@ -143,9 +146,9 @@ constexpr uint64_t overflow_result(bool sign, Format f, Round r) {
     return s | (to_inf ? f.inf_code() : f.max_finite_code());
 }
 
-// Round the exact nonzero value (-1)^sign * sig * 2^exp to format f. With `ftz`, a result that is subnormal
-// after rounding becomes a sign-preserving zero (the GPU flushes the rounded result; see the measurements in
-// tests/hardware/sfu/README.md).
+// Round the exact nonzero value (-1)^sign * sig * 2^exp to format f. With `ftz`, a result whose exact value
+// is below the smallest normal becomes a sign-preserving zero, even when rounding would carry it up to the
+// smallest normal: the H200 detects tininess before rounding (mul.rn.ftz.f32 in tests/hardware/sfu).
 constexpr uint64_t round_pack(bool sign, int32_t exp, u128 sig, Format f, Round r, bool ftz) {
     const uint64_t s = sign ? sign_bit(f) : 0;
     if (sig == 0) return s;
@@ -153,6 +156,7 @@ constexpr uint64_t round_pack(bool sign, int32_t exp, u128 sig, Format f, Round 
     const int32_t lead = exp + m;                       // exponent of the leading bit
     const int32_t emax_plus2 = static_cast<int32_t>(f.exp_mask()) - f.bias() + 1;
     if (lead > emax_plus2) return overflow_result(sign, f, r);
+    if (ftz && lead < f.emin()) return s;
     const int32_t lsb_exp = (lead > f.emin() ? lead : f.emin()) - f.mant_bits;
     const int32_t shift = lsb_exp - exp;
     uint64_t q;
@@ -169,7 +173,6 @@ constexpr uint64_t round_pack(bool sign, int32_t exp, u128 sig, Format f, Round 
     const int32_t biased_minus1 = (lead > f.emin() ? lead : f.emin()) + f.bias() - 1;
     const uint64_t code = (static_cast<uint64_t>(biased_minus1) << f.mant_bits) + q;
     if (code > f.max_finite_code()) return overflow_result(sign, f, r);
-    if (ftz && code < (uint64_t{1} << f.mant_bits)) return s;
     return s | code;
 }
 

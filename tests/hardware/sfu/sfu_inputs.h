@@ -11,12 +11,13 @@ namespace sfu {
 // Input kinds: how operand k of sample i is produced.
 enum InputKind : uint32_t {
     kF32 = 0,         // one f32, specials then all exponents (see f32_input)
-    kF32x2 = 1,       // two f32 (streams 0 and 1)
-    kF32x3 = 2,       // three f32; for odd i the addend's exponent is close to the product's (cancellation)
+    kF32x2 = 1,       // two f32: every pair of specials for i < 4096, then streams 0 and 1
+    kF32x3 = 2,       // three f32: special pairs times a rotating special for i < 4096, then streams 0..2
+                      // where, for odd i, the addend's exponent is close to the product's (cancellation)
     kB16 = 3,         // one 16-bit pattern: the sample index itself (exhaustive over 65536)
     kF64 = 4,         // one f64, specials then all exponents
-    kF64x2 = 5,       // two f64
-    kF64x3 = 6,       // three f64
+    kF64x2 = 5,       // two f64: special pairs for i < 4096, then streams 0 and 1
+    kF64x3 = 6,       // three f64: as kF32x3 without the cancellation tweak
     kF16x3 = 7,       // three f16 patterns from the hash
     kF32MulFtz = 8,   // two f32 whose product lies near 2^-126 (the ftz boundary)
     kF32Int = 9,      // one f32 with exponent field 96..191 (|x| in [2^-31, 2^65)) for float->int rounding
@@ -25,6 +26,7 @@ enum InputKind : uint32_t {
 inline constexpr uint32_t kSampleCount = 65536;      // samples stored per function
 inline constexpr uint32_t kLargeLog2 = 24;           // the fingerprint sweep covers 2^24 indices
 inline constexpr uint32_t kSpecialCount = 64;
+inline constexpr uint32_t kSpecialPairs = kSpecialCount * kSpecialCount;  // 4096
 
 // splitmix64 finaliser: a fixed bijective mix of 64-bit integers.
 inline uint64_t mix64(uint64_t x) {
@@ -94,9 +96,19 @@ inline uint32_t f32_int_input(uint32_t i) {
     return uint32_t(h >> 63) << 31 | exp_field << 23 | frac;
 }
 
+// Every ordered pair of specials (a = specials[i / 64], b = specials[i % 64]), c = specials[(i * 7) % 64].
+template <class T>
+inline void special_pairs(const T* specials, uint32_t i, uint64_t out[3]) {
+    out[0] = specials[i / kSpecialCount];
+    out[1] = specials[i % kSpecialCount];
+    out[2] = specials[(i * 7) % kSpecialCount];
+}
+
 // Operands of sample i for kind `kind`: out[0..2] (unused operands are 0).
 inline void inputs(uint32_t kind, uint32_t i, uint64_t out[3]) {
     out[0] = out[1] = out[2] = 0;
+    if ((kind == kF32x2 || kind == kF32x3) && i < kSpecialPairs) return special_pairs(kF32Specials, i, out);
+    if ((kind == kF64x2 || kind == kF64x3) && i < kSpecialPairs) return special_pairs(kF64Specials, i, out);
     switch (kind) {
         case kF32: out[0] = f32_input(i, 0); break;
         case kF32x2: out[0] = f32_input(i, 0); out[1] = f32_input(i, 1); break;

@@ -47,6 +47,10 @@
 #define R_FF(ptx) { unsigned d; asm volatile(ptx : "=r"(d) : "f"(F32(x0)), "f"(F32(x1))); r = d; }
 #define R_D(ptx) { unsigned d; asm volatile(ptx : "=r"(d) : "d"(F64(x0))); r = d; }
 #define R_H(ptx) { unsigned d; asm volatile(ptx : "=r"(d) : "h"(B16(x0))); r = d; }
+#define D_H(ptx) { double d; asm volatile(ptx : "=d"(d) : "h"(B16(x0))); r = (uint64_t)__double_as_longlong(d); }
+#define F_R(ptx) { float d; asm volatile(ptx : "=f"(d) : "r"(uint32_t(x0))); r = __float_as_uint(d); }
+#define H_R(ptx) { unsigned short d; asm volatile(ptx : "=h"(d) : "r"(uint32_t(x0))); r = d; }
+#define F_L(ptx) { float d; asm volatile(ptx : "=f"(d) : "l"((unsigned long long)x0)); r = __float_as_uint(d); }
 #define L_F(ptx) { unsigned long long d; asm volatile(ptx : "=l"(d) : "f"(F32(x0))); r = d; }
 #define L_D(ptx) { unsigned long long d; asm volatile(ptx : "=l"(d) : "d"(F64(x0))); r = d; }
 
@@ -138,7 +142,22 @@
     X(77, "div.rn.f64", sfu::kF64x2, 8, PROBE, D_DD("div.rn.f64 %0, %1, %2;"))                         \
     X(78, "min.f64", sfu::kF64x2, 8, PROBE, D_DD("min.f64 %0, %1, %2;"))                               \
     X(79, "fma.rn.f64", sfu::kF64x3, 8, PROBE, D_DDD("fma.rn.f64 %0, %1, %2, %3;"))                    \
-    X(80, "fma.rp.f64", sfu::kF64x3, 8, PROBE, D_DDD("fma.rp.f64 %0, %1, %2, %3;"))
+    X(80, "fma.rp.f64", sfu::kF64x3, 8, PROBE, D_DDD("fma.rp.f64 %0, %1, %2, %3;"))                   \
+    X(81, "neg.bf16", sfu::kB16, 2, PROBE, H_H("neg.bf16 %0, %1;"))                                    \
+    X(82, "abs.f16", sfu::kB16, 2, PROBE, H_H("abs.f16 %0, %1;"))                                      \
+    X(83, "cvt.f64.f16", sfu::kB16, 8, CORE,  D_H("cvt.f64.f16 %0, %1;"))                              \
+    X(84, "cvt.rn.bf16.f64", sfu::kF64, 2, PROBE, H_D("cvt.rn.bf16.f64 %0, %1;"))                      \
+    X(85, "cvt.rn.ftz.f32.f64", sfu::kF64, 4, PROBE, F_D("cvt.rn.ftz.f32.f64 %0, %1;"))                \
+    X(86, "fma.rn.ftz.f16", sfu::kF16x3, 2, CORE,  H_HHH("fma.rn.ftz.f16 %0, %1, %2, %3;"))            \
+    X(87, "max.f64", sfu::kF64x2, 8, PROBE, D_DD("max.f64 %0, %1, %2;"))                               \
+    X(88, "sub.rn.f64", sfu::kF64x2, 8, PROBE, D_DD("sub.rn.f64 %0, %1, %2;"))                         \
+    X(89, "div.approx.ftz.f32", sfu::kF32x2, 4, PROBE, F_FF("div.approx.ftz.f32 %0, %1, %2;"))          \
+    X(90, "sub.rn.f32", sfu::kF32x2, 4, PROBE, F_FF("sub.rn.f32 %0, %1, %2;"))                         \
+    X(91, "cvt.rzi.s64.f64", sfu::kF64, 8, PROBE, L_D("cvt.rzi.s64.f64 %0, %1;"))                      \
+    X(92, "cvt.rn.f32.s32", sfu::kF32, 4, PROBE, F_R("cvt.rn.f32.s32 %0, %1;"))                        \
+    X(93, "cvt.rp.f16.u32", sfu::kF32, 2, PROBE, H_R("cvt.rp.f16.u32 %0, %1;"))                        \
+    X(94, "cvt.rm.f32.s64", sfu::kF64, 4, PROBE, F_L("cvt.rm.f32.s64 %0, %1;"))                        \
+    X(95, "cvt.sat.s8.s32", sfu::kF32, 2, PROBE, H_R("cvt.sat.s8.s32 %0, %1;"))
 
 #define DEFINE_KERNEL(id, name, kind, out_bytes, count, body)                                  \
     __global__ void kernel_##id(const uint64_t* in, uint64_t* out, uint32_t n) {              \
