@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace warpsim::cli {
 
@@ -45,5 +46,18 @@ struct CompareArgs {
     bool json = false;
 };
 int compare_command(const CompareArgs& args, const char* argv0);
+
+struct CheckArgs {
+    std::string spec;
+    std::vector<std::string> tools;   // empty: all four
+    std::string device = "h200";
+    uint64_t max_instructions = 20'000'000'000ull;
+    uint32_t schedules = 1;
+    bool json = false, shared_only = false;
+};
+int check_command(const CheckArgs& args);
+
+// Prints the metric names for `ncu --metrics` (used by tests/hardware/collect_batch.sh).
+int ncu_metrics_command();
 
 }  // namespace warpsim::cli

@@ -63,6 +63,13 @@ int run_on_gpu_command(const RunArgs& args, const char* argv0) {
     return 0;
 }
 
+int ncu_metrics_command() {
+    std::string list;
+    for (const auto& m : counts::ncu_metric_names()) list += (list.empty() ? "" : ",") + m;
+    std::cout << list << "\n";
+    return 0;
+}
+
 int compare_command(const CompareArgs& args, const char* argv0) {
     auto prepared = session::prepare(args.spec);
     if (!prepared) {

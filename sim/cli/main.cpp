@@ -1,4 +1,4 @@
-// sim/cli/main.cpp — the `warpsim` command line: run, ptx, occupancy, devices, compare.
+// sim/cli/main.cpp — the `warpsim` command line: run, ptx, occupancy, devices, compare, check.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -56,6 +56,20 @@ int main(int argc, char** argv) {
     cmp_cmd->add_flag("--json", cmp.json, "JSON output");
     cmp_cmd->add_option("--device", cmp.device, "Device preset for the simulator (default h200)");
 
+    CheckArgs chk;
+    auto* chk_cmd = app.add_subcommand("check", "Correctness checkers: memcheck, racecheck, synccheck, initcheck");
+    chk_cmd->add_option("spec", chk.spec, "Launch spec (JSON)")->required();
+    chk_cmd->add_option("--tool", chk.tools, "memcheck, racecheck, synccheck, initcheck or all (default all; "
+                        "repeat or separate with commas)")
+        ->allow_extra_args(false);
+    chk_cmd->add_option("--device", chk.device, "Device preset (default h200)");
+    chk_cmd->add_option("--max-instructions", chk.max_instructions, "Instruction budget (default 2e10)");
+    chk_cmd->add_option("--schedules", chk.schedules, "Warp orders to try (needs an engine warp-order seed)");
+    chk_cmd->add_flag("--shared-only", chk.shared_only, "racecheck: shared memory only (not global)");
+    chk_cmd->add_flag("--json", chk.json, "JSON output");
+
+    auto* metrics_cmd = app.add_subcommand("ncu-metrics", "Print the Nsight Compute metrics warpsim simulates, comma-separated");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -67,5 +81,7 @@ int main(int argc, char** argv) {
     if (occ_cmd->parsed()) return occupancy_command(occ);
     if (dev_cmd->parsed()) return devices_command(dev);
     if (cmp_cmd->parsed()) return compare_command(cmp, argv[0]);
+    if (metrics_cmd->parsed()) return ncu_metrics_command();
+    if (chk_cmd->parsed()) return check_command(chk);
     return 2;
 }

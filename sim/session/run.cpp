@@ -89,18 +89,21 @@ launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
 }
 
 RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset) {
+    // The order: ptxas on this very PTX for the preset's architecture, else the spec's
+    // `registers`, else an estimate that says how it was made.
     RegisterInfo info;
     info.static_shared_bytes = declared_static_shared(*p.module, *p.kernel);
-    if (p.spec.registers) {
-        info.registers = static_cast<int>(*p.spec.registers);
-        info.method = "launch spec 'registers'";
-        return info;
-    }
     std::string log;
     if (auto usage = device::ptxas_usage(p.ptx, preset.arch(), p.kernel->name, &log)) {
         info.registers = usage->registers;
+        info.barriers = std::max(usage->barriers, 1);
         info.static_shared_bytes = usage->shared_bytes;
         info.method = "ptxas -v (" + preset.arch() + ")";
+        return info;
+    }
+    if (p.spec.registers) {
+        info.registers = static_cast<int>(*p.spec.registers);
+        info.method = "launch spec 'registers' (no ptxas: " + log + ")";
         return info;
     }
     if (auto est = device::estimate_registers(p.ptx, p.kernel->name)) {
@@ -120,6 +123,7 @@ launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, con
     k.registers_per_thread = std::clamp(regs.registers, 0, 255);
     k.static_shared_bytes = regs.static_shared_bytes;
     k.dynamic_shared_bytes = p.spec.shared_bytes;
+    k.barriers_per_block = regs.barriers;
     if (p.spec.max_dynamic_shared_bytes) k.max_dynamic_shared_bytes = *p.spec.max_dynamic_shared_bytes;
     auto occ = device::compute_occupancy(preset, k);
     if (!occ) return launch::Outcome<device::Occupancy>::failure(occ.error());

@@ -37,6 +37,7 @@ struct RegisterInfo {
     int registers = 0;
     std::string method;               // "ptxas -v (sm_90)", "launch spec", "estimate: ..."
     long long static_shared_bytes = 0;
+    int barriers = 1;                 // named barriers a block uses (ptxas: "used N barriers")
 };
 RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset);
 
