@@ -23,34 +23,49 @@ std::string where_text(const LaunchContext& L, const DInst* in) {
     return s;
 }
 
+// Every warp that has not finished waits at a barrier that cannot complete: the threads wait at different
+// barriers (or at one with a thread count that the others never make up).
 void report_deadlock(BlockContext& b) {
     const LaunchContext& L = *b.launch;
     uint32_t exited = 0, waiting = 0, first_warp = kNone;
-    std::string per_barrier;
     for (const auto& w : b.warps) {
         exited += static_cast<uint32_t>(std::popcount(w.exited));
-        if (w.state == WarpState::at_barrier && first_warp == kNone) first_warp = w.index;
+        if (w.state != WarpState::at_barrier) continue;
+        waiting += w.lanes - static_cast<uint32_t>(std::popcount(w.exited));
+        if (first_warp == kNone) first_warp = w.index;
     }
+    std::string per_barrier;
     for (uint32_t id = 0; id < b.barriers.size(); ++id) {
         const auto& bs = b.barriers[id];
-        if (bs.expected == 0) continue;
-        waiting += bs.arrived;
-        per_barrier += fmt::format("\n    barrier {} at {}: {} of {} threads arrived", id, where_text(L, bs.where),
-                                   bs.arrived, bs.expected);
+        if (!bs.started) continue;
+        std::string warps;
+        for (uint32_t wi : bs.waiting) warps += fmt::format("{}{}", warps.empty() ? "" : ",", wi);
+        const uint32_t expected = bs.expected ? bs.expected : b.live_warps;
+        per_barrier += fmt::format("\n    barrier {} at {}: {} of {} warps arrived ({} of {} threads; waiting warps: {})",
+                                   id, where_text(L, bs.where), bs.arrived, expected, bs.arrived * 32, expected * 32,
+                                   warps.empty() ? "none" : warps);
     }
     std::string details = fmt::format(
-        "barrier deadlock in block ({},{},{}): {} threads wait at a barrier that the other threads never reach "
-        "({} threads have exited, {} threads in all){}\n    on a GPU this kernel would hang; every thread of the "
-        "block must reach the same bar.sync / __syncthreads()",
+        "barrier deadlock in block ({},{},{}): {} threads wait at barriers that the other threads never reach "
+        "({} threads have exited, {} threads in all){}\n    on a GPU this kernel would hang; every non-exited "
+        "warp of the block must reach the same barrier (bar.sync / __syncthreads())",
         b.ctaid[0], b.ctaid[1], b.ctaid[2], waiting, exited, b.threads, per_barrier);
     FaultDetails f;
     f.block = b.ctaid;
     for (const auto& bs : b.barriers)
-        if (bs.expected && bs.where && bs.where->ir) {
+        if (bs.started && bs.where && bs.where->ir) {
             f.ptx_line = bs.where->ir->loc.ptx_line;
+            if (bs.where->ir->loc.line) {
+                std::string_view file = L.program->module->file_path(bs.where->ir->loc.file);
+                f.cuda_location = fmt::format("{}:{}", file.empty() ? "?" : file, bs.where->ir->loc.line);
+            }
+            f.function = L.program->functions[L.kernel].fn->name;
             break;
         }
-    if (first_warp != kNone) f.thread = {first_warp * 32 % L.block[0], 0, 0};
+    if (first_warp != kNone) {
+        const uint32_t t = first_warp * 32;
+        f.thread = {t % L.block[0], (t / L.block[0]) % L.block[1], t / (L.block[0] * L.block[1])};
+    }
     b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated", details, f};
 }
 
@@ -81,6 +96,7 @@ void run_block(BlockContext& b) {
     start_warps(b);
     if (b.error) return;
     if (b.counters) b.counters->on_block_begin(b.linear, b.sm);
+    if (L.observer) L.observer->on_block_begin(b.index());
     for (;;) {
         bool any_ran = false, all_done = true;
         for (auto& w : b.warps) {
@@ -111,6 +127,7 @@ void run_block(BlockContext& b) {
         }
     }
     if (b.counters) b.counters->on_block_end(b.linear, b.sm);
+    if (L.observer) L.observer->on_block_end(b.index());
 }
 
 }  // namespace warpsim::engine

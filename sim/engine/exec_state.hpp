@@ -55,14 +55,18 @@ struct PrintfRecord {
     std::string text;
 };
 
+// One of the block's 16 named barriers. Arrivals are counted per warp, as sm_70+ hardware does: a warp
+// that executes bar.sync/bar.red/bar.arrive with any of its lanes counts as one whole warp (32 threads).
 struct BarrierState {
-    uint32_t arrived = 0;              // threads arrived in this phase
-    uint32_t expected = 0;             // 0: not started
+    bool started = false;              // an arrival happened in this phase
+    uint32_t arrived = 0;              // warps arrived in this phase
+    uint32_t expected = 0;             // warps expected (thread count / 32); 0: every non-exited warp
     uint32_t red_popc = 0;
     bool red_and = true, red_or = false;
     std::vector<uint32_t> waiting;     // warps blocked on it
     struct RedTarget {
         uint32_t warp = 0, reg = 0, lanes = 0;
+        uint8_t kind = 0;              // 0 popc, 1 and, 2 or
     };
     std::vector<RedTarget> red_targets;  // bar.red destinations to fill on completion
     uint32_t ptx_line = 0;
@@ -79,6 +83,7 @@ struct BlockContext {
     uint32_t threads = 0;
     std::vector<uint8_t> shared;
     std::vector<Warp> warps;
+    uint32_t live_warps = 0;           // warps with at least one lane that has not exited
     std::array<BarrierState, 16> barriers;
     std::vector<PrintfRecord> printf_records;
     uint64_t printf_seq = 0;
@@ -87,6 +92,7 @@ struct BlockContext {
     uint64_t clock = 0;
     std::vector<std::vector<uint64_t>>* backedges = nullptr;  // [function][pc]: taken backward branches
     std::optional<LaunchError> error;
+    BlockIndex index() const { return {ctaid, linear}; }
 };
 
 // Read-only during the launch; shared by every worker.
@@ -103,6 +109,7 @@ struct LaunchContext {
     uint64_t timer_base = 0;
     bool atomics_on_host = false;      // blocks run concurrently: global atomics must be host atomics
     std::atomic<uint64_t>* budget_used = nullptr;
+    ExecutionObserver* observer = nullptr;   // correctness checkers; nullptr: none
 };
 
 // What a handler sees: the warp, its current frame's registers and the block.
@@ -114,6 +121,11 @@ struct Exec {
     const LaunchContext* launch = nullptr;
     bool stop = false;                 // the warp must yield (barrier) or the block must stop (error)
 };
+
+// Where an observer event happened: this warp executing `in` in the current frame.
+inline EventSite event_site(const Exec& x, const DInst& in) {
+    return {x.block->index(), x.warp->index, x.frame->code->index, in.pc};
+}
 
 inline uint64_t& reg(Exec& x, uint32_t r, uint32_t lane) { return x.R[r * 32 + lane]; }
 

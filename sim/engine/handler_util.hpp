@@ -67,6 +67,10 @@ void lane_ternary(Exec& x, const DInst& in, uint32_t exec, Op op) {
     });
 }
 
+// Reports a warp collective to the observer (call only when one is set). `member` holds the member-mask
+// operand's lane values; nullptr: the collective has none (the executing lanes are its members).
+void report_warp_sync(Exec& x, const DInst& in, uint32_t exec, WarpSyncKind kind, const uint64_t* member);
+
 // Stops the launch with an error located at this instruction and lane (defined in faults.cpp).
 void raise_fault(Exec& x, const DInst& in, uint32_t lane, std::string name, std::string message,
                  std::string details, FaultDetails where = {});

@@ -1,10 +1,24 @@
-// sim/engine/handlers_barrier.cpp — bar/barrier .sync/.arrive/.red (with ids and thread counts) and
-// bar.warp.sync. Arrivals count threads; a completed barrier releases its waiting warps.
+// sim/engine/handlers_barrier.cpp — bar/barrier .sync/.arrive/.red (with ids and thread counts),
+// bar.warp.sync, and what thread exits do to barriers.
+//
+// The sm_70+ rules modelled (PTX ISA 9.7.13.1 "bar, barrier" and 9.7.8.x "exit"):
+//  * Arrivals are counted per warp: a warp that executes the barrier instruction with any of its lanes
+//    counts as one arrived warp (32 threads), whichever of its lanes executed it. A divergent warp whose
+//    other lanes never reach the barrier therefore does not hold it up (the same warp-granular counting
+//    that makes bar.sync's thread count a multiple of 32). bar.sync/bar.red stop the whole warp until the
+//    barrier completes.
+//  * Without a thread count the barrier expects every warp of the block that still has a non-exited lane:
+//    when a warp's last lane exits, barriers waiting on all threads are re-checked and released if the
+//    exited warp was the one holding them up (the `if (i >= n) return; ... __syncthreads();` pattern).
+//  * With a thread count b it expects b/32 warp arrivals; exits never release it.
+//  * Misuse that the hardware tolerates (a barrier in a branch skipped by whole warps that then exit) runs
+//    to completion here too; the synccheck tool diagnoses it from the observer's BarrierEvents.
 #include <algorithm>
 #include <fmt/format.h>
 
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
+#include "sim/engine/warp_runner.hpp"
 
 namespace warpsim::engine {
 
@@ -12,7 +26,8 @@ namespace {
 
 enum class RedKind : uint8_t { none, popc, and_, or_ };
 
-void release(BlockContext& b, BarrierState& bs, uint32_t id, RedKind red) {
+void release(BlockContext& b, uint32_t id) {
+    BarrierState& bs = b.barriers[id];
     for (uint32_t wi : bs.waiting) {
         Warp& w = b.warps[wi];
         if (w.state == WarpState::at_barrier && w.barrier_id == id) w.state = WarpState::ready;
@@ -21,10 +36,29 @@ void release(BlockContext& b, BarrierState& bs, uint32_t id, RedKind red) {
     for (const auto& r : bs.red_targets) {
         Warp& w = b.warps[r.warp];
         uint64_t* d = w.frames.back().regs.data() + static_cast<std::size_t>(r.reg) * 32;
-        const uint64_t v = red == RedKind::popc ? bs.red_popc : red == RedKind::and_ ? bs.red_and : bs.red_or;
+        const uint64_t v = r.kind == 0 ? bs.red_popc : r.kind == 1 ? bs.red_and : bs.red_or;
         for_lanes(r.lanes, [&](uint32_t l) { d[l] = v; });
     }
     bs = BarrierState{};
+    if (b.launch->observer) b.launch->observer->on_barrier_release(b.index(), id);
+}
+
+bool complete(const BlockContext& b, const BarrierState& bs) {
+    return bs.started && bs.arrived >= (bs.expected ? bs.expected : b.live_warps);
+}
+
+void notify(Exec& x, const DInst& in, uint32_t e, uint32_t id, uint32_t count, BarrierKind kind) {
+    BarrierEvent ev;
+    ev.site = event_site(x, in);
+    ev.barrier = id;
+    ev.arriving_mask = e;
+    const uint32_t all = x.warp->lanes == 32 ? 0xffffffffu : (1u << x.warp->lanes) - 1;
+    ev.live_mask = all & ~x.warp->exited;
+    ev.expected_threads = count;
+    ev.kind = kind;
+    ev.aligned = in.ir->op == ir::Opcode::bar ||
+                 std::find(in.ir->mods.begin(), in.ir->mods.end(), "aligned") != in.ir->mods.end();
+    x.launch->observer->on_barrier(ev);
 }
 
 template <bool Wait, RedKind Red>
@@ -34,7 +68,7 @@ void barrier(Exec& x, const DInst& in, uint32_t e) {
     const uint32_t first = static_cast<uint32_t>(std::countr_zero(e));
     const uint32_t id = static_cast<uint32_t>(x.R[in.src[0] * 32 + first]);
     const bool has_count = Red == RedKind::none ? in.nsrc >= 2 : in.nsrc >= 3;
-    const uint32_t count = has_count ? static_cast<uint32_t>(x.R[in.src[1] * 32 + first]) : b.threads;
+    const uint32_t count = has_count ? static_cast<uint32_t>(x.R[in.src[1] * 32 + first]) : 0;
     if (id >= b.barriers.size()) {
         raise_fault(x, in, first, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
                     fmt::format("barrier id {} is out of range (0..15)", id));
@@ -46,12 +80,15 @@ void barrier(Exec& x, const DInst& in, uint32_t e) {
                                 "warps", count, b.warps.size()));
         return;
     }
+    if (x.launch->observer)
+        notify(x, in, e, id, count, !Wait ? BarrierKind::arrive : Red == RedKind::none ? BarrierKind::sync : BarrierKind::red);
     BarrierState& bs = b.barriers[id];
-    if (bs.expected == 0) {
-        bs.expected = count;
+    if (!bs.started) {
+        bs.started = true;
+        bs.expected = count / 32;
         bs.where = &in;
     }
-    bs.arrived += static_cast<uint32_t>(std::popcount(e));
+    ++bs.arrived;
     if constexpr (Red != RedKind::none) {
         const uint32_t psrc = has_count ? 2 : 1;
         for_lanes(e, [&](uint32_t l) {
@@ -60,7 +97,8 @@ void barrier(Exec& x, const DInst& in, uint32_t e) {
             bs.red_and = bs.red_and && v;
             bs.red_or = bs.red_or || v;
         });
-        bs.red_targets.push_back({x.warp->index, in.dst[0], e});
+        const uint8_t kind = Red == RedKind::popc ? 0 : Red == RedKind::and_ ? 1 : 2;
+        bs.red_targets.push_back({x.warp->index, in.dst[0], e, kind});
     }
     if (Wait) {
         x.warp->state = WarpState::at_barrier;
@@ -68,12 +106,30 @@ void barrier(Exec& x, const DInst& in, uint32_t e) {
         bs.waiting.push_back(x.warp->index);
         x.stop = true;
     }
-    if (bs.arrived >= bs.expected) release(b, bs, id, Red);
+    if (complete(b, bs)) release(b, id);
 }
 
-void warp_sync(Exec&, const DInst&, uint32_t) {}
+// bar.warp.sync membermask: lanes of one warp already execute in lock step here; only the observer cares.
+void warp_sync(Exec& x, const DInst& in, uint32_t e) {
+    if (!x.launch->observer || !e) return;
+    report_warp_sync(x, in, e, WarpSyncKind::bar_warp_sync, lanes_of(x, in.src[0]));
+}
 
 }  // namespace
+
+void lanes_exited(Exec& x, const DInst& in, uint32_t lanes) {
+    Warp& w = *x.warp;
+    BlockContext& b = *x.block;
+    const uint32_t all = w.lanes == 32 ? 0xffffffffu : (1u << w.lanes) - 1;
+    const bool was_live = (w.exited & all) != all;
+    lanes &= ~w.exited;
+    w.exited |= lanes;
+    if (lanes && x.launch->observer) x.launch->observer->on_thread_exit(event_site(x, in), lanes);
+    if (!was_live || (w.exited & all) != all) return;
+    --b.live_warps;
+    for (uint32_t id = 0; id < b.barriers.size(); ++id)
+        if (b.barriers[id].started && b.barriers[id].expected == 0 && complete(b, b.barriers[id])) release(b, id);
+}
 
 Handler select_barrier(const ir::Instruction& inst, DInst&, const SelectContext&) {
     const auto& d = inst.d;

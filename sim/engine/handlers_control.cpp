@@ -71,9 +71,10 @@ void brx(Exec& x, const DInst& in, uint32_t exec) {
     for (auto it = paths.rbegin(); it != paths.rend(); ++it) st.push_back(*it);
 }
 
-void exit_lanes(Exec& x, const DInst&, uint32_t exec) {
-    x.warp->exited |= exec;
+void exit_lanes(Exec& x, const DInst& in, uint32_t exec) {
+    if (!exec) return;
     retire_lanes(*x.warp, exec, true);
+    lanes_exited(x, in, exec);
 }
 
 void ret(Exec& x, const DInst& in, uint32_t exec) {

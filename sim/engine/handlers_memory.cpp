@@ -1,6 +1,8 @@
 // sim/engine/handlers_memory.cpp — ld/ldu/st (all widths, .v2/.v4) in every state space, and the memory
 // hints that need no modelling (prefetch, fence, membar, discard, applypriority).
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -57,6 +59,26 @@ void st(Exec& x, const DInst& in, uint32_t e) {
 
 void nop(Exec&, const DInst&, uint32_t) {}
 
+// membar / fence: every access already completes in program order here; only the observer needs them.
+void fence(Exec& x, const DInst& in, uint32_t e) {
+    if (!x.launch->observer || !e) return;
+    FenceEvent ev;
+    ev.site = event_site(x, in);
+    ev.executing_mask = e;
+    const auto& d = in.ir->d;
+    const auto has = [&](std::string_view m) { return std::find(in.ir->mods.begin(), in.ir->mods.end(), m) != in.ir->mods.end(); };
+    if (in.ir->op == ir::Opcode::membar) {
+        ev.kind = FenceKind::membar;
+        ev.sem = ir::MemSem::sc;
+        ev.scope = has("cta") ? ir::Scope::cta : has("sys") ? ir::Scope::sys : ir::Scope::gpu;
+    } else {
+        ev.kind = has("proxy") ? FenceKind::fence_proxy : has("mbarrier_init") ? FenceKind::fence_mbarrier_init : FenceKind::fence;
+        ev.sem = d.sem == ir::MemSem::none ? ir::MemSem::acq_rel : d.sem;
+        ev.scope = d.scope;
+    }
+    x.launch->observer->on_fence(ev);
+}
+
 Handler pick_ld(ir::Type t) {
     const uint32_t w = ir::type_bytes(t);
     const bool s = ir::is_signed_int(t);
@@ -91,7 +113,8 @@ Handler select_memory(const ir::Instruction& inst, DInst& in, const SelectContex
     case O::st:
         if (in.nsrc != in.vec) return nullptr;
         return pick_st(inst.d.type);
-    case O::prefetch: case O::prefetchu: case O::membar: case O::fence: case O::discard: case O::applypriority:
+    case O::membar: case O::fence: return &fence;
+    case O::prefetch: case O::prefetchu: case O::discard: case O::applypriority:
     case O::nanosleep: case O::pmevent:
         return &nop;
     default: return nullptr;

@@ -9,8 +9,18 @@ namespace warpsim::engine {
 
 namespace {
 
+// Member-mask operand position per collective (kNone: the form has none, e.g. the pre-sm_70 shfl/vote).
+uint32_t member_src(const DInst& in) { return in.aux >> 16 == 0xffff ? kNone : in.src[in.aux >> 16]; }
+
+void observe(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind) {
+    if (!x.launch->observer || !e) return;
+    const uint32_t m = member_src(in);
+    report_warp_sync(x, in, e, kind, m == kNone ? nullptr : lanes_of(x, m));
+}
+
 template <ir::ShflMode Mode>
 void shfl(Exec& x, const DInst& in, uint32_t e) {
+    observe(x, in, e, WarpSyncKind::shfl);
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
     uint64_t* d = lanes_of(x, in.dst[0]);
     uint64_t* p = lanes_of(x, in.dst[1]);
@@ -37,6 +47,7 @@ void shfl(Exec& x, const DInst& in, uint32_t e) {
 
 template <ir::VoteMode Mode>
 void vote(Exec& x, const DInst& in, uint32_t e) {
+    observe(x, in, e, WarpSyncKind::vote);
     uint32_t ballot = 0;
     for_lanes(e, [&](uint32_t l) { ballot |= uint32_t{pred_src(x, in, 0, l)} << l; });
     uint64_t* d = lanes_of(x, in.dst[0]);
@@ -52,6 +63,7 @@ void vote(Exec& x, const DInst& in, uint32_t e) {
 
 template <bool All>
 void match(Exec& x, const DInst& in, uint32_t e) {
+    observe(x, in, e, WarpSyncKind::match);
     const uint64_t* a = lanes_of(x, in.src[0]);
     uint64_t* d = lanes_of(x, in.dst[0]);
     uint64_t* p = lanes_of(x, in.dst[1]);
@@ -72,12 +84,14 @@ void match(Exec& x, const DInst& in, uint32_t e) {
 }
 
 void activemask(Exec& x, const DInst& in, uint32_t e) {
+    observe(x, in, e, WarpSyncKind::activemask);
     uint64_t* d = lanes_of(x, in.dst[0]);
     for_lanes(e, [&](uint32_t l) { d[l] = e; });
 }
 
 template <ir::AtomOp Op, bool Signed>
 void redux(Exec& x, const DInst& in, uint32_t e) {
+    observe(x, in, e, WarpSyncKind::redux);
     const uint64_t* a = lanes_of(x, in.src[0]);
     uint64_t acc = 0;
     bool first = true;
@@ -98,6 +112,7 @@ void redux(Exec& x, const DInst& in, uint32_t e) {
 }
 
 void elect(Exec& x, const DInst& in, uint32_t e) {
+    observe(x, in, e, WarpSyncKind::elect);
     uint64_t* d = lanes_of(x, in.dst[0]);
     uint64_t* p = lanes_of(x, in.dst[1]);
     const uint32_t leader = e ? static_cast<uint32_t>(std::countr_zero(e)) : 0;
@@ -111,11 +126,34 @@ Handler redux_for(ir::Type t) {
     return ir::is_signed_int(t) ? &redux<Op, true> : &redux<Op, false>;
 }
 
+// Which source holds the member mask: the last one of the .sync forms (shfl.sync d|p, a, b, c, mask;
+// vote.sync d, p, mask; match.sync d, a, mask; redux.sync d, a, mask; elect.sync d|p, mask).
+void set_member_src(const ir::Instruction& inst, DInst& in) {
+    const bool sync = inst.d.sync || inst.op == ir::Opcode::elect;
+    const uint32_t pos = sync && in.nsrc > 0 && inst.op != ir::Opcode::activemask ? in.nsrc - 1u : 0xffffu;
+    in.aux = (in.aux & 0xffffu) | (pos << 16);
+}
+
 }  // namespace
+
+void report_warp_sync(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind, const uint64_t* member) {
+    WarpSyncEvent ev;
+    ev.site = event_site(x, in);
+    ev.kind = kind;
+    ev.executing_mask = e;
+    ev.active_mask = x.frame->stack.empty() ? e : x.frame->stack.back().mask;
+    const uint32_t all = x.warp->lanes == 32 ? 0xffffffffu : (1u << x.warp->lanes) - 1;
+    ev.live_mask = all & ~x.warp->exited;
+    const uint32_t first = static_cast<uint32_t>(std::countr_zero(e));
+    ev.member_mask = member ? static_cast<uint32_t>(member[first]) : e;
+    if (member) for_lanes(e, [&](uint32_t l) { ev.member_mask_uniform &= static_cast<uint32_t>(member[l]) == ev.member_mask; });
+    x.launch->observer->on_warp_sync(ev);
+}
 
 Handler select_warp(const ir::Instruction& inst, DInst& in, const SelectContext&) {
     using O = ir::Opcode;
     const auto& d = inst.d;
+    set_member_src(inst, in);
     switch (inst.op) {
     case O::shfl:
         if (ir::type_bytes(d.type) != 4) return nullptr;

@@ -136,7 +136,8 @@ bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, count
     return false;
 }
 
-AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane) {
+AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane)
+    : in_(&in) {
     const auto& d = in.ir->d;
     for (auto& a : acc_) {
         a.kind = kind;
@@ -158,9 +159,59 @@ void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
 }
 
 void AccessRecorder::flush(Exec& x) {
+    if (x.launch->observer) notify(x);
     if (!x.block->counters) return;
     for (uint32_t s = 0; s < 5; ++s)
         if (used_ & (1u << s)) x.block->counters->on_access(acc_[s]);
+}
+
+}  // namespace warpsim::engine
+
+namespace warpsim::engine {
+
+static_assert(static_cast<int>(MemorySpace::param) == static_cast<int>(counts::AccessSpace::param) &&
+              static_cast<int>(MemorySpace::shared) == static_cast<int>(counts::AccessSpace::shared) &&
+              static_cast<int>(MemorySpace::local) == static_cast<int>(counts::AccessSpace::local));
+
+namespace {
+MemoryEvent base_event(const Exec& x, const DInst& in, MemoryKind kind, MemorySpace space, uint32_t bytes_per_lane,
+                       uint32_t mask) {
+    MemoryEvent ev;
+    ev.site = event_site(x, in);
+    ev.space = space;
+    ev.kind = kind;
+    ev.bytes_per_lane = bytes_per_lane;
+    ev.active_mask = mask;
+    const auto& d = in.ir->d;
+    ev.sem = d.sem;
+    ev.scope = d.scope;
+    if (kind == MemoryKind::atomic) {
+        ev.atomic_op = d.atom;
+        ev.read_modify_write = d.atom != ir::AtomOp::exch;
+        ev.returns_value = in.ir->op == ir::Opcode::atom;
+    }
+    return ev;
+}
+}  // namespace
+
+void AccessRecorder::notify(Exec& x) const {
+    for (uint32_t s = 0; s < 5; ++s) {
+        if (!(used_ & (1u << s))) continue;
+        const auto& a = acc_[s];
+        const MemoryKind kind = a.kind == counts::AccessKind::load ? MemoryKind::read
+                              : a.kind == counts::AccessKind::store ? MemoryKind::write : MemoryKind::atomic;
+        MemoryEvent ev = base_event(x, *in_, kind, static_cast<MemorySpace>(s), a.bytes_per_lane, a.active_mask);
+        ev.addr = a.addr;
+        x.launch->observer->on_memory(ev);
+    }
+}
+
+void report_memory(Exec& x, const DInst& in, MemoryKind kind, MemorySpace space, uint32_t bytes_per_lane,
+                   uint32_t mask, const std::array<uint64_t, 32>& addr, bool async) {
+    MemoryEvent ev = base_event(x, in, kind, space, bytes_per_lane, mask);
+    ev.addr = addr;
+    ev.async = async;
+    x.launch->observer->on_memory(ev);
 }
 
 }  // namespace warpsim::engine

@@ -29,8 +29,16 @@ public:
     void flush(Exec& x);
 
 private:
+    void notify(Exec& x) const;
+
     counts::WarpAccess acc_[5];
     uint32_t used_ = 0;  // bit per AccessSpace
+    const DInst* in_ = nullptr;
 };
+
+// Reports one warp-level access of `kind` to the observer (call only when one is set); for accesses that do
+// not go through AccessRecorder (cp.async destinations, mbarrier objects, bulk copies).
+void report_memory(Exec& x, const DInst& in, MemoryKind kind, MemorySpace space, uint32_t bytes_per_lane,
+                   uint32_t mask, const std::array<uint64_t, 32>& addr, bool async);
 
 }  // namespace warpsim::engine

@@ -8,9 +8,9 @@
 //    time: on_block_begin(b) ... events of b ... on_block_end(b), then the next block. Within a block the
 //    events come in the engine's deterministic warp schedule (warps take turns; a warp runs until it waits at
 //    a barrier, exits or uses up its quantum of 1024 warp instructions).
-//  * Events are reported before the instruction's effects become visible to other warps (a memory event
-//    precedes the data it moves; on_barrier precedes the release it may trigger). An instruction that faults
-//    reports nothing for the faulting lane onward.
+//  * A memory event is reported when its warp-level instruction has been performed and before any other warp
+//    runs (a checker that reads memory in on_memory sees the new values); on_barrier comes before the
+//    on_barrier_release it may trigger. A memory instruction that faults in some lane reports nothing.
 //  * Source positions: module->functions[site.function].body[site.pc].loc (ptx_line, and file/line from .loc).
 //  * Global-memory initialisation: every byte written through Simulator::write (or DeviceMemory::write, which
 //    the CLI's buffer initialisation uses) and every module-scope .global/.const variable (zero-initialised

@@ -217,6 +217,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     L.grid_id = launch_count_;
     L.timer_base = 1'000'000'000ull * launch_count_;
     L.budget_used = &budget;
+    L.observer = cfg.observer;
 
     // Schedule: blocks are cut into chunks of consecutive linear indices. Kernels whose blocks interact
     // through global atomics whose outcome depends on order (float atomics, returned old values, exch, cas,
@@ -233,9 +234,20 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         if (counters) chunks[c].counters = std::make_unique<counts::KernelCounters>(cfg.counts_config);
     }
     uint32_t workers = cfg.host_workers ? cfg.host_workers : std::max(1u, std::thread::hardware_concurrency());
-    if (ordered) workers = 1;
+    if (ordered || cfg.observer) workers = 1;  // checkers keep per-block state: one block at a time, in order
     workers = static_cast<uint32_t>(std::min<uint64_t>(workers, nchunks));
     L.atomics_on_host = workers > 1;
+    if (cfg.observer) {
+        LaunchInfo info;
+        info.module = &module;
+        info.kernel = L.kernel;
+        info.grid = cfg.grid;
+        info.block = cfg.block;
+        info.threads_per_block = cfg.block[0] * cfg.block[1] * cfg.block[2];
+        info.warps_per_block = L.warps_per_block;
+        info.shared_bytes = L.static_shared + L.dynamic_shared;
+        cfg.observer->on_launch_begin(info);
+    }
     std::atomic<uint64_t> next{0};
     std::atomic<bool> failed{false};
     auto worker = [&] {
@@ -260,6 +272,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         result.thread_instructions += c.thread_insts;
         if (c.error && !result.error) result.error = std::move(c.error);
     }
+    if (cfg.observer) cfg.observer->on_launch_end();
     return result;
 }
 

@@ -132,6 +132,7 @@ void start_warps(BlockContext& b) {
     const LaunchContext& L = *b.launch;
     const DecodedFunction& kernel = L.program->functions[L.kernel];
     b.warps.resize(L.warps_per_block);
+    b.live_warps = L.warps_per_block;
     for (uint32_t i = 0; i < L.warps_per_block; ++i) {
         Warp& w = b.warps[i];
         w.index = i;
@@ -160,8 +161,14 @@ RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
         const auto& code = f.code->code;
         if (top.pc >= code.size()) {  // fell off the end: an implicit ret (kernel: exit)
             const uint32_t m = top.mask;
-            if (w.frames.size() == 1) { w.exited |= m; retire_lanes(w, m, true); }
-            else retire_lanes(w, m, false);
+            if (w.frames.size() == 1) {
+                x.frame = &f;
+                x.R = f.regs.data();
+                retire_lanes(w, m, true);
+                if (!code.empty()) lanes_exited(x, code.back(), m);
+            } else {
+                retire_lanes(w, m, false);
+            }
             continue;
         }
         const DInst& in = code[top.pc];

@@ -18,6 +18,10 @@ RunStatus run_warp(Warp& warp, BlockContext& block, uint64_t quantum);
 // Pushes a call frame for `fn` with lanes `mask` (returns false after raising a fault on stack overflow).
 bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t mask, uint32_t call_site);
 
+// Lanes of x.warp exited at `in` (exit, ret from the kernel, falling off its end): marks them, tells the
+// observer, and releases barriers that only the now fully exited warp was holding up (handlers_barrier.cpp).
+void lanes_exited(Exec& x, const DInst& in, uint32_t lanes);
+
 // Removes lanes from every reconvergence entry of the current frame (ret) or of all frames (exit).
 void retire_lanes(Warp& warp, uint32_t lanes, bool all_frames);
 
