@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "sim/engine/dispatch.hpp"
-#include "sim/engine/float_adapter.hpp"
+#include "sim/arith/float_ops.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/engine/memory_access.hpp"
 
@@ -15,10 +15,8 @@ namespace {
 using ir::AtomOp;
 using ir::Type;
 
-uint16_t half_add(uint16_t a, uint16_t b, bool bf) {
-    if (bf) return fp::f32_to_bf16(fp::bf16_to_f32(a) + fp::bf16_to_f32(b));
-    return fp::f32_to_half(fp::half_to_f32(a) + fp::half_to_f32(b));
-}
+// atom.add.noftz.{f16,bf16}{x2}: round to nearest, subnormals kept (PTX ISA 9.7.13.5).
+uint16_t half_add(uint16_t a, uint16_t b, bool bf) { return bf ? arith::bf16_add(a, b) : arith::f16_add(a, b, false, false); }
 
 // The new memory value for one lane's operation (old value, operand b, compare/operand c).
 uint64_t apply(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c) {
@@ -31,8 +29,10 @@ uint64_t apply(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c) {
     switch (op) {
     case AtomOp::add:
         switch (t) {
-        case Type::f32: return fp::add32(old, b, false);
-        case Type::f64: return fp::add64(old, b);
+        // atom.add.f32 "rounds to nearest even and flushes subnormal inputs and results to sign-preserving
+        // zero" (PTX ISA 9.7.13.5; the SASS is RED/ATOM.ADD.F32.FTZ.RN).
+        case Type::f32: return arith::f32_add(uint32_t(old), uint32_t(b), arith::Round::rn, true);
+        case Type::f64: return arith::f64_add(old, b, arith::Round::rn);
         case Type::f16: return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), false);
         case Type::bf16: return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), true);
         case Type::f16x2: case Type::bf16x2: {
@@ -43,12 +43,12 @@ uint64_t apply(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c) {
         default: return (old + b) & mask;
         }
     case AtomOp::min:
-        if (t == Type::f32) return fp::min32(old, b, false);
-        if (t == Type::f64) return fp::min64(old, b);
+        if (t == Type::f32) return arith::f32_min(uint32_t(old), uint32_t(b), false, false);
+        if (t == Type::f64) return arith::f64_min(old, b, false);
         return sgn ? (sext(old) < sext(b) ? old : b) : (old < b ? old : b);
     case AtomOp::max:
-        if (t == Type::f32) return fp::max32(old, b, false);
-        if (t == Type::f64) return fp::max64(old, b);
+        if (t == Type::f32) return arith::f32_max(uint32_t(old), uint32_t(b), false, false);
+        if (t == Type::f64) return arith::f64_max(old, b, false);
         return sgn ? (sext(old) > sext(b) ? old : b) : (old > b ? old : b);
     case AtomOp::inc: return old >= b ? 0 : (old + 1) & mask;
     case AtomOp::dec: return (old == 0 || old > b) ? b : old - 1;

@@ -1,9 +1,9 @@
 // sim/engine/handlers_compare.cpp — setp/set (every CmpOp and BoolOp, integer and float with PTX's NaN
 // rules), selp and slct.
-#include <cmath>
+#include <algorithm>
 
+#include "sim/arith/float_ops.hpp"
 #include "sim/engine/dispatch.hpp"
-#include "sim/engine/float_adapter.hpp"
 #include "sim/engine/handler_util.hpp"
 
 namespace warpsim::engine {
@@ -12,35 +12,11 @@ namespace {
 
 using ir::CmpOp;
 
-// A comparable view of a register: integers widened with their signedness, floats as double (exact for
-// f16/bf16/f32).
+// A comparable view of an integer register, widened with its signedness.
 struct Value {
     int64_t s = 0;
     uint64_t u = 0;
-    double f = 0;
 };
-
-template <ir::Type T>
-Value read_value(uint64_t bits) {
-    using ir::Type;
-    Value v;
-    if constexpr (T == Type::f32) v.f = fp::f32(bits);
-    else if constexpr (T == Type::f64) v.f = fp::f64(bits);
-    else if constexpr (T == Type::f16) v.f = fp::half_to_f32(static_cast<uint16_t>(bits));
-    else if constexpr (T == Type::bf16) v.f = fp::bf16_to_f32(static_cast<uint16_t>(bits));
-    else {
-        constexpr uint32_t bytes = T == Type::s8 || T == Type::u8 || T == Type::b8 ? 1
-                                 : T == Type::s16 || T == Type::u16 || T == Type::b16 ? 2
-                                 : T == Type::s32 || T == Type::u32 || T == Type::b32 ? 4 : 8;
-        constexpr bool sgn = T == Type::s8 || T == Type::s16 || T == Type::s32 || T == Type::s64;
-        const uint64_t mask = bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
-        v.u = bits & mask;
-        v.s = static_cast<int64_t>(v.u);
-        if (sgn && bytes < 8 && ((v.u >> (8 * bytes - 1)) & 1)) v.s = static_cast<int64_t>(v.u | ~mask);
-        if (!sgn) v.s = static_cast<int64_t>(v.u);  // unsigned eq/lt use u below
-    }
-    return v;
-}
 
 template <ir::Type T>
 constexpr bool is_fp() { return T == ir::Type::f32 || T == ir::Type::f64 || T == ir::Type::f16 || T == ir::Type::bf16; }
@@ -48,27 +24,26 @@ template <ir::Type T>
 constexpr bool is_sgn() { return T == ir::Type::s8 || T == ir::Type::s16 || T == ir::Type::s32 || T == ir::Type::s64; }
 
 template <ir::Type T>
-bool compare(CmpOp op, const Value& a, const Value& b) {
+Value read_value(uint64_t bits) {
+    using ir::Type;
+    Value v;
+    constexpr uint32_t bytes = T == Type::s8 || T == Type::u8 || T == Type::b8 ? 1
+                             : T == Type::s16 || T == Type::u16 || T == Type::b16 ? 2
+                             : T == Type::s32 || T == Type::u32 || T == Type::b32 ? 4 : 8;
+    const uint64_t mask = bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+    v.u = bits & mask;
+    v.s = static_cast<int64_t>(v.u);
+    if (is_sgn<T>() && bytes < 8 && ((v.u >> (8 * bytes - 1)) & 1)) v.s = static_cast<int64_t>(v.u | ~mask);
+    return v;
+}
+
+// Floats compare through sim/arith (NaN rules, .ftz); integers here.
+template <ir::Type T>
+bool compare(CmpOp op, uint64_t abits, uint64_t bbits, bool ftz) {
     if constexpr (is_fp<T>()) {
-        const bool unord = std::isnan(a.f) || std::isnan(b.f);
-        switch (op) {
-        case CmpOp::eq: return !unord && a.f == b.f;
-        case CmpOp::ne: return !unord && a.f != b.f;
-        case CmpOp::lt: return !unord && a.f < b.f;
-        case CmpOp::le: return !unord && a.f <= b.f;
-        case CmpOp::gt: return !unord && a.f > b.f;
-        case CmpOp::ge: return !unord && a.f >= b.f;
-        case CmpOp::equ: return unord || a.f == b.f;
-        case CmpOp::neu: return unord || a.f != b.f;
-        case CmpOp::ltu: return unord || a.f < b.f;
-        case CmpOp::leu: return unord || a.f <= b.f;
-        case CmpOp::gtu: return unord || a.f > b.f;
-        case CmpOp::geu: return unord || a.f >= b.f;
-        case CmpOp::num: return !unord;
-        case CmpOp::nan: return unord;
-        default: return false;
-        }
+        return arith::compare(abits, bbits, T, op, ftz);
     } else {
+        const Value a = read_value<T>(abits), b = read_value<T>(bbits);
         const bool sgn = is_sgn<T>();
         switch (op) {
         case CmpOp::eq: return a.u == b.u;
@@ -102,11 +77,28 @@ void setp(Exec& x, const DInst& in, uint32_t e) {
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
     const CmpOp op = in.ir->d.cmp;
     const ir::BoolOp bop = in.ir->d.bop;
+    const bool ftz = in.ir->d.ftz;
     for_lanes(e, [&](uint32_t l) {
-        bool r = compare<T>(op, read_value<T>(a[l]), read_value<T>(b[l]));
+        bool r = compare<T>(op, a[l], b[l], ftz);
         bool c = bop == ir::BoolOp::none ? true : pred_src(x, in, 2, l);
         p[l] = combine(bop, r, c);
         q[l] = combine(bop, !r, c);
+    });
+}
+
+// setp.cmp{.bop}{.ftz}.{f16x2,bf16x2} p|q, a, b{, c}: p from the lower halves, q from the upper halves.
+template <ir::Type T>
+void setp_x2(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* p = lanes_of(x, in.dst[0]);
+    uint64_t* q = lanes_of(x, in.dst[1]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
+    const CmpOp op = in.ir->d.cmp;
+    const ir::BoolOp bop = in.ir->d.bop;
+    const bool ftz = in.ir->d.ftz;
+    for_lanes(e, [&](uint32_t l) {
+        bool c = bop == ir::BoolOp::none ? true : pred_src(x, in, 2, l);
+        p[l] = combine(bop, arith::compare(a[l] & 0xffff, b[l] & 0xffff, T, op, ftz), c);
+        q[l] = combine(bop, arith::compare((a[l] >> 16) & 0xffff, (b[l] >> 16) & 0xffff, T, op, ftz), c);
     });
 }
 
@@ -118,8 +110,9 @@ void set(Exec& x, const DInst& in, uint32_t e) {
     const CmpOp op = in.ir->d.cmp;
     const ir::BoolOp bop = in.ir->d.bop;
     const bool fdst = in.type == ir::Type::f32;
+    const bool ftz = in.ir->d.ftz;
     for_lanes(e, [&](uint32_t l) {
-        bool r = compare<T>(op, read_value<T>(a[l]), read_value<T>(b[l]));
+        bool r = compare<T>(op, a[l], b[l], ftz);
         if (bop != ir::BoolOp::none) r = combine(bop, r, pred_src(x, in, 2, l));
         d[l] = fdst ? (r ? 0x3f800000u : 0u) : (r ? 0xffffffffu : 0u);
     });
@@ -141,8 +134,7 @@ void slct(Exec& x, const DInst& in, uint32_t e) {
     for_lanes(e, [&](uint32_t l) {
         bool take_a;
         if constexpr (FloatSel) {
-            float f = fp::flush(fp::f32(c[l]), ftz);
-            take_a = f >= 0.0f;  // -0.0 >= 0 is true; NaN selects b
+            take_a = arith::compare(c[l] & 0xffffffffu, 0, ir::Type::f32, CmpOp::ge, ftz);  // -0.0 >= 0; NaN picks b
         } else {
             take_a = static_cast<int32_t>(c[l]) >= 0;
         }
@@ -172,7 +164,10 @@ void slct(Exec& x, const DInst& in, uint32_t e) {
 Handler select_compare(const ir::Instruction& inst, DInst&, const SelectContext&) {
     using O = ir::Opcode;
     switch (inst.op) {
-    case O::setp: WARPSIM_BY_TYPE(setp, inst.d.type)
+    case O::setp:
+        if (inst.d.type == ir::Type::f16x2) return &setp_x2<ir::Type::f16>;
+        if (inst.d.type == ir::Type::bf16x2) return &setp_x2<ir::Type::bf16>;
+        WARPSIM_BY_TYPE(setp, inst.d.type)
     case O::set: {
         // set.cmp.dtype.stype: the compared type is the second type modifier.
         const ir::Type st = inst.d.type2 == ir::Type::none ? inst.d.type : inst.d.type2;

@@ -1,135 +1,172 @@
-// sim/engine/handlers_float.cpp — f32/f64 arithmetic and special functions, f16/bf16 (scalar and x2)
-// through the float adapter, copysign and testp.
-#include <cmath>
+// sim/engine/handlers_float.cpp — f32/f64/f16/f16x2/bf16/bf16x2 arithmetic, the .approx special functions,
+// copysign and testp, all through sim/arith (bit-exact: rounding modes, .ftz, .sat, .relu, NaN rules).
+#include <algorithm>
 
+#include "sim/arith/approx.hpp"
+#include "sim/arith/float_ops.hpp"
 #include "sim/engine/dispatch.hpp"
-#include "sim/engine/float_adapter.hpp"
 #include "sim/engine/handler_util.hpp"
 
 namespace warpsim::engine {
 
 namespace {
 
-enum class F : uint8_t { add, sub, mul, fma, div, abs, neg, min, max, rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh, copysign };
+using arith::Round;
 
-template <F Op>
-uint64_t f32_op(uint64_t a, uint64_t b, uint64_t c, bool ftz) {
-    switch (Op) {
-    case F::add: return fp::add32(a, b, ftz);
-    case F::sub: return fp::sub32(a, b, ftz);
-    case F::mul: return fp::mul32(a, b, ftz);
-    case F::fma: return fp::fma32(a, b, c, ftz);
-    case F::div: return fp::div32(a, b, ftz);
-    case F::abs: { float v = fp::flush(fp::f32(a), ftz); return std::isnan(v) ? (a & 0x7fffffffu) : fp::bits(std::fabs(v)); }
-    case F::neg: { float v = fp::flush(fp::f32(a), ftz); return std::isnan(v) ? (a ^ 0x80000000u) & 0xffffffffu : fp::bits(-v); }
-    case F::min: return fp::min32(a, b, ftz);
-    case F::max: return fp::max32(a, b, ftz);
-    case F::rcp: return fp::rcp32(a, ftz);
-    case F::sqrt: return fp::sqrt32(a, ftz);
-    case F::rsqrt: return fp::rsqrt32(a, ftz);
-    case F::sin: return fp::sin32(a, ftz);
-    case F::cos: return fp::cos32(a, ftz);
-    case F::lg2: return fp::lg2_32(a, ftz);
-    case F::ex2: return fp::ex2_32(a, ftz);
-    case F::tanh: return fp::tanh32(a, ftz);
-    case F::copysign: return (b & 0x7fffffffu) | (a & 0x80000000u);
+enum class F : uint8_t { add, sub, mul, fma, div, abs, neg, min, max, rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh, copysign };
+enum class Fmt : uint8_t { f32, f64, f16, bf16 };
+
+// The instruction's modifiers, read once per warp-level execution.
+struct Mods {
+    Round rnd = Round::rn;
+    bool has_rnd = false, ftz = false, sat = false, relu = false, nan = false, xorsign = false, approx = false,
+         full = false;
+    explicit Mods(const ir::Details& d)
+        : rnd(arith::to_round(d.rnd)), has_rnd(d.rnd != ir::Rounding::none), ftz(d.ftz), sat(d.sat), relu(d.relu),
+          nan(d.nan), xorsign(d.xorsign), approx(d.approx), full(d.full) {}
+};
+
+// min/max.xorsign.abs: the min/max of |a| and |b| with the sign sign(a) ^ sign(b) (PTX ISA 9.7.3.11); a NaN
+// result stays the canonical NaN.
+template <class Op>
+uint64_t xorsign_abs(uint64_t a, uint64_t b, uint64_t sign_bit, uint64_t nan_bits, Op op) {
+    const uint64_t r = op(a & ~sign_bit, b & ~sign_bit);
+    return r == nan_bits ? r : r | ((a ^ b) & sign_bit);
+}
+
+uint64_t f32_op(F op, uint32_t a, uint32_t b, uint32_t c, const Mods& m) {
+    namespace A = arith;
+    switch (op) {
+    case F::add: return A::f32_add(a, b, m.rnd, m.ftz);
+    case F::sub: return A::f32_sub(a, b, m.rnd, m.ftz);
+    case F::mul: return A::f32_mul(a, b, m.rnd, m.ftz);
+    case F::fma: return A::f32_fma(a, b, c, m.rnd, m.ftz);
+    case F::div:
+        if (m.approx) return A::f32_div_approx(a, b, m.ftz);
+        if (m.has_rnd) return A::f32_div(a, b, m.rnd, m.ftz);
+        return A::f32_div_full(a, b, m.ftz);  // div.full.f32 (and the ill-formed bare div.f32)
+    case F::abs: return A::f32_abs(a, m.ftz);
+    case F::neg: return A::f32_neg(a, m.ftz);
+    case F::min:
+    case F::max: {
+        auto mm = [&](uint64_t x, uint64_t y) {
+            return op == F::min ? A::f32_min(uint32_t(x), uint32_t(y), m.ftz, m.nan) : A::f32_max(uint32_t(x), uint32_t(y), m.ftz, m.nan);
+        };
+        return m.xorsign ? xorsign_abs(a, b, 0x80000000u, arith::kF32CanonicalNaN, mm) : mm(a, b);
+    }
+    case F::rcp: return m.has_rnd ? A::f32_rcp(a, m.rnd, m.ftz) : A::f32_rcp_approx(a, m.ftz);
+    case F::sqrt: return m.has_rnd ? A::f32_sqrt(a, m.rnd, m.ftz) : A::f32_sqrt_approx(a, m.ftz);
+    case F::rsqrt: return A::f32_rsqrt_approx(a, m.ftz);
+    case F::sin: return A::f32_sin_approx(a, m.ftz);
+    case F::cos: return A::f32_cos_approx(a, m.ftz);
+    case F::lg2: return A::f32_lg2_approx(a, m.ftz);
+    case F::ex2: return A::f32_ex2_approx(a, m.ftz);
+    case F::tanh: return A::f32_tanh_approx(a);
+    case F::copysign: return A::f32_copysign(a, b);
     }
     return 0;
 }
-template <F Op>
-uint64_t f64_op(uint64_t a, uint64_t b, uint64_t c) {
-    switch (Op) {
-    case F::add: return fp::add64(a, b);
-    case F::sub: return fp::sub64(a, b);
-    case F::mul: return fp::mul64(a, b);
-    case F::fma: return fp::fma64(a, b, c);
-    case F::div: return fp::div64(a, b);
-    case F::abs: return a & 0x7fffffffffffffffull;
-    case F::neg: return a ^ 0x8000000000000000ull;
-    case F::min: return fp::min64(a, b);
-    case F::max: return fp::max64(a, b);
-    case F::rcp: return fp::rcp64(a);
-    case F::sqrt: return fp::sqrt64(a);
-    case F::rsqrt: return fp::rsqrt64(a);
-    case F::copysign: return (b & 0x7fffffffffffffffull) | (a & 0x8000000000000000ull);
-    default: return fp::out64(std::nan(""));
+
+uint64_t f64_op(F op, uint64_t a, uint64_t b, uint64_t c, const Mods& m) {
+    namespace A = arith;
+    switch (op) {
+    case F::add: return A::f64_add(a, b, m.rnd);
+    case F::sub: return A::f64_sub(a, b, m.rnd);
+    case F::mul: return A::f64_mul(a, b, m.rnd);
+    case F::fma: return A::f64_fma(a, b, c, m.rnd);
+    case F::div: return A::f64_div(a, b, m.rnd);
+    case F::abs: return A::f64_abs(a);
+    case F::neg: return A::f64_neg(a);
+    case F::min: return A::f64_min(a, b, m.nan);
+    case F::max: return A::f64_max(a, b, m.nan);
+    case F::rcp: return m.approx ? A::f64_rcp_approx_ftz(a) : A::f64_rcp(a, m.rnd);
+    case F::sqrt: return A::f64_sqrt(a, m.rnd);
+    case F::rsqrt: return m.ftz ? A::f64_rsqrt_approx_ftz(a) : A::f64_rsqrt_approx(a);
+    case F::copysign: return A::f64_copysign(a, b);
+    default: return arith::kF64DefaultNaN;  // not selected (no f64 form)
     }
 }
 
-template <F Op>
-void f32_handler(Exec& x, const DInst& in, uint32_t e) {
-    uint64_t* d = lanes_of(x, in.dst[0]);
-    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
-    const bool ftz = in.ir->d.ftz, sat = in.ir->d.sat;
-    for_lanes(e, [&](uint32_t l) {
-        uint64_t r = f32_op<Op>(a[l], b[l], c[l], ftz);
-        if (sat) {
-            float v = fp::f32(r);
-            r = std::isnan(v) ? 0 : fp::bits(std::fmin(std::fmax(v, 0.0f), 1.0f));
-        }
-        d[l] = r;
-    });
-}
-template <F Op>
-void f64_handler(Exec& x, const DInst& in, uint32_t e) {
-    uint64_t* d = lanes_of(x, in.dst[0]);
-    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
-    for_lanes(e, [&](uint32_t l) { d[l] = f64_op<Op>(a[l], b[l], c[l]); });
+// One 16-bit value of an f16/bf16 instruction (the x2 forms apply it to both halves).
+template <bool Bf>
+uint16_t half_op(F op, uint16_t a, uint16_t b, uint16_t c, const Mods& m) {
+    namespace A = arith;
+    auto mm = [&](uint64_t x, uint64_t y) -> uint64_t {
+        const auto x16 = uint16_t(x), y16 = uint16_t(y);
+        if constexpr (Bf) return op == F::min ? A::bf16_min(x16, y16, m.nan) : A::bf16_max(x16, y16, m.nan);
+        else return op == F::min ? A::f16_min(x16, y16, m.ftz, m.nan) : A::f16_max(x16, y16, m.ftz, m.nan);
+    };
+    switch (op) {
+    case F::add: return Bf ? A::bf16_add(a, b) : A::f16_add(a, b, m.ftz, m.sat);
+    case F::sub: return Bf ? A::bf16_sub(a, b) : A::f16_sub(a, b, m.ftz, m.sat);
+    case F::mul: return Bf ? A::bf16_mul(a, b) : A::f16_mul(a, b, m.ftz, m.sat);
+    case F::fma: return Bf ? A::bf16_fma(a, b, c, m.relu) : A::f16_fma(a, b, c, m.ftz, m.sat, m.relu);
+    case F::abs: return Bf ? A::bf16_abs(a) : A::f16_abs(a, m.ftz);
+    case F::neg: return Bf ? A::bf16_neg(a) : A::f16_neg(a, m.ftz);
+    case F::min:
+    case F::max: return uint16_t(m.xorsign ? xorsign_abs(a, b, 0x8000u, 0x7fffu, mm) : mm(a, b));
+    case F::ex2: return Bf ? A::bf16_ex2_approx_ftz(a) : A::f16_ex2_approx(a);
+    case F::tanh: return Bf ? A::bf16_tanh_approx(a) : A::f16_tanh_approx(a);
+    default: return 0x7fff;  // not selected
+    }
 }
 
-// Half types: compute in f32 (exact for add/sub/mul of halves, then one rounding to half), per 16-bit lane
-// of the register (x2 types hold two values).
-template <F Op, bool Bf, int N>
-void half_handler(Exec& x, const DInst& in, uint32_t e) {
+template <F Op, Fmt T, int N>
+void float_handler(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
-    const bool sat = in.ir->d.sat;
-    auto widen = [](uint64_t v) { return Bf ? fp::bf16_to_f32(static_cast<uint16_t>(v)) : fp::half_to_f32(static_cast<uint16_t>(v)); };
-    auto narrow = [](float v) { return Bf ? fp::f32_to_bf16(v) : fp::f32_to_half(v); };
+    const Mods m(in.ir->d);
     for_lanes(e, [&](uint32_t l) {
-        uint64_t out = 0;
-        for (int k = 0; k < N; ++k) {
-            const int sh = 16 * k;
-            float r = fp::f32(f32_op<Op>(fp::bits(widen(a[l] >> sh)), fp::bits(widen(b[l] >> sh)), fp::bits(widen(c[l] >> sh)), false));
-            if (sat) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
-            uint16_t h;
-            if (Op == F::neg) h = static_cast<uint16_t>((a[l] >> sh) ^ 0x8000);
-            else if (Op == F::abs) h = static_cast<uint16_t>((a[l] >> sh) & 0x7fff);
-            else h = narrow(r);
-            out |= uint64_t{h} << sh;
+        if constexpr (T == Fmt::f32) {
+            uint32_t r = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m));
+            d[l] = m.sat ? arith::f32_sat(r) : r;
+        } else if constexpr (T == Fmt::f64) {
+            d[l] = f64_op(Op, a[l], b[l], c[l], m);
+        } else {
+            uint64_t out = 0;
+            for (int k = 0; k < N; ++k) {
+                const int sh = 16 * k;
+                const uint16_t h = half_op<T == Fmt::bf16>(Op, uint16_t(a[l] >> sh), uint16_t(b[l] >> sh), uint16_t(c[l] >> sh), m);
+                out |= uint64_t{h} << sh;
+            }
+            d[l] = out;
         }
-        d[l] = out;
     });
 }
 
 template <F Op>
 Handler by_float_type(ir::Type t) {
     switch (t) {
-    case ir::Type::f32: return &f32_handler<Op>;
-    case ir::Type::f64: return &f64_handler<Op>;
-    case ir::Type::f16: return &half_handler<Op, false, 1>;
-    case ir::Type::f16x2: return &half_handler<Op, false, 2>;
-    case ir::Type::bf16: return &half_handler<Op, true, 1>;
-    case ir::Type::bf16x2: return &half_handler<Op, true, 2>;
+    case ir::Type::f32: return &float_handler<Op, Fmt::f32, 1>;
+    case ir::Type::f64: return &float_handler<Op, Fmt::f64, 1>;
+    case ir::Type::f16: return &float_handler<Op, Fmt::f16, 1>;
+    case ir::Type::f16x2: return &float_handler<Op, Fmt::f16, 2>;
+    case ir::Type::bf16: return &float_handler<Op, Fmt::bf16, 1>;
+    case ir::Type::bf16x2: return &float_handler<Op, Fmt::bf16, 2>;
     default: return nullptr;
     }
 }
 
 // testp.op.type p, a
-template <bool F64>
+template <arith::TestOp Op, ir::Type T>
 void testp(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* a = lanes_of(x, in.src[0]);
-    std::string_view op;
-    for (const auto& m : in.ir->mods)
-        if (m == "finite" || m == "infinite" || m == "number" || m == "notanumber" || m == "normal" || m == "subnormal") op = m;
-    for_lanes(e, [&](uint32_t l) {
-        double v = F64 ? fp::f64(a[l]) : fp::f32(a[l]);
-        int cls = F64 ? std::fpclassify(v) : std::fpclassify(static_cast<float>(v));
-        bool r = op == "finite" ? std::isfinite(v) : op == "infinite" ? std::isinf(v) : op == "number" ? !std::isnan(v)
-               : op == "notanumber" ? std::isnan(v) : op == "normal" ? cls == FP_NORMAL : cls == FP_SUBNORMAL;
-        d[l] = r;
-    });
+    for_lanes(e, [&](uint32_t l) { d[l] = arith::testp(a[l], T, Op); });
+}
+
+template <ir::Type T>
+Handler testp_for(const ir::Instruction& inst) {
+    using O = arith::TestOp;
+    for (const auto& m : inst.mods) {
+        if (m == "finite") return &testp<O::finite, T>;
+        if (m == "infinite") return &testp<O::infinite, T>;
+        if (m == "number") return &testp<O::number, T>;
+        if (m == "notanumber") return &testp<O::notanumber, T>;
+        if (m == "normal") return &testp<O::normal, T>;
+        if (m == "subnormal") return &testp<O::subnormal, T>;
+    }
+    return nullptr;
 }
 
 }  // namespace
@@ -138,7 +175,7 @@ Handler select_float(const ir::Instruction& inst, DInst&, const SelectContext&) 
     using O = ir::Opcode;
     const auto t = inst.d.type;
     if (!ir::is_float(t)) return nullptr;
-    const bool half = t != ir::Type::f32 && t != ir::Type::f64;
+    const bool f32 = t == ir::Type::f32, f64 = t == ir::Type::f64, half = !f32 && !f64;
     switch (inst.op) {
     case O::add: return by_float_type<F::add>(t);
     case O::sub: return by_float_type<F::sub>(t);
@@ -147,18 +184,18 @@ Handler select_float(const ir::Instruction& inst, DInst&, const SelectContext&) 
     case O::div: return half ? nullptr : by_float_type<F::div>(t);
     case O::abs: return by_float_type<F::abs>(t);
     case O::neg: return by_float_type<F::neg>(t);
-    case O::min: return by_float_type<F::min>(t);
-    case O::max: return by_float_type<F::max>(t);
+    case O::min: return f64 && inst.d.xorsign ? nullptr : by_float_type<F::min>(t);
+    case O::max: return f64 && inst.d.xorsign ? nullptr : by_float_type<F::max>(t);
     case O::rcp: return half ? nullptr : by_float_type<F::rcp>(t);
     case O::sqrt: return half ? nullptr : by_float_type<F::sqrt>(t);
     case O::rsqrt: return half ? nullptr : by_float_type<F::rsqrt>(t);
-    case O::sin: return t == ir::Type::f32 ? &f32_handler<F::sin> : nullptr;
-    case O::cos: return t == ir::Type::f32 ? &f32_handler<F::cos> : nullptr;
-    case O::lg2: return t == ir::Type::f32 ? &f32_handler<F::lg2> : nullptr;
-    case O::ex2: return t == ir::Type::f32 ? &f32_handler<F::ex2> : by_float_type<F::ex2>(t);
-    case O::tanh: return t == ir::Type::f32 ? &f32_handler<F::tanh> : by_float_type<F::tanh>(t);
+    case O::sin: return f32 ? by_float_type<F::sin>(t) : nullptr;
+    case O::cos: return f32 ? by_float_type<F::cos>(t) : nullptr;
+    case O::lg2: return f32 ? by_float_type<F::lg2>(t) : nullptr;
+    case O::ex2: return f64 ? nullptr : by_float_type<F::ex2>(t);
+    case O::tanh: return f64 ? nullptr : by_float_type<F::tanh>(t);
     case O::copysign: return half ? nullptr : by_float_type<F::copysign>(t);
-    case O::testp: return t == ir::Type::f32 ? &testp<false> : t == ir::Type::f64 ? &testp<true> : nullptr;
+    case O::testp: return f32 ? testp_for<ir::Type::f32>(inst) : f64 ? testp_for<ir::Type::f64>(inst) : nullptr;
     default: return nullptr;
     }
 }

@@ -1,12 +1,11 @@
 // sim/engine/handlers_move.cpp — mov (plain, packing/unpacking vectors, special registers, symbol
 // addresses), cvta/isspacep over the generic windows, and cvt between integer and float types.
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 #include "sim/engine/decode.hpp"
 #include "sim/engine/dispatch.hpp"
-#include "sim/engine/float_adapter.hpp"
+#include "sim/arith/convert.hpp"
+#include "sim/arith/float_ops.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/memory/address_map.hpp"
 
@@ -98,99 +97,45 @@ void isspacep(Exec& x, const DInst& in, uint32_t e) {
     });
 }
 
-// ---- cvt -------------------------------------------------------------------------------------------
-double read_float(ir::Type t, uint64_t b) {
-    switch (t) {
-    case ir::Type::f32: return fp::f32(b);
-    case ir::Type::f64: return fp::f64(b);
-    case ir::Type::f16: return fp::half_to_f32(static_cast<uint16_t>(b));
-    case ir::Type::bf16: return fp::bf16_to_f32(static_cast<uint16_t>(b));
-    default: return 0;
-    }
-}
-bool read_int(ir::Type t, uint64_t b, int64_t& s, uint64_t& u) {
-    const uint32_t bytes = ir::type_bytes(t);
-    const uint64_t m = width_mask(t);
-    u = b & m;
-    s = static_cast<int64_t>(u);
-    if (ir::is_signed_int(t) && bytes < 8 && ((u >> (8 * bytes - 1)) & 1)) s = static_cast<int64_t>(u | ~m);
-    return ir::is_signed_int(t);
-}
-double round_integral(double v, ir::Rounding r) {
-    switch (r) {
-    case ir::Rounding::rzi: return std::trunc(v);
-    case ir::Rounding::rmi: return std::floor(v);
-    case ir::Rounding::rpi: return std::ceil(v);
-    case ir::Rounding::rni: return std::nearbyint(v);
-    default: return v;
-    }
-}
-uint64_t write_float(ir::Type t, double v, bool ftz, bool sat) {
-    if (sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-    switch (t) {
-    case ir::Type::f32: return fp::out32(static_cast<float>(v), ftz);
-    case ir::Type::f64: return fp::out64(v);
-    case ir::Type::f16: return fp::f32_to_half(static_cast<float>(v));
-    case ir::Type::bf16: return fp::f32_to_bf16(static_cast<float>(v));
-    default: return 0;
-    }
-}
-// Float -> integer conversions saturate to the destination range; NaN becomes 0.
-uint64_t float_to_int(ir::Type t, double v) {
-    if (std::isnan(v)) return 0;
-    const uint32_t bits = 8 * ir::type_bytes(t);
-    if (ir::is_signed_int(t)) {
-        const double lo = -std::ldexp(1.0, static_cast<int>(bits) - 1), hi = std::ldexp(1.0, static_cast<int>(bits) - 1);
-        int64_t r = v <= lo ? static_cast<int64_t>(lo) : v >= hi ? (bits == 64 ? INT64_MAX : static_cast<int64_t>(hi) - 1)
-                                                                  : static_cast<int64_t>(v);
-        return static_cast<uint64_t>(r) & width_mask(t);
-    }
-    const double hi = std::ldexp(1.0, static_cast<int>(bits));
-    uint64_t r = v <= 0 ? 0 : v >= hi ? (bits == 64 ? UINT64_MAX : static_cast<uint64_t>(hi) - 1) : static_cast<uint64_t>(v);
-    return r & width_mask(t);
-}
-uint64_t int_to_int(ir::Type dt, int64_t s, uint64_t u, bool src_signed, bool sat) {
-    if (sat) {
-        const uint32_t bits = 8 * ir::type_bytes(dt);
-        if (ir::is_signed_int(dt)) {
-            const int64_t hi = bits == 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1, lo = -hi - 1;
-            if (src_signed) s = std::clamp(s, lo, hi);
-            else s = u > static_cast<uint64_t>(hi) ? hi : static_cast<int64_t>(u);
-            return static_cast<uint64_t>(s) & width_mask(dt);
-        }
-        const uint64_t hi = width_mask(dt);
-        if (src_signed) return s < 0 ? 0 : std::min(static_cast<uint64_t>(s), hi);
-        return std::min(u, hi);
-    }
-    return (src_signed ? static_cast<uint64_t>(s) : u) & width_mask(dt);
+// ---- cvt (all conversions through sim/arith/convert.hpp) ---------------------------------------------
+arith::CvtMode cvt_mode(const ir::Instruction& inst) {
+    const auto& d = inst.d;
+    const bool satfinite = std::find(inst.mods.begin(), inst.mods.end(), "satfinite") != inst.mods.end();
+    return arith::CvtMode{d.rnd, d.ftz, d.sat, d.relu, satfinite};
 }
 
+// Scalar cvt.dtype.stype d, a. Signed results come back sign-extended: the register's width decides.
 void cvt(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* a = lanes_of(x, in.src[0]);
-    const ir::Type dt = in.type, st = in.type2;
-    const auto& det = in.ir->d;
-    const bool dfl = ir::is_float(dt), sfl = ir::is_float(st);
+    const arith::CvtMode mode = cvt_mode(*in.ir);
+    const uint64_t dmask = x.frame->code->reg_width_mask[in.dst[0]];
+    const uint64_t smask = width_mask(in.type2);
+    for_lanes(e, [&](uint32_t l) { d[l] = arith::convert(a[l] & smask, in.type2, in.type, mode) & dmask; });
+}
+
+// cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a to the upper half, b to the lower half.
+template <bool Bf>
+void cvt_pack_x2(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
+    const arith::CvtMode m = cvt_mode(*in.ir);
+    const arith::Round r = arith::to_round(m.rnd);
     for_lanes(e, [&](uint32_t l) {
-        if (!dfl && !sfl) {
-            int64_t s; uint64_t u;
-            bool sg = read_int(st, a[l], s, u);
-            d[l] = int_to_int(dt, s, u, sg, det.sat);
-        } else if (dfl && sfl) {
-            double v = read_float(st, a[l]);
-            if (det.ftz && st == ir::Type::f32) v = fp::flush(static_cast<float>(v), true);
-            d[l] = write_float(dt, round_integral(v, det.rnd), det.ftz, det.sat);
-        } else if (dfl) {
-            int64_t s; uint64_t u;
-            bool sg = read_int(st, a[l], s, u);
-            // int64 -> double -> float could double-round; go straight to the destination width.
-            if (dt == ir::Type::f32) d[l] = fp::out32(sg ? static_cast<float>(s) : static_cast<float>(u), det.ftz);
-            else d[l] = write_float(dt, sg ? static_cast<double>(s) : static_cast<double>(u), det.ftz, det.sat);
-        } else {
-            double v = read_float(st, a[l]);
-            if (det.ftz && st == ir::Type::f32) v = fp::flush(static_cast<float>(v), true);
-            d[l] = float_to_int(dt, round_integral(v, det.rnd == ir::Rounding::none ? ir::Rounding::rzi : det.rnd));
-        }
+        d[l] = Bf ? arith::cvt_bf16x2_f32(uint32_t(a[l]), uint32_t(b[l]), r, m.relu, m.satfinite)
+                  : arith::cvt_f16x2_f32(uint32_t(a[l]), uint32_t(b[l]), r, m.relu, m.satfinite);
+    });
+}
+
+// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b and .f16x2 d, a; cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}.
+void cvt_f8x2(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
+    const bool relu = in.ir->d.relu;
+    for_lanes(e, [&](uint32_t l) {
+        if (in.type == ir::Type::f16x2) d[l] = arith::cvt_f16x2_f8x2(uint16_t(a[l]), in.type2, relu);
+        else if (in.type2 == ir::Type::f16x2) d[l] = arith::cvt_f8x2_f16x2(uint32_t(a[l]), in.type, relu);
+        else d[l] = arith::cvt_f8x2_f32(uint32_t(a[l]), uint32_t(b[l]), in.type, relu);
     });
 }
 
@@ -223,12 +168,19 @@ Handler select_move(const ir::Instruction& inst, DInst& in, const SelectContext&
 }
 
 Handler select_cvt(const ir::Instruction& inst, DInst& in, const SelectContext&) {
+    using T = ir::Type;
     if (in.aux & 0x100u) return &mov_dynamic_sreg;
-    auto ok = [](ir::Type t) {
-        return ir::is_signed_int(t) || ir::is_unsigned_int(t) || ir::is_bits(t) || t == ir::Type::f32 ||
-               t == ir::Type::f64 || t == ir::Type::f16 || t == ir::Type::bf16;
+    const T dt = inst.d.type, st = inst.d.type2;
+    const bool f8x2 = dt == T::e4m3x2 || dt == T::e5m2x2, src_f8x2 = st == T::e4m3x2 || st == T::e5m2x2;
+    if (dt == T::f16x2 && st == T::f32) return in.nsrc == 2 ? &cvt_pack_x2<false> : nullptr;
+    if (dt == T::bf16x2 && st == T::f32) return in.nsrc == 2 ? &cvt_pack_x2<true> : nullptr;
+    if (f8x2 && (st == T::f32 ? in.nsrc == 2 : st == T::f16x2)) return &cvt_f8x2;
+    if (dt == T::f16x2 && src_f8x2) return &cvt_f8x2;
+    auto ok = [](T t) {
+        return ir::is_signed_int(t) || ir::is_unsigned_int(t) || ir::is_bits(t) || t == T::f32 || t == T::f64 ||
+               t == T::f16 || t == T::bf16 || t == T::tf32 || t == T::e4m3 || t == T::e5m2;
     };
-    if (!ok(inst.d.type) || !ok(inst.d.type2)) return nullptr;
+    if (!ok(dt) || !ok(st) || in.nsrc != 1) return nullptr;
     return &cvt;
 }
 
