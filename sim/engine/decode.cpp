@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "kernels_ir/cfg.hpp"
+
 #include "sim/engine/dispatch.hpp"
-#include "sim/engine/reconverge.hpp"
 
 namespace warpsim::engine {
 
@@ -113,10 +114,12 @@ public:
         for (const auto& r : fn_.regs) df_.reg_width_mask.push_back(width_mask(r.type));
         scratch_ = new_reg(0, false);
         zero_ = constant(0);
-        const auto ipdom = immediate_post_dominators(fn_);
+        // Reconvergence points: the immediate post-dominator of each branch, from kernels_ir's CFG (the one
+        // implementation; tests/engine/test_reconverge.cpp checks every corpus branch against it).
+        const ir::Cfg cfg = ir::build_cfg(fn_);
         df_.code.resize(fn_.body.size());
         SelectContext ctx{&m_, &fn_};
-        for (uint32_t pc = 0; pc < fn_.body.size(); ++pc) decode(pc, ipdom[pc], ctx);
+        for (uint32_t pc = 0; pc < fn_.body.size(); ++pc) decode(pc, cfg.reconverge_pc[pc], ctx);
     }
 
 private:
