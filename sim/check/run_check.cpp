@@ -1,0 +1,120 @@
+// sim/check/run_check.cpp — one launch spec on the simulator with the checkers attached.
+#include "sim/check/run_check.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "sim/check/check_observer.hpp"
+#include "sim/check/memcheck.hpp"
+#include "sim/device/device.hpp"
+#include "sim/launch/buffer_init.hpp"
+#include "sim/launch/params.hpp"
+
+namespace warpsim::check {
+namespace {
+
+// The same limits session::run_simulated derives from a preset (kept in step with sim/session/run.cpp).
+engine::DeviceLimits limits_from(const device::DevicePreset& p) {
+    engine::DeviceLimits l;
+    l.max_threads_per_block = static_cast<uint32_t>(p.block.max_threads);
+    for (int i = 0; i < 3; ++i) {
+        l.max_block_dim[i] = static_cast<uint32_t>(p.block.max_dims[i]);
+        l.max_grid_dim[i] = static_cast<uint32_t>(std::min<int64_t>(p.grid.max_dims[i], 0xffffffffll));
+    }
+    l.shared_per_block_default = static_cast<uint32_t>(p.block.shared_default_bytes);
+    l.shared_per_block_optin = static_cast<uint32_t>(p.block.shared_optin_bytes);
+    l.registers_per_sm = static_cast<uint32_t>(p.sm.registers);
+    l.num_sms = static_cast<uint32_t>(p.sm_count);
+    l.warp_size = static_cast<uint32_t>(p.warp_size);
+    return l;
+}
+
+std::string arg_name(const session::PreparedLaunch& p, size_t i) {
+    const auto& a = p.spec.args[i];
+    std::string s = fmt::format("args[{}]", i);
+    return a.name.empty() ? s : s + " " + a.name;
+}
+
+}  // namespace
+
+std::optional<std::string> select_tools(const std::vector<std::string>& names, CheckOptions& o) {
+    if (names.empty()) return std::nullopt;
+    o.memcheck = o.racecheck = o.synccheck = o.initcheck = false;
+    for (const auto& list : names) {
+        size_t start = 0;
+        while (start <= list.size()) {
+            size_t comma = list.find(',', start);
+            std::string n = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (n == "memcheck") o.memcheck = true;
+            else if (n == "racecheck") o.racecheck = true;
+            else if (n == "synccheck") o.synccheck = true;
+            else if (n == "initcheck") o.initcheck = true;
+            else if (n == "all") o.memcheck = o.racecheck = o.synccheck = o.initcheck = true;
+            else return fmt::format("--tool: unknown tool '{}' (expected memcheck, racecheck, synccheck, initcheck "
+                                    "or all)", n);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return std::nullopt;
+}
+
+launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, const CheckOptions& options) {
+    using Fail = launch::Outcome<CheckResult>;
+    auto preset = device::load_preset(options.device);
+    if (!preset) return Fail::failure(preset.error());
+    CheckResult r;
+    r.module = p.module;
+    r.kernel = p.spec.kernel;
+    r.spec = p.spec.path;
+    r.ctx.module = p.module.get();
+    r.ctx.kernel_index = p.kernel_index;
+    r.ctx.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
+    r.ctx.block_dim = p.spec.block;
+    r.ctx.shared = shared_layout(*p.module, p.kernel_index);
+    if (options.schedules > 1)
+        r.notes.push_back(fmt::format("--schedules {}: not available yet — engine::LaunchConfig has no warp-order "
+                                      "seed, so every run would use the same schedule; ran once",
+                                      options.schedules));
+
+    engine::Simulator sim;
+    std::vector<uint64_t> addresses(p.spec.args.size(), 0);
+    for (size_t i = 0; i < p.spec.args.size(); ++i) {
+        const auto& a = p.spec.args[i];
+        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
+        auto bytes = launch::make_buffer(p.spec, i);
+        if (!bytes) return Fail::failure(bytes.error());
+        addresses[i] = sim.malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
+        if (addresses[i] == 0)
+            return Fail::failure(fmt::format("{}: args[{}]: the simulated device heap could not hold this buffer",
+                                             p.spec.path, i));
+        sim.write(addresses[i], bytes.value());
+        r.ctx.allocations.push_back({addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
+    }
+    const auto params = launch::pack_params(*p.kernel, addresses, p.spec);
+    const auto regs = session::kernel_registers(p, preset.value());
+
+    engine::LaunchConfig cfg;
+    cfg.grid = p.spec.grid;
+    cfg.block = p.spec.block;
+    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
+    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
+    cfg.registers_per_thread = static_cast<uint32_t>(regs.registers);
+    cfg.limits = limits_from(preset.value());
+    cfg.max_instructions = options.max_instructions;
+    cfg.host_workers = 1;
+    cfg.ptx_file = r.ctx.ptx_file;
+    CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global, options.synccheck,
+                           options.initcheck);
+    cfg.observer = &observer;
+    auto result = sim.launch(*p.module, *p.kernel, cfg, params, nullptr);
+    if (result.error) {
+        observer.abandon_block();
+        r.error = result.error;
+        r.log.add(launch_error_finding(*result.error, r.ctx));
+    }
+    return r;
+}
+
+}  // namespace warpsim::check

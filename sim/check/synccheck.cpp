@@ -1,0 +1,206 @@
+// sim/check/synccheck.cpp — barrier phases per block and member masks of warp collectives (see header).
+#include "sim/check/synccheck.hpp"
+
+#include <bit>
+#include <fmt/format.h>
+
+namespace warpsim::check {
+namespace {
+
+std::string lane_list(uint32_t mask) {
+    std::string s;
+    for (uint32_t lo = 0; lo < 32;) {
+        if (!(mask >> lo & 1)) {
+            ++lo;
+            continue;
+        }
+        uint32_t hi = lo;
+        while (hi + 1 < 32 && (mask >> (hi + 1) & 1)) ++hi;
+        s += (s.empty() ? "" : ",") + (hi == lo ? fmt::format("{}", lo) : fmt::format("{}-{}", lo, hi));
+        lo = hi + 1;
+    }
+    return s;
+}
+
+const char* collective_name(engine::WarpSyncKind k) {
+    switch (k) {
+    case engine::WarpSyncKind::shfl: return "shfl.sync (__shfl*_sync)";
+    case engine::WarpSyncKind::vote: return "vote.sync (__all/__any/__ballot_sync)";
+    case engine::WarpSyncKind::match: return "match.sync (__match_*_sync)";
+    case engine::WarpSyncKind::redux: return "redux.sync (__reduce_*_sync)";
+    case engine::WarpSyncKind::bar_warp_sync: return "bar.warp.sync (__syncwarp)";
+    case engine::WarpSyncKind::elect: return "elect.sync";
+    default: return "warp collective";
+    }
+}
+
+constexpr const char* kBarrierFix =
+    "every thread of the block must reach the same __syncthreads(): move it out of the branch, or let the threads "
+    "that have no work skip the work but not the barrier (no early return before it)";
+
+}  // namespace
+
+void SyncChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads) {
+    block_ = b;
+    warps_ = warps;
+    threads_ = threads;
+    phases_ = {};
+    exits_.assign(warps, {});
+}
+
+void SyncChecker::on_thread_exit(const engine::EventSite& s, uint32_t mask) {
+    if (s.warp >= warps_) return;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
+        exits_[s.warp][lane] = Exit{Site{s.function, s.pc}, lane, true};
+    }
+}
+
+void SyncChecker::on_barrier(const engine::BarrierEvent& e) {
+    if (e.barrier >= phases_.size()) return;
+    const Site at{e.site.function, e.site.pc};
+    const uint32_t missing = e.live_mask & ~e.arriving_mask;
+    if (missing) {
+        Finding f;
+        f.tool = Tool::synccheck;
+        f.kind = "sync.barrier_divergent_warp";
+        f.title = fmt::format("Barrier {} executed by only some threads of a warp (bar.sync is .aligned: all "
+                              "threads of the warp must execute it)", e.barrier);
+        const uint32_t lane = static_cast<uint32_t>(std::countr_zero(e.arriving_mask));
+        const uint32_t other = static_cast<uint32_t>(std::countr_zero(missing));
+        f.parties.push_back({"barrier", at, ctx_.thread(e.site.warp, lane), block_.ctaid});
+        f.notes.push_back(fmt::format("warp {}: lanes {} execute it, lanes {} (thread {} first) do not", e.site.warp,
+                                      lane_list(e.arriving_mask), lane_list(missing),
+                                      xyz(ctx_.thread(e.site.warp, other))));
+        f.fix = kBarrierFix;
+        log_.add(std::move(f));
+    }
+    Phase& p = phases_[e.barrier];
+    p.arrivals.push_back(Arrival{at, e.site.warp, e.arriving_mask});
+    p.expected_threads = e.expected_threads;
+}
+
+void SyncChecker::report_exited(uint32_t barrier, const Phase& p) {
+    std::vector<uint32_t> arrived(warps_, 0);
+    for (const auto& a : p.arrivals)
+        if (a.warp < warps_) arrived[a.warp] |= a.lanes;
+    const Arrival& waiter = p.arrivals.front();
+    const uint32_t waiter_lane = static_cast<uint32_t>(std::countr_zero(waiter.lanes));
+    // One finding per exit site: the threads that left there without reaching this barrier.
+    std::vector<std::pair<Site, std::pair<uint64_t, std::array<uint32_t, 3>>>> by_site;
+    for (uint32_t w = 0; w < warps_; ++w)
+        for (uint32_t l = 0; l < 32; ++l) {
+            const Exit& x = exits_[w][l];
+            if (!x.valid || (arrived[w] >> l & 1)) continue;
+            auto it = std::find_if(by_site.begin(), by_site.end(), [&](const auto& s) { return s.first == x.at; });
+            if (it == by_site.end()) by_site.push_back({x.at, {1, ctx_.thread(w, l)}});
+            else ++it->second.first;
+        }
+    uint64_t waiting = 0;
+    for (uint32_t a : arrived) waiting += static_cast<uint64_t>(std::popcount(a));
+    for (const auto& [site, info] : by_site) {
+        Finding f;
+        f.tool = Tool::synccheck;
+        f.kind = "sync.barrier_exited_threads";
+        f.title = fmt::format("Barrier {} reached by only part of the block: threads exited before it", barrier);
+        f.parties.push_back({"barrier", waiter.at, ctx_.thread(waiter.warp, waiter_lane), block_.ctaid});
+        f.parties.push_back({"exited", site, info.second, block_.ctaid});
+        f.notes.push_back(fmt::format("{} threads of block {} passed the barrier; {} threads had exited at {} "
+                                      "without reaching it (the GPU lets the others through, but CUDA leaves it "
+                                      "undefined)",
+                                      waiting, xyz(block_.ctaid), info.first, ctx_.where(site)));
+        f.fix = kBarrierFix;
+        log_.add(std::move(f));
+    }
+}
+
+void SyncChecker::report_mixed_sites(uint32_t barrier, const Phase& p) {
+    for (const auto& a : p.arrivals) {
+        if (a.at == p.arrivals.front().at) continue;
+        const Arrival& first = p.arrivals.front();
+        Finding f;
+        f.tool = Tool::synccheck;
+        f.kind = "sync.barrier_different_sites";
+        f.title = fmt::format("Barrier {} completed by different bar.sync instructions (a __syncthreads() in each "
+                              "branch of a divergent if)", barrier);
+        f.parties.push_back({"barrier", first.at, ctx_.thread(first.warp, static_cast<uint32_t>(std::countr_zero(first.lanes))), block_.ctaid});
+        f.parties.push_back({"barrier", a.at, ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))), block_.ctaid});
+        f.fix = "use one __syncthreads() after the if/else that every thread reaches";
+        log_.add(std::move(f));
+        return;
+    }
+}
+
+void SyncChecker::on_barrier_release(uint32_t barrier) {
+    if (barrier >= phases_.size()) return;
+    Phase& p = phases_[barrier];
+    if (!p.arrivals.empty()) {
+        if (p.expected_threads == 0) report_exited(barrier, p);
+        report_mixed_sites(barrier, p);
+    }
+    p = Phase{};
+}
+
+void SyncChecker::report_incomplete(uint32_t barrier, const Phase& p) {
+    const Arrival& a = p.arrivals.front();
+    uint64_t waiting = 0;
+    for (const auto& x : p.arrivals) waiting += static_cast<uint64_t>(std::popcount(x.lanes));
+    const uint64_t expected = p.expected_threads ? p.expected_threads : threads_;
+    Finding f;
+    f.tool = Tool::synccheck;
+    f.kind = "sync.barrier_incomplete";
+    f.title = fmt::format("Barrier {} never completed: {} of {} threads arrived", barrier, waiting, expected);
+    f.parties.push_back({"barrier", a.at, ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))),
+                         block_.ctaid});
+    f.notes.push_back("on a GPU the block would hang (or the threads would pass an unmatched barrier)");
+    f.fix = kBarrierFix;
+    log_.add(std::move(f));
+}
+
+void SyncChecker::end_block() {
+    for (uint32_t id = 0; id < phases_.size(); ++id) {
+        if (phases_[id].arrivals.empty()) continue;
+        report_incomplete(id, phases_[id]);
+        phases_[id] = Phase{};
+    }
+}
+
+void SyncChecker::on_warp_sync(const engine::WarpSyncEvent& e) {
+    if (e.kind == engine::WarpSyncKind::activemask) return;
+    const Site at{e.site.function, e.site.pc};
+    const uint32_t w = e.site.warp;
+    const uint32_t exist_lanes = threads_ > w * 32 ? std::min<uint32_t>(32, threads_ - w * 32) : 32;
+    const uint32_t exist = exist_lanes == 32 ? 0xffffffffu : (1u << exist_lanes) - 1;
+    const uint32_t lead = e.executing_mask ? static_cast<uint32_t>(std::countr_zero(e.executing_mask)) : 0;
+    auto add = [&](const char* kind, std::string title, std::string note) {
+        Finding f;
+        f.tool = Tool::synccheck;
+        f.kind = kind;
+        f.title = std::move(title);
+        f.parties.push_back({collective_name(e.kind), at, ctx_.thread(w, lead), block_.ctaid});
+        f.notes.push_back(std::move(note));
+        f.fix = "pass the mask of the lanes that really execute it: compute it before the branch with "
+                "__ballot_sync(0xffffffff, condition), or use __activemask() when every active lane takes part";
+        log_.add(std::move(f));
+    };
+    const uint32_t m = e.member_mask;
+    const std::string head = fmt::format("warp {}: member mask 0x{:08x}, executing lanes {}", w, m,
+                                         lane_list(e.executing_mask));
+    if (!e.member_mask_uniform)
+        add("sync.warp_mask_nonuniform", "Lanes of one warp pass different member masks to the same collective",
+            head);
+    if (uint32_t gone = m & ~exist)
+        add("sync.warp_mask_missing_lanes", "Member mask names lanes that do not exist (partial last warp)",
+            head + fmt::format("; lanes {} are not part of the block", lane_list(gone)));
+    if (uint32_t gone = m & exist & ~e.live_mask)
+        add("sync.warp_mask_exited_lanes", "Member mask names lanes that have exited",
+            head + fmt::format("; lanes {} have exited", lane_list(gone)));
+    if (uint32_t idle = m & e.live_mask & ~e.executing_mask)
+        add("sync.warp_mask_inactive_lanes", "Member mask names lanes that do not execute this collective",
+            head + fmt::format("; lanes {} are live but inactive here (diverged or predicated off)", lane_list(idle)));
+    if (uint32_t outside = e.executing_mask & ~m)
+        add("sync.warp_mask_excludes_self", "Lanes execute a collective whose member mask leaves them out",
+            head + fmt::format("; lanes {} are not in the mask", lane_list(outside)));
+}
+
+}  // namespace warpsim::check
