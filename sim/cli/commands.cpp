@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -16,6 +17,8 @@
 #include "sim/device/device.hpp"
 #include "sim/launch/launch_spec.hpp"
 #include "sim/launch/source.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/lane_sample.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/session/run.hpp"
 
@@ -54,10 +57,24 @@ int run_command(const RunArgs& args, const char* argv0) {
         return kExitBadInput;
     }
     const auto& report = run->report;
+    // A short second run with an observer gives one warp's addresses per instruction (strides, lane diagrams).
+    std::optional<report::LaneSamples> samples;
+    if (!args.json && (!args.quiet || !args.html.empty())) {
+        if (auto s = report::sample_lanes(*prepared, *run)) samples = std::move(s.value());
+    }
+    if (!args.html.empty()) {
+        std::ofstream html(args.html, std::ios::binary);
+        if (!(html << report::html_report(*prepared, *run, samples ? &*samples : nullptr))) {
+            std::cerr << "warpsim: " << args.html << ": cannot write the HTML report\n";
+            return kExitBadInput;
+        }
+    }
     if (args.json) {
         std::cout << launch::to_json(report).dump(2) << "\n";
     } else if (!args.quiet) {
-        std::cout << report::text_report(*prepared, *run);
+        report::TextReportOptions text_options;
+        text_options.samples = samples ? &*samples : nullptr;
+        std::cout << report::text_report(*prepared, *run, text_options);
     } else if (report.error) {
         std::cerr << "warpsim: " << report.error->message << "\n" << report.error->details << "\n";
     }

@@ -15,6 +15,7 @@ struct RunArgs {
     uint32_t runs = 20;
     uint64_t max_instructions = 20'000'000'000ull;
     uint32_t workers = 0;
+    std::string html;   // --html FILE: also write the HTML report there
 };
 int run_command(const RunArgs& args, const char* argv0);
 

@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--max-instructions", run.max_instructions,
                         "Stop a kernel after this many thread-instructions (default 2e10)");
     run_cmd->add_option("--threads", run.workers, "Host threads for the simulator (default: all cores)");
+    run_cmd->add_option("--html", run.html, "Also write a self-contained HTML page (launch picture, per-line bars, "
+                        "lane diagrams) to this file");
 
     PtxArgs ptx;
     auto* ptx_cmd = app.add_subcommand("ptx", "List the kernels of a .ptx or .cu file: parameters, shared memory");

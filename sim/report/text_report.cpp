@@ -2,9 +2,7 @@
 #include "sim/report/text_report.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -14,151 +12,196 @@
 namespace warpsim::report {
 namespace {
 
-namespace fs = std::filesystem;
+constexpr size_t kWidth = 110;
+constexpr size_t kSourceWidth = 35;
+const std::string kLabelIndent(10, ' ');
 
-// One CUDA source line (or, without .loc, one PTX instruction line) and what ran there.
-struct LineRow {
-    uint32_t file = 0, line = 0;
-    counts::KernelCounters::LineStats s;
-    bool global = false, shared = false;
-};
-
-std::vector<std::string> read_lines(const fs::path& path) {
-    std::vector<std::string> lines;
-    std::ifstream in(path);
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    return lines;
-}
-
-// The CUDA file as recorded by .file, or a file of the same name beside the PTX or the spec.
-std::vector<std::string> source_text(const session::PreparedLaunch& p, uint32_t file) {
-    std::string recorded(p.module->file_path(file));
-    if (recorded.empty()) return {};
-    fs::path name = fs::path(recorded).filename();
-    for (const fs::path& candidate : {fs::path(recorded), fs::path(p.ptx_name).parent_path() / name,
-                                      fs::path(p.spec.path).parent_path() / name}) {
-        std::error_code ec;
-        if (fs::is_regular_file(candidate, ec)) return read_lines(candidate);
+// The code of a source line without its trailing // comment (the comment is kept if it is all there is).
+std::string code_only(const std::string& text, size_t width) {
+    std::string s = text;
+    if (auto c = s.find("//"); c != std::string::npos && c > 0) {
+        std::string code = s.substr(0, c);
+        code.erase(code.find_last_not_of(" \t") + 1);
+        if (!code.empty()) s = code;
     }
-    return {};
-}
-
-std::string trimmed(std::string s, size_t width) {
-    auto b = s.find_first_not_of(" \t");
-    s = b == std::string::npos ? "" : s.substr(b);
     if (s.size() > width) s = s.substr(0, width - 3) + "...";
     return s;
 }
 
-std::vector<LineRow> collect_rows(const session::PreparedLaunch& p, const session::SimRun& run) {
-    std::map<std::pair<uint32_t, uint32_t>, LineRow> rows;
-    for (const auto& [key, s] : run.counters.per_pc()) {
-        const auto& fn = p.module->functions.at(key.first);
-        if (key.second >= fn.body.size()) continue;
-        const auto& inst = fn.body[key.second];
-        uint32_t file = inst.loc.line ? inst.loc.file : 0;
-        uint32_t line = inst.loc.line ? inst.loc.line : inst.loc.ptx_line;
-        auto& row = rows[{file, line}];
-        row.file = file;
-        row.line = line;
-        row.s.warp_insts += s.warp_insts;
-        row.s.thread_insts += s.thread_insts;
-        row.s.requests += s.requests;
-        row.s.sectors += s.sectors;
-        row.s.ideal_sectors += s.ideal_sectors;
-        row.s.wavefronts += s.wavefronts;
-        row.s.ideal_wavefronts += s.ideal_wavefronts;
-        row.s.max_way = std::max(row.s.max_way, s.max_way);
-        if (inst.op == ir::Opcode::ld || inst.op == ir::Opcode::st || inst.op == ir::Opcode::atom ||
-            inst.op == ir::Opcode::red) {
-            if (s.wavefronts) row.shared = true;
-            if (s.sectors) row.global = true;
-        }
+std::string fixed2(double v) { return fmt::format("{:.2f}", v); }
+
+std::string row_source(const SourceRow& r) {
+    if (r.compiler_generated) return "(no source line: compiler setup)";
+    if (!r.file) return "(PTX line, no .loc)";
+    return code_only(r.text, kSourceWidth);
+}
+
+// The table's access columns for one access row: label, requests, per request, ideal, used/way.
+std::string access_columns(const AccessRow& a) {
+    std::string note;
+    if (a.space == AccessSpace::shared) {
+        if (a.s.max_way > 1) note = fmt::format("{}-way", a.s.max_way);
+    } else {
+        note = fmt::format("{:.1f} %", 100.0 * a.efficiency());
     }
-    std::vector<LineRow> out;
-    for (auto& [k, r] : rows) out.push_back(r);
+    return fmt::format("{:<15} {:>8} {:>7} {:>6}  {}", a.label(), a.s.requests, fixed2(a.per_request()),
+                       fixed2(a.ideal_per_request()), note);
+}
+
+std::string table_header() {
+    return fmt::format("{:>5}  {:<35} {:>9} {:>5}  {:<15} {:>8} {:>7} {:>6}  {}\n", "line", "source", "warp inst",
+                       "lanes", "access", "requests", "per req", "ideal", "used/way");
+}
+
+std::string format_row(const SourceRow& r) {
+    std::string out;
+    const std::string lead = fmt::format("{:>5}  {:<35} {:>9} {:>5}", r.compiler_generated ? "-" : std::to_string(r.line),
+                                         row_source(r), r.total.warp_insts, fixed2(r.lanes()));
+    out += r.accesses.empty() ? lead + "\n" : lead + "  " + access_columns(r.accesses.front()) + "\n";
+    for (size_t i = 1; i < r.accesses.size(); ++i) {
+        out += std::string(lead.size(), ' ') + "  " + access_columns(r.accesses[i]) + "\n";
+    }
+    for (const auto& a : r.accesses) {
+        if (!a.note.empty()) out += wrap(a.label() + ": " + a.note, "       ^ ", "         ", kWidth);
+    }
+    if (!r.lanes_note.empty()) out += wrap(r.lanes_note, "       ^ ", "         ", kWidth);
     return out;
 }
 
-// One sentence for a line whose numbers are off, or "" when it is fine.
-std::string explain(const LineRow& r) {
-    std::vector<std::string> notes;
-    if (r.s.requests && r.s.sectors > r.s.ideal_sectors) {
-        double used = 100.0 * static_cast<double>(r.s.ideal_sectors) / static_cast<double>(r.s.sectors);
-        double per_req = static_cast<double>(r.s.sectors) / static_cast<double>(r.s.requests);
-        double ideal_req = static_cast<double>(r.s.ideal_sectors) / static_cast<double>(r.s.requests);
-        if (per_req >= 31.5 && ideal_req <= 4.01) {
-            notes.push_back(fmt::format("lanes read addresses at least 32 bytes apart: each lane needs its own "
-                                        "32-byte sector; {:.1f} % of the bytes moved are used", used));
-        } else {
-            notes.push_back(fmt::format("{:.1f} sectors per request where {:.1f} would do: {:.1f} % of the bytes "
-                                        "moved are used", per_req, ideal_req, used));
-        }
-    }
-    if (r.s.wavefronts > r.s.ideal_wavefronts && r.s.max_way > 1) {
-        notes.push_back(fmt::format("{}-way bank conflict: lanes ask one bank for {} different words, served "
-                                    "one after another ({} wavefronts where {} would do)",
-                                    r.s.max_way, r.s.max_way, r.s.wavefronts, r.s.ideal_wavefronts));
-    }
-    if (r.s.warp_insts && r.s.thread_insts < 32 * r.s.warp_insts) {
-        double lanes = static_cast<double>(r.s.thread_insts) / static_cast<double>(r.s.warp_insts);
-        if (lanes < 31.5) {
-            notes.push_back(fmt::format("on average {:.1f} of 32 lanes active: the rest of the warp idles "
-                                        "(a branch, a bounds check or a partial warp)", lanes));
-        }
+bool has_note(const SourceRow& r) {
+    if (!r.lanes_note.empty()) return true;
+    return std::any_of(r.accesses.begin(), r.accesses.end(), [](const AccessRow& a) { return !a.note.empty(); });
+}
+
+// The rows to print: all of them, or the busiest `max_lines` plus every row with a note, in source order.
+std::vector<size_t> shown_rows(const ReportModel& m, size_t max_lines) {
+    std::vector<size_t> order(m.rows.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (order.size() <= max_lines) return order;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return m.rows[a].total.warp_insts > m.rows[b].total.warp_insts;
+    });
+    std::set<size_t> keep(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(max_lines));
+    for (size_t i = 0; i < m.rows.size(); ++i)
+        if (has_note(m.rows[i])) keep.insert(i);
+    return {keep.begin(), keep.end()};
+}
+
+// "look at": the worst global access, the worst shared access and the line that idles most lanes.
+std::string summary(const ReportModel& m) {
+    const auto items = look_at(m);
+    if (items.empty()) {
+        return wrap("nothing stands out: global accesses use every byte they move, shared accesses have no bank "
+                    "conflicts, and warps run with all their lanes", "look at   ", kLabelIndent, kWidth);
     }
     std::string out;
-    for (const auto& n : notes) out += (out.empty() ? "" : "; ") + n;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const std::string lead = fmt::format("{}{:<12} ", i ? kLabelIndent : std::string("look at   "), items[i].where);
+        out += wrap(items[i].what, lead, std::string(lead.size(), ' '), kWidth);
+    }
     return out;
 }
 
-std::string fmt_ratio(uint64_t a, uint64_t b) {
-    return b ? fmt::format("{:.2f}", static_cast<double>(a) / static_cast<double>(b)) : std::string("-");
+// "work": threads that touched memory and the warps with idle lanes, from the sample run.
+std::string work_line(const LaneSamples& s, uint64_t total_blocks) {
+    if (s.warps.empty()) return "";
+    uint64_t existing = 0, working = 0;
+    std::vector<std::string> idle;
+    size_t idle_count = 0;
+    for (const auto& [block, warps] : s.warps) {
+        for (size_t w = 0; w < warps.size(); ++w) {
+            existing += warps[w].lanes_existing;
+            working += warps[w].lanes_working;
+            if (warps[w].lanes_working >= warps[w].lanes_existing) continue;
+            if (++idle_count <= 3) {
+                idle.push_back(fmt::format("block {} warp {} ({} of {} lanes)", block, w, warps[w].lanes_working,
+                                           warps[w].lanes_existing));
+            }
+        }
+    }
+    std::string scope = s.warps.size() < total_blocks
+                            ? fmt::format(" in the first {} of {} blocks", s.warps.size(), total_blocks)
+                            : std::string();
+    std::string text = fmt::format("{} of {} threads{} touched memory", working, existing, scope);
+    if (idle_count == 0) {
+        text += "; every warp had all its lanes at work";
+    } else {
+        text += fmt::format("; {} warp{} with idle lanes: ", idle_count, idle_count == 1 ? "" : "s");
+        for (size_t i = 0; i < idle.size(); ++i) text += (i ? ", " : "") + idle[i];
+        if (idle_count > idle.size()) text += ", ...";
+    }
+    return wrap(text, "work      ", kLabelIndent, kWidth);
+}
+
+std::string occupancy_lines(const session::PreparedLaunch& p, const session::SimRun& run) {
+    if (!run.occupancy) return "";
+    const auto& o = *run.occupancy;
+    std::string out = fmt::format("occupancy {} blocks per SM, {} of {} warps per SM: {:.1f} %, limited by {}\n",
+                                  o.blocks_per_sm, o.warps_per_sm, run.preset.sm.max_warps, 100.0 * o.occupancy,
+                                  device::limiter_name(o.limiter));
+    if (o.blocks_per_sm <= 0) return out;
+    const uint64_t per_wave = static_cast<uint64_t>(o.blocks_per_sm) * static_cast<uint64_t>(run.preset.sm_count);
+    const uint64_t blocks = p.spec.block_count();
+    const uint64_t waves = wave_count(blocks, o.blocks_per_sm, run.preset.sm_count);
+    out += fmt::format("waves     {} blocks, {} fit on the GPU at once ({} SMs): {} wave{}", blocks, per_wave,
+                       run.preset.sm_count, waves, waves == 1 ? "" : "s");
+    if (waves > 1 && blocks % per_wave) {
+        out += fmt::format(", the last {:.1f} % full", 100.0 * static_cast<double>(blocks % per_wave) /
+                                                         static_cast<double>(per_wave));
+    }
+    return out + "\n";
 }
 
 }  // namespace
 
+std::string wrap(const std::string& text, const std::string& first_prefix, const std::string& indent, size_t width) {
+    std::string out, line = first_prefix;
+    bool line_has_word = false;
+    std::istringstream words(text);
+    for (std::string word; words >> word;) {
+        if (line_has_word && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line = indent;
+            line_has_word = false;
+        }
+        line += (line_has_word ? " " : "") + word;
+        line_has_word = true;
+    }
+    return out + line + "\n";
+}
+
+uint64_t wave_count(uint64_t blocks, int blocks_per_sm, int sm_count) {
+    if (blocks_per_sm <= 0 || sm_count <= 0) return 0;
+    const uint64_t per_wave = static_cast<uint64_t>(blocks_per_sm) * static_cast<uint64_t>(sm_count);
+    return (blocks + per_wave - 1) / per_wave;
+}
+
 std::string describe_launch(const launch::LaunchSpec& spec) {
-    uint64_t threads = spec.threads_per_block();
-    uint64_t warps = (threads + 31) / 32;
-    std::string s = fmt::format("grid ({},{},{}) x block ({},{},{}): {} blocks of {} threads = {} threads; {} warps per "
-                                "block, {} warps in all",
-                                spec.grid[0], spec.grid[1], spec.grid[2], spec.block[0], spec.block[1], spec.block[2],
-                                spec.block_count(), threads, spec.block_count() * threads, warps,
-                                warps * spec.block_count());
+    const uint64_t threads = spec.threads_per_block();
+    const uint64_t warps = (threads + 31) / 32;
+    std::string s = fmt::format("grid ({},{},{}) x block ({},{},{}): {} block{} of {} threads = {} threads\n", spec.grid[0],
+                                spec.grid[1], spec.grid[2], spec.block[0], spec.block[1], spec.block[2],
+                                spec.block_count(), spec.block_count() == 1 ? "" : "s", threads,
+                                spec.block_count() * threads);
+    s += fmt::format("{}{} warp{} per block, {} in all (warps are cut from the threads in x, y, z order, 32 at a time)",
+                     kLabelIndent, warps, warps == 1 ? "" : "s", warps * spec.block_count());
     if (threads % 32) {
-        s += fmt::format("\n          the last warp of each block is partial: {} of its 32 lanes exist", threads % 32);
+        s += fmt::format("\n{}the last warp of each block is partial: {} of its 32 lanes exist", kLabelIndent,
+                         threads % 32);
     }
     return s;
 }
 
-std::string text_report(const session::PreparedLaunch& p, const session::SimRun& run,
-                        const TextReportOptions& options) {
+std::string text_report(const session::PreparedLaunch& p, const session::SimRun& run, const TextReportOptions& options) {
     std::ostringstream out;
     const auto& r = run.report;
-    out << fmt::format("kernel    {}  ({}, device {}, simulated)\n", ir::demangled_base_name(p.kernel->name), p.ptx_name,
-                       r.device);
+    out << fmt::format("kernel    {}  ({}, device {}, simulated)\n", ir::demangled_base_name(p.kernel->name),
+                       p.ptx_name, r.device);
     out << "launch    " << describe_launch(p.spec) << "\n";
+    if (options.samples) out << work_line(*options.samples, p.spec.block_count());
     out << fmt::format("registers {} per thread ({})\n", run.registers.registers, run.registers.method);
-    if (run.occupancy) {
-        const auto& o = *run.occupancy;
-        out << fmt::format("occupancy {} blocks per SM, {} warps per SM of {}: {:.1f} %, limited by {}\n", o.blocks_per_sm,
-                           o.warps_per_sm, run.preset.sm.max_warps, 100.0 * o.occupancy,
-                           device::limiter_name(o.limiter));
-        if (o.blocks_per_sm > 0) {
-            uint64_t per_wave = static_cast<uint64_t>(o.blocks_per_sm) * static_cast<uint64_t>(run.preset.sm_count);
-            uint64_t blocks = p.spec.block_count();
-            uint64_t waves = (blocks + per_wave - 1) / per_wave;
-            out << fmt::format("waves     {} blocks, {} fit on the GPU at once ({} SMs): {} wave{}", blocks, per_wave,
-                               run.preset.sm_count, waves, waves == 1 ? "" : "s");
-            if (waves > 1 && blocks % per_wave) {
-                out << fmt::format(", the last {:.1f} % full", 100.0 * static_cast<double>(blocks % per_wave) /
-                                                                   static_cast<double>(per_wave));
-            }
-            out << "\n";
-        }
-    }
-    out << fmt::format("executed  {} warp instructions, {} thread instructions ({:.1f} active lanes per warp "
+    out << occupancy_lines(p, run);
+    out << fmt::format("executed  {} warp instructions, {} thread instructions ({:.2f} active lanes per warp "
                        "instruction)\n",
                        run.warp_instructions, run.thread_instructions,
                        run.warp_instructions ? static_cast<double>(run.thread_instructions) /
@@ -170,31 +213,21 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     }
     if (!r.printf_output.empty()) out << "\nprintf output:\n" << r.printf_output;
 
-    auto rows = collect_rows(p, run);
-    if (rows.empty()) return out.str();
-    std::map<uint32_t, std::vector<std::string>> sources;
-    out << fmt::format("\n{:>5}  {:<44} {:>10} {:>6} {:>9} {:>11} {:>11}\n", "line", "source", "warp inst", "lanes",
-                       "requests", "sect/req", "wavefronts");
-    size_t shown = 0;
-    for (const auto& row : rows) {
-        if (shown++ >= options.max_lines) break;
-        if (!sources.count(row.file)) sources[row.file] = source_text(p, row.file);
-        const auto& src = sources[row.file];
-        std::string text = row.file && row.line >= 1 && row.line <= src.size() ? trimmed(src[row.line - 1], 44)
-                           : row.file                                          ? ""
-                                                                               : "(PTX line)";
-        uint64_t reqs = row.s.requests;
-        std::string sect = row.global ? fmt::format("{} ({})", fmt_ratio(row.s.sectors, reqs),
-                                                    fmt_ratio(row.s.ideal_sectors, reqs))
-                                      : "";
-        std::string wave = row.shared ? fmt::format("{} ({})", row.s.wavefronts, row.s.ideal_wavefronts) : "";
-        out << fmt::format("{:>5}  {:<44} {:>10} {:>6} {:>9} {:>11} {:>11}\n", row.line, text, row.s.warp_insts,
-                           fmt_ratio(row.s.thread_insts, row.s.warp_insts), reqs ? std::to_string(reqs) : "", sect,
-                           wave);
-        std::string why = explain(row);
-        if (!why.empty()) out << "       ^ " << why << "\n";
+    const ReportModel m = build_model(p, run, options.samples);
+    if (m.rows.empty()) return out.str();
+    out << "\n" << summary(m);
+    if (r.error) out << kLabelIndent << "(the counts below stop where the kernel failed)\n";
+    out << "\n" << table_header();
+    const auto shown = shown_rows(m, options.max_lines);
+    for (size_t i : shown) out << format_row(m.rows[i]);
+    if (shown.size() < m.rows.size()) {
+        out << fmt::format("       ({} lines with fewer instructions not shown)\n", m.rows.size() - shown.size());
     }
-    out << "       (sectors per global request and shared-memory wavefronts, the ideal in parentheses)\n";
+    out << "\n"
+        << wrap("per req: 32-byte sectors per request (global, local) or wavefronts per request (shared); ideal: the "
+                "fewest the same bytes could take; used/way: share of the bytes moved that the lanes asked for, or "
+                "the worst bank conflict; lanes: active lanes per warp instruction.",
+                "", "", kWidth);
     return out.str();
 }
 

@@ -1,23 +1,34 @@
 // sim/report/text_report.hpp — the report a learner reads after `warpsim run`: the launch, occupancy and
-// its limiter, and per CUDA source line the instructions, active lanes, sectors per request and bank
-// conflicts, each with a sentence of explanation when something is off.
+// its limiter, what to look at first, and per CUDA source line the instructions, active lanes and one row per
+// kind of memory access (sectors per request or wavefronts per request against the ideal, bank conflicts),
+// each with a sentence of explanation when something is off. Fits a 110-column terminal.
 #pragma once
 
 #include <string>
 
+#include "sim/report/lane_sample.hpp"
+#include "sim/report/report_model.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::report {
 
 struct TextReportOptions {
-    bool color = false;
-    size_t max_lines = 40;   // source lines shown, hottest first when there are more
+    size_t max_lines = 40;                 // source lines shown; the busiest (and every line with a note) first
+    const LaneSamples* samples = nullptr;  // per-lane addresses (sample_lanes) for strides and idle warps
 };
 
 std::string text_report(const session::PreparedLaunch& p, const session::SimRun& run,
                         const TextReportOptions& options = {});
 
-// The launch shape in words: blocks, threads, warps per block, partial warps.
+// The launch shape in words: blocks, threads, warps per block, partial warps (lines after the first are
+// indented to follow a 10-column label).
 std::string describe_launch(const launch::LaunchSpec& spec);
+
+// Waves of blocks: how many rounds of `blocks_per_sm * sm_count` resident blocks the grid needs (0 when no
+// block fits).
+uint64_t wave_count(uint64_t blocks, int blocks_per_sm, int sm_count);
+
+// Wraps `text` to `width` columns; the first line starts after `first_prefix`, later lines after `indent`.
+std::string wrap(const std::string& text, const std::string& first_prefix, const std::string& indent, size_t width);
 
 }  // namespace warpsim::report

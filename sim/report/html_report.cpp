@@ -1,0 +1,338 @@
+// sim/report/html_report.cpp — the self-contained HTML page of a run (see html_report.hpp).
+#include "sim/report/html_report.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kernels_ir/names.hpp"
+#include "sim/report/report_model.hpp"
+#include "sim/report/text_report.hpp"
+
+namespace warpsim::report {
+namespace {
+
+constexpr int kLaneStep = 30;   // horizontal pixels per lane in the lane diagrams
+constexpr int kMargin = 20;
+
+const char* kStyle = R"(
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100px; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+pre, code, td.src { font-family: ui-monospace, monospace; font-size: 0.9em; }
+.facts { background: #f6f6f2; padding: 0.6em 1em; border-radius: 6px; white-space: pre-wrap; }
+.lookat li { margin: 0.2em 0; }
+table.lines { border-collapse: collapse; width: 100%; }
+table.lines th, table.lines td { padding: 2px 6px; border-bottom: 1px solid #e4e4e4; text-align: right; vertical-align: top; }
+table.lines td.src, table.lines td.acc { text-align: left; }
+table.lines tr.note td { text-align: left; color: #8a3b00; border-bottom: none; font-size: 0.9em; }
+.caption { color: #555; font-size: 0.9em; margin: 0.3em 0 0.8em; }
+svg text { font-family: ui-monospace, monospace; font-size: 10px; }
+.legend span { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin: 0 4px 0 12px; }
+)";
+
+// Colours: work done, idle lanes, lanes that do not exist, ideal, waste.
+const char* kWork = "#3b7dd8";
+const char* kIdle = "#f0a030";
+const char* kAbsent = "#d8d8d8";
+const char* kGood = "#3c9d4e";
+const char* kBad = "#d2452f";
+
+std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
+
+// ---- the launch: blocks and warps -------------------------------------------------------------------------
+
+std::string launch_svg(const session::PreparedLaunch& p, const LaneSamples* samples, size_t max_blocks) {
+    const uint64_t threads = p.spec.threads_per_block();
+    const uint64_t warps = (threads + 31) / 32;
+    const uint64_t blocks = std::min<uint64_t>(p.spec.block_count(), max_blocks);
+    const int cell = 12, per_row = static_cast<int>(std::min<uint64_t>(warps, 8));
+    const int warp_rows = static_cast<int>((warps + 7) / 8);
+    const int block_w = per_row * cell + 8, block_h = warp_rows * cell + 20;
+    const int blocks_per_line = std::max(1, 1000 / (block_w + 8));
+    const int lines = static_cast<int>((blocks + blocks_per_line - 1) / blocks_per_line);
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" class="launch">)",
+                                  blocks_per_line * (block_w + 8) + 8, lines * (block_h + 8) + 8);
+    for (uint64_t b = 0; b < blocks; ++b) {
+        const int bx = 8 + static_cast<int>(b % blocks_per_line) * (block_w + 8);
+        const int by = 8 + static_cast<int>(b / blocks_per_line) * (block_h + 8);
+        svg += fmt::format(R"(<g class="block" data-block="{}"><rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#888"/>)"
+                           R"(<text x="{}" y="{}">block {}</text>)",
+                           b, bx, by, block_w, block_h, bx + 3, by + 12, b);
+        const std::vector<WarpActivity>* seen = nullptr;
+        if (samples) {
+            if (auto it = samples->warps.find(b); it != samples->warps.end()) seen = &it->second;
+        }
+        for (uint64_t w = 0; w < warps; ++w) {
+            const int x = bx + 4 + static_cast<int>(w % 8) * cell, y = by + 16 + static_cast<int>(w / 8) * cell;
+            const auto existing = static_cast<uint32_t>(std::min<uint64_t>(32, threads - 32 * w));
+            const uint32_t working = seen && w < seen->size() ? (*seen)[w].lanes_working : existing;
+            const double unit = (cell - 2) / 32.0;
+            svg += fmt::format(R"(<g data-warp="{}"><title>block {} warp {}: {} of 32 lanes exist{}</title>)", w, b, w,
+                               existing, seen ? fmt::format(", {} did memory work", working) : "");
+            svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", x, y, cell - 2, cell - 2, kAbsent);
+            svg += fmt::format(R"(<rect x="{}" y="{}" width="{:.2f}" height="{}" fill="{}"/>)", x, y,
+                               unit * std::min(working, existing), cell - 2, kWork);
+            if (working < existing) {
+                svg += fmt::format(R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"/>)", x + unit * working,
+                                   y, unit * (existing - working), cell - 2, kIdle);
+            }
+            svg += "</g>";
+        }
+        svg += "</g>";
+    }
+    return svg + "</svg>";
+}
+
+// ---- per line: bars of cost per request against the ideal ------------------------------------------------
+
+std::string cost_bar(const AccessRow& a, double scale) {
+    const double width = 180;
+    const double have = a.per_request(), ideal = a.ideal_per_request();
+    const char* colour = a.excess() ? kBad : kGood;
+    return fmt::format(R"(<svg width="{}" height="16"><rect x="0" y="1" width="{:.1f}" height="6" fill="{}"/>)"
+                       R"(<rect x="0" y="9" width="{:.1f}" height="6" fill="{}"/></svg>)",
+                       width, width * std::min(1.0, ideal / scale), kGood, width * std::min(1.0, have / scale), colour);
+}
+
+std::string lines_table(const ReportModel& m) {
+    double scale_global = 4, scale_shared = 1;
+    for (const auto& r : m.rows) {
+        for (const auto& a : r.accesses) {
+            double& s = a.space == AccessSpace::shared ? scale_shared : scale_global;
+            s = std::max(s, a.per_request());
+        }
+    }
+    std::string out = "<table class=\"lines\"><tr><th>line</th><th>source</th><th>warp inst</th><th>lanes</th>"
+                      "<th>access</th><th>requests</th><th>per request: ideal (top), actual (bottom)</th>"
+                      "<th>per req</th><th>ideal</th><th>used / way</th></tr>\n";
+    for (const auto& r : m.rows) {
+        const size_t span = std::max<size_t>(1, r.accesses.size());
+        std::string src = r.compiler_generated ? "(no source line: compiler setup)"
+                          : r.file            ? html_escape(r.text)
+                                              : "(PTX line, no .loc)";
+        std::string head = fmt::format(R"(<tr data-line="{}"><td rowspan="{}">{}</td><td class="src" rowspan="{}">{}</td>)"
+                                       R"(<td rowspan="{}">{}</td><td rowspan="{}">{:.2f}</td>)",
+                                       r.line, span, r.compiler_generated ? "-" : std::to_string(r.line), span, src, span,
+                                       r.total.warp_insts, span, r.lanes());
+        if (r.accesses.empty()) out += head + "<td colspan=\"6\"></td></tr>\n";
+        for (size_t i = 0; i < r.accesses.size(); ++i) {
+            const auto& a = r.accesses[i];
+            const double scale = a.space == AccessSpace::shared ? scale_shared : scale_global;
+            const std::string note = a.space == AccessSpace::shared
+                                         ? (a.s.max_way > 1 ? fmt::format("{}-way", a.s.max_way) : "")
+                                         : fmt::format("{:.1f} %", 100.0 * a.efficiency());
+            out += (i == 0 ? head : std::string("<tr>")) +
+                   fmt::format("<td class=\"acc\">{}</td><td>{}</td><td>{}</td><td>{:.2f} {}</td><td>{:.2f}</td><td>{}</td></tr>\n",
+                               a.label(), a.s.requests, cost_bar(a, scale), a.per_request(),
+                               a.space == AccessSpace::shared ? "wavefronts" : "sectors", a.ideal_per_request(), note);
+        }
+        for (const auto& a : r.accesses) {
+            if (!a.note.empty()) out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}: {}</td></tr>\n", a.label(), html_escape(a.note));
+        }
+        if (!r.lanes_note.empty()) out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}</td></tr>\n", html_escape(r.lanes_note));
+    }
+    return out + "</table>\n";
+}
+
+// ---- lane diagrams ------------------------------------------------------------------------------------------
+
+int lane_x(int lane) { return kMargin + lane * kLaneStep + kLaneStep / 2; }
+
+std::string lane_boxes(const LaneSample& s) {
+    std::string svg;
+    for (int l = 0; l < 32; ++l) {
+        const bool on = s.active_mask >> l & 1u;
+        svg += fmt::format(R"(<rect x="{}" y="20" width="{}" height="20" fill="{}"/><text x="{}" y="34" text-anchor="middle" fill="{}">{}</text>)",
+                           lane_x(l) - 12, 24, on ? kWork : kAbsent, lane_x(l), on ? "#fff" : "#666", l);
+    }
+    return svg + R"(<text x="2" y="14">lanes</text>)";
+}
+
+std::string sample_caption(const LaneSample& s, const std::string& what) {
+    const auto& c = s.block.ctaid;
+    return fmt::format("<p class=\"caption\">{}: block ({},{},{}) warp {}, {} active lanes, {} bytes per lane.</p>\n", what,
+                       c[0], c[1], c[2], s.warp, std::popcount(s.active_mask), s.bytes_per_lane);
+}
+
+std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
+    const LaneSample& s = *a.sample;
+    std::set<uint64_t> sectors;
+    for (int l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32; ++sec) sectors.insert(sec);
+    }
+    if (sectors.empty()) return "";
+    const uint64_t base = *sectors.begin();
+    std::map<uint64_t, int> slot;
+    for (uint64_t sec : sectors) slot.emplace(sec, static_cast<int>(slot.size()));
+    const int n = static_cast<int>(sectors.size());
+    const double step = 32.0 * kLaneStep / std::max(n, 1);
+    const double box = std::min(24.0, step - 2);
+    auto sector_x = [&](uint64_t sec) { return kMargin + step * slot.at(sec) + step / 2; };
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="200" class="lanes-to-sectors">)",
+                                  2 * kMargin + 32 * kLaneStep);
+    for (int l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32; ++sec) {
+            svg += fmt::format(R"(<line data-lane="{}" data-sector="{}" x1="{}" y1="40" x2="{:.1f}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
+                               l, sec - base, lane_x(l), sector_x(sec), kWork);
+        }
+    }
+    svg += lane_boxes(s);
+    for (uint64_t sec : sectors) {
+        svg += fmt::format(R"(<rect x="{:.1f}" y="140" width="{:.1f}" height="20" fill="{}"/><text x="{:.1f}" y="175" text-anchor="middle">+{}</text>)",
+                           sector_x(sec) - box / 2, box, a.excess() ? kBad : kGood, sector_x(sec), sec - base);
+    }
+    svg += fmt::format(R"(<text x="2" y="195">32-byte sectors, numbered from the lowest ({}): {} touched</text></svg>)",
+                       hex(base * 32), n);
+    std::string stride;
+    if (auto st = lane_stride(s)) stride = fmt::format(" Consecutive lanes are {} bytes apart.", *st);
+    std::string out = fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
+    out += sample_caption(s, "One warp of this instruction") + svg + "\n";
+    out += fmt::format("<p class=\"caption\">This warp touches {} sectors; the whole run averages {:.2f} per request where "
+                       "{:.2f} would do.{}</p>\n", n, a.per_request(), a.ideal_per_request(), stride);
+    out += "<details><summary>lane, address, sector</summary><table class=\"lanemap\"><tr><th>lane</th><th>address</th><th>sector</th></tr>";
+    for (int l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        out += fmt::format("<tr data-lane=\"{}\"><td>{}</td><td>{}</td><td>+{}</td></tr>", l, l, hex(s.addr[l]), s.addr[l] / 32 - base);
+    }
+    return out + "</table></details>\n";
+}
+
+std::string shared_lane_diagram(const AccessRow& a, const SourceRow& row) {
+    const LaneSample& s = *a.sample;
+    std::map<uint32_t, std::set<uint64_t>> words;   // bank -> distinct words
+    const uint32_t words_per_lane = std::max(1u, s.bytes_per_lane / 4);
+    for (int l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        for (uint32_t k = 0; k < words_per_lane; ++k) {
+            const uint64_t word = s.addr[l] / 4 + k;
+            words[static_cast<uint32_t>(word % 32)].insert(word);
+        }
+    }
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="200" class="lanes-to-banks">)",
+                                  2 * kMargin + 32 * kLaneStep);
+    for (int l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        for (uint32_t k = 0; k < words_per_lane; ++k) {
+            const auto bank = static_cast<int>((s.addr[l] / 4 + k) % 32);
+            svg += fmt::format(R"(<line data-lane="{}" data-bank="{}" x1="{}" y1="40" x2="{}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
+                               l, bank, lane_x(l), lane_x(bank), kWork);
+        }
+    }
+    svg += lane_boxes(s);
+    for (int b = 0; b < 32; ++b) {
+        const size_t count = words.count(b) ? words[b].size() : 0;
+        const char* fill = count == 0 ? kAbsent : count == 1 ? kGood : kBad;
+        svg += fmt::format(R"(<rect x="{}" y="140" width="24" height="20" fill="{}"><title>bank {}: {} distinct words</title></rect>)"
+                           R"(<text x="{}" y="154" text-anchor="middle" fill="#fff">{}</text><text x="{}" y="175" text-anchor="middle">{}</text>)",
+                           lane_x(b) - 12, fill, b, count, lane_x(b), count ? std::to_string(count) : "", lane_x(b), b);
+    }
+    svg += R"(<text x="2" y="195">banks (number of different words each is asked for: more than 1 is a conflict)</text></svg>)";
+    size_t worst = 0;
+    for (const auto& [b, w] : words) worst = std::max(worst, w.size());
+    std::string out = fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
+    out += sample_caption(s, "One warp of this instruction") + svg + "\n";
+    out += fmt::format("<p class=\"caption\">In this warp the busiest bank is asked for {} different word{}; the whole run "
+                       "averages {:.2f} wavefronts per request where {:.2f} would do.</p>\n",
+                       worst, worst == 1 ? "" : "s", a.per_request(), a.ideal_per_request());
+    return out;
+}
+
+// The access to draw: the worst one of its kind, or failing that the busiest one with a sample.
+std::optional<WorstAccess> pick(const ReportModel& m, const std::optional<WorstAccess>& worst, bool shared) {
+    if (worst && m.rows[worst->row].accesses[worst->access].sample) return worst;
+    std::optional<WorstAccess> best;
+    uint64_t most = 0;
+    for (size_t r = 0; r < m.rows.size(); ++r) {
+        for (size_t i = 0; i < m.rows[r].accesses.size(); ++i) {
+            const auto& a = m.rows[r].accesses[i];
+            if ((a.space == AccessSpace::shared) != shared || !a.sample || a.s.requests <= most) continue;
+            most = a.s.requests;
+            best = WorstAccess{r, i};
+        }
+    }
+    return best;
+}
+
+std::string lane_section(const ReportModel& m, const LaneSamples* samples) {
+    std::string out = "<h2>One warp, lane by lane</h2>\n";
+    if (!samples) return out + "<p>No lane sample was taken.</p>\n";
+    const auto g = pick(m, m.worst_global, false);
+    const auto s = pick(m, m.worst_shared, true);
+    if (g) out += global_lane_diagram(m.rows[g->row].accesses[g->access], m.rows[g->row]);
+    if (s) out += shared_lane_diagram(m.rows[s->row].accesses[s->access], m.rows[s->row]);
+    if (!g && !s) out += "<p>No global or shared access was sampled.</p>\n";
+    return out;
+}
+
+std::string facts(const session::PreparedLaunch& p, const session::SimRun& run) {
+    std::string text = "launch    " + describe_launch(p.spec) + "\n";
+    if (run.occupancy) {
+        const auto& o = *run.occupancy;
+        text += fmt::format("occupancy {} blocks per SM, {} of {} warps per SM: {:.1f} %, limited by {}\n", o.blocks_per_sm,
+                            o.warps_per_sm, run.preset.sm.max_warps, 100.0 * o.occupancy, device::limiter_name(o.limiter));
+        const uint64_t waves = wave_count(p.spec.block_count(), o.blocks_per_sm, run.preset.sm_count);
+        if (waves) text += fmt::format("waves     {} ({} SMs)\n", waves, run.preset.sm_count);
+    }
+    text += fmt::format("executed  {} warp instructions, {} thread instructions\n", run.warp_instructions,
+                        run.thread_instructions);
+    if (run.report.error) text += fmt::format("error     {} ({})\n{}\n", run.report.error->message, run.report.error->name, run.report.error->details);
+    return "<div class=\"facts\">" + html_escape(text) + "</div>\n";
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string html_report(const session::PreparedLaunch& p, const session::SimRun& run, const LaneSamples* samples,
+                        const HtmlOptions& options) {
+    const ReportModel m = build_model(p, run, samples);
+    const std::string name = ir::demangled_base_name(p.kernel->name);
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
+    out += fmt::format("<title>warpsim: {}</title><style>{}</style></head><body>\n", html_escape(name), kStyle);
+    out += fmt::format("<h1>{} <small>({}, device {}, simulated)</small></h1>\n", html_escape(name),
+                       html_escape(p.spec.path), html_escape(run.report.device));
+    out += facts(p, run);
+    const auto items = look_at(m);
+    out += "<h2>What to look at</h2>\n<ul class=\"lookat\">";
+    if (items.empty()) out += "<li>Nothing stands out: every access uses the bytes it moves, no bank conflicts, full warps.</li>";
+    for (const auto& i : items) out += "<li><b>" + html_escape(i.where) + "</b> " + html_escape(i.what) + "</li>";
+    out += "</ul>\n<h2>The launch</h2>\n";
+    out += fmt::format("<p class=\"legend\">Each box is a block, each cell a warp of 32 lanes."
+                       "<span style=\"background:{}\"></span>lanes at work<span style=\"background:{}\"></span>lanes idle "
+                       "(no memory access)<span style=\"background:{}\"></span>lanes that do not exist (partial warp)</p>\n",
+                       kWork, kIdle, kAbsent);
+    out += launch_svg(p, samples, options.max_blocks) + "\n";
+    if (p.spec.block_count() > options.max_blocks) {
+        out += fmt::format("<p class=\"caption\">The first {} of {} blocks.</p>\n", options.max_blocks, p.spec.block_count());
+    }
+    if (samples && !samples->complete) {
+        out += fmt::format("<p class=\"caption\">Lane activity was sampled from the first {} blocks; other blocks are drawn "
+                           "from the launch shape alone.</p>\n", samples->warps.size());
+    }
+    out += "<h2>Per source line</h2>\n" + lines_table(m);
+    out += lane_section(m, samples);
+    out += "<p class=\"caption\">Generated by warpsim. A sector is 32 bytes; a wavefront is one pass of shared memory's 32 "
+           "banks.</p>\n</body></html>\n";
+    return out;
+}
+
+}  // namespace warpsim::report

@@ -1,0 +1,127 @@
+// sim/report/lane_sample.cpp — the sample run and its observer (see lane_sample.hpp).
+#include "sim/report/lane_sample.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <filesystem>
+
+#include "sim/engine/simulator.hpp"
+#include "sim/launch/buffer_init.hpp"
+#include "sim/launch/params.hpp"
+
+namespace warpsim::report {
+namespace {
+
+// The limits the session derives from the preset; the sample run must accept what the real run accepted.
+engine::DeviceLimits limits_of(const device::DevicePreset& p) {
+    engine::DeviceLimits l;
+    l.max_threads_per_block = static_cast<uint32_t>(p.block.max_threads);
+    for (int i = 0; i < 3; ++i) {
+        l.max_block_dim[i] = static_cast<uint32_t>(p.block.max_dims[i]);
+        l.max_grid_dim[i] = static_cast<uint32_t>(std::min<int64_t>(p.grid.max_dims[i], 0xffffffffll));
+    }
+    l.shared_per_block_default = static_cast<uint32_t>(p.block.shared_default_bytes);
+    l.shared_per_block_optin = static_cast<uint32_t>(p.block.shared_optin_bytes);
+    l.registers_per_sm = static_cast<uint32_t>(p.sm.registers);
+    l.num_sms = static_cast<uint32_t>(p.sm_count);
+    l.warp_size = static_cast<uint32_t>(p.warp_size);
+    return l;
+}
+
+}  // namespace
+
+const LaneSample* LaneSamples::find(uint32_t function, uint32_t pc, engine::MemorySpace space) const {
+    auto it = by_pc.find({function, pc, space});
+    return it == by_pc.end() ? nullptr : &it->second;
+}
+
+void LaneSampler::on_launch_begin(const engine::LaunchInfo& info) {
+    threads_per_block_ = info.threads_per_block;
+    warps_per_block_ = info.warps_per_block;
+}
+
+void LaneSampler::on_block_begin(const engine::BlockIndex& b) {
+    ++samples_.blocks_seen;
+    if (samples_.warps.size() >= max_blocks_) return;
+    std::vector<WarpActivity> warps(warps_per_block_);
+    for (uint32_t w = 0; w < warps_per_block_; ++w) {
+        warps[w].lanes_existing = std::min<uint32_t>(32, threads_per_block_ - 32 * w);
+    }
+    samples_.warps[b.linear] = std::move(warps);
+}
+
+void LaneSampler::on_memory(const engine::MemoryEvent& e) {
+    // Parameter and constant loads are uniform bookkeeping, not the data traffic the diagrams explain.
+    if (e.space == engine::MemorySpace::param || e.space == engine::MemorySpace::const_) return;
+    const auto lanes = static_cast<uint32_t>(std::popcount(e.active_mask));
+    if (auto it = samples_.warps.find(e.site.block.linear); it != samples_.warps.end() && e.site.warp < it->second.size()) {
+        auto& w = it->second[e.site.warp];
+        w.lanes_working = std::max(w.lanes_working, lanes);
+    }
+    auto [slot, fresh] = samples_.by_pc.try_emplace({e.site.function, e.site.pc, e.space});
+    // A later warp replaces the kept one only with strictly more lanes: the first full warp wins.
+    if (!fresh && std::popcount(slot->second.active_mask) >= static_cast<int>(lanes)) return;
+    LaneSample& s = slot->second;
+    s.space = e.space;
+    s.kind = e.kind;
+    s.bytes_per_lane = e.bytes_per_lane;
+    s.active_mask = e.active_mask;
+    s.addr = e.addr;
+    s.block = e.site.block;
+    s.warp = e.site.warp;
+}
+
+launch::Outcome<LaneSamples> sample_lanes(const session::PreparedLaunch& p, const session::SimRun& run,
+                                          const SampleOptions& options) {
+    using Fail = launch::Outcome<LaneSamples>;
+    engine::Simulator sim;
+    std::vector<uint64_t> addresses(p.spec.args.size(), 0);
+    for (size_t i = 0; i < p.spec.args.size(); ++i) {
+        const auto& a = p.spec.args[i];
+        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
+        auto bytes = launch::make_buffer(p.spec, i);
+        if (!bytes) return Fail::failure(bytes.error());
+        addresses[i] = sim.malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
+        if (addresses[i] == 0) return Fail::failure(p.spec.path + ": the sample run could not allocate args[" + std::to_string(i) + "]");
+        sim.write(addresses[i], bytes.value());
+    }
+    auto params = launch::pack_params(*p.kernel, addresses, p.spec);
+    engine::LaunchConfig cfg;
+    cfg.grid = p.spec.grid;
+    cfg.block = p.spec.block;
+    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
+    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
+    cfg.registers_per_thread = static_cast<uint32_t>(run.registers.registers);
+    cfg.limits = limits_of(run.preset);
+    cfg.max_instructions = options.max_thread_instructions;
+    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
+    LaneSampler sampler(options.max_blocks);
+    cfg.observer = &sampler;
+    auto result = sim.launch(*p.module, *p.kernel, cfg, params, nullptr);
+    LaneSamples samples = sampler.take();
+    samples.complete = result.ok();
+    return samples;
+}
+
+std::optional<int64_t> lane_stride(const LaneSample& s) {
+    std::optional<int64_t> stride;
+    int prev = -1;
+    for (int lane = 0; lane < 32; ++lane) {
+        if (!(s.active_mask >> lane & 1u)) continue;
+        if (prev >= 0) {
+            const int64_t diff = static_cast<int64_t>(s.addr[lane] - s.addr[prev]);
+            if (diff % (lane - prev) != 0) return std::nullopt;
+            const int64_t step = diff / (lane - prev);
+            if (stride && *stride != step) return std::nullopt;
+            stride = step;
+        }
+        prev = lane;
+    }
+    return stride;
+}
+
+uint64_t lane_sector(const LaneSample& s, uint32_t lane) { return s.addr[lane & 31u] / 32; }
+
+uint32_t lane_bank(const LaneSample& s, uint32_t lane) { return static_cast<uint32_t>(s.addr[lane & 31u] / 4 % 32); }
+
+}  // namespace warpsim::report

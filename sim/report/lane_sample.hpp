@@ -1,0 +1,90 @@
+// sim/report/lane_sample.hpp — per-lane addresses of one representative warp per memory instruction, and the
+// lanes each warp put to work, recorded through the engine's observer for the report's lane diagrams.
+//
+// The counts model (sim/counts) keeps totals per instruction, never addresses. The report needs a few
+// addresses to say "lanes read addresses 4096 bytes apart" and to draw 32 lanes -> sectors / banks, so a
+// second, short run with an ExecutionObserver keeps, for each (function, pc, space), the first warp that
+// had the most active lanes. With an observer the engine runs blocks one at a time in linear order, so the
+// sample comes from the first blocks of the grid and a small instruction budget bounds its cost.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "sim/engine/observer.hpp"
+#include "sim/launch/outcome.hpp"
+#include "sim/session/run.hpp"
+
+namespace warpsim::report {
+
+// One warp's view of one memory instruction.
+struct LaneSample {
+    engine::MemorySpace space = engine::MemorySpace::global;
+    engine::MemoryKind kind = engine::MemoryKind::read;
+    uint32_t bytes_per_lane = 0;
+    uint32_t active_mask = 0;
+    std::array<uint64_t, 32> addr{};     // valid where active_mask has the lane
+    engine::BlockIndex block;            // which warp this is
+    uint32_t warp = 0;
+};
+
+// Lanes of one warp that took part in at least one memory instruction (a proxy for "did work").
+struct WarpActivity {
+    uint32_t lanes_existing = 0;         // threads of the block in this warp (32 but for a partial warp)
+    uint32_t lanes_working = 0;          // most lanes active in any one memory instruction of this warp
+};
+
+struct LaneSamples {
+    // Keyed by (function, pc, space): a generic access whose lanes resolve to two spaces yields two samples.
+    std::map<std::tuple<uint32_t, uint32_t, engine::MemorySpace>, LaneSample> by_pc;
+    // Per block (linear index) and warp, for the first `max_blocks` blocks the sample run reached.
+    std::map<uint64_t, std::vector<WarpActivity>> warps;
+    uint64_t blocks_seen = 0;            // blocks the sample run started
+    bool complete = false;               // the whole grid ran within the budget
+
+    const LaneSample* find(uint32_t function, uint32_t pc, engine::MemorySpace space) const;
+};
+
+// The observer that fills LaneSamples. Keeps the first warp with the most active lanes per instruction.
+class LaneSampler : public engine::ExecutionObserver {
+public:
+    explicit LaneSampler(uint64_t max_blocks = 256) : max_blocks_(max_blocks) {}
+    void on_launch_begin(const engine::LaunchInfo& info) override;
+    void on_block_begin(const engine::BlockIndex& b) override;
+    void on_memory(const engine::MemoryEvent& e) override;
+    LaneSamples take() { return std::move(samples_); }
+    const LaneSamples& samples() const { return samples_; }
+
+private:
+    uint64_t max_blocks_;
+    uint32_t threads_per_block_ = 0;
+    uint32_t warps_per_block_ = 0;
+    LaneSamples samples_;
+};
+
+struct SampleOptions {
+    // Thread-instructions the sample run may execute before it stops; the blocks run by then are the sample.
+    uint64_t max_thread_instructions = 4'000'000;
+    uint64_t max_blocks = 256;           // blocks whose warp activity is kept
+};
+
+// Runs the prepared launch once more on a fresh simulator with a LaneSampler attached (same buffers,
+// parameters and limits as `run`). A launch error or the budget simply ends the sample; the outcome fails
+// only when the run cannot be set up.
+launch::Outcome<LaneSamples> sample_lanes(const session::PreparedLaunch& p, const session::SimRun& run,
+                                          const SampleOptions& options = {});
+
+// Constant distance in bytes between consecutive active lanes' addresses, or nullopt when the lanes do not
+// follow one stride (or fewer than two lanes are active). 0 means every lane used the same address.
+std::optional<int64_t> lane_stride(const LaneSample& s);
+
+// The aligned 32-byte sector (address / 32) that holds a lane's first byte (global and local accesses).
+uint64_t lane_sector(const LaneSample& s, uint32_t lane);
+// Shared-memory bank of a lane's first word (4-byte banks, 32 of them).
+uint32_t lane_bank(const LaneSample& s, uint32_t lane);
+
+}  // namespace warpsim::report

@@ -1,0 +1,351 @@
+// sim/report/report_model.cpp — per source line rows, access rows and their explanations (see report_model.hpp).
+#include "sim/report/report_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace warpsim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+std::vector<std::string> read_lines(const fs::path& path) {
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+}
+
+// The CUDA file as recorded by .file, or a file of the same name beside the PTX or the spec.
+std::pair<std::string, std::vector<std::string>> source_text(const session::PreparedLaunch& p, uint32_t file) {
+    std::string recorded(p.module->file_path(file));
+    if (recorded.empty()) return {};
+    fs::path name = fs::path(recorded).filename();
+    for (const fs::path& candidate : {fs::path(recorded), fs::path(p.ptx_name).parent_path() / name,
+                                      fs::path(p.spec.path).parent_path() / name}) {
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec)) return {name.string(), read_lines(candidate)};
+    }
+    return {name.string(), {}};
+}
+
+std::string trimmed(const std::string& s) {
+    auto b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+void add_stats(LineStats& into, const LineStats& s) {
+    into.warp_insts += s.warp_insts;
+    into.thread_insts += s.thread_insts;
+    into.thread_insts_pred_on += s.thread_insts_pred_on;
+    into.requests += s.requests;
+    into.sectors += s.sectors;
+    into.ideal_sectors += s.ideal_sectors;
+    into.wavefronts += s.wavefronts;
+    into.ideal_wavefronts += s.ideal_wavefronts;
+    into.l1_hits += s.l1_hits;
+    into.max_way = std::max(into.max_way, s.max_way);
+}
+
+AccessKind kind_of(const ir::Instruction& inst) {
+    switch (inst.op) {
+    case ir::Opcode::ld:
+    case ir::Opcode::ldu: return AccessKind::load;
+    case ir::Opcode::st: return AccessKind::store;
+    case ir::Opcode::atom: return AccessKind::atomic;
+    case ir::Opcode::red: return AccessKind::reduction;
+    default: return AccessKind::other;
+    }
+}
+
+// The space the counters saw: sectors are counted for global and local accesses, wavefronts for shared.
+AccessSpace space_of(const ir::Instruction& inst, const LineStats& s) {
+    if (s.wavefronts > 0 && s.sectors == 0) return AccessSpace::shared;
+    return inst.d.space == ir::Space::local ? AccessSpace::local : AccessSpace::global;
+}
+
+engine::MemorySpace engine_space(AccessSpace s) {
+    switch (s) {
+    case AccessSpace::global: return engine::MemorySpace::global;
+    case AccessSpace::local: return engine::MemorySpace::local;
+    case AccessSpace::shared: return engine::MemorySpace::shared;
+    }
+    return engine::MemorySpace::global;
+}
+
+// Two instructions of a line share an access row when everything a reader compares is the same.
+bool same_cost(const LineStats& a, const LineStats& b) {
+    return a.sectors * b.requests == b.sectors * a.requests &&
+           a.ideal_sectors * b.requests == b.ideal_sectors * a.requests &&
+           a.wavefronts * b.requests == b.wavefronts * a.requests &&
+           a.ideal_wavefronts * b.requests == b.ideal_wavefronts * a.requests && a.max_way == b.max_way;
+}
+
+void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instruction& inst, const LineStats& s,
+                const LaneSamples* samples) {
+    const AccessSpace space = space_of(inst, s);
+    const AccessKind kind = kind_of(inst);
+    const LaneSample* sample = samples ? samples->find(function, pc, engine_space(space)) : nullptr;
+    for (auto& a : row.accesses) {
+        if (a.space != space || a.kind != kind || a.function != function || !same_cost(a.s, s)) continue;
+        a.pcs.push_back(pc);
+        add_stats(a.s, s);
+        if (!a.sample) a.sample = sample;
+        return;
+    }
+    AccessRow a;
+    a.space = space;
+    a.kind = kind;
+    a.function = function;
+    a.pcs.push_back(pc);
+    a.s = s;
+    a.sample = sample;
+    row.accesses.push_back(a);
+}
+
+std::string_view verb(AccessKind k) {
+    switch (k) {
+    case AccessKind::load: return "read";
+    case AccessKind::store: return "write";
+    case AccessKind::atomic:
+    case AccessKind::reduction: return "update";
+    case AccessKind::other: return "access";
+    }
+    return "access";
+}
+
+int first_lane(uint32_t mask) {
+    for (int l = 0; l < 32; ++l)
+        if (mask >> l & 1u) return l;
+    return 0;
+}
+
+std::string explain_global(const AccessRow& a) {
+    const double per = a.per_request(), ideal = a.ideal_per_request(), used = 100.0 * a.efficiency();
+    const std::string tail = fmt::format("{:.2f} sectors per request where {:.2f} would do; {:.1f} % of the bytes "
+                                         "moved are used", per, ideal, used);
+    const auto v = verb(a.kind);
+    if (a.sample) {
+        if (auto stride = lane_stride(*a.sample); stride && *stride != 0) {
+            const uint64_t step = static_cast<uint64_t>(std::llabs(*stride));
+            const uint32_t width = a.sample->bytes_per_lane;
+            if (step == width) {
+                const uint64_t offset = a.sample->addr[first_lane(a.sample->active_mask)] % 32;
+                return fmt::format("the lanes {} consecutive {}-byte elements, but the first starts {} bytes into a "
+                                   "32-byte sector, so the warp straddles one sector more than it needs: {}",
+                                   v, width, offset, tail);
+            }
+            if (step >= 32) {
+                return fmt::format("lanes {} addresses {} bytes apart: each lane needs its own 32-byte sector; {:.1f} % "
+                                   "of the bytes moved are used", v, step, used);
+            }
+            if (step > width) {
+                return fmt::format("lanes {} addresses {} bytes apart: one 32-byte sector holds the data of only {} "
+                                   "lanes; {}", v, step, 32 / step, tail);
+            }
+        }
+        return fmt::format("lanes {} scattered addresses: {}", v, tail);
+    }
+    if (per >= 31.5 && ideal <= 4.01) {
+        return fmt::format("lanes {} addresses at least 32 bytes apart: each lane needs its own 32-byte sector; "
+                           "{:.1f} % of the bytes moved are used", v, used);
+    }
+    return tail;
+}
+
+std::string explain_shared(const AccessRow& a) {
+    const std::string tail = fmt::format("{:.2f} wavefronts per request where {:.2f} would do", a.per_request(),
+                                         a.ideal_per_request());
+    const uint32_t way = a.s.max_way;
+    std::string head = way > 1 ? fmt::format("{}-way bank conflict: ", way) : std::string("extra wavefronts: ");
+    if (a.sample && a.sample->bytes_per_lane == 4) {
+        if (auto stride = lane_stride(*a.sample); stride && *stride > 0 && *stride % 4 == 0) {
+            const uint64_t words = static_cast<uint64_t>(*stride) / 4;
+            const uint64_t g = std::gcd<uint64_t, uint64_t>(words, 32);
+            if (g == 32) {
+                return head + fmt::format("lanes access words {} apart ({} bytes), a multiple of 32, so every lane "
+                                          "lands in bank {} and its different words are served one after another; {}",
+                                          words, *stride, lane_bank(*a.sample, first_lane(a.sample->active_mask)), tail);
+            }
+            if (g > 1) {
+                return head + fmt::format("lanes access words {} apart ({} bytes), so only {} banks are used, {} lanes "
+                                          "in each, served one after another; {}", words, *stride, 32 / g, g, tail);
+            }
+        }
+    }
+    if (way > 1) {
+        return head + fmt::format("up to {} lanes ask one bank for different words, served one after another; {}", way,
+                                  tail);
+    }
+    return head + tail;
+}
+
+std::string explain_lanes(const SourceRow& r, double capacity) {
+    const double lanes = r.lanes();
+    if (r.total.warp_insts == 0 || lanes >= capacity - 0.5) return "";
+    if (capacity >= 31.5) {
+        return fmt::format("on average {:.1f} of 32 lanes active: the warp's lanes took different paths (a branch or "
+                           "a bounds check), and the others wait idle while these run", lanes);
+    }
+    return fmt::format("on average {:.1f} lanes active of the {:.1f} each warp of this launch has: the lanes took "
+                       "different paths (a branch or a bounds check), and the others wait idle", lanes, capacity);
+}
+
+}  // namespace
+
+std::string_view space_word(AccessSpace s) {
+    switch (s) {
+    case AccessSpace::global: return "global";
+    case AccessSpace::local: return "local";
+    case AccessSpace::shared: return "shared";
+    }
+    return "global";
+}
+
+std::string_view kind_word(AccessKind k) {
+    switch (k) {
+    case AccessKind::load: return "load";
+    case AccessKind::store: return "store";
+    case AccessKind::atomic: return "atomic";
+    case AccessKind::reduction: return "reduction";
+    case AccessKind::other: return "access";
+    }
+    return "access";
+}
+
+double AccessRow::per_request() const {
+    return ratio(space == AccessSpace::shared ? s.wavefronts : s.sectors, s.requests);
+}
+
+double AccessRow::ideal_per_request() const {
+    return ratio(space == AccessSpace::shared ? s.ideal_wavefronts : s.ideal_sectors, s.requests);
+}
+
+uint64_t AccessRow::excess() const {
+    const uint64_t have = space == AccessSpace::shared ? s.wavefronts : s.sectors;
+    const uint64_t ideal = space == AccessSpace::shared ? s.ideal_wavefronts : s.ideal_sectors;
+    return have > ideal ? have - ideal : 0;
+}
+
+double AccessRow::efficiency() const { return s.sectors ? ratio(s.ideal_sectors, s.sectors) : 1.0; }
+
+std::string AccessRow::label() const {
+    std::string l = fmt::format("{} {}", space_word(space), kind_word(kind));
+    if (pcs.size() > 1) l += fmt::format(" x{}", pcs.size());
+    return l;
+}
+
+double SourceRow::lanes() const { return ratio(total.thread_insts, total.warp_insts); }
+
+std::string SourceRow::where() const {
+    if (compiler_generated) return "no line";
+    return file ? fmt::format("line {}", line) : fmt::format("PTX line {}", line);
+}
+
+std::vector<LookAt> look_at(const ReportModel& m) {
+    std::vector<LookAt> items;
+    auto access_item = [&](const WorstAccess& w) {
+        const auto& row = m.rows[w.row];
+        const auto& a = row.accesses[w.access];
+        std::string what =
+            a.space == AccessSpace::shared
+                ? fmt::format("{:.2f} wavefronts per request where {:.2f} would do{}", a.per_request(),
+                              a.ideal_per_request(),
+                              a.s.max_way > 1 ? fmt::format(" ({}-way bank conflict)", a.s.max_way) : "")
+                : fmt::format("{:.2f} sectors per request where {:.2f} would do ({:.1f} % of the bytes used)",
+                              a.per_request(), a.ideal_per_request(), 100.0 * a.efficiency());
+        items.push_back({row.where(), fmt::format("{}: {}", a.label(), what)});
+    };
+    if (m.worst_global) access_item(*m.worst_global);
+    if (m.worst_shared) access_item(*m.worst_shared);
+    if (m.worst_lanes) {
+        const auto& row = m.rows[*m.worst_lanes];
+        const double cap = std::min(32.0, m.lane_capacity);
+        items.push_back({row.where(), fmt::format("{:.2f} of {} lanes active on average: a branch or a bounds check "
+                                                  "idles the rest", row.lanes(),
+                                                  cap == std::floor(cap) ? fmt::format("{:.0f}", cap)
+                                                                         : fmt::format("{:.2f}", cap))});
+    }
+    return items;
+}
+
+std::string explain_access(const AccessRow& a) {
+    if (a.s.requests == 0 || a.excess() == 0) return "";
+    return a.space == AccessSpace::shared ? explain_shared(a) : explain_global(a);
+}
+
+ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun& run, const LaneSamples* samples) {
+    ReportModel m;
+    const uint64_t threads = p.spec.threads_per_block();
+    const uint64_t warps = (threads + 31) / 32;
+    m.lane_capacity = warps ? static_cast<double>(threads) / static_cast<double>(warps) : 32.0;
+
+    // Key: (file, line with compiler-generated last, PTX line for PTX without .loc).
+    std::map<std::tuple<uint32_t, uint32_t>, SourceRow> rows;
+    for (const auto& [key, s] : run.counters.per_pc()) {
+        const auto& fn = p.module->functions.at(key.first);
+        if (key.second >= fn.body.size()) continue;
+        const auto& inst = fn.body[key.second];
+        const bool has_loc = inst.loc.file != 0;
+        const bool generated = has_loc && inst.loc.line == 0;
+        const uint32_t line = !has_loc ? inst.loc.ptx_line : generated ? UINT32_MAX : inst.loc.line;
+        auto& row = rows[{inst.loc.file, line}];
+        row.file = inst.loc.file;
+        row.line = generated ? 0 : line;
+        row.compiler_generated = generated;
+        add_stats(row.total, s);
+        if (s.requests > 0) add_access(row, key.first, key.second, inst, s, samples);
+    }
+    std::map<uint32_t, std::vector<std::string>> sources;
+    for (auto& [key, row] : rows) {
+        if (row.file && !row.compiler_generated) {
+            if (!sources.count(row.file)) {
+                auto [name, lines] = source_text(p, row.file);
+                if (m.source_file.empty() && !lines.empty()) m.source_file = name;
+                sources[row.file] = std::move(lines);
+            }
+            const auto& src = sources[row.file];
+            if (row.line >= 1 && row.line <= src.size()) row.text = trimmed(src[row.line - 1]);
+        }
+        for (auto& a : row.accesses) a.note = explain_access(a);
+        row.lanes_note = explain_lanes(row, m.lane_capacity);
+        m.rows.push_back(std::move(row));
+    }
+
+    uint64_t worst_g = 0, worst_s = 0;
+    double worst_idle = 0;
+    for (size_t r = 0; r < m.rows.size(); ++r) {
+        const auto& row = m.rows[r];
+        for (size_t i = 0; i < row.accesses.size(); ++i) {
+            const auto& a = row.accesses[i];
+            uint64_t& worst = a.space == AccessSpace::shared ? worst_s : worst_g;
+            auto& slot = a.space == AccessSpace::shared ? m.worst_shared : m.worst_global;
+            if (a.excess() > worst) {
+                worst = a.excess();
+                slot = WorstAccess{r, i};
+            }
+        }
+        if (!row.lanes_note.empty()) {
+            const double idle = (m.lane_capacity - row.lanes()) * static_cast<double>(row.total.warp_insts);
+            if (idle > worst_idle) {
+                worst_idle = idle;
+                m.worst_lanes = r;
+            }
+        }
+    }
+    return m;
+}
+
+}  // namespace warpsim::report
