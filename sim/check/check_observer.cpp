@@ -6,7 +6,7 @@ namespace warpsim::check {
 CheckObserver::CheckObserver(CheckContext& ctx, FindingLog& log, const memory::DeviceMemory* memory, bool race,
                              bool race_global, bool sync, bool init)
     : ctx_(ctx) {
-    if (race) race_.emplace(ctx, log, race_global);
+    if (race) race_.emplace(ctx, log, race_global, memory);
     if (sync) sync_.emplace(ctx, log);
     if (init) init_.emplace(ctx, log, memory);
 }
@@ -25,10 +25,12 @@ void CheckObserver::on_block_begin(const engine::BlockIndex& b) {
 
 void CheckObserver::on_block_end(const engine::BlockIndex&) {
     in_block_ = false;
+    if (race_) race_->end_block();
     if (sync_) sync_->end_block();
 }
 
 void CheckObserver::abandon_block() {
+    if (in_block_ && race_) race_->end_block();
     if (in_block_ && sync_) sync_->end_block();
     in_block_ = false;
 }

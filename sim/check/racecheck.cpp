@@ -32,6 +32,7 @@ const char* access_word(const engine::MemoryEvent& e) {
 }  // namespace
 
 void RaceChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads, uint32_t shared_bytes) {
+    flush_pending();
     block_ = b;
     warps_ = warps;
     live_.assign(warps, 0xffffffffu);
@@ -133,7 +134,7 @@ void RaceChecker::check_word(Word& w, const Access& a, bool reads, bool writes) 
     const uint32_t me = a.ev->site.warp;
     const Stamp now{me, a.lane, clock_[me][me], Site{a.ev->site.function, a.ev->site.pc}};
     if (reads && !writes) {
-        if (w.written && !ordered(w.write, me) && !(w.write_strong && a.strong)) report("raw", w.write, a, true, false);
+        if (w.written && !w.write_strong && !ordered(w.write, me)) report("raw", w.write, a, true, false);
         for (size_t i = 0; i < w.reads.size(); ++i)
             if (w.reads[i].warp == me) {
                 w.reads[i] = now;
@@ -149,7 +150,7 @@ void RaceChecker::check_word(Word& w, const Access& a, bool reads, bool writes) 
         report("waw", w.write, a, true, true);
     } else {
         for (size_t i = 0; i < w.reads.size(); ++i)
-            if (!ordered(w.reads[i], me) && !(w.read_strong[i] && a.strong)) {
+            if (!a.strong && !ordered(w.reads[i], me)) {
                 report("war", w.reads[i], a, false, true);
                 break;
             }
@@ -161,7 +162,33 @@ void RaceChecker::check_word(Word& w, const Access& a, bool reads, bool writes) 
     w.read_strong.clear();
 }
 
+void RaceChecker::flush_pending() {
+    if (!pending_write_) return;
+    engine::MemoryEvent e = *pending_write_;
+    pending_write_.reset();
+    for (uint32_t m = e.active_mask; m; m &= m - 1) {
+        const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
+        auto now = memory_->read(e.addr[lane], e.bytes_per_lane);
+        if (now && *now == pending_old_[lane]) e.active_mask &= ~(1u << lane);
+    }
+    if (e.active_mask) process(e);
+}
+
 void RaceChecker::on_memory(const engine::MemoryEvent& e) {
+    flush_pending();
+    if (memory_ && e.space == engine::MemorySpace::global && e.kind == engine::MemoryKind::write && !is_strong(e)) {
+        pending_old_.assign(32, {});
+        for (uint32_t m = e.active_mask; m; m &= m - 1) {
+            const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
+            if (auto old = memory_->read(e.addr[lane], e.bytes_per_lane)) pending_old_[lane] = std::move(*old);
+        }
+        pending_write_ = e;
+        return;
+    }
+    process(e);
+}
+
+void RaceChecker::process(const engine::MemoryEvent& e) {
     const bool shared = e.space == engine::MemorySpace::shared;
     if (!shared && !(check_global_ && e.space == engine::MemorySpace::global)) return;
     const uint32_t me = e.site.warp;
@@ -194,6 +221,7 @@ void RaceChecker::on_memory(const engine::MemoryEvent& e) {
 }
 
 void RaceChecker::on_barrier(const engine::BarrierEvent& e) {
+    flush_pending();
     const uint32_t me = e.site.warp;
     if (me >= warps_ || e.barrier >= kBarrierIds) return;
     acquire_point(me);
@@ -203,6 +231,7 @@ void RaceChecker::on_barrier(const engine::BarrierEvent& e) {
 }
 
 void RaceChecker::on_barrier_release(uint32_t barrier) {
+    flush_pending();
     if (barrier >= kBarrierIds) return;
     for (uint32_t w = 0; w < warps_; ++w)
         if (barrier_waiters_[barrier] >> w & 1) {
@@ -214,6 +243,7 @@ void RaceChecker::on_barrier_release(uint32_t barrier) {
 }
 
 void RaceChecker::on_thread_exit(uint32_t warp, uint32_t mask) {
+    flush_pending();
     if (warp >= warps_) return;
     live_[warp] &= ~mask;
     if (live_[warp]) return;
@@ -224,6 +254,7 @@ void RaceChecker::on_thread_exit(uint32_t warp, uint32_t mask) {
 }
 
 void RaceChecker::on_fence(const engine::FenceEvent& e) {
+    flush_pending();
     if (e.site.warp >= warps_ || e.kind == engine::FenceKind::fence_proxy) return;
     release_point(e.site.warp);
 }

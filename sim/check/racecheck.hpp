@@ -8,7 +8,11 @@
 // checker keeps the last write and the reads since (one per warp), FastTrack style.
 //
 // Atomics and other morally strong accesses (volatile, relaxed, acquire, release) never race with each
-// other. A release (fence, or st/atom .release) followed by a strong write publishes the warp's clock at
+// other, and a strong write does not race with a plain read either (the atomicCAS loop reads the old value
+// plainly and lets the CAS validate it): a hazard needs at least one plain write. A plain global write that
+// leaves the bytes as they were (the value was already there) is benign and not reported, as
+// compute-sanitizer ranks same-value writes below errors; shared-memory values are not visible to the
+// checker, so every shared write counts. A release (fence, or st/atom .release) followed by a strong write publishes the warp's clock at
 // that word; a strong read of the word followed by a fence (or an .acquire read) takes it in.
 //
 // Intra-warp hazards (two lanes of one warp) are not reported, as compute-sanitizer's racecheck does by
@@ -16,19 +20,23 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "sim/check/context.hpp"
 #include "sim/check/findings.hpp"
 #include "sim/engine/observer.hpp"
+#include "sim/memory/device_memory.hpp"
 
 namespace warpsim::check {
 
 class RaceChecker {
 public:
-    RaceChecker(const CheckContext& ctx, FindingLog& log, bool check_global = true)
-        : ctx_(ctx), log_(log), check_global_(check_global) {}
+    // `memory` lets the checker see whether a global write changed anything; nullptr: every write counts.
+    RaceChecker(const CheckContext& ctx, FindingLog& log, bool check_global = true,
+                const memory::DeviceMemory* memory = nullptr)
+        : ctx_(ctx), log_(log), check_global_(check_global), memory_(memory) {}
 
     void begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads, uint32_t shared_bytes);
     void on_memory(const engine::MemoryEvent& e);
@@ -36,6 +44,7 @@ public:
     void on_barrier_release(uint32_t barrier);
     void on_fence(const engine::FenceEvent& e);
     void on_thread_exit(uint32_t warp, uint32_t mask);
+    void end_block() { flush_pending(); }
 
 private:
     struct Stamp {
@@ -59,6 +68,8 @@ private:
     bool ordered(const Stamp& earlier, uint32_t warp) const;
     void check_word(Word& w, const Access& a, bool reads, bool writes);
     void report(const char* hazard, const Stamp& first, const Access& a, bool first_is_write, bool second_is_write);
+    void process(const engine::MemoryEvent& e);
+    void flush_pending();
     std::string barrier_fix(Site first, Site second) const;
     void publish(uint32_t warp, uint64_t key);
     void observe(uint32_t warp, uint64_t key);
@@ -68,6 +79,11 @@ private:
     const CheckContext& ctx_;
     FindingLog& log_;
     bool check_global_ = true;
+    const memory::DeviceMemory* memory_ = nullptr;
+    // A plain global write waits here until the next event, when its effect is visible: lanes whose bytes
+    // did not change are dropped before the hazard checks.
+    std::optional<engine::MemoryEvent> pending_write_;
+    std::vector<std::vector<uint8_t>> pending_old_;      // per lane: the bytes before the write
     engine::BlockIndex block_;
     uint32_t warps_ = 0;
     std::vector<Clock> clock_;                           // per warp

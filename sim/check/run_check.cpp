@@ -92,6 +92,13 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
         sim.write(addresses[i], bytes.value());
         r.ctx.allocations.push_back({addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
     }
+    if (auto loaded = sim.load(*p.module); !loaded.ok) return Fail::failure(loaded.message);
+    for (const auto& v : p.module->globals) {
+        if (v.space != ir::Space::global && v.space != ir::Space::const_) continue;
+        if (auto addr = sim.symbol_address(*p.module, v.name))
+            r.ctx.allocations.push_back({*addr, v.size_bytes(), CheckContext::source_name(v.name),
+                                         std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec))});
+    }
     const auto params = launch::pack_params(*p.kernel, addresses, p.spec);
     const auto regs = session::kernel_registers(p, preset.value());
 
@@ -112,7 +119,10 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     if (result.error) {
         observer.abandon_block();
         r.error = result.error;
-        r.log.add(launch_error_finding(*result.error, r.ctx));
+        if (result.error->name == "cudaErrorNotSupported")
+            r.incomplete = result.error->message;
+        else
+            r.log.add(launch_error_finding(*result.error, r.ctx));
     }
     return r;
 }

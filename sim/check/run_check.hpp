@@ -29,6 +29,8 @@ struct CheckResult {
     FindingLog log;
     std::optional<engine::LaunchError> error;  // where the run stopped, if it did
     std::vector<std::string> notes;            // things the user should know (unsupported options, ...)
+    std::string incomplete;                    // non-empty: the simulator could not run the kernel to the end
+                                               // (an instruction it does not execute yet): not a finding
     std::string kernel;
     std::string spec;
 };

@@ -76,7 +76,7 @@ void SyncChecker::on_barrier(const engine::BarrierEvent& e) {
         log_.add(std::move(f));
     }
     Phase& p = phases_[e.barrier];
-    p.arrivals.push_back(Arrival{at, e.site.warp, e.arriving_mask});
+    p.arrivals.push_back(Arrival{at, e.site.warp, e.arriving_mask, e.kind == engine::BarrierKind::arrive});
     p.expected_threads = e.expected_threads;
 }
 
@@ -116,7 +116,7 @@ void SyncChecker::report_exited(uint32_t barrier, const Phase& p) {
 
 void SyncChecker::report_mixed_sites(uint32_t barrier, const Phase& p) {
     for (const auto& a : p.arrivals) {
-        if (a.at == p.arrivals.front().at) continue;
+        if (a.arrive_only || p.arrivals.front().arrive_only || a.at == p.arrivals.front().at) continue;
         const Arrival& first = p.arrivals.front();
         Finding f;
         f.tool = Tool::synccheck;
@@ -135,8 +135,10 @@ void SyncChecker::on_barrier_release(uint32_t barrier) {
     if (barrier >= phases_.size()) return;
     Phase& p = phases_[barrier];
     if (!p.arrivals.empty()) {
-        if (p.expected_threads == 0) report_exited(barrier, p);
-        report_mixed_sites(barrier, p);
+        if (p.expected_threads == 0) {  // named barriers with counts legitimately use several sites
+            report_exited(barrier, p);
+            report_mixed_sites(barrier, p);
+        }
     }
     p = Phase{};
 }
@@ -186,9 +188,9 @@ void SyncChecker::on_warp_sync(const engine::WarpSyncEvent& e) {
     const uint32_t m = e.member_mask;
     const std::string head = fmt::format("warp {}: member mask 0x{:08x}, executing lanes {}", w, m,
                                          lane_list(e.executing_mask));
-    if (!e.member_mask_uniform)
-        add("sync.warp_mask_nonuniform", "Lanes of one warp pass different member masks to the same collective",
-            head);
+    // Lanes passing different masks (cooperative-groups tiles: 0x0000ffff and 0xffff0000 in one shfl) are
+    // legal when each lane is in its own mask; the event carries only the first lane's mask, so skip them.
+    if (!e.member_mask_uniform) return;
     if (uint32_t gone = m & ~exist)
         add("sync.warp_mask_missing_lanes", "Member mask names lanes that do not exist (partial last warp)",
             head + fmt::format("; lanes {} are not part of the block", lane_list(gone)));

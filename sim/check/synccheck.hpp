@@ -34,6 +34,7 @@ private:
     struct Arrival {
         Site at;
         uint32_t warp = 0, lanes = 0;
+        bool arrive_only = false;     // bar.arrive: a producer, not a waiter
     };
     struct Phase {
         std::vector<Arrival> arrivals;

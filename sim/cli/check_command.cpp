@@ -37,6 +37,7 @@ int check_command(const CheckArgs& args) {
         j["kernel"] = run->kernel;
         j["spec"] = run->spec;
         j["notes"] = run->notes;
+        if (!run->incomplete.empty()) j["incomplete"] = run->incomplete;
         std::cout << j.dump(2) << "\n";
     } else {
         std::string tools;
@@ -45,9 +46,12 @@ int check_command(const CheckArgs& args) {
             if (on) tools += (tools.empty() ? "" : " ") + std::string(name);
         std::string header = fmt::format("{} ({}), tools: {}", run->kernel, run->spec, tools);
         for (const auto& n : run->notes) header += "\n========= note: " + n;
+        if (!run->incomplete.empty())
+            header += "\n========= the check is incomplete: " + run->incomplete + "; findings before that point follow";
         std::cout << check::render_text(run->log, run->ctx, header);
     }
-    return run->log.size() ? kExitFound : 0;
+    if (run->log.size()) return kExitFound;
+    return run->incomplete.empty() ? 0 : kExitBadInput;
 }
 
 }  // namespace warpsim::cli
