@@ -238,7 +238,8 @@ private:
         using S = ir::Space;
         switch (space) {
         case S::global: in.space = AddrSpace::global; break;
-        case S::shared: case S::shared_cta: in.space = AddrSpace::shared; break;
+        // shared::cluster: a launch without clusters is a cluster of one CTA, whose window is its own.
+        case S::shared: case S::shared_cta: case S::shared_cluster: in.space = AddrSpace::shared; break;
         case S::local: in.space = AddrSpace::local; break;
         case S::const_: in.space = AddrSpace::const_; break;
         case S::param:
@@ -247,6 +248,26 @@ private:
             break;
         default: in.space = AddrSpace::generic;
         }
+    }
+
+    // The n-th memory operand (n >= 1) takes the n-th state space written in the modifiers
+    // (cp.async.ca.shared.global [dst], [src]: global); cp.async.bulk's mbarrier operand is in shared memory.
+    void fill_extra_address(const Operand& o, const DInst& in, ExtraAddr& a, uint32_t n) {
+        DInst tmp;
+        tmp.ir = in.ir;
+        std::vector<ir::Space> spaces;
+        for (const auto& m : in.ir->mods) {
+            if (m == "global") spaces.push_back(ir::Space::global);
+            else if (m == "shared" || m == "shared::cta" || m == "shared::cluster") spaces.push_back(ir::Space::shared);
+            else if (m == "local") spaces.push_back(ir::Space::local);
+            else if (m == "const") spaces.push_back(ir::Space::const_);
+            else if (m == "param") spaces.push_back(ir::Space::param);
+        }
+        fill_address(o, tmp, n < spaces.size() ? spaces[n] : ir::Space::shared);
+        a.reg = tmp.addr_reg;
+        a.offset = tmp.offset;
+        a.space = tmp.space;
+        a.frame_relative = (tmp.aux & 0x200u) != 0;
     }
 
     void decode(uint32_t pc, uint32_t rpc, const SelectContext& ctx) {
@@ -267,7 +288,9 @@ private:
         for (std::size_t i = 0; i < inst.args.size(); ++i) {
             const Operand& o = inst.args[i];
             if (o.kind == Operand::Kind::address) {
-                fill_address(o, in, inst.d.space);
+                if (in.naddr == 0) fill_address(o, in, inst.d.space);
+                else if (in.naddr <= in.more_addr.size()) fill_extra_address(o, in, in.more_addr[in.naddr - 1], in.naddr);
+                ++in.naddr;
                 continue;
             }
             if (o.kind == Operand::Kind::list || (o.kind == Operand::Kind::symbol && is_label_or_call(inst))) continue;

@@ -13,7 +13,7 @@ DispatchTable build_table() {
         for (O op : ops) t[static_cast<std::size_t>(op)] = s;
     };
     set({O::add, O::sub, O::mul, O::mad, O::mul24, O::mad24, O::sad, O::div, O::rem, O::abs, O::neg, O::min,
-         O::max, O::addc, O::subc, O::madc, O::popc, O::clz, O::bfind, O::brev, O::bfe, O::bfi, O::bmsk, O::szext,
+         O::max, O::addc, O::subc, O::madc, O::popc, O::clz, O::bfind, O::fns, O::brev, O::bfe, O::bfi, O::bmsk, O::szext,
          O::dp4a, O::dp2a},
         &select_int);
     set({O::fma, O::copysign, O::testp, O::rcp, O::sqrt, O::rsqrt, O::sin, O::cos, O::lg2, O::ex2, O::tanh},
@@ -29,6 +29,10 @@ DispatchTable build_table() {
     set({O::bra, O::brx, O::call, O::ret, O::exit, O::trap, O::brkpt}, &select_control);
     set({O::bar, O::barrier}, &select_barrier);
     set({O::shfl, O::vote, O::match, O::activemask, O::redux, O::elect}, &select_warp);
+    set({O::vadd2, O::vadd4, O::vsub2, O::vsub4, O::vavrg2, O::vavrg4, O::vabsdiff2, O::vabsdiff4, O::vmin2, O::vmin4,
+         O::vmax2, O::vmax4, O::vset2, O::vset4},
+        &select_video);
+    set({O::cp, O::mbarrier, O::griddepcontrol, O::setmaxnreg, O::createpolicy}, &select_async);
     return t;
 }
 

@@ -35,6 +35,10 @@ Handler select_atomic(const ir::Instruction&, DInst&, const SelectContext&);
 Handler select_control(const ir::Instruction&, DInst&, const SelectContext&);
 Handler select_barrier(const ir::Instruction&, DInst&, const SelectContext&);
 Handler select_warp(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_video(const ir::Instruction&, DInst&, const SelectContext&);
+Handler select_async(const ir::Instruction&, DInst&, const SelectContext&);
+// add/sub/min/max on .u16x2/.s16x2 (handlers_video.cpp), reached through select_int.
+Handler select_int_x2(const ir::Instruction& inst);
 
 // The handler that stops a launch with "warpsim does not execute `...` yet (file:line)".
 void exec_unsupported(Exec& x, const DInst& in, uint32_t exec);

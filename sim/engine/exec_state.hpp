@@ -44,6 +44,7 @@ struct Warp {
     uint32_t carry = 0;                // CC.CF per lane (add.cc / addc / madc)
     WarpState state = WarpState::ready;
     uint32_t barrier_id = 0;
+    bool yield = false;                // end this turn early (a failed mbarrier.try_wait)
     std::vector<Frame> frames;
     std::array<std::vector<uint8_t>, 32> local;   // per-lane stack of .local depots
     std::array<std::vector<uint8_t>, 32> params;  // per-lane stack of .param areas

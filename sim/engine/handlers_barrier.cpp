@@ -137,13 +137,11 @@ Handler select_barrier(const ir::Instruction& inst, DInst&, const SelectContext&
     if (warp || d.bar == ir::BarMode::warp_sync) return &warp_sync;
     switch (d.bar) {
     case ir::BarMode::arrive: return &barrier<false, RedKind::none>;
-    case ir::BarMode::red:
-        switch (d.atom) {
-        case ir::AtomOp::popc: return &barrier<true, RedKind::popc>;
-        case ir::AtomOp::and_: return &barrier<true, RedKind::and_>;
-        case ir::AtomOp::or_: return &barrier<true, RedKind::or_>;
-        default: return nullptr;
-        }
+    case ir::BarMode::red:  // bar.red.popc.u32 (atom), bar.red.and.pred / .or.pred (bop)
+        if (d.atom == ir::AtomOp::popc) return &barrier<true, RedKind::popc>;
+        if (d.bop == ir::BoolOp::and_ || d.atom == ir::AtomOp::and_) return &barrier<true, RedKind::and_>;
+        if (d.bop == ir::BoolOp::or_ || d.atom == ir::AtomOp::or_) return &barrier<true, RedKind::or_>;
+        return nullptr;
     default: return &barrier<true, RedKind::none>;  // bar.sync, bar (no suffix), barrier.sync
     }
 }

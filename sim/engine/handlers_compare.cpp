@@ -118,6 +118,27 @@ void set(Exec& x, const DInst& in, uint32_t e) {
     });
 }
 
+// set.cmp{.ftz}.dtype.{f16x2,bf16x2} d, a, b: each half of d is all ones (integer dtype) or 1.0 in the
+// dtype's format (f16x2: 0x3c00, bf16x2: 0x3f80) when its halves compare true, else 0.
+template <ir::Type T>
+void set_x2(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
+    const CmpOp op = in.ir->d.cmp;
+    const ir::BoolOp bop = in.ir->d.bop;
+    const bool ftz = in.ir->d.ftz;
+    const uint64_t one = in.type == ir::Type::f16x2 ? 0x3c00 : in.type == ir::Type::bf16x2 ? 0x3f80 : 0xffff;
+    for_lanes(e, [&](uint32_t l) {
+        uint64_t out = 0;
+        for (int k = 0; k < 2; ++k) {
+            bool r = arith::compare((a[l] >> (16 * k)) & 0xffff, (b[l] >> (16 * k)) & 0xffff, T, op, ftz);
+            if (bop != ir::BoolOp::none) r = combine(bop, r, pred_src(x, in, 2, l));
+            if (r) out |= one << (16 * k);
+        }
+        d[l] = out;
+    });
+}
+
 void selp(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
@@ -171,6 +192,8 @@ Handler select_compare(const ir::Instruction& inst, DInst&, const SelectContext&
     case O::set: {
         // set.cmp.dtype.stype: the compared type is the second type modifier.
         const ir::Type st = inst.d.type2 == ir::Type::none ? inst.d.type : inst.d.type2;
+        if (st == ir::Type::f16x2) return &set_x2<ir::Type::f16>;
+        if (st == ir::Type::bf16x2) return &set_x2<ir::Type::bf16>;
         WARPSIM_BY_TYPE(set, st)
     }
     case O::selp: return &selp;

@@ -187,6 +187,32 @@ template <class T> struct Bfind {
         });
     }
 };
+// fns.b32 d, mask, base, offset: the position of the offset-th set bit of mask counting from base (upward for
+// a positive offset, downward for a negative one; offset 0 tests bit base itself); 0xffffffff when none.
+void fns(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *m = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *o = lanes_of(x, in.src[2]);
+    for_lanes(e, [&](uint32_t l) {
+        const uint32_t mask = static_cast<uint32_t>(m[l]), base = static_cast<uint32_t>(b[l]);
+        const int32_t offset = static_cast<int32_t>(o[l]);
+        uint32_t r = 0xffffffffu;
+        if (offset == 0) {
+            if (base < 32 && ((mask >> base) & 1)) r = base;
+        } else {
+            int64_t count = (offset > 0 ? int64_t{offset} : -int64_t{offset}) - 1;
+            const int step = offset > 0 ? 1 : -1;
+            for (int64_t pos = base; pos >= 0 && pos < 32; pos += step) {
+                if (!((mask >> pos) & 1)) continue;
+                if (count-- == 0) {
+                    r = static_cast<uint32_t>(pos);
+                    break;
+                }
+            }
+        }
+        d[l] = r;
+    });
+}
+
 template <class T> struct Bfe {
     static void run(Exec& x, const DInst& in, uint32_t e) {
         uint64_t* d = lanes_of(x, in.dst[0]);
@@ -340,6 +366,7 @@ Handler select_int(const ir::Instruction& inst, DInst& in, const SelectContext&)
     using O = ir::Opcode;
     const auto& d = inst.d;
     if (ir::is_float(d.type)) return select_float(inst, in, {});
+    if (d.type == ir::Type::u16x2 || d.type == ir::Type::s16x2) return select_int_x2(inst);
     const bool s = ir::is_signed_int(d.type);
     switch (inst.op) {
     case O::add: case O::addc: return select_add_sub(inst, false);
@@ -360,6 +387,7 @@ Handler select_int(const ir::Instruction& inst, DInst& in, const SelectContext&)
     case O::clz: return int_handler<Clz>(d.type);
     case O::brev: return int_handler<Brev>(d.type);
     case O::bfind: return int_handler<Bfind>(d.type);
+    case O::fns: return &fns;
     case O::bfe: return int_handler<Bfe>(d.type);
     case O::bfi: return int_handler<Bfi>(d.type);
     case O::bmsk: return &bmsk;

@@ -1,6 +1,7 @@
 // sim/engine/memory_access.cpp — address resolution and checking for every guest memory access.
 #include "sim/engine/memory_access.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "sim/engine/handler_util.hpp"
@@ -32,16 +33,16 @@ void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint3
         if (f.nearest.found) {
             const auto& n = f.nearest;
             if (n.distance >= 0)
-                details += fmt::format("is {} bytes after the nearest allocation at 0x{:x} of size {} bytes ({})",
+                details += fmt::format("is out of bounds\n    and is {} bytes after the nearest allocation at 0x{:x} of size {} bytes ({})",
                                        n.distance, n.base, n.size, n.label);
             else
-                details += fmt::format("is {} bytes before the nearest allocation at 0x{:x} of size {} bytes ({})",
+                details += fmt::format("is out of bounds\n    and is {} bytes before the nearest allocation at 0x{:x} of size {} bytes ({})",
                                        -n.distance, n.base, n.size, n.label);
             if (n.distance >= 0 && n.distance < 256)
                 details += "\n    note: on a real GPU this access may go unnoticed (allocations are rounded up to "
                            "larger granules); warpsim checks the exact size that was allocated";
         } else {
-            details += "is outside every allocation";
+            details += "is out of bounds (outside every allocation)";
         }
     }
     raise_fault(x, in, lane, "cudaErrorIllegalAddress", "an illegal memory access was encountered", details, f);
@@ -51,8 +52,19 @@ void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint3
 
 bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, counts::AccessKind kind, LaneTarget& out) {
     uint64_t addr = (in.addr_reg == kNone ? 0 : x.R[in.addr_reg * 32 + lane]) + static_cast<uint64_t>(in.offset);
-    AddrSpace sp = in.space;
-    if (in.aux & 0x200u) addr += sp == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
+    if (in.aux & 0x200u) addr += in.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
+    return resolve_at(x, in, lane, addr, in.space, width, kind, out);
+}
+
+bool resolve_extra(Exec& x, const DInst& in, const ExtraAddr& a, uint32_t lane, uint32_t width,
+                   counts::AccessKind kind, LaneTarget& out) {
+    uint64_t addr = (a.reg == kNone ? 0 : x.R[a.reg * 32 + lane]) + static_cast<uint64_t>(a.offset);
+    if (a.frame_relative) addr += a.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
+    return resolve_at(x, in, lane, addr, a.space, width, kind, out);
+}
+
+bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpace sp, uint32_t width,
+                counts::AccessKind kind, LaneTarget& out) {
     if (sp == AddrSpace::generic) {
         switch (memory::classify_generic(addr)) {
         case memory::GenericSpace::shared: sp = AddrSpace::shared; addr -= memory::kSharedWindow; break;
@@ -82,7 +94,7 @@ bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, count
             return false;
         }
         if (kind != counts::AccessKind::load && x.launch->memory->is_read_only(addr)) {
-            out_of_bounds(x, in, lane, addr, width, kind, "global", "lies in read-only .const data; ");
+            out_of_bounds(x, in, lane, addr, width, kind, "global", "lies in read-only .const data and ");
             return false;
         }
         return true;
@@ -187,7 +199,9 @@ MemoryEvent base_event(const Exec& x, const DInst& in, MemoryKind kind, MemorySp
     ev.scope = d.scope;
     if (kind == MemoryKind::atomic) {
         ev.atomic_op = d.atom;
-        ev.read_modify_write = d.atom != ir::AtomOp::exch;
+        const bool init = in.ir->op == ir::Opcode::mbarrier &&
+                          std::find(in.ir->mods.begin(), in.ir->mods.end(), "init") != in.ir->mods.end();
+        ev.read_modify_write = d.atom != ir::AtomOp::exch && !init;
         ev.returns_value = in.ir->op == ir::Opcode::atom;
     }
     return ev;
@@ -202,6 +216,7 @@ void AccessRecorder::notify(Exec& x) const {
                               : a.kind == counts::AccessKind::store ? MemoryKind::write : MemoryKind::atomic;
         MemoryEvent ev = base_event(x, *in_, kind, static_cast<MemorySpace>(s), a.bytes_per_lane, a.active_mask);
         ev.addr = a.addr;
+        ev.async = in_->ir->op == ir::Opcode::cp;
         x.launch->observer->on_memory(ev);
     }
 }

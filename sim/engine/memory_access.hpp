@@ -19,6 +19,12 @@ struct LaneTarget {
 // Resolves lane `lane`'s address for an access of `width` bytes; on failure raises the fault and returns
 // false. `kind` names the access in messages ("read", "write", "atomic").
 bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, counts::AccessKind kind, LaneTarget& out);
+// The same for the instruction's second or third memory operand (DInst::more_addr).
+bool resolve_extra(Exec& x, const DInst& in, const ExtraAddr& a, uint32_t lane, uint32_t width,
+                   counts::AccessKind kind, LaneTarget& out);
+// The same for an address already computed (`sp` may be generic).
+bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpace sp, uint32_t width,
+                counts::AccessKind kind, LaneTarget& out);
 
 // Collects the lanes' addresses of one warp-level access and reports them to the counters (one event per
 // space the lanes touched).

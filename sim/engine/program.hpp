@@ -21,6 +21,14 @@ inline constexpr uint32_t kNone = 0xffffffffu;
 // Address base of a memory operand, resolved at decode time.
 enum class AddrSpace : uint8_t { global, shared, local, const_, kernel_param, frame_param, generic };
 
+// A second or third memory operand (cp.async's source, cp.async.bulk's mbarrier): register + constant.
+struct ExtraAddr {
+    uint32_t reg = kNone;
+    int64_t offset = 0;
+    AddrSpace space = AddrSpace::global;
+    bool frame_relative = false;
+};
+
 struct DInst {
     Handler fn = nullptr;
     ir::Type type = ir::Type::none;
@@ -39,6 +47,8 @@ struct DInst {
     uint32_t rpc = kNone;           // reconvergence pc of a branch
     uint32_t aux = 0;               // handler-specific (sreg id, call-site index, ...)
     uint32_t pc = 0;
+    std::array<ExtraAddr, 2> more_addr;  // memory operands after the first, in order
+    uint8_t naddr = 0;                  // memory operands in all
     const ir::Instruction* ir = nullptr;
 };
 

@@ -96,8 +96,29 @@ namespace {
 LaunchError config_error(std::string details) {
     return {"cudaErrorInvalidConfiguration", "invalid configuration argument", std::move(details), {}};
 }
+// Block shapes the device cannot run: on an H200 (CUDA 13, driver 580) cuLaunchKernel answers
+// CUDA_ERROR_INVALID_VALUE "invalid argument" for a block of 2048 threads and for a block larger than the
+// kernel's __launch_bounds__ (tests/hardware/h200/results.json, launch_error_block_2048/_launch_bounds).
+LaunchError block_error(std::string details) {
+    return {"cudaErrorInvalidValue", "invalid argument", std::move(details), {}};
+}
 LaunchError resource_error(std::string details) {
     return {"cudaErrorLaunchOutOfResources", "too many resources requested for launch", std::move(details), {}};
+}
+
+// .maxntid (__launch_bounds__) caps the block's thread count; .reqntid fixes the block shape.
+std::optional<LaunchError> check_launch_bounds(const LaunchConfig& c, uint64_t threads, const ir::Function& fn) {
+    const auto& mx = fn.perf.maxntid;
+    const uint64_t max_threads = uint64_t{std::max(mx[0], 1u)} * std::max(mx[1], 1u) * std::max(mx[2], 1u);
+    if (mx[0] && threads > max_threads)
+        return block_error(fmt::format("the block has {} threads; {} was compiled for at most {} (.maxntid / "
+                                       "__launch_bounds__)", threads, fn.name, max_threads));
+    const auto& rq = fn.perf.reqntid;
+    if (rq[0] && (c.block[0] != rq[0] || c.block[1] != std::max(rq[1], 1u) || c.block[2] != std::max(rq[2], 1u)))
+        return block_error(fmt::format("{} requires a block of exactly {}x{}x{} threads (.reqntid); the launch "
+                                       "has {}x{}x{}", fn.name, rq[0], std::max(rq[1], 1u), std::max(rq[2], 1u),
+                                       c.block[0], c.block[1], c.block[2]));
+    return std::nullopt;
 }
 
 std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunction& k) {
@@ -105,15 +126,17 @@ std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunc
     const char* axis = "xyz";
     uint64_t threads = 1;
     for (int i = 0; i < 3; ++i) {
-        if (c.block[i] == 0 || c.block[i] > lim.max_block_dim[i])
-            return config_error(fmt::format("blockDim.{} = {} is outside 1..{}", axis[i], c.block[i], lim.max_block_dim[i]));
+        if (c.block[i] == 0) return config_error(fmt::format("blockDim.{} = 0", axis[i]));
+        if (c.block[i] > lim.max_block_dim[i])
+            return block_error(fmt::format("blockDim.{} = {} is outside 1..{}", axis[i], c.block[i], lim.max_block_dim[i]));
         if (c.grid[i] == 0 || c.grid[i] > lim.max_grid_dim[i])
             return config_error(fmt::format("gridDim.{} = {} is outside 1..{}", axis[i], c.grid[i], lim.max_grid_dim[i]));
         threads *= c.block[i];
     }
     if (threads > lim.max_threads_per_block)
-        return config_error(fmt::format("the block has {} threads ({}x{}x{}); the limit is {} per block", threads,
+        return block_error(fmt::format("the block has {} threads ({}x{}x{}); the limit is {} per block", threads,
                                         c.block[0], c.block[1], c.block[2], lim.max_threads_per_block));
+    if (auto e = check_launch_bounds(c, threads, *k.fn)) return e;
     if (c.registers_per_thread) {
         // Registers are allocated per warp in units of 256.
         const uint64_t warps = (threads + 31) / 32;

@@ -34,6 +34,14 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
     case S::lanemask_lt: return (1u << lane) - 1;
     case S::lanemask_ge: return ~((1u << lane) - 1);
     case S::lanemask_gt: return lane == 31 ? 0u : ~((2u << lane) - 1);
+    // A launch without clusters is a grid of one-CTA clusters (PTX ISA 10.x: %cluster_* of an implicit cluster).
+    case S::clusterid: return b.ctaid[c];
+    case S::nclusterid: return L.grid[c];
+    case S::cluster_ctaid: return 0;
+    case S::cluster_nctaid: return 1;
+    case S::cluster_ctarank: return 0;
+    case S::cluster_nctarank: return 1;
+    case S::is_explicit_cluster: return 0;
     case S::dynamic_smem_size: return L.dynamic_shared;
     case S::total_smem_size: case S::aggr_smem_size: return L.static_shared + L.dynamic_shared;
     default: return 0;
@@ -191,6 +199,7 @@ RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
             if (b.error) { status = RunStatus::error; break; }
             x.stop = false;
             if (w.state == WarpState::at_barrier) { status = RunStatus::barrier; break; }
+            if (w.yield) { w.yield = false; break; }
         }
     }
     b.warp_insts += warp_insts;

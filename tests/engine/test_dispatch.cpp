@@ -17,12 +17,10 @@ TEST_CASE("opcodes with a selector in the dispatch table") {
         (table[i] ? have : missing).insert(std::string(ir::opcode_name(static_cast<ir::Opcode>(i))));
     // The executed set; adding a handler means adding its opcode here.
     const std::set<std::string> expected_missing = {
-        "fns", "createpolicy", "mapa", "getctarank", "alloca", "stacksave", "stackrestore", "mbarrier",
-        "griddepcontrol", "cp", "ldmatrix", "stmatrix", "mma", "wmma", "wgmma", "tensormap", "setmaxnreg",
-        "multimem", "suld", "sust", "sured", "suq", "tex", "tld4", "txq", "istypeof", "movmatrix",
-        // the deprecated SIMD video family
-        "vabsdiff", "vadd", "vsub", "vmin", "vmax", "vset", "vshl", "vshr", "vmad", "vabsdiff2", "vabsdiff4", "vadd2",
-        "vadd4", "vavrg2", "vavrg4", "vmax2", "vmax4", "vmin2", "vmin4", "vset2", "vset4", "vsub2", "vsub4"};
+        "mapa", "getctarank", "alloca", "stacksave", "stackrestore", "ldmatrix", "stmatrix", "mma", "wmma", "wgmma",
+        "tensormap", "multimem", "suld", "sust", "sured", "suq", "tex", "tld4", "txq", "istypeof", "movmatrix",
+        // the scalar forms of the deprecated video family (the packed vadd2/vabsdiff4/... forms run)
+        "vabsdiff", "vadd", "vsub", "vmin", "vmax", "vset", "vshl", "vshr", "vmad"};
     CHECK(missing == expected_missing);
     CHECK(have.count("shfl") == 1);
     CHECK(have.count("atom") == 1);
@@ -52,5 +50,35 @@ TEST_CASE("instructions of the example kernels without a handler") {
                                       u.rfind("mapa", 0) == 0 || u.rfind("barrier.cluster", 0) == 0 ||
                                       u.rfind("getctarank", 0) == 0 || u.find("cluster") != std::string::npos;
         CHECK(async_or_cluster);
+    }
+}
+
+TEST_CASE("instructions of the whole PTX corpus without a handler") {
+    std::set<std::string> unsupported;
+    for (const char* dir : {"/tests/ptx", "/examples"}) {
+        for (const auto& entry : std::filesystem::directory_iterator(std::string(WARPSIM_SOURCE_DIR) + dir)) {
+            if (entry.path().extension() != ".ptx") continue;
+            auto k = test::parse(test::read_text(entry.path().string()));
+            if (!k.parsed.ok()) continue;
+            const engine::Program prog = engine::decode_module(k.parsed.module, {});
+            for (const auto& f : prog.functions)
+                for (const auto& in : f.code)
+                    if (in.fn == &engine::exec_unsupported) {
+                        std::string s(ir::opcode_name(in.ir->op));
+                        for (const auto& m : in.ir->mods) s += "." + m;
+                        unsupported.insert(s);
+                    }
+        }
+    }
+    std::string list;
+    for (const auto& u : unsupported) list += u + "\n";
+    INFO(list);
+    // Tensor-core and cluster (DSMEM) instructions are not executed yet; everything else is.
+    for (const auto& u : unsupported) {
+        const bool known_gap = u.rfind("ldmatrix", 0) == 0 || u.rfind("stmatrix", 0) == 0 || u.rfind("mma", 0) == 0 ||
+                               u.rfind("wmma", 0) == 0 || u.rfind("wgmma", 0) == 0 || u.rfind("movmatrix", 0) == 0 ||
+                               u.rfind("mapa", 0) == 0 || u.find("cluster") != std::string::npos ||
+                               u.rfind("getctarank", 0) == 0;
+        CHECK(known_gap);
     }
 }

@@ -33,10 +33,12 @@ TEST_CASE("launch configuration errors are reported before anything runs") {
         auto data = test::download<float>(sim, out, 2048);
         for (float v : data) REQUIRE(v == 0.0f);  // nothing ran, nothing was written
     };
+    // Oversized blocks: "invalid argument", as an H200 with CUDA 13 answered (tests/hardware/h200/results.json).
+    const char* inval_arg = "invalid argument";
+    expect_error(test::config({1, 1, 1}, {1025, 1, 1}), "cudaErrorInvalidValue", inval_arg);
+    expect_error(test::config({1, 1, 1}, {32, 32, 2}), "cudaErrorInvalidValue", inval_arg);
+    expect_error(test::config({1, 1, 1}, {1, 1, 65}), "cudaErrorInvalidValue", inval_arg);
     const char* inval = "invalid configuration argument";
-    expect_error(test::config({1, 1, 1}, {1025, 1, 1}), "cudaErrorInvalidConfiguration", inval);
-    expect_error(test::config({1, 1, 1}, {32, 32, 2}), "cudaErrorInvalidConfiguration", inval);
-    expect_error(test::config({1, 1, 1}, {1, 1, 65}), "cudaErrorInvalidConfiguration", inval);
     expect_error(test::config({0, 1, 1}, {32, 1, 1}), "cudaErrorInvalidConfiguration", inval);
     expect_error(test::config({1, 65536, 1}, {32, 1, 1}), "cudaErrorInvalidConfiguration", inval);
     auto regs = test::config({1, 1, 1}, {1024, 1, 1});
@@ -71,6 +73,7 @@ TEST_CASE("reading one element past the end is caught and explained") {
     CHECK(r.error->where.block == std::array<uint32_t, 3>{3, 0, 0});
     CHECK(r.error->where.thread == std::array<uint32_t, 3>{232, 0, 0});  // i = 3*256 + 232 = 1000
     CHECK(r.error->where.nearest.distance == 0);                        // right at the end
+    CHECK(contains(r.error->details, "is out of bounds"));  // compute-sanitizer's words
     CHECK(contains(r.error->details, "0 bytes after the nearest allocation"));
     CHECK(contains(r.error->details, "of size 4000 bytes"));
     CHECK(contains(r.error->details, "may go unnoticed"));
@@ -134,9 +137,9 @@ TEST_CASE("an instruction the engine does not execute is reported by name and li
 .address_size 64
 .visible .entry k(.param .u64 p)
 {
-    .reg .b32 %r<3>;
-    mov.u32 %r1, 1;
-    fns.b32 %r2, %r1, 0, 1;
+    .reg .b64 %rd<3>;
+    mov.u64 %rd1, 1;
+    stacksave.u64 %rd2;
     ret;
 }
 )";
@@ -148,5 +151,22 @@ TEST_CASE("an instruction the engine does not execute is reported by name and li
     p.add(uint64_t{0});
     auto r = sim.launch(k.parsed.module, k.parsed.module.functions[0], test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error->message == "warpsim does not execute `fns.b32` yet (test.ptx:9)");
+    CHECK(r.error->message == "warpsim does not execute `stacksave.u64` yet (test.ptx:9)");
+}
+
+TEST_CASE("__launch_bounds__(256) refuses a block of 512 threads and accepts 256 (H200: invalid argument)") {
+    const auto& k = launch_errors();
+    const ir::Function* fn = test::kernel_named(k, "bounded_256");
+    REQUIRE(fn);
+    REQUIRE(fn->perf.maxntid[0] == 256);
+    engine::Simulator sim;
+    const uint64_t out = sim.malloc(512 * 4);
+    test::Params p;
+    p.add(out).add(int32_t{512});
+    auto r = sim.launch(k.parsed.module, *fn, test::config({1, 1, 1}, {512, 1, 1}), p.span(), nullptr);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error->name == "cudaErrorInvalidValue");
+    CHECK(r.error->message == "invalid argument");
+    CHECK(contains(r.error->details, "at most 256"));
+    CHECK(sim.launch(k.parsed.module, *fn, test::config({2, 1, 1}, {256, 1, 1}), p.span(), nullptr).ok());
 }

@@ -1,0 +1,238 @@
+// sim/engine/handlers_async.cpp — asynchronous copies and shared-memory barrier objects, executed
+// synchronously: cp.async (ca/cg, 4/8/16 bytes, src-size zero fill) with commit/wait groups,
+// cp.async.mbarrier.arrive, mbarrier.* (init/arrive/arrive_drop/expect_tx/complete_tx/test_wait/try_wait/
+// inval/pending_count), cp.async.bulk global<->shared with complete_tx, and the no-op hints (griddepcontrol,
+// setmaxnreg, createpolicy). Copying at issue time is one legal schedule of an asynchronous copy: every
+// wait that the PTX memory model allows to complete then finds the data in place.
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <string_view>
+
+#include "sim/engine/dispatch.hpp"
+#include "sim/engine/handler_util.hpp"
+#include "sim/engine/memory_access.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+bool has_mod(const ir::Instruction& inst, std::string_view m) {
+    return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end();
+}
+
+// ---- cp.async [dst], [src], cp-size{, src-size} -----------------------------------------------------
+void cp_async(Exec& x, const DInst& in, uint32_t e) {
+    if (!e) return;
+    const uint64_t *size = lanes_of(x, in.src[0]), *src_size = lanes_of(x, in.src[1]);
+    const bool has_src_size = in.nsrc >= 2;
+    const uint32_t first = static_cast<uint32_t>(std::countr_zero(e));
+    const uint32_t n = static_cast<uint32_t>(size[first]);
+    if (n != 4 && n != 8 && n != 16) {
+        raise_fault(x, in, first, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+                    fmt::format("cp.async copy size {} must be 4, 8 or 16", n));
+        return;
+    }
+    AccessRecorder reads(x, in, counts::AccessKind::load, n), writes(x, in, counts::AccessKind::store, n);
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        LaneTarget dst, src;
+        const uint32_t valid = has_src_size ? std::min<uint32_t>(n, static_cast<uint32_t>(src_size[l])) : n;
+        if (!resolve_lane(x, in, l, n, counts::AccessKind::store, dst)) return;
+        if (valid && !resolve_extra(x, in, in.more_addr[0], l, n, counts::AccessKind::load, src)) return;
+        if (valid) reads.add(l, src);
+        writes.add(l, dst);
+        uint8_t buf[16] = {};
+        if (valid) std::memcpy(buf, src.ptr, valid);  // bytes past src-size are zero-filled
+        std::memcpy(dst.ptr, buf, n);
+    }
+    reads.flush(x);
+    writes.flush(x);
+}
+
+void nop(Exec&, const DInst&, uint32_t) {}
+
+// ---- mbarrier objects ---------------------------------------------------------------------------------
+// The 8-byte object in shared memory holds (our encoding; the hardware's is opaque to PTX):
+// bits 0..19 pending arrivals, 20..39 expected arrivals, 40..62 transaction count (signed), 63 phase.
+struct MBar {
+    uint32_t pending = 0, expected = 0;
+    int32_t tx = 0;
+    uint32_t phase = 0;
+    static MBar load(const uint8_t* p) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        MBar b;
+        b.pending = w & 0xfffff;
+        b.expected = (w >> 20) & 0xfffff;
+        b.tx = static_cast<int32_t>(static_cast<uint32_t>(w >> 40) << 9) >> 9;
+        b.phase = static_cast<uint32_t>(w >> 63);
+        return b;
+    }
+    void store(uint8_t* p) const {
+        const uint64_t w = uint64_t{pending & 0xfffff} | (uint64_t{expected & 0xfffff} << 20) |
+                           (uint64_t{static_cast<uint32_t>(tx) & 0x7fffff} << 40) | (uint64_t{phase & 1} << 63);
+        std::memcpy(p, &w, 8);
+    }
+    // The phase completes when every expected arrival came and every expected transaction byte landed.
+    void settle() {
+        if (pending == 0 && tx == 0) {
+            phase ^= 1;
+            pending = expected;
+        }
+    }
+};
+
+enum class MOp : uint8_t { init, arrive, arrive_drop, expect_tx, complete_tx, test_wait, try_wait, inval, pending_count, cp_arrive };
+
+// Lanes act in lane order on their own (or a shared) barrier object; the state token returned by arrive is
+// the phase parity it arrived in, which test_wait compares with the object's current phase.
+template <MOp Op>
+void mbarrier(Exec& x, const DInst& in, uint32_t e) {
+    if (!e) return;
+    if constexpr (Op == MOp::pending_count) {
+        uint64_t* d = lanes_of(x, in.dst[0]);
+        const uint64_t* st = lanes_of(x, in.src[0]);
+        for_lanes(e, [&](uint32_t l) { d[l] = st[l] & 0xfffff; });
+        return;
+    }
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t* arg = lanes_of(x, in.src[0]);
+    const bool has_arg = in.nsrc >= 1;
+    const bool parity = has_mod(*in.ir, "parity"), expect_tx = has_mod(*in.ir, "expect_tx");
+    const bool noinc = has_mod(*in.ir, "noinc");
+    AccessRecorder rec(x, in, counts::AccessKind::atomic, 8);
+    bool waiting = false;
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        LaneTarget t;
+        if (!resolve_lane(x, in, l, 8, counts::AccessKind::atomic, t)) return;
+        rec.add(l, t);
+        MBar b = MBar::load(t.ptr);
+        const uint32_t v = static_cast<uint32_t>(arg[l]);
+        switch (Op) {
+        case MOp::init: b = MBar{v, v, 0, 0}; break;
+        case MOp::inval: b = MBar{}; break;
+        case MOp::arrive:
+        case MOp::arrive_drop: {
+            d[l] = uint64_t{b.phase} << 63;
+            if (expect_tx) b.tx += static_cast<int32_t>(v);
+            const uint32_t count = has_arg && !expect_tx ? v : 1;
+            b.pending -= std::min(b.pending, count);
+            if (Op == MOp::arrive_drop) b.expected -= std::min(b.expected, count);
+            b.settle();
+            break;
+        }
+        case MOp::cp_arrive:  // without .noinc the increment and the copy-completion arrival cancel out
+            if (noinc) { b.pending -= std::min<uint32_t>(b.pending, 1); b.settle(); }
+            break;
+        case MOp::expect_tx: b.tx += static_cast<int32_t>(v); break;
+        case MOp::complete_tx: b.tx -= static_cast<int32_t>(v); b.settle(); break;
+        default: {  // test_wait / try_wait: has the phase named by the token (or parity) completed?
+            const uint32_t asked = parity ? (v & 1) : static_cast<uint32_t>(arg[l] >> 63);
+            const bool done = b.phase != asked;
+            d[l] = done;
+            waiting = waiting || !done;
+            break;
+        }
+        }
+        if (Op != MOp::test_wait && Op != MOp::try_wait) b.store(t.ptr);
+    }
+    rec.flush(x);
+    // A try_wait that fails suspends the thread for a while on the GPU: end this warp's turn so that the
+    // producers (other warps) run before it polls again.
+    if (Op == MOp::try_wait && waiting) {
+        x.warp->yield = true;
+        x.stop = true;
+    }
+}
+
+// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar] and
+// cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: one copy per executing lane.
+template <bool ToShared>
+void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
+    const uint64_t* size = lanes_of(x, in.src[0]);
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        const uint32_t n = static_cast<uint32_t>(size[l]);
+        if (n % 16 != 0) {
+            raise_fault(x, in, l, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+                        fmt::format("cp.async.bulk size {} is not a multiple of 16", n));
+            return;
+        }
+        for (uint32_t off = 0; off < n; off += 16) {  // 16-byte pieces: alignment and bounds per piece
+            LaneTarget dst, src;
+            DInst piece = in;
+            piece.offset += off;
+            piece.more_addr[0].offset += off;
+            if (!resolve_lane(x, piece, l, 16, counts::AccessKind::store, dst)) return;
+            if (!resolve_extra(x, piece, piece.more_addr[0], l, 16, counts::AccessKind::load, src)) return;
+            std::memcpy(dst.ptr, src.ptr, 16);
+        }
+        if (x.launch->observer && n) {
+            std::array<uint64_t, 32> a{};
+            LaneTarget dst, src;
+            resolve_lane(x, in, l, 16, counts::AccessKind::store, dst);
+            resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, src);
+            a[l] = src.addr;
+            report_memory(x, in, MemoryKind::read, static_cast<MemorySpace>(src.space), n, 1u << l, a, true);
+            a[l] = dst.addr;
+            report_memory(x, in, MemoryKind::write, static_cast<MemorySpace>(dst.space), n, 1u << l, a, true);
+        }
+        if (ToShared && in.naddr >= 3) {  // complete_tx on the mbarrier: the bytes have landed
+            LaneTarget mb;
+            if (!resolve_extra(x, in, in.more_addr[1], l, 8, counts::AccessKind::atomic, mb)) return;
+            MBar b = MBar::load(mb.ptr);
+            b.tx -= static_cast<int32_t>(n);
+            b.settle();
+            b.store(mb.ptr);
+        }
+    }
+}
+
+Handler select_cp(const ir::Instruction& inst, const DInst& in) {
+    if (has_mod(inst, "commit_group") || has_mod(inst, "wait_group") || has_mod(inst, "wait_all")) return &nop;
+    if (has_mod(inst, "mbarrier") && has_mod(inst, "arrive")) return &mbarrier<MOp::cp_arrive>;
+    if (!has_mod(inst, "async")) return nullptr;
+    if (has_mod(inst, "bulk")) {
+        if (has_mod(inst, "tensor") || in.naddr < 2) return nullptr;
+        const bool to_shared = inst.d.space == ir::Space::shared || inst.d.space == ir::Space::shared_cta ||
+                               inst.d.space == ir::Space::shared_cluster;
+        return to_shared ? &bulk_copy<true> : &bulk_copy<false>;
+    }
+    return in.naddr == 2 ? &cp_async : nullptr;
+}
+
+Handler select_mbarrier(const ir::Instruction& inst) {
+    if (has_mod(inst, "init")) return &mbarrier<MOp::init>;
+    if (has_mod(inst, "inval")) return &mbarrier<MOp::inval>;
+    if (has_mod(inst, "arrive_drop")) return &mbarrier<MOp::arrive_drop>;
+    if (has_mod(inst, "arrive")) return &mbarrier<MOp::arrive>;
+    if (has_mod(inst, "expect_tx")) return &mbarrier<MOp::expect_tx>;
+    if (has_mod(inst, "complete_tx")) return &mbarrier<MOp::complete_tx>;
+    if (has_mod(inst, "test_wait")) return &mbarrier<MOp::test_wait>;
+    if (has_mod(inst, "try_wait")) return &mbarrier<MOp::try_wait>;
+    if (has_mod(inst, "pending_count")) return &mbarrier<MOp::pending_count>;
+    return nullptr;
+}
+
+// createpolicy.fractional.L2::evict_last.b64 d, f: a cache policy the engine ignores (its value is opaque).
+void createpolicy(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    for_lanes(e, [&](uint32_t l) { d[l] = 0x1000000000000000ull; });
+}
+
+}  // namespace
+
+Handler select_async(const ir::Instruction& inst, DInst& in, const SelectContext&) {
+    using O = ir::Opcode;
+    switch (inst.op) {
+    case O::cp: return select_cp(inst, in);
+    case O::mbarrier: return select_mbarrier(inst);
+    case O::griddepcontrol: case O::setmaxnreg: return &nop;  // no dependent grids; registers are not modelled
+    case O::createpolicy: return &createpolicy;
+    default: return nullptr;
+    }
+}
+
+}  // namespace warpsim::engine
