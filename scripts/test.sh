@@ -20,20 +20,23 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSI
       -DCMAKE_CXX_FLAGS="-O1" >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" -E "${WARPSIM_ASAN_EXCLUDE:-^$}"
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -E "${WARPSIM_ASAN_EXCLUDE:-^hardware$}"
 
 if command -v clang++ >/dev/null && [ "$fuzz_seconds" -gt 0 ]; then
   echo "== fuzzers (${fuzz_seconds} s each)"
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_FUZZ=ON \
         -DWARPSIM_WERROR=ON >/dev/null
   cmake --build build-fuzz -j"$jobs" --target warpsim_fuzzers
-  for f in build-fuzz/tests/fuzz/fuzz_*; do
-    [ -x "$f" ] || continue
-    name=$(basename "$f")
+  for pair in "fuzz_ptx tests/ptx" "fuzz_spec examples/specs tests/specs"; do
+    set -- $pair
+    name=$1
+    shift
     mkdir -p "build-fuzz/corpus-$name"
-    "$f" -max_total_time="$fuzz_seconds" -print_final_stats=1 "build-fuzz/corpus-$name" \
-         "tests/fuzz/seeds/$name" 2>&1 | grep -E "^(stat::number_of_executed_units|==|Done)|ERROR" || true
-    test "${PIPESTATUS[0]}" -eq 0
+    status=0
+    "build-fuzz/tests/fuzz/$name" -max_total_time="$fuzz_seconds" -max_len=8192 -print_final_stats=1 \
+        "build-fuzz/corpus-$name" "$@" >"build-fuzz/$name.log" 2>&1 || status=$?
+    grep -E "^stat::number_of_executed_units|^Done|ERROR|SUMMARY" "build-fuzz/$name.log" | sed "s/^/$name: /" || true
+    if [ "$status" -ne 0 ]; then tail -40 "build-fuzz/$name.log"; exit 1; fi
   done
 fi
 echo "== all tests passed"
