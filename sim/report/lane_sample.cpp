@@ -50,6 +50,17 @@ void LaneSampler::on_block_begin(const engine::BlockIndex& b) {
     samples_.warps[b.linear] = std::move(warps);
 }
 
+void LaneSampler::on_block_end(const engine::BlockIndex& b) {
+    if (samples_.warps.count(b.linear)) finished_.push_back(b.linear);
+}
+
+LaneSamples LaneSampler::take() {
+    std::erase_if(samples_.warps, [&](const auto& entry) {
+        return std::find(finished_.begin(), finished_.end(), entry.first) == finished_.end();
+    });
+    return std::move(samples_);
+}
+
 void LaneSampler::on_memory(const engine::MemoryEvent& e) {
     // Parameter and constant loads are uniform bookkeeping, not the data traffic the diagrams explain.
     if (e.space == engine::MemorySpace::param || e.space == engine::MemorySpace::const_) return;

@@ -41,7 +41,7 @@ struct WarpActivity {
 struct LaneSamples {
     // Keyed by (function, pc, space): a generic access whose lanes resolve to two spaces yields two samples.
     std::map<std::tuple<uint32_t, uint32_t, engine::MemorySpace>, LaneSample> by_pc;
-    // Per block (linear index) and warp, for the first `max_blocks` blocks the sample run reached.
+    // Per block (linear index) and warp, for the first `max_blocks` blocks the sample run finished.
     std::map<uint64_t, std::vector<WarpActivity>> warps;
     uint64_t blocks_seen = 0;            // blocks the sample run started
     bool complete = false;               // the whole grid ran within the budget
@@ -55,8 +55,10 @@ public:
     explicit LaneSampler(uint64_t max_blocks = 256) : max_blocks_(max_blocks) {}
     void on_launch_begin(const engine::LaunchInfo& info) override;
     void on_block_begin(const engine::BlockIndex& b) override;
+    void on_block_end(const engine::BlockIndex& b) override;
     void on_memory(const engine::MemoryEvent& e) override;
-    LaneSamples take() { return std::move(samples_); }
+    // The samples, with the warp activity of blocks that did not finish (the budget ran out) left out.
+    LaneSamples take();
     const LaneSamples& samples() const { return samples_; }
 
 private:
@@ -64,6 +66,7 @@ private:
     uint32_t threads_per_block_ = 0;
     uint32_t warps_per_block_ = 0;
     LaneSamples samples_;
+    std::vector<uint64_t> finished_;
 };
 
 struct SampleOptions {

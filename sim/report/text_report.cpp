@@ -201,12 +201,13 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     if (options.samples) out << work_line(*options.samples, p.spec.block_count());
     out << fmt::format("registers {} per thread ({})\n", run.registers.registers, run.registers.method);
     out << occupancy_lines(p, run);
+    // Lanes counted as the table counts them (issued lanes, ncu's smsp__thread_inst_executed), so the header's
+    // average and the per-line averages agree; the engine's own total counts only lanes whose guard was true.
+    const uint64_t warp_insts = run.counters.stat(counts::Stat::warp_insts);
+    const uint64_t lanes = run.counters.stat(counts::Stat::thread_insts);
     out << fmt::format("executed  {} warp instructions, {} thread instructions ({:.2f} active lanes per warp "
-                       "instruction)\n",
-                       run.warp_instructions, run.thread_instructions,
-                       run.warp_instructions ? static_cast<double>(run.thread_instructions) /
-                                                   static_cast<double>(run.warp_instructions)
-                                             : 0.0);
+                       "instruction)\n", warp_insts, lanes,
+                       warp_insts ? static_cast<double>(lanes) / static_cast<double>(warp_insts) : 0.0);
     if (r.error) {
         out << "\nerror     " << r.error->message << " (" << r.error->name << ")\n";
         if (!r.error->details.empty()) out << r.error->details << "\n";

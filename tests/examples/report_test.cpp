@@ -1,0 +1,188 @@
+// tests/examples/report_test.cpp — the learner's report and the HTML page on the examples: access rows split by
+// kind, the sentences with strides and banks worked out by hand, the lane sample, and the lane-to-sector and
+// lane-to-bank mappings in the HTML.
+#include <regex>
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "sim/report/html_report.hpp"
+#include "sim/report/lane_sample.hpp"
+#include "sim/report/report_model.hpp"
+#include "sim/report/text_report.hpp"
+#include "tests/examples/example_support.hpp"
+
+using namespace warpsim;
+using namespace warpsim::examples_test;
+
+namespace {
+
+struct Reported {
+    session::PreparedLaunch p;
+    session::SimRun run;
+    report::LaneSamples samples;
+};
+
+Reported run_with_samples(const std::string& name) {
+    Reported r{prepare_example(name), {}, {}};
+    r.run = simulate(r.p);
+    auto s = report::sample_lanes(r.p, r.run);
+    REQUIRE(s.ok());
+    r.samples = std::move(s.value());
+    return r;
+}
+
+// The (lane, value) pairs of the SVG lines that carry data-lane and `attr` ("data-sector", "data-bank").
+std::vector<std::pair<int, uint64_t>> lane_map(const std::string& html, const std::string& attr) {
+    std::vector<std::pair<int, uint64_t>> out;
+    const std::regex re("<line data-lane=\"(\\d+)\" " + attr + "=\"(\\d+)\"");
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), re); it != std::sregex_iterator(); ++it) {
+        out.emplace_back(std::stoi((*it)[1]), std::stoull((*it)[2]));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("report rows: a line with a strided load and a coalesced store says which is which", "[examples][report]") {
+    auto r = run_with_samples("coalescing_stride8");
+    const auto m = report::build_model(r.p, r.run, &r.samples);
+    // in[i * 8]: the load moves 32 sectors per request where 4 would do; out[i] = ...: 4, the ideal.
+    const report::SourceRow* row = nullptr;
+    for (const auto& sr : m.rows)
+        if (sr.accesses.size() == 2) row = &sr;
+    REQUIRE(row != nullptr);
+    const auto& ld = row->accesses[0];
+    const auto& st = row->accesses[1];
+    CHECK(ld.kind == report::AccessKind::load);
+    CHECK(ld.per_request() == 32.0);
+    CHECK(ld.ideal_per_request() == 4.0);
+    CHECK(ld.efficiency() == 0.125);
+    CHECK(st.kind == report::AccessKind::store);
+    CHECK(st.per_request() == 4.0);
+    CHECK(st.note.empty());
+    // 8 floats = 32 bytes between lanes.
+    CHECK_THAT(ld.note, Catch::Contains("32 bytes apart") && Catch::Contains("12.5 %"));
+    REQUIRE(m.worst_global);
+    CHECK(&m.rows[m.worst_global->row] == row);
+
+    const std::string text = report::text_report(r.p, r.run, {40, &r.samples});
+    CHECK_THAT(text, Catch::Contains("global load: lanes read addresses 32 bytes apart"));
+    for (size_t pos = 0, next; pos < text.size(); pos = next + 1) {
+        next = text.find('\n', pos);
+        if (next == std::string::npos) next = text.size();
+        INFO(text.substr(pos, next - pos));
+        CHECK(next - pos <= 110);
+    }
+}
+
+TEST_CASE("report sentences: the naive transpose writes 4096 bytes apart, the [32][32] tile is 32-way",
+          "[examples][report]") {
+    {
+        auto r = run_with_samples("transpose_naive_1024");
+        const std::string text = report::text_report(r.p, r.run, {40, &r.samples});
+        // out[x * M + (y + j)] with M = 1024 floats: consecutive x are 4096 bytes apart.
+        CHECK_THAT(text, Catch::Contains("global store: lanes write addresses 4096 bytes apart"));
+    }
+    {
+        auto r = run_with_samples("shared_tile_32x32");
+        const std::string text = report::text_report(r.p, r.run, {40, &r.samples});
+        // tile[c][r], c = lane: words 32 apart (128 bytes), all in one bank.
+        CHECK_THAT(text, Catch::Contains("32-way bank conflict: lanes access words 32 apart (128 bytes)"));
+        CHECK_THAT(text, Catch::Contains("32.00 wavefronts per request where 1.00 would do"));
+    }
+    {
+        auto r = run_with_samples("coalescing_offset1");
+        const auto m = report::build_model(r.p, r.run, &r.samples);
+        REQUIRE(m.worst_global);
+        // in[i + 1]: the first float of warp 0 is at byte 4 of its sector.
+        CHECK_THAT(m.rows[m.worst_global->row].accesses[m.worst_global->access].note,
+                   Catch::Contains("starts 4 bytes into a 32-byte sector"));
+    }
+}
+
+TEST_CASE("lane sample: vector add n = 1000, block 3 warp 7 has 8 working lanes, every other warp 32",
+          "[examples][report][seed]") {
+    auto r = run_with_samples("vector_add_1000");
+    CHECK(r.samples.complete);
+    REQUIRE(r.samples.warps.size() == 4);
+    for (const auto& [block, warps] : r.samples.warps) {
+        REQUIRE(warps.size() == 8);
+        for (size_t w = 0; w < warps.size(); ++w) {
+            INFO("block " << block << " warp " << w);
+            CHECK(warps[w].lanes_existing == 32);
+            CHECK(warps[w].lanes_working == (block == 3 && w == 7 ? 8u : 32u));
+        }
+    }
+    const std::string text = report::text_report(r.p, r.run, {40, &r.samples});
+    CHECK_THAT(text, Catch::Contains("1000 of 1024 threads touched memory"));
+    CHECK_THAT(text, Catch::Contains("block 3 warp 7 (8 of 32 lanes)"));
+}
+
+TEST_CASE("lane stride of a sample", "[examples][report]") {
+    report::LaneSample s;
+    s.active_mask = 0xffffffffu;
+    for (int l = 0; l < 32; ++l) s.addr[l] = 1000 + 12 * static_cast<uint64_t>(l);
+    CHECK(report::lane_stride(s) == 12);
+    s.active_mask = 0b1011;   // lanes 0, 1, 3: still 12 bytes per lane
+    CHECK(report::lane_stride(s) == 12);
+    s.addr[3] = 5;
+    CHECK_FALSE(report::lane_stride(s).has_value());
+    s.active_mask = 1;
+    CHECK_FALSE(report::lane_stride(s).has_value());
+}
+
+TEST_CASE("HTML: stride 8 maps lane l to sector l; stride 1 maps lane l to sector l / 8", "[examples][html]") {
+    {
+        auto r = run_with_samples("coalescing_stride8");
+        const std::string html = report::html_report(r.p, r.run, &r.samples);
+        CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+        // Self-contained: the only URL is the SVG namespace name, which is never fetched.
+        const std::string no_ns = std::regex_replace(html, std::regex("xmlns=\"http://www.w3.org/2000/svg\""), "");
+        CHECK(no_ns.find("http") == std::string::npos);
+        CHECK(no_ns.find("src=") == std::string::npos);
+        const auto map = lane_map(html, "data-sector");
+        REQUIRE(map.size() == 32);   // one line per lane: a float never crosses a sector
+        std::set<int> lanes;
+        for (const auto& [lane, sector] : map) {
+            INFO("lane " << lane);
+            CHECK(sector == static_cast<uint64_t>(lane));   // byte 32 l of the warp's first sector
+            lanes.insert(lane);
+        }
+        CHECK(lanes.size() == 32);
+    }
+    {
+        auto r = run_with_samples("coalescing_stride1");
+        const std::string html = report::html_report(r.p, r.run, &r.samples);
+        const auto map = lane_map(html, "data-sector");
+        REQUIRE(map.size() == 32);
+        for (const auto& [lane, sector] : map) CHECK(sector == static_cast<uint64_t>(lane / 8));
+    }
+}
+
+TEST_CASE("HTML: the [32][32] column read sends every lane to one bank, [32][33] to 32 banks", "[examples][html]") {
+    {
+        auto r = run_with_samples("shared_tile_32x32");
+        const auto map = lane_map(report::html_report(r.p, r.run, &r.samples), "data-bank");
+        REQUIRE(map.size() == 32);
+        std::set<uint64_t> banks;
+        for (const auto& [lane, bank] : map) banks.insert(bank);
+        CHECK(banks.size() == 1);
+    }
+    {
+        auto r = run_with_samples("shared_tile_32x33");
+        const auto map = lane_map(report::html_report(r.p, r.run, &r.samples), "data-bank");
+        REQUIRE(map.size() == 32);
+        std::set<uint64_t> banks;
+        for (const auto& [lane, bank] : map) banks.insert(bank);
+        CHECK(banks.size() == 32);
+    }
+}
+
+TEST_CASE("HTML: the launch picture shades the partial warp of the 4x4 multiply", "[examples][html]") {
+    auto r = run_with_samples("matmul_tiled2_4x4");
+    const std::string html = report::html_report(r.p, r.run, &r.samples);
+    // 4 blocks of one warp each, 4 of whose 32 lanes exist.
+    CHECK_THAT(html, Catch::Contains("block 3 warp 0: 4 of 32 lanes exist, 4 did memory work"));
+    CHECK(html.find("block 4 warp 0") == std::string::npos);
+}
