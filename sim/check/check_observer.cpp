@@ -14,6 +14,7 @@ CheckObserver::CheckObserver(CheckContext& ctx, FindingLog& log, const memory::D
 void CheckObserver::on_launch_begin(const engine::LaunchInfo& info) {
     info_ = info;
     ctx_.block_dim = info.block;
+    if (race_) race_->begin_launch();
 }
 
 void CheckObserver::on_block_begin(const engine::BlockIndex& b) {
@@ -25,12 +26,10 @@ void CheckObserver::on_block_begin(const engine::BlockIndex& b) {
 
 void CheckObserver::on_block_end(const engine::BlockIndex&) {
     in_block_ = false;
-    if (race_) race_->end_block();
     if (sync_) sync_->end_block();
 }
 
 void CheckObserver::abandon_block() {
-    if (in_block_ && race_) race_->end_block();
     if (in_block_ && sync_) sync_->end_block();
     in_block_ = false;
 }

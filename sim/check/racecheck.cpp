@@ -32,7 +32,6 @@ const char* access_word(const engine::MemoryEvent& e) {
 }  // namespace
 
 void RaceChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads, uint32_t shared_bytes) {
-    flush_pending();
     block_ = b;
     warps_ = warps;
     live_.assign(warps, 0xffffffffu);
@@ -162,33 +161,41 @@ void RaceChecker::check_word(Word& w, const Access& a, bool reads, bool writes) 
     w.read_strong.clear();
 }
 
-void RaceChecker::flush_pending() {
-    if (!pending_write_) return;
-    engine::MemoryEvent e = *pending_write_;
-    pending_write_.reset();
+void RaceChecker::begin_launch() {
+    mirror_.clear();
+    if (!memory_ || !check_global_) return;
+    for (const auto& a : ctx_.allocations)
+        if (auto bytes = memory_->read(a.base, a.size)) mirror_[a.base] = std::move(*bytes);
+}
+
+// Updates the mirror with what each writing lane left in memory and returns the lanes whose write changed
+// nothing (the value was already there).
+uint32_t RaceChecker::drop_silent_lanes(const engine::MemoryEvent& e) {
+    uint32_t silent = 0;
     for (uint32_t m = e.active_mask; m; m &= m - 1) {
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
-        auto now = memory_->read(e.addr[lane], e.bytes_per_lane);
-        if (now && *now == pending_old_[lane]) e.active_mask &= ~(1u << lane);
+        const uint64_t addr = e.addr[lane];
+        auto it = mirror_.upper_bound(addr);
+        if (it == mirror_.begin()) continue;
+        --it;
+        auto& bytes = it->second;
+        if (addr - it->first + e.bytes_per_lane > bytes.size()) continue;
+        auto now = memory_->read(addr, e.bytes_per_lane);
+        if (!now) continue;
+        uint8_t* old = bytes.data() + (addr - it->first);
+        if (std::equal(now->begin(), now->end(), old)) silent |= 1u << lane;
+        std::copy(now->begin(), now->end(), old);
     }
-    if (e.active_mask) process(e);
+    return silent;
 }
 
-void RaceChecker::on_memory(const engine::MemoryEvent& e) {
-    flush_pending();
-    if (memory_ && e.space == engine::MemorySpace::global && e.kind == engine::MemoryKind::write && !is_strong(e)) {
-        pending_old_.assign(32, {});
-        for (uint32_t m = e.active_mask; m; m &= m - 1) {
-            const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
-            if (auto old = memory_->read(e.addr[lane], e.bytes_per_lane)) pending_old_[lane] = std::move(*old);
-        }
-        pending_write_ = e;
-        return;
+void RaceChecker::on_memory(const engine::MemoryEvent& input) {
+    engine::MemoryEvent e = input;
+    if (memory_ && !mirror_.empty() && e.space == engine::MemorySpace::global && e.kind != engine::MemoryKind::read) {
+        const uint32_t silent = drop_silent_lanes(e);
+        if (e.kind == engine::MemoryKind::write && !is_strong(e)) e.active_mask &= ~silent;
     }
-    process(e);
-}
 
-void RaceChecker::process(const engine::MemoryEvent& e) {
     const bool shared = e.space == engine::MemorySpace::shared;
     if (!shared && !(check_global_ && e.space == engine::MemorySpace::global)) return;
     const uint32_t me = e.site.warp;
@@ -221,7 +228,6 @@ void RaceChecker::process(const engine::MemoryEvent& e) {
 }
 
 void RaceChecker::on_barrier(const engine::BarrierEvent& e) {
-    flush_pending();
     const uint32_t me = e.site.warp;
     if (me >= warps_ || e.barrier >= kBarrierIds) return;
     acquire_point(me);
@@ -231,7 +237,6 @@ void RaceChecker::on_barrier(const engine::BarrierEvent& e) {
 }
 
 void RaceChecker::on_barrier_release(uint32_t barrier) {
-    flush_pending();
     if (barrier >= kBarrierIds) return;
     for (uint32_t w = 0; w < warps_; ++w)
         if (barrier_waiters_[barrier] >> w & 1) {
@@ -243,7 +248,6 @@ void RaceChecker::on_barrier_release(uint32_t barrier) {
 }
 
 void RaceChecker::on_thread_exit(uint32_t warp, uint32_t mask) {
-    flush_pending();
     if (warp >= warps_) return;
     live_[warp] &= ~mask;
     if (live_[warp]) return;
@@ -254,7 +258,6 @@ void RaceChecker::on_thread_exit(uint32_t warp, uint32_t mask) {
 }
 
 void RaceChecker::on_fence(const engine::FenceEvent& e) {
-    flush_pending();
     if (e.site.warp >= warps_ || e.kind == engine::FenceKind::fence_proxy) return;
     release_point(e.site.warp);
 }

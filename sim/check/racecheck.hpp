@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -44,7 +45,9 @@ public:
     void on_barrier_release(uint32_t barrier);
     void on_fence(const engine::FenceEvent& e);
     void on_thread_exit(uint32_t warp, uint32_t mask);
-    void end_block() { flush_pending(); }
+    // Copies the named allocations (ctx.allocations) so that a later write can be compared with what was
+    // there before it: events come after the instruction has been performed.
+    void begin_launch();
 
 private:
     struct Stamp {
@@ -68,8 +71,7 @@ private:
     bool ordered(const Stamp& earlier, uint32_t warp) const;
     void check_word(Word& w, const Access& a, bool reads, bool writes);
     void report(const char* hazard, const Stamp& first, const Access& a, bool first_is_write, bool second_is_write);
-    void process(const engine::MemoryEvent& e);
-    void flush_pending();
+    uint32_t drop_silent_lanes(const engine::MemoryEvent& e);
     std::string barrier_fix(Site first, Site second) const;
     void publish(uint32_t warp, uint64_t key);
     void observe(uint32_t warp, uint64_t key);
@@ -80,10 +82,7 @@ private:
     FindingLog& log_;
     bool check_global_ = true;
     const memory::DeviceMemory* memory_ = nullptr;
-    // A plain global write waits here until the next event, when its effect is visible: lanes whose bytes
-    // did not change are dropped before the hazard checks.
-    std::optional<engine::MemoryEvent> pending_write_;
-    std::vector<std::vector<uint8_t>> pending_old_;      // per lane: the bytes before the write
+    std::map<uint64_t, std::vector<uint8_t>> mirror_;   // allocation base -> its bytes as of the last event
     engine::BlockIndex block_;
     uint32_t warps_ = 0;
     std::vector<Clock> clock_;                           // per warp

@@ -69,7 +69,7 @@ void SyncChecker::on_barrier(const engine::BarrierEvent& e) {
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(e.arriving_mask));
         const uint32_t other = static_cast<uint32_t>(std::countr_zero(missing));
         f.parties.push_back({"barrier", at, ctx_.thread(e.site.warp, lane), block_.ctaid});
-        f.notes.push_back(fmt::format("warp {}: lanes {} execute it, lanes {} (thread {} first) do not", e.site.warp,
+        f.notes.push_back(fmt::format("warp {}: lanes {} execute it, lanes {} (thread {} first) do not (diverged, or on their way to an early return)", e.site.warp,
                                       lane_list(e.arriving_mask), lane_list(missing),
                                       xyz(ctx_.thread(e.site.warp, other))));
         f.fix = kBarrierFix;
@@ -199,7 +199,7 @@ void SyncChecker::on_warp_sync(const engine::WarpSyncEvent& e) {
             head + fmt::format("; lanes {} have exited", lane_list(gone)));
     if (uint32_t idle = m & e.live_mask & ~e.executing_mask)
         add("sync.warp_mask_inactive_lanes", "Member mask names lanes that do not execute this collective",
-            head + fmt::format("; lanes {} are live but inactive here (diverged or predicated off)", lane_list(idle)));
+            head + fmt::format("; lanes {} do not execute it (diverged, predicated off, or on their way to an early return)", lane_list(idle)));
     if (uint32_t outside = e.executing_mask & ~m)
         add("sync.warp_mask_excludes_self", "Lanes execute a collective whose member mask leaves them out",
             head + fmt::format("; lanes {} are not in the mask", lane_list(outside)));
