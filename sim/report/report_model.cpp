@@ -93,13 +93,23 @@ bool same_cost(const LineStats& a, const LineStats& b) {
            a.ideal_wavefronts * b.requests == b.ideal_wavefronts * a.requests && a.max_way == b.max_way;
 }
 
+uint64_t excess_of(AccessSpace space, const LineStats& s) {
+    AccessRow a;
+    a.space = space;
+    a.s = s;
+    return a.excess();
+}
+
 void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instruction& inst, const LineStats& s,
                 const LaneSamples* samples) {
     const AccessSpace space = space_of(inst, s);
     const AccessKind kind = kind_of(inst);
     const LaneSample* sample = samples ? samples->find(function, pc, engine_space(space)) : nullptr;
     for (auto& a : row.accesses) {
-        if (a.space != space || a.kind != kind || a.function != function || !same_cost(a.s, s)) continue;
+        // Accesses of one kind share a row when they cost the same, or when none of them costs more than its
+        // ideal (a loop unrolled by the compiler: four loads of one array with slightly different tails).
+        const bool both_ideal = a.excess() == 0 && excess_of(space, s) == 0;
+        if (a.space != space || a.kind != kind || a.function != function || !(same_cost(a.s, s) || both_ideal)) continue;
         a.pcs.push_back(pc);
         add_stats(a.s, s);
         if (!a.sample) a.sample = sample;
@@ -270,7 +280,10 @@ std::vector<LookAt> look_at(const ReportModel& m) {
     };
     if (m.worst_global) access_item(*m.worst_global);
     if (m.worst_shared) access_item(*m.worst_shared);
-    if (m.worst_lanes) {
+    // A line that idles under a tenth of its lanes (a bounds check in the last warp) is listed only when
+    // nothing else is: the work line and the table already show it.
+    const bool lanes_matter = m.worst_lanes && (items.empty() || m.rows[*m.worst_lanes].lanes() <= 0.9 * m.lane_capacity);
+    if (lanes_matter) {
         const auto& row = m.rows[*m.worst_lanes];
         const double cap = std::min(32.0, m.lane_capacity);
         items.push_back({row.where(), fmt::format("{:.2f} of {} lanes active on average: a branch or a bounds check "
