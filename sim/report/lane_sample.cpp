@@ -67,7 +67,8 @@ void LaneSampler::on_memory(const engine::MemoryEvent& e) {
     const auto lanes = static_cast<uint32_t>(std::popcount(e.active_mask));
     if (auto it = samples_.warps.find(e.site.block.linear); it != samples_.warps.end() && e.site.warp < it->second.size()) {
         auto& w = it->second[e.site.warp];
-        w.lanes_working = std::max(w.lanes_working, lanes);
+        w.working_mask |= e.active_mask;
+        w.lanes_working = static_cast<uint32_t>(std::popcount(w.working_mask));
     }
     auto [slot, fresh] = samples_.by_pc.try_emplace({e.site.function, e.site.pc, e.space});
     // A later warp replaces the kept one only with strictly more lanes: the first full warp wins.

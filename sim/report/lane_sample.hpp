@@ -35,7 +35,8 @@ struct LaneSample {
 // Lanes of one warp that took part in at least one memory instruction (a proxy for "did work").
 struct WarpActivity {
     uint32_t lanes_existing = 0;         // threads of the block in this warp (32 but for a partial warp)
-    uint32_t lanes_working = 0;          // most lanes active in any one memory instruction of this warp
+    uint32_t lanes_working = 0;          // lanes that performed at least one memory access
+    uint32_t working_mask = 0;           // which ones
 };
 
 struct LaneSamples {
