@@ -15,8 +15,22 @@ void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
     for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
 }
 
+// Async copies (cp.async, cp.async.bulk) count as strong: their completion is ordered by the mbarrier or
+// cp.async.wait_* the program waits on, which the events do not tie to the copy.
 bool is_strong(const engine::MemoryEvent& e) {
-    return e.kind == engine::MemoryKind::atomic || (e.sem != ir::MemSem::none && e.sem != ir::MemSem::weak);
+    return e.kind == engine::MemoryKind::atomic || e.async || (e.sem != ir::MemSem::none && e.sem != ir::MemSem::weak);
+}
+
+bool has_mod(const ir::Instruction& in, std::string_view m) {
+    return std::find(in.mods.begin(), in.mods.end(), m) != in.mods.end();
+}
+
+// mbarrier.arrive* releases (PTX: .release by default), test_wait/try_wait acquire (.acquire by default).
+ir::MemSem effective_sem(const engine::MemoryEvent& e, const ir::Instruction* in) {
+    if (e.sem != ir::MemSem::none || !in || in->op != ir::Opcode::mbarrier) return e.sem;
+    if (has_mod(*in, "test_wait") || has_mod(*in, "try_wait")) return ir::MemSem::acquire;
+    if (has_mod(*in, "arrive") || has_mod(*in, "arrive_drop") || has_mod(*in, "complete_tx")) return ir::MemSem::release;
+    return e.sem;
 }
 bool releases(ir::MemSem s) { return s == ir::MemSem::release || s == ir::MemSem::acq_rel || s == ir::MemSem::sc; }
 bool acquires(ir::MemSem s) { return s == ir::MemSem::acquire || s == ir::MemSem::acq_rel || s == ir::MemSem::sc; }
@@ -53,8 +67,8 @@ bool RaceChecker::ordered(const Stamp& earlier, uint32_t warp) const {
 
 void RaceChecker::release_point(uint32_t warp) {
     acquire_point(warp);
+    ++clock_[warp][warp];  // accesses before carry a smaller epoch than the published clock, those after do not
     released_[warp] = clock_[warp];
-    ++clock_[warp][warp];
 }
 
 void RaceChecker::acquire_point(uint32_t warp) {
@@ -191,6 +205,7 @@ uint32_t RaceChecker::drop_silent_lanes(const engine::MemoryEvent& e) {
 
 void RaceChecker::on_memory(const engine::MemoryEvent& input) {
     engine::MemoryEvent e = input;
+    e.sem = effective_sem(e, ctx_.instruction(Site{e.site.function, e.site.pc}));
     if (memory_ && !mirror_.empty() && e.space == engine::MemorySpace::global && e.kind != engine::MemoryKind::read) {
         const uint32_t silent = drop_silent_lanes(e);
         if (e.kind == engine::MemoryKind::write && !is_strong(e)) e.active_mask &= ~silent;
@@ -221,7 +236,7 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
             if (!strong) continue;
             const uint64_t key = shared ? (kSharedKey | word) : word;
             if (writes) publish(me, key);
-            if (e.kind == engine::MemoryKind::read || e.read_modify_write) observe(me, key);
+            if (e.kind == engine::MemoryKind::read || e.read_modify_write || acquires(e.sem)) observe(me, key);
         }
     }
     if (strong && acquires(e.sem)) acquire_point(me);
