@@ -8,6 +8,7 @@
 #include "kernels_ir/cfg.hpp"
 
 #include "sim/engine/dispatch.hpp"
+#include "sim/memory/address_map.hpp"
 
 namespace warpsim::engine {
 
@@ -198,7 +199,14 @@ private:
             return sreg_slot(o.sreg, o.component);
         }
         case Operand::Kind::symbol: {
+            if (o.name == "WARP_SZ") return constant(32);  // PTX's run-time constant warp size
             SymbolInfo s = resolve(o.name);
+            if (!s.found) {
+                if (const ir::Function* f = m_.find_function(o.name))
+                    return constant(memory::function_address(static_cast<uint64_t>(f - m_.functions.data())));
+                prog_.problems.push_back(fmt::format("{}: unknown symbol `{}` at PTX line {}", fn_.name, o.name,
+                                                     in.ir ? in.ir->loc.ptx_line : 0));
+            }
             if (s.frame_relative) {
                 in.aux = 0x200u;
                 in.space = s.space;
@@ -322,13 +330,17 @@ private:
         return inst.op == ir::Opcode::bra || inst.op == ir::Opcode::brx || inst.op == ir::Opcode::call;
     }
 
+    // call{.uni} (rets)?, callee, (args)?{, prototype | targets}: lists before the callee are the return
+    // slots, the list after it the arguments; the callee is a function symbol (direct) or a register holding a
+    // function address (indirect: in.aux2 = the register, target = kNone).
     void decode_call(const ir::Instruction& inst, DInst& in) {
         CallSite cs;
-        int seen_callee = 0;
+        bool seen_callee = false;
         for (const Operand& o : inst.args) {
-            if (o.kind == Operand::Kind::symbol && !seen_callee) {
-                seen_callee = 1;
-                cs.callee = o.imm >= 0 ? static_cast<uint32_t>(o.imm) : kNone;
+            if (!seen_callee && (o.kind == Operand::Kind::symbol || o.kind == Operand::Kind::reg)) {
+                seen_callee = true;
+                if (o.kind == Operand::Kind::symbol) cs.callee = o.imm >= 0 ? static_cast<uint32_t>(o.imm) : kNone;
+                else cs.indirect_reg = o.reg;
                 continue;
             }
             if (o.kind != Operand::Kind::list) continue;
@@ -344,18 +356,6 @@ private:
                     s.reg = e.kind == Operand::Kind::reg ? e.reg : src_slot(e, tmp);
                 }
                 slots.push_back(s);
-            }
-        }
-        if (cs.callee != kNone && cs.callee < prog_.functions.size()) {
-            const DecodedFunction& callee = prog_.functions[cs.callee];
-            const ir::Function& cf = m_.functions[cs.callee];
-            for (std::size_t i = 0; i < cs.args.size() && i < cf.params.size(); ++i) {
-                cs.args[i].callee_off = callee.formal_offsets.empty() ? 0 : callee.formal_offsets[i];
-                cs.args[i].bytes = static_cast<uint32_t>(cf.params[i].size_bytes());
-            }
-            for (std::size_t i = 0; i < cs.rets.size() && i < cf.returns.size(); ++i) {
-                cs.rets[i].callee_off = callee.return_offsets.empty() ? 0 : callee.return_offsets[i];
-                cs.rets[i].bytes = static_cast<uint32_t>(cf.returns[i].size_bytes());
             }
         }
         in.target = cs.callee;

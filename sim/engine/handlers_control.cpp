@@ -7,6 +7,7 @@
 #include "sim/engine/handler_util.hpp"
 #include "sim/engine/printf.hpp"
 #include "sim/engine/warp_runner.hpp"
+#include "sim/memory/address_map.hpp"
 
 namespace warpsim::engine {
 
@@ -97,6 +98,29 @@ void call(Exec& x, const DInst& in, uint32_t exec) {
     push_frame(x, in, fns[in.target], exec, in.aux);
 }
 
+// call (rets), %rd, (args), prototype: lanes may hold different function addresses. The lanes of the first
+// target call now; the others re-execute this call (a stack entry at this pc that pops when it reaches the
+// next pc) once the first group returns, so every group runs the callee in turn and all meet after the call.
+void call_indirect(Exec& x, const DInst& in, uint32_t exec) {
+    if (!exec) return;
+    const CallSite& cs = x.frame->code->calls[in.aux];
+    const uint64_t* addr = lanes_of(x, cs.indirect_reg);
+    const uint32_t first = static_cast<uint32_t>(std::countr_zero(exec));
+    const uint64_t target = addr[first];
+    const auto& fns = x.launch->program->functions;
+    const uint64_t index = (target - memory::kFunctionBase) / memory::kFunctionStride;
+    if (target < memory::kFunctionBase || (target - memory::kFunctionBase) % memory::kFunctionStride != 0 ||
+        index >= fns.size() || fns[index].fn->is_entry || !fns[index].fn->has_body) {
+        raise_fault(x, in, first, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+                    fmt::format("indirect call through 0x{:x}, which is not the address of a .func with a body", target));
+        return;
+    }
+    uint32_t group = 0;
+    for_lanes(exec, [&](uint32_t l) { if (addr[l] == target) group |= 1u << l; });
+    if (const uint32_t rest = exec & ~group) x.frame->stack.push_back({in.pc, in.pc + 1, rest});
+    push_frame(x, in, fns[index], group, in.aux);
+}
+
 // __assertfail(message, file, line, function, char size): stops the kernel like a failed device assert.
 void assertfail(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
@@ -127,6 +151,7 @@ Handler select_control(const ir::Instruction& inst, DInst& in, const SelectConte
     case O::trap: return &trap;
     case O::brkpt: return &nop;
     case O::call: {
+        if (in.target == kNone && in.nsrc >= 1) return &call_indirect;  // the callee register is the only source
         if (in.target == kNone || in.target >= ctx.module->functions.size()) return nullptr;
         const ir::Function& callee = ctx.module->functions[in.target];
         if (callee.has_body) return &call;

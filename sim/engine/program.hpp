@@ -54,13 +54,12 @@ struct DInst {
 
 // A call site: where the caller's argument/return .param variables live and how many bytes each has.
 struct CallSite {
-    uint32_t callee = kNone;
+    uint32_t callee = kNone;        // function index; kNone for an indirect call
+    uint32_t indirect_reg = kNone;  // indirect call: the register holding the function address
     struct Slot {
         bool from_reg = false;      // a register or immediate argument instead of a .param variable
         uint32_t reg = kNone;
         uint32_t caller_off = 0;    // offset in the caller's param area
-        uint32_t callee_off = 0;    // offset in the callee's param area
-        uint32_t bytes = 0;
     };
     std::vector<Slot> args, rets;
 };

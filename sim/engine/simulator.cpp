@@ -10,6 +10,7 @@
 #include "sim/engine/block_runner.hpp"
 #include "sim/engine/decode.hpp"
 #include "sim/engine/exec_state.hpp"
+#include "sim/memory/address_map.hpp"
 
 namespace warpsim::engine {
 
@@ -69,7 +70,7 @@ Simulator::LoadedModule* Simulator::loaded(const ir::Module& module) {
             auto target = lm->layout.global_addr.find(r.symbol);
             uint64_t value = 0;
             if (target != lm->layout.global_addr.end()) value = target->second;
-            else if (const ir::Function* f = module.find_function(r.symbol)) value = static_cast<uint64_t>(f - module.functions.data());
+            else if (const ir::Function* f = module.find_function(r.symbol)) value = memory::function_address(static_cast<uint64_t>(f - module.functions.data()));
             else lm->load_error = fmt::format("initialiser of {} refers to unknown symbol {}", v.name, r.symbol);
             value += static_cast<uint64_t>(r.addend);
             uint8_t bytes[8];

@@ -57,6 +57,15 @@ void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockC
         for (uint32_t l = 0; l < 32; ++l) f.regs[static_cast<std::size_t>(s.reg) * 32 + l] = sreg_value(s, w, b, l);
 }
 
+// Where the i-th argument (or return value) lives in the callee's param area, and its size: from the callee
+// itself, so direct and indirect calls share one layout.
+std::pair<uint32_t, uint32_t> callee_slot(const DecodedFunction& callee, bool ret, std::size_t i) {
+    const auto& offs = ret ? callee.return_offsets : callee.formal_offsets;
+    const auto& decl = ret ? callee.fn->returns : callee.fn->params;
+    if (i >= offs.size() || i >= decl.size()) return {0, 0};
+    return {offs[i], static_cast<uint32_t>(decl[i].size_bytes())};
+}
+
 // Copies return values back to the caller and pops the frame.
 void pop_frame(Warp& w) {
     Frame& callee = w.frames.back();
@@ -64,14 +73,17 @@ void pop_frame(Warp& w) {
     const CallSite& cs = caller.code->calls[callee.call_site];
     const uint32_t live = callee.entry_mask & ~w.exited;
     for_lanes(live, [&](uint32_t l) {
-        for (const auto& r : cs.rets) {
-            const uint8_t* src = w.params[l].data() + callee.param_base + r.callee_off;
+        for (std::size_t i = 0; i < cs.rets.size(); ++i) {
+            const auto& r = cs.rets[i];
+            const auto [off, bytes] = callee_slot(*callee.code, true, i);
+            if (!bytes) continue;
+            const uint8_t* src = w.params[l].data() + callee.param_base + off;
             if (r.from_reg) {
                 uint64_t v = 0;
-                std::memcpy(&v, src, std::min<uint32_t>(r.bytes, 8));
+                std::memcpy(&v, src, std::min<uint32_t>(bytes, 8));
                 caller.regs[static_cast<std::size_t>(r.reg) * 32 + l] = v & caller.code->reg_width_mask[r.reg];
             } else {
-                std::memcpy(w.params[l].data() + caller.param_base + r.caller_off, src, r.bytes);
+                std::memcpy(w.params[l].data() + caller.param_base + r.caller_off, src, bytes);
             }
         }
     });
@@ -115,13 +127,16 @@ bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t ma
         const Frame& caller = w.frames.back();
         const CallSite& cs = caller.code->calls[call_site];
         for_lanes(mask, [&](uint32_t l) {
-            for (const auto& a : cs.args) {
-                uint8_t* dst = w.params[l].data() + f.param_base + a.callee_off;
+            for (std::size_t i = 0; i < cs.args.size(); ++i) {
+                const auto& a = cs.args[i];
+                const auto [off, bytes] = callee_slot(fn, false, i);
+                if (!bytes) continue;
+                uint8_t* dst = w.params[l].data() + f.param_base + off;
                 if (a.from_reg) {
                     const uint64_t v = caller.regs[static_cast<std::size_t>(a.reg) * 32 + l];
-                    std::memcpy(dst, &v, std::min<uint32_t>(a.bytes, 8));
+                    std::memcpy(dst, &v, std::min<uint32_t>(bytes, 8));
                 } else {
-                    std::memcpy(dst, w.params[l].data() + caller.param_base + a.caller_off, a.bytes);
+                    std::memcpy(dst, w.params[l].data() + caller.param_base + a.caller_off, bytes);
                 }
             }
         });

@@ -219,3 +219,65 @@ WAIT2:
     for (uint32_t t = 0; t < 64; ++t) REQUIRE(o[t] == 3 * t + 1);
     for (uint32_t t = 0; t < 64; ++t) REQUIRE(o[64 + t] == 1u);  // mb's phase 0 completed for everyone
 }
+
+TEST_CASE("indirect calls through a function-pointer table with divergent targets, and WARP_SZ") {
+    // out[t] = table[t % 3](t, 10) + WARP_SZ, table = {add, mul, sub}; the pointer of entry 1 also comes from
+    // mov.u64 %rd, mul (the same value the initialiser holds).
+    auto k = test::parse(R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.func (.param .b32 r) add2(.param .b32 a, .param .b32 b) { .reg .b32 %r<4>; ld.param.b32 %r1, [a]; ld.param.b32 %r2, [b]; add.s32 %r3, %r1, %r2; st.param.b32 [r], %r3; ret; }
+.func (.param .b32 r) mul2(.param .b32 a, .param .b32 b) { .reg .b32 %r<4>; ld.param.b32 %r1, [a]; ld.param.b32 %r2, [b]; mul.lo.s32 %r3, %r1, %r2; st.param.b32 [r], %r3; ret; }
+.func (.param .b32 r) sub2(.param .b32 a, .param .b32 b) { .reg .b32 %r<4>; ld.param.b32 %r1, [a]; ld.param.b32 %r2, [b]; sub.s32 %r3, %r1, %r2; st.param.b32 [r], %r3; ret; }
+.global .align 8 .u64 table[3] = {add2, mul2, sub2};
+.visible .entry calls(.param .u64 out)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 3;
+    mul.wide.u32 %rd2, %r2, 8;
+    mov.u64 %rd3, table;
+    add.s64 %rd3, %rd3, %rd2;
+    ld.global.u64 %rd4, [%rd3];
+    mov.u64 %rd5, mul2;
+    ld.global.u64 %rd6, [table+8];
+    setp.ne.u64 %p1, %rd5, %rd6;
+    @%p1 bra BAD;
+    {
+    .param .b32 a0;
+    .param .b32 a1;
+    .param .b32 r0;
+    st.param.b32 [a0], %r1;
+    st.param.b32 [a1], 10;
+    proto : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);
+    call (r0), %rd4, (a0, a1), proto;
+    ld.param.b32 %r3, [r0];
+    }
+    mov.u32 %r4, WARP_SZ;
+    add.s32 %r3, %r3, %r4;
+    mul.wide.u32 %rd7, %r1, 4;
+    add.s64 %rd7, %rd1, %rd7;
+    st.global.u32 [%rd7], %r3;
+BAD:
+    ret;
+}
+)");
+    INFO(k.diagnostics);
+    REQUIRE(k.parsed.ok());
+    engine::Simulator sim;
+    const uint64_t out = test::upload(sim, std::vector<int32_t>(64, -1));
+    test::Params p;
+    p.add(out);
+    auto r = sim.launch(k.parsed.module, *k.find("calls"), test::config({1, 1, 1}, {64, 1, 1}), p.span(), nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    auto o = test::download<int32_t>(sim, out, 64);
+    for (int t = 0; t < 64; ++t) {
+        const int expect = t % 3 == 0 ? t + 10 : t % 3 == 1 ? t * 10 : t - 10;
+        REQUIRE(o[t] == expect + 32);
+    }
+}
