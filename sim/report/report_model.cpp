@@ -153,9 +153,14 @@ std::string explain_global(const AccessRow& a) {
             const uint32_t width = a.sample->bytes_per_lane;
             if (step == width) {
                 const uint64_t offset = a.sample->addr[first_lane(a.sample->active_mask)] % 32;
-                return fmt::format("the lanes {} consecutive {}-byte elements, but the first starts {} bytes into a "
-                                   "32-byte sector, so the warp straddles one sector more than it needs: {}",
-                                   v, width, offset, tail);
+                if (offset != 0) {
+                    return fmt::format("the lanes {} consecutive {}-byte elements, but the first starts {} bytes into "
+                                       "a 32-byte sector, so the warp straddles one sector more than it needs: {}",
+                                       v, width, offset, tail);
+                }
+                return fmt::format("the lanes {} consecutive {}-byte elements, but not every warp starts on a 32-byte "
+                                   "boundary, and those that do not straddle one sector more than they need: {}",
+                                   v, width, tail);
             }
             if (step >= 32) {
                 return fmt::format("lanes {} addresses {} bytes apart: each lane needs its own 32-byte sector; {:.1f} % "

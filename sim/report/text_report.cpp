@@ -44,8 +44,10 @@ std::string access_columns(const AccessRow& a) {
     } else {
         note = fmt::format("{:.1f} %", 100.0 * a.efficiency());
     }
-    return fmt::format("{:<15} {:>8} {:>7} {:>6}  {}", a.label(), a.s.requests, fixed2(a.per_request()),
-                       fixed2(a.ideal_per_request()), note);
+    std::string cols = fmt::format("{:<15} {:>8} {:>7} {:>6}  {}", a.label(), a.s.requests, fixed2(a.per_request()),
+                                   fixed2(a.ideal_per_request()), note);
+    cols.erase(cols.find_last_not_of(' ') + 1);
+    return cols;
 }
 
 std::string table_header() {
