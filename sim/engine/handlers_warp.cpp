@@ -45,20 +45,39 @@ void shfl(Exec& x, const DInst& in, uint32_t e) {
     });
 }
 
+// Collectives with a member mask compute over the lanes their mask names: the executing lanes are split
+// into groups of equal member-mask values (cooperative-groups tiles pass one mask per tile) and each group
+// gets the result over (its mask & the executing lanes). Without a mask operand: one group, all executing.
+template <class F>
+void for_member_groups(Exec& x, const DInst& in, uint32_t e, F&& f) {
+    const uint32_t ms = member_src(in);
+    if (ms == kNone) return f(e, e);
+    const uint64_t* m = lanes_of(x, ms);
+    for (uint32_t rest = e; rest;) {
+        const uint32_t mask = static_cast<uint32_t>(m[std::countr_zero(rest)]);
+        uint32_t group = 0;
+        for_lanes(rest, [&](uint32_t l) { if (static_cast<uint32_t>(m[l]) == mask) group |= 1u << l; });
+        f(group, mask & e);
+        rest &= ~group;
+    }
+}
+
 template <ir::VoteMode Mode>
 void vote(Exec& x, const DInst& in, uint32_t e) {
     observe(x, in, e, WarpSyncKind::vote);
-    uint32_t ballot = 0;
-    for_lanes(e, [&](uint32_t l) { ballot |= uint32_t{pred_src(x, in, 0, l)} << l; });
     uint64_t* d = lanes_of(x, in.dst[0]);
-    uint64_t v = 0;
-    switch (Mode) {
-    case ir::VoteMode::all: v = ballot == e; break;
-    case ir::VoteMode::any: v = ballot != 0; break;
-    case ir::VoteMode::uni: v = ballot == 0 || ballot == e; break;
-    default: v = ballot; break;
-    }
-    for_lanes(e, [&](uint32_t l) { d[l] = v; });
+    for_member_groups(x, in, e, [&](uint32_t group, uint32_t domain) {
+        uint32_t ballot = 0;
+        for_lanes(domain, [&](uint32_t l) { ballot |= uint32_t{pred_src(x, in, 0, l)} << l; });
+        uint64_t v = 0;
+        switch (Mode) {
+        case ir::VoteMode::all: v = ballot == domain; break;
+        case ir::VoteMode::any: v = ballot != 0; break;
+        case ir::VoteMode::uni: v = ballot == 0 || ballot == domain; break;
+        default: v = ballot; break;
+        }
+        for_lanes(group, [&](uint32_t l) { d[l] = v; });
+    });
 }
 
 template <bool All>
@@ -68,18 +87,23 @@ void match(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     uint64_t* p = lanes_of(x, in.dst[1]);
     const uint64_t m = in.type == ir::Type::b64 ? ~0ull : 0xffffffffull;
-    uint32_t same_all = e;
-    const uint32_t first = e ? static_cast<uint32_t>(std::countr_zero(e)) : 0;
-    for_lanes(e, [&](uint32_t l) { if ((a[l] & m) != (a[first] & m)) same_all = 0; });
-    uint32_t res[32];
-    for_lanes(e, [&](uint32_t l) {
-        uint32_t eq = 0;
-        for_lanes(e, [&](uint32_t k) { if ((a[k] & m) == (a[l] & m)) eq |= 1u << k; });
-        res[l] = eq;
+    uint64_t av[32];
+    std::copy(a, a + 32, av);  // d may alias a
+    uint32_t res[32] = {}, same[32] = {};
+    for_member_groups(x, in, e, [&](uint32_t group, uint32_t domain) {
+        uint32_t same_all = domain;
+        const uint32_t first = domain ? static_cast<uint32_t>(std::countr_zero(domain)) : 0;
+        for_lanes(domain, [&](uint32_t l) { if ((av[l] & m) != (av[first] & m)) same_all = 0; });
+        for_lanes(group, [&](uint32_t l) {
+            uint32_t eq = 0;
+            for_lanes(domain, [&](uint32_t k) { if ((av[k] & m) == (av[l] & m)) eq |= 1u << k; });
+            res[l] = eq;
+            same[l] = same_all;
+        });
     });
     for_lanes(e, [&](uint32_t l) {
-        d[l] = All ? same_all : res[l];
-        p[l] = same_all != 0;
+        d[l] = All ? same[l] : res[l];
+        p[l] = same[l] != 0;
     });
 }
 
@@ -93,22 +117,26 @@ template <ir::AtomOp Op, bool Signed>
 void redux(Exec& x, const DInst& in, uint32_t e) {
     observe(x, in, e, WarpSyncKind::redux);
     const uint64_t* a = lanes_of(x, in.src[0]);
-    uint64_t acc = 0;
-    bool first = true;
-    for_lanes(e, [&](uint32_t l) {
-        const uint32_t v = static_cast<uint32_t>(a[l]);
-        if (first) { acc = v; first = false; return; }
-        switch (Op) {
-        case ir::AtomOp::add: acc = static_cast<uint32_t>(acc + v); break;
-        case ir::AtomOp::min: acc = Signed ? static_cast<uint32_t>(std::min(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::min<uint64_t>(acc, v); break;
-        case ir::AtomOp::max: acc = Signed ? static_cast<uint32_t>(std::max(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::max<uint64_t>(acc, v); break;
-        case ir::AtomOp::and_: acc &= v; break;
-        case ir::AtomOp::or_: acc |= v; break;
-        default: acc ^= v; break;
-        }
-    });
+    uint64_t av[32];
+    std::copy(a, a + 32, av);  // d may alias a
     uint64_t* d = lanes_of(x, in.dst[0]);
-    for_lanes(e, [&](uint32_t l) { d[l] = acc; });
+    for_member_groups(x, in, e, [&](uint32_t group, uint32_t domain) {
+        uint64_t acc = 0;
+        bool first = true;
+        for_lanes(domain, [&](uint32_t l) {
+            const uint32_t v = static_cast<uint32_t>(av[l]);
+            if (first) { acc = v; first = false; return; }
+            switch (Op) {
+            case ir::AtomOp::add: acc = static_cast<uint32_t>(acc + v); break;
+            case ir::AtomOp::min: acc = Signed ? static_cast<uint32_t>(std::min(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::min<uint64_t>(acc, v); break;
+            case ir::AtomOp::max: acc = Signed ? static_cast<uint32_t>(std::max(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::max<uint64_t>(acc, v); break;
+            case ir::AtomOp::and_: acc &= v; break;
+            case ir::AtomOp::or_: acc |= v; break;
+            default: acc ^= v; break;
+            }
+        });
+        for_lanes(group, [&](uint32_t l) { d[l] = acc; });
+    });
 }
 
 void elect(Exec& x, const DInst& in, uint32_t e) {

@@ -281,3 +281,46 @@ BAD:
         REQUIRE(o[t] == expect + 32);
     }
 }
+
+TEST_CASE("vote.sync and redux.sync with per-tile member masks (cooperative-groups tiles of 8 and 16)") {
+    auto k = test::parse(R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry tiles(.param .u64 out)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %laneid;
+    rem.u32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r2, 0;
+    and.b32 %r3, %r1, -8;
+    shl.b32 %r4, 255, %r3;
+    vote.sync.ballot.b32 %r5, %p1, %r4;
+    and.b32 %r6, %r1, 16;
+    shl.b32 %r7, 65535, %r6;
+    redux.sync.add.u32 %r8, %r1, %r7;
+    mul.wide.u32 %rd2, %r1, 8;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v2.u32 [%rd3], {%r5, %r8};
+    ret;
+}
+)");
+    INFO(k.diagnostics);
+    REQUIRE(k.parsed.ok());
+    engine::Simulator sim;
+    const uint64_t out = test::upload(sim, std::vector<uint32_t>(64, 0));
+    test::Params p;
+    p.add(out);
+    auto r = sim.launch(k.parsed.module, *k.find("tiles"), test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    auto o = test::download<uint32_t>(sim, out, 64);
+    const uint32_t every_third = 0x49249249u;  // lanes 0, 3, 6, ..., 30
+    for (uint32_t l = 0; l < 32; ++l) {
+        CHECK(o[2 * l] == (every_third & (0xffu << (l & ~7u))));
+        CHECK(o[2 * l + 1] == (l < 16 ? 120u : 376u));  // 0+..+15, 16+..+31
+    }
+}
