@@ -59,7 +59,7 @@ int run_command(const RunArgs& args, const char* argv0) {
     const auto& report = run->report;
     // A short second run with an observer gives one warp's addresses per instruction (strides, lane diagrams).
     std::optional<report::LaneSamples> samples;
-    if (!args.json && (!args.quiet || !args.html.empty())) {
+    if (!args.html.empty() || (!args.json && !args.quiet)) {
         if (auto s = report::sample_lanes(*prepared, *run)) samples = std::move(s.value());
     }
     if (!args.html.empty()) {

@@ -90,8 +90,11 @@ std::vector<size_t> shown_rows(const ReportModel& m, size_t max_lines) {
 }
 
 // "look at": the worst global access, the worst shared access and the line that idles most lanes.
-std::string summary(const ReportModel& m) {
+std::string summary(const ReportModel& m, bool failed) {
     const auto items = look_at(m);
+    if (items.empty() && failed) {
+        return "look at   the error above first; the counts below stop where the kernel failed\n";
+    }
     if (items.empty()) {
         return wrap("nothing stands out: global accesses use every byte they move, shared accesses have no bank "
                     "conflicts, and warps run with all their lanes", "look at   ", kLabelIndent, kWidth);
@@ -100,6 +103,22 @@ std::string summary(const ReportModel& m) {
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string lead = fmt::format("{}{:<12} ", i ? kLabelIndent : std::string("look at   "), items[i].where);
         out += wrap(items[i].what, lead, std::string(lead.size(), ' '), kWidth);
+    }
+    if (failed) out += kLabelIndent + "(the counts below stop where the kernel failed)\n";
+    return out;
+}
+
+// The engine's multi-line error text, long lines wrapped under their own indentation.
+std::string wrapped_details(const std::string& details) {
+    std::string out;
+    std::istringstream lines(details);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.size() <= kWidth) {
+            out += line + "\n";
+            continue;
+        }
+        const std::string indent(line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' '), ' ');
+        out += wrap(line, indent, indent + "    ", kWidth);
     }
     return out;
 }
@@ -212,14 +231,13 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
                        warp_insts ? static_cast<double>(lanes) / static_cast<double>(warp_insts) : 0.0);
     if (r.error) {
         out << "\nerror     " << r.error->message << " (" << r.error->name << ")\n";
-        if (!r.error->details.empty()) out << r.error->details << "\n";
+        if (!r.error->details.empty()) out << wrapped_details(r.error->details);
     }
     if (!r.printf_output.empty()) out << "\nprintf output:\n" << r.printf_output;
 
     const ReportModel m = build_model(p, run, options.samples);
     if (m.rows.empty()) return out.str();
-    out << "\n" << summary(m);
-    if (r.error) out << kLabelIndent << "(the counts below stop where the kernel failed)\n";
+    out << "\n" << summary(m, r.error.has_value());
     out << "\n" << table_header();
     const auto shown = shown_rows(m, options.max_lines);
     for (size_t i : shown) out << format_row(m.rows[i]);
