@@ -7,6 +7,7 @@
 
 #include "kernels_ir/cfg.hpp"
 
+#include "sim/engine/contract.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/memory/address_map.hpp"
 
@@ -121,6 +122,7 @@ public:
         df_.code.resize(fn_.body.size());
         SelectContext ctx{&m_, &fn_};
         for (uint32_t pc = 0; pc < fn_.body.size(); ++pc) decode(pc, cfg.reconverge_pc[pc], ctx);
+        contract_mul_add(fn_, cfg, df_);
     }
 
 private:

@@ -37,6 +37,9 @@ Handler select_barrier(const ir::Instruction&, DInst&, const SelectContext&);
 Handler select_warp(const ir::Instruction&, DInst&, const SelectContext&);
 Handler select_video(const ir::Instruction&, DInst&, const SelectContext&);
 Handler select_async(const ir::Instruction&, DInst&, const SelectContext&);
+// fma.rn{.ftz} over (a, b, c) with the product and/or the addend negated: a contracted mul + add/sub
+// (contract.cpp); `type` is f32 or f64; nullptr otherwise.
+Handler contracted_fma(ir::Type type, bool neg_product, bool neg_addend);
 // add/sub/min/max on .u16x2/.s16x2 (handlers_video.cpp), reached through select_int.
 Handler select_int_x2(const ir::Instruction& inst);
 

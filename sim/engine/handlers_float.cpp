@@ -169,7 +169,29 @@ Handler testp_for(const ir::Instruction& inst) {
     return nullptr;
 }
 
+// mul + add/sub fused by the code generator: one rounding (.rn), the add's .ftz.
+template <bool F64, bool NegP, bool NegC>
+void contracted(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
+    const bool ftz = in.ir->d.ftz;
+    constexpr uint64_t sign = F64 ? 0x8000000000000000ull : 0x80000000u;
+    for_lanes(e, [&](uint32_t l) {
+        const uint64_t av = NegP ? a[l] ^ sign : a[l], cv = NegC ? c[l] ^ sign : c[l];
+        if constexpr (F64) d[l] = arith::f64_fma(av, b[l], cv, Round::rn);
+        else d[l] = arith::f32_fma(uint32_t(av), uint32_t(b[l]), uint32_t(cv), Round::rn, ftz);
+    });
+}
+
 }  // namespace
+
+Handler contracted_fma(ir::Type type, bool neg_product, bool neg_addend) {
+    if (type == ir::Type::f32)
+        return neg_product ? &contracted<false, true, false> : neg_addend ? &contracted<false, false, true> : &contracted<false, false, false>;
+    if (type == ir::Type::f64)
+        return neg_product ? &contracted<true, true, false> : neg_addend ? &contracted<true, false, true> : &contracted<true, false, false>;
+    return nullptr;
+}
 
 Handler select_float(const ir::Instruction& inst, DInst&, const SelectContext&) {
     using O = ir::Opcode;

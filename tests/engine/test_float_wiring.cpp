@@ -82,6 +82,14 @@ const Case kCases[] = {
                               "selp.u32 %r9, 1, 0, %p1;", 1},
     {"setp.lt.ftz.f32 subnormal", "mov.b32 %f4, 0f80000001; mov.b32 %f5, 0f00000000; setp.lt.ftz.f32 %p1, %f4, %f5; "
                                   "selp.u32 %r9, 1, 0, %p1;", 0},
+    // ptxas contraction: a = 1+2^-12, a*a = 1 + 2^-11 + 2^-24 (a tie in f32, rounds to 1 + 2^-11). mul + sub
+    // without rounding modifiers fuse: a*a - 1 = 2^-11 + 2^-24 = 0x3a000400; with mul.rn they do not: 2^-11.
+    {"mul+sub contracted", "mov.b32 %f4, 0f3F800800; mul.f32 %f5, %f4, %f4; sub.f32 %f3, %f5, %f1; mov.b32 %r9, %f3;",
+     0x3a000400},
+    {"mul.rn+sub not contracted", "mov.b32 %f4, 0f3F800800; mul.rn.f32 %f5, %f4, %f4; sub.f32 %f3, %f5, %f1; "
+                                  "mov.b32 %r9, %f3;", 0x3a000000},
+    {"1 - a*a contracted", "mov.b32 %f4, 0f3F800800; mul.f32 %f5, %f4, %f4; sub.f32 %f3, %f1, %f5; mov.b32 %r9, %f3;",
+     0xba000400},
     // atom.add.f32 flushes: 2^-127 + 0 in memory gives +0.
     {"atom.add.f32 ftz", "mov.b32 %f4, 0f00400000; atom.global.add.f32 %f3, [%rd2], %f4; ld.global.u32 %r9, [%rd2];", 0},
 };
