@@ -44,6 +44,15 @@ std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
 
 // ---- the launch: blocks and warps -------------------------------------------------------------------------
 
+// "7" for a 1-D grid, "(21,0)" or "(1,2,3)" for 2-D and 3-D grids (blockIdx from the linear index, x fastest).
+std::string block_name(const launch::LaunchSpec& spec, uint64_t linear) {
+    const uint64_t x = linear % spec.grid[0], y = linear / spec.grid[0] % spec.grid[1];
+    const uint64_t z = linear / (uint64_t{spec.grid[0]} * spec.grid[1]);
+    if (spec.grid[2] > 1) return fmt::format("({},{},{})", x, y, z);
+    if (spec.grid[1] > 1) return fmt::format("({},{})", x, y);
+    return std::to_string(linear);
+}
+
 std::string launch_svg(const session::PreparedLaunch& p, const LaneSamples* samples, size_t max_blocks) {
     const uint64_t threads = p.spec.threads_per_block();
     const uint64_t warps = (threads + 31) / 32;
@@ -60,7 +69,7 @@ std::string launch_svg(const session::PreparedLaunch& p, const LaneSamples* samp
         const int by = 8 + static_cast<int>(b / blocks_per_line) * (block_h + 8);
         svg += fmt::format(R"(<g class="block" data-block="{}"><rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#888"/>)"
                            R"(<text x="{}" y="{}">block {}</text>)",
-                           b, bx, by, block_w, block_h, bx + 3, by + 12, b);
+                           b, bx, by, block_w, block_h, bx + 3, by + 12, block_name(p.spec, b));
         const std::vector<WarpActivity>* seen = nullptr;
         if (samples) {
             if (auto it = samples->warps.find(b); it != samples->warps.end()) seen = &it->second;
@@ -172,7 +181,7 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
     const double step = 32.0 * kLaneStep / std::max(n, 1);
     const double box = std::min(24.0, step - 2);
     auto sector_x = [&](uint64_t sec) { return kMargin + step * slot.at(sec) + step / 2; };
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="200" class="lanes-to-sectors">)",
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="230" class="lanes-to-sectors">)",
                                   2 * kMargin + 32 * kLaneStep);
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
@@ -182,11 +191,17 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
         }
     }
     svg += lane_boxes(s);
+    const size_t longest_label = fmt::format("+{}", *sectors.rbegin() - base).size();
     for (uint64_t sec : sectors) {
-        svg += fmt::format(R"(<rect x="{:.1f}" y="140" width="{:.1f}" height="20" fill="{}"/><text x="{:.1f}" y="175" text-anchor="middle">+{}</text>)",
-                           sector_x(sec) - box / 2, box, a.excess() ? kBad : kGood, sector_x(sec), sec - base);
+        // Labels wider than their slot are turned to read downwards instead of overlapping.
+        const std::string label = fmt::format("+{}", sec - base);
+        const bool turn = static_cast<double>(longest_label) * 7.5 > step;
+        svg += fmt::format(R"(<rect x="{:.1f}" y="140" width="{:.1f}" height="20" fill="{}"/>)", sector_x(sec) - box / 2, box,
+                           a.excess() ? kBad : kGood);
+        svg += turn ? fmt::format(R"svg(<text x="{0:.1f}" y="172" transform="rotate(60 {0:.1f} 172)">{1}</text>)svg", sector_x(sec) - 3, label)
+                    : fmt::format(R"(<text x="{:.1f}" y="175" text-anchor="middle">{}</text>)", sector_x(sec), label);
     }
-    svg += fmt::format(R"(<text x="2" y="195">32-byte sectors, numbered from the lowest ({}): {} touched</text></svg>)",
+    svg += fmt::format(R"(<text x="2" y="225">32-byte sectors, numbered from the lowest ({}): {} touched</text></svg>)",
                        hex(base * 32), n);
     std::string stride;
     if (auto st = lane_stride(s)) stride = fmt::format(" Consecutive lanes are {} bytes apart.", *st);
