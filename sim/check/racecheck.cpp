@@ -87,34 +87,54 @@ void RaceChecker::observe(uint32_t warp, uint64_t key) {
 
 namespace {
 
-// Whether a backward branch of `fn` jumps from at or after `hi` to at or before `lo`: the two pcs share a loop.
+// Whether a backward branch at or after `hi` jumps to at or before `lo`: a loop holds both pcs.
 bool in_one_loop(const ir::Module& m, uint32_t fn, uint32_t lo, uint32_t hi) {
     if (fn >= m.functions.size()) return false;
     const auto& body = m.functions[fn].body;
     for (uint32_t pc = hi; pc < body.size(); ++pc) {
+        if (body[pc].op != ir::Opcode::bra) continue;
+        for (const auto& op : body[pc].args)
+            if (op.kind == ir::Operand::Kind::symbol && op.imm >= 0 && static_cast<uint64_t>(op.imm) <= lo) return true;
+    }
+    return false;
+}
+
+// Whether a bar/barrier instruction (not bar.warp.sync) lies strictly between two pcs of one function.
+bool barrier_between(const ir::Module& m, uint32_t fn, uint32_t lo, uint32_t hi) {
+    if (fn >= m.functions.size()) return false;
+    const auto& body = m.functions[fn].body;
+    for (uint32_t pc = lo + 1; pc < hi && pc < body.size(); ++pc) {
         const auto& in = body[pc];
-        if (in.op != ir::Opcode::bra) continue;
-        for (const auto& a : in.args)
-            if (a.kind == ir::Operand::Kind::symbol && a.imm >= 0 && static_cast<uint64_t>(a.imm) <= lo) return true;
+        if ((in.op == ir::Opcode::bar || in.op == ir::Opcode::barrier) && in.d.bar != ir::BarMode::warp_sync &&
+            !has_mod(in, "warp"))
+            return true;
     }
     return false;
 }
 
 }  // namespace
 
-// Where a barrier must go: between the two accesses in program order, unless the one that ran first comes
-// later in the program and a loop holds both (the hazard crosses an iteration: barrier at the iteration's end).
-std::string RaceChecker::barrier_fix(Site first, Site second) const {
-    const std::string l1 = ctx_.line_word(first), l2 = ctx_.line_word(second);
-    const bool same_fn = first.function == second.function;
-    if (first == second || l1 == l2)
+// Where a barrier must go, from the program alone (the same answer whichever access ran first). With `lo`
+// and `hi` the two accesses in program order: between them, unless a loop holds both and either a barrier
+// already separates them (the hazard crosses iterations) or the source puts `lo` after `hi` (an unrolled
+// loop): then the missing barrier closes the iteration.
+std::string RaceChecker::barrier_fix(Site a, Site b) const {
+    if (a == b || ctx_.line_word(a) == ctx_.line_word(b))
         return fmt::format("add __syncthreads() between two executions of {} (in a loop: at the end of the iteration)",
-                           l1);
-    if (!same_fn || first.pc < second.pc) return fmt::format("add __syncthreads() between {} and {}", l1, l2);
-    if (ctx_.module && in_one_loop(*ctx_.module, first.function, second.pc, first.pc))
-        return fmt::format("add __syncthreads() after {} and before {} runs again: at the end of the loop iteration",
-                           l1, l2);
-    return fmt::format("add __syncthreads() between {} and {}", l2, l1);
+                           ctx_.line_word(a));
+    const Site lo = a.pc <= b.pc ? a : b, hi = a.pc <= b.pc ? b : a;
+    const std::string llo = ctx_.line_word(lo), lhi = ctx_.line_word(hi);
+    if (a.function != b.function || !ctx_.module) return fmt::format("add __syncthreads() between {} and {}", llo, lhi);
+    const bool loop = in_one_loop(*ctx_.module, lo.function, lo.pc, hi.pc);
+    const bool separated = barrier_between(*ctx_.module, lo.function, lo.pc, hi.pc);
+    const uint32_t clo = ctx_.cuda_line(lo), chi = ctx_.cuda_line(hi);
+    if (loop && separated)
+        return fmt::format("add __syncthreads() at the end of the loop iteration: after {} and before {} runs again",
+                           lhi, llo);
+    if (loop && clo && chi && clo > chi)
+        return fmt::format("add __syncthreads() at the end of the loop iteration: after {} and before {} runs again",
+                           llo, lhi);
+    return fmt::format("add __syncthreads() between {} and {}", llo, lhi);
 }
 
 void RaceChecker::report(const char* hazard, const Stamp& first, const Access& a, bool first_is_write,
@@ -122,24 +142,30 @@ void RaceChecker::report(const char* hazard, const Stamp& first, const Access& a
     const auto& e = *a.ev;
     const bool shared = e.space == engine::MemorySpace::shared;
     const std::string space = shared ? "shared" : "global";
-    const Site second_at{e.site.function, e.site.pc};
+    const bool both_write = first_is_write && second_is_write;
     Finding f;
     f.tool = Tool::racecheck;
-    f.kind = fmt::format("race.{}.{}", hazard, space);
-    const char* title = hazard == std::string_view("raw")   ? "Read-after-write"
-                        : hazard == std::string_view("war") ? "Write-after-read"
-                                                            : "Write-after-write";
-    f.title = fmt::format("{} hazard on {} memory between threads of block {}", title, space, xyz(block_.ctaid));
-    f.parties.push_back({first_is_write ? "write" : "read", first.at, ctx_.thread(first.warp, first.lane), block_.ctaid});
-    f.parties.push_back({second_is_write ? access_word(e) : "read", second_at, ctx_.thread(e.site.warp, a.lane),
-                         block_.ctaid});
+    // Like compute-sanitizer, one finding per pair of instructions whichever ran first: the write party
+    // comes first, so read-after-write and write-after-read between the same two pcs fold together.
+    f.kind = fmt::format("race.{}.{}", both_write ? "ww" : "rw", space);
+    f.title = fmt::format("Race between {} of {} memory by threads of block {}",
+                          both_write ? "two writes" : "a write and a read", space, xyz(block_.ctaid));
+    Party p1{first_is_write ? "write" : "read", first.at, ctx_.thread(first.warp, first.lane), block_.ctaid};
+    Party p2{second_is_write ? access_word(e) : "read", Site{e.site.function, e.site.pc},
+             ctx_.thread(e.site.warp, a.lane), block_.ctaid};
+    const bool swap = !both_write && !first_is_write;
+    f.parties.push_back(swap ? p2 : p1);
+    f.parties.push_back(swap ? p1 : p2);
     f.address = e.addr[a.lane];
     f.space = space;
     f.variable = shared ? ctx_.shared_name(e.addr[a.lane], e.bytes_per_lane) : ctx_.global_name(e.addr[a.lane]);
-    f.notes.push_back(fmt::format("no barrier orders the two accesses: warp {} and warp {} are in the same barrier "
-                                  "epoch; the outcome depends on which warp runs first",
-                                  first.warp, e.site.warp));
-    f.fix = barrier_fix(first.at, second_at);
+    const char* order = std::string_view(hazard) == "raw"   ? "read-after-write"
+                        : std::string_view(hazard) == "war" ? "write-after-read"
+                                                            : "write-after-write";
+    f.notes.push_back(fmt::format("first seen as a {} hazard: thread {} (warp {}) then thread {} (warp {}), with no "
+                                  "barrier between them; the outcome depends on which warp runs first",
+                                  order, xyz(p1.thread), first.warp, xyz(p2.thread), e.site.warp));
+    f.fix = barrier_fix(f.parties[0].at, f.parties[1].at);
     log_.add(std::move(f));
 }
 

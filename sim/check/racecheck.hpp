@@ -72,7 +72,7 @@ private:
     void check_word(Word& w, const Access& a, bool reads, bool writes);
     void report(const char* hazard, const Stamp& first, const Access& a, bool first_is_write, bool second_is_write);
     uint32_t drop_silent_lanes(const engine::MemoryEvent& e);
-    std::string barrier_fix(Site first, Site second) const;
+    std::string barrier_fix(Site a, Site b) const;
     void publish(uint32_t warp, uint64_t key);
     void observe(uint32_t warp, uint64_t key);
     void release_point(uint32_t warp);
