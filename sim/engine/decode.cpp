@@ -309,18 +309,18 @@ private:
             const auto& elems = multi ? o.elems : one;
             for (const Operand& e : elems) {
                 if (dest && i == 0) {
-                    if (in.ndst == 4) { ok = false; break; }
+                    if (in.ndst == in.dst.size()) { ok = false; break; }
                     in.dst[in.ndst++] = e.kind == Operand::Kind::reg ? e.reg : scratch_;
                 } else {
-                    if (in.nsrc == 4) { ok = false; break; }
+                    if (in.nsrc == in.src.size()) { ok = false; break; }
                     if (e.negated) in.neg_mask |= static_cast<uint8_t>(1u << in.nsrc);
                     in.src[in.nsrc++] = src_slot(e, in);
                 }
             }
         }
-        for (uint32_t i = in.nsrc; i < 4; ++i) in.src[i] = zero_;
+        for (uint32_t i = in.nsrc; i < in.src.size(); ++i) in.src[i] = zero_;
         if (in.ndst == 0) in.dst[0] = scratch_;
-        for (uint32_t i = in.ndst; i < 4; ++i) in.dst[i] = scratch_;
+        for (uint32_t i = in.ndst; i < in.dst.size(); ++i) in.dst[i] = scratch_;
         if (inst.op == ir::Opcode::bra && !inst.args.empty()) in.target = static_cast<uint32_t>(inst.args[0].imm);
         if (inst.op == ir::Opcode::call) decode_call(inst, in);
         Selector sel = dispatch_table()[static_cast<std::size_t>(inst.op)];

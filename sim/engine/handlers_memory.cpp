@@ -104,7 +104,7 @@ Handler pick_st(ir::Type t) {
 
 Handler select_memory(const ir::Instruction& inst, DInst& in, const SelectContext&) {
     using O = ir::Opcode;
-    if (in.vec > 4) return nullptr;
+    if (in.vec > 8 || (in.vec == 8 && ir::type_bytes(inst.d.type) != 4)) return nullptr;
     switch (inst.op) {
     case O::ld:
     case O::ldu:

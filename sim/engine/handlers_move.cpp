@@ -72,12 +72,13 @@ void mov_dynamic_sreg(Exec& x, const DInst& in, uint32_t e) {
 }
 
 // cvta.space: space address -> generic; cvta.to.space: generic -> space address.
-template <bool To, int Space>  // Space: 0 global/const/param (identity), 1 shared, 2 local
+template <bool To, int Space>  // Space: 0 global/const (identity), 1 shared, 2 local, 3 kernel param
 void cvta(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* a = lanes_of(x, in.src[0]);
     const bool frame_sym = (in.aux & 0x200u) != 0;
-    const uint64_t base = Space == 1 ? memory::kSharedWindow : Space == 2 ? memory::kLocalWindow : 0;
+    const uint64_t base = Space == 1 ? memory::kSharedWindow : Space == 2 ? memory::kLocalWindow
+                        : Space == 3 ? memory::kParamWindow : 0;
     const uint64_t mask = in.type == ir::Type::u32 ? 0xffffffffull : ~0ull;
     for_lanes(e, [&](uint32_t l) {
         uint64_t v = frame_sym ? x.frame->local_base + static_cast<uint64_t>(in.offset) : a[l];
@@ -85,7 +86,7 @@ void cvta(Exec& x, const DInst& in, uint32_t e) {
     });
 }
 
-template <int Space>  // 0 global, 1 shared, 2 local, 3 const/param (never, in our windows)
+template <int Space>  // 0 global, 1 shared, 2 local, 3 param, 4 const (never: const is not in a window)
 void isspacep(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* a = lanes_of(x, in.src[0]);
@@ -93,7 +94,7 @@ void isspacep(Exec& x, const DInst& in, uint32_t e) {
         const auto g = memory::classify_generic(a[l]);
         d[l] = Space == 0 ? g == memory::GenericSpace::global
              : Space == 1 ? g == memory::GenericSpace::shared
-             : Space == 2 ? g == memory::GenericSpace::local : false;
+             : Space == 2 ? g == memory::GenericSpace::local : Space == 3 ? g == memory::GenericSpace::param : false;
     });
 }
 
@@ -152,16 +153,18 @@ Handler select_move(const ir::Instruction& inst, DInst& in, const SelectContext&
         if (in.ndst > 1) return &mov_unpack;
         return &mov_plain;
     case O::cvta: {
-        const int s = sp == ir::Space::shared || sp == ir::Space::shared_cta ? 1 : sp == ir::Space::local ? 2 : 0;
-        if (inst.d.to) return s == 1 ? &cvta<true, 1> : s == 2 ? &cvta<true, 2> : &cvta<true, 0>;
-        return s == 1 ? &cvta<false, 1> : s == 2 ? &cvta<false, 2> : &cvta<false, 0>;
+        const int s = sp == ir::Space::shared || sp == ir::Space::shared_cta ? 1 : sp == ir::Space::local ? 2
+                    : sp == ir::Space::param ? 3 : 0;
+        if (inst.d.to) return s == 1 ? &cvta<true, 1> : s == 2 ? &cvta<true, 2> : s == 3 ? &cvta<true, 3> : &cvta<true, 0>;
+        return s == 1 ? &cvta<false, 1> : s == 2 ? &cvta<false, 2> : s == 3 ? &cvta<false, 3> : &cvta<false, 0>;
     }
     case O::isspacep:
         switch (sp) {
         case ir::Space::global: return &isspacep<0>;
         case ir::Space::shared: case ir::Space::shared_cta: return &isspacep<1>;
         case ir::Space::local: return &isspacep<2>;
-        default: return &isspacep<3>;
+        case ir::Space::param: return &isspacep<3>;
+        default: return &isspacep<4>;
         }
     default: return nullptr;
     }

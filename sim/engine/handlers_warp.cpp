@@ -2,6 +2,7 @@
 // with clamp, segment mask and predicate), vote.sync, match.sync, activemask, redux.sync, elect.sync.
 #include <algorithm>
 
+#include "sim/arith/float_ops.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 
@@ -139,6 +140,27 @@ void redux(Exec& x, const DInst& in, uint32_t e) {
     });
 }
 
+// redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a): min/max over the member lanes with PTX's NaN rules.
+template <bool Max>
+void redux_f32(Exec& x, const DInst& in, uint32_t e) {
+    observe(x, in, e, WarpSyncKind::redux);
+    const uint64_t* a = lanes_of(x, in.src[0]);
+    uint64_t av[32];
+    std::copy(a, a + 32, av);
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const bool abs = in.ir->d.abs, nan = in.ir->d.nan;
+    for_member_groups(x, in, e, [&](uint32_t group, uint32_t domain) {
+        uint32_t acc = 0;
+        bool first = true;
+        for_lanes(domain, [&](uint32_t l) {
+            const uint32_t v = static_cast<uint32_t>(av[l]) & (abs ? 0x7fffffffu : 0xffffffffu);
+            acc = first ? v : Max ? arith::f32_max(acc, v, false, nan) : arith::f32_min(acc, v, false, nan);
+            first = false;
+        });
+        for_lanes(group, [&](uint32_t l) { d[l] = acc; });
+    });
+}
+
 void elect(Exec& x, const DInst& in, uint32_t e) {
     observe(x, in, e, WarpSyncKind::elect);
     uint64_t* d = lanes_of(x, in.dst[0]);
@@ -206,6 +228,8 @@ Handler select_warp(const ir::Instruction& inst, DInst& in, const SelectContext&
     }
     case O::activemask: return &activemask;
     case O::redux:
+        if (d.type == ir::Type::f32 && d.atom == ir::AtomOp::min) return &redux_f32<false>;
+        if (d.type == ir::Type::f32 && d.atom == ir::AtomOp::max) return &redux_f32<true>;
         if (ir::type_bytes(d.type) != 4 || ir::is_float(d.type)) return nullptr;
         switch (d.atom) {
         case ir::AtomOp::add: return redux_for<ir::AtomOp::add>(d.type);

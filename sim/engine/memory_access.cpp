@@ -69,6 +69,7 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
         switch (memory::classify_generic(addr)) {
         case memory::GenericSpace::shared: sp = AddrSpace::shared; addr -= memory::kSharedWindow; break;
         case memory::GenericSpace::local: sp = AddrSpace::local; addr -= memory::kLocalWindow; break;
+        case memory::GenericSpace::param: sp = AddrSpace::kernel_param; addr -= memory::kParamWindow; break;
         default: sp = AddrSpace::global;
         }
     }

@@ -39,8 +39,9 @@ struct DInst {
     AddrSpace space = AddrSpace::global;
     uint32_t guard = kNone;
     bool guard_neg = false;
-    std::array<uint32_t, 4> dst{kNone, kNone, kNone, kNone};
-    std::array<uint32_t, 4> src{kNone, kNone, kNone, kNone};
+    // Up to 8 destinations/sources: ld/st .v8 (sm_100's 256-bit .b32/.f32 vectors) has eight registers.
+    std::array<uint32_t, 8> dst{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
+    std::array<uint32_t, 8> src{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
     uint32_t addr_reg = kNone;      // memory operand's register, kNone for [sym+imm] / [imm]
     int64_t offset = 0;             // memory operand's constant part (symbol base + imm)
     uint32_t target = kNone;        // branch target pc / callee function index

@@ -19,6 +19,11 @@ inline constexpr uint64_t kLocalWindowSize = 0x1'0000'0000ull;   // 4 GiB
 inline constexpr uint64_t kSharedWindow = 0x7fff'0000'0000ull;
 inline constexpr uint64_t kSharedWindowSize = 0x1'0000'0000ull;  // 4 GiB
 
+// Kernel parameters in the generic space (cvta.param, PTX ISA 9.7.9.x; `__grid_constant__` parameters):
+// read-only, offset = generic - kParamWindow, above the other windows.
+inline constexpr uint64_t kParamWindow = 0x8000'0000'0000ull;
+inline constexpr uint64_t kParamWindowSize = 0x1'0000'0000ull;
+
 // Function addresses (`mov.u64 %rd, func;`, function pointers in initialisers, indirect calls): code does not
 // live in any data window, so a function's address is kFunctionBase + 16 * its index in Module::functions,
 // below the heap. Never zero, so `if (fp)` tests behave.
@@ -26,11 +31,12 @@ inline constexpr uint64_t kFunctionBase = 0x0100'0000'0000ull;
 inline constexpr uint64_t kFunctionStride = 16;
 constexpr uint64_t function_address(uint64_t index) { return kFunctionBase + kFunctionStride * index; }
 
-enum class GenericSpace : uint8_t { global, shared, local };
+enum class GenericSpace : uint8_t { global, shared, local, param };
 
 constexpr GenericSpace classify_generic(uint64_t addr) {
     if (addr - kSharedWindow < kSharedWindowSize) return GenericSpace::shared;
     if (addr - kLocalWindow < kLocalWindowSize) return GenericSpace::local;
+    if (addr - kParamWindow < kParamWindowSize) return GenericSpace::param;
     return GenericSpace::global;
 }
 

@@ -324,3 +324,46 @@ TEST_CASE("vote.sync and redux.sync with per-tile member masks (cooperative-grou
         CHECK(o[2 * l + 1] == (l < 16 ? 120u : 376u));  // 0+..+15, 16+..+31
     }
 }
+
+TEST_CASE("ld/st .v8, cvta.param / isspacep.param on a kernel parameter, redux.sync.max.abs.f32") {
+    auto k = test::parse(R"(
+.version 8.8
+.target sm_100a
+.address_size 64
+.visible .entry misc(.param .u64 in, .param .u64 out, .param .u32 seven)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<12>;
+    .reg .f32 %f<4>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    ld.global.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];
+    st.global.v8.b32 [%rd2], {%r8, %r7, %r6, %r5, %r4, %r3, %r2, %r1};
+    mov.u64 %rd3, seven;
+    cvta.param.u64 %rd4, %rd3;
+    isspacep.param %p1, %rd4;
+    ld.u32 %r9, [%rd4];
+    selp.u32 %r10, 1, 0, %p1;
+    st.global.v2.u32 [%rd2+32], {%r9, %r10};
+    mov.u32 %r11, %laneid;
+    cvt.rn.f32.u32 %f1, %r11;
+    neg.f32 %f1, %f1;
+    redux.sync.max.abs.f32 %f2, %f1, -1;
+    st.global.f32 [%rd2+40], %f2;
+    ret;
+}
+)");
+    INFO(k.diagnostics);
+    REQUIRE(k.parsed.ok());
+    engine::Simulator sim;
+    const uint64_t in = test::upload(sim, std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    const uint64_t out = test::upload(sim, std::vector<uint32_t>(11, 0));
+    test::Params p;
+    p.add(in).add(out).add(uint32_t{7});
+    auto r = sim.launch(k.parsed.module, *k.find("misc"), test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    auto o = test::download<uint32_t>(sim, out, 11);
+    CHECK(o == std::vector<uint32_t>{8, 7, 6, 5, 4, 3, 2, 1, 7, 1, 0x41f80000u});  // max |-lane| = 31.0f
+}
