@@ -15,21 +15,6 @@ namespace warpsim::check {
 namespace {
 
 // The same limits session::run_simulated derives from a preset (kept in step with sim/session/run.cpp).
-engine::DeviceLimits limits_from(const device::DevicePreset& p) {
-    engine::DeviceLimits l;
-    l.max_threads_per_block = static_cast<uint32_t>(p.block.max_threads);
-    for (int i = 0; i < 3; ++i) {
-        l.max_block_dim[i] = static_cast<uint32_t>(p.block.max_dims[i]);
-        l.max_grid_dim[i] = static_cast<uint32_t>(std::min<int64_t>(p.grid.max_dims[i], 0xffffffffll));
-    }
-    l.shared_per_block_default = static_cast<uint32_t>(p.block.shared_default_bytes);
-    l.shared_per_block_optin = static_cast<uint32_t>(p.block.shared_optin_bytes);
-    l.registers_per_sm = static_cast<uint32_t>(p.sm.registers);
-    l.num_sms = static_cast<uint32_t>(p.sm_count);
-    l.warp_size = static_cast<uint32_t>(p.warp_size);
-    return l;
-}
-
 std::string arg_name(const session::PreparedLaunch& p, size_t i) {
     const auto& a = p.spec.args[i];
     std::string s = fmt::format("args[{}]", i);
@@ -78,44 +63,28 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
                                       "seed, so every run would use the same schedule; ran once",
                                       options.schedules));
 
-    engine::Simulator sim;
-    std::vector<uint64_t> addresses(p.spec.args.size(), 0);
+    const auto regs = session::kernel_registers(p, preset.value());
+    auto setup = session::setup_launch(p, preset.value(), regs.registers);
+    if (!setup) return Fail::failure(setup.error());
+    auto& sim = *setup->sim;
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         const auto& a = p.spec.args[i];
         if (a.kind != launch::ArgSpec::Kind::buffer) continue;
-        auto bytes = launch::make_buffer(p.spec, i);
-        if (!bytes) return Fail::failure(bytes.error());
-        addresses[i] = sim.malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
-        if (addresses[i] == 0)
-            return Fail::failure(fmt::format("{}: args[{}]: the simulated device heap could not hold this buffer",
-                                             p.spec.path, i));
-        sim.write(addresses[i], bytes.value());
-        r.ctx.allocations.push_back({addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
+        r.ctx.allocations.push_back({setup->addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
     }
-    if (auto loaded = sim.load(*p.module); !loaded.ok) return Fail::failure(loaded.message);
     for (const auto& v : p.module->globals) {
         if (v.space != ir::Space::global && v.space != ir::Space::const_) continue;
         if (auto addr = sim.symbol_address(*p.module, v.name))
             r.ctx.allocations.push_back({*addr, v.size_bytes(), CheckContext::source_name(v.name),
                                          std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec))});
     }
-    const auto params = launch::pack_params(*p.kernel, addresses, p.spec);
-    const auto regs = session::kernel_registers(p, preset.value());
-
-    engine::LaunchConfig cfg;
-    cfg.grid = p.spec.grid;
-    cfg.block = p.spec.block;
-    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
-    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
-    cfg.registers_per_thread = static_cast<uint32_t>(regs.registers);
-    cfg.limits = limits_from(preset.value());
+    engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_instructions;
     cfg.host_workers = 1;
-    cfg.ptx_file = r.ctx.ptx_file;
     CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global, options.synccheck,
                            options.initcheck);
     cfg.observer = &observer;
-    auto result = sim.launch(*p.module, *p.kernel, cfg, params, nullptr);
+    auto result = sim.launch(*p.module, *p.kernel, cfg, setup->params, nullptr);
     if (result.error) {
         observer.abandon_block();
         r.error = result.error;

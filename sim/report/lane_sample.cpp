@@ -13,21 +13,6 @@ namespace warpsim::report {
 namespace {
 
 // The limits the session derives from the preset; the sample run must accept what the real run accepted.
-engine::DeviceLimits limits_of(const device::DevicePreset& p) {
-    engine::DeviceLimits l;
-    l.max_threads_per_block = static_cast<uint32_t>(p.block.max_threads);
-    for (int i = 0; i < 3; ++i) {
-        l.max_block_dim[i] = static_cast<uint32_t>(p.block.max_dims[i]);
-        l.max_grid_dim[i] = static_cast<uint32_t>(std::min<int64_t>(p.grid.max_dims[i], 0xffffffffll));
-    }
-    l.shared_per_block_default = static_cast<uint32_t>(p.block.shared_default_bytes);
-    l.shared_per_block_optin = static_cast<uint32_t>(p.block.shared_optin_bytes);
-    l.registers_per_sm = static_cast<uint32_t>(p.sm.registers);
-    l.num_sms = static_cast<uint32_t>(p.sm_count);
-    l.warp_size = static_cast<uint32_t>(p.warp_size);
-    return l;
-}
-
 }  // namespace
 
 const LaneSample* LaneSamples::find(uint32_t function, uint32_t pc, engine::MemorySpace space) const {
@@ -86,30 +71,13 @@ void LaneSampler::on_memory(const engine::MemoryEvent& e) {
 launch::Outcome<LaneSamples> sample_lanes(const session::PreparedLaunch& p, const session::SimRun& run,
                                           const SampleOptions& options) {
     using Fail = launch::Outcome<LaneSamples>;
-    engine::Simulator sim;
-    std::vector<uint64_t> addresses(p.spec.args.size(), 0);
-    for (size_t i = 0; i < p.spec.args.size(); ++i) {
-        const auto& a = p.spec.args[i];
-        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
-        auto bytes = launch::make_buffer(p.spec, i);
-        if (!bytes) return Fail::failure(bytes.error());
-        addresses[i] = sim.malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
-        if (addresses[i] == 0) return Fail::failure(p.spec.path + ": the sample run could not allocate args[" + std::to_string(i) + "]");
-        sim.write(addresses[i], bytes.value());
-    }
-    auto params = launch::pack_params(*p.kernel, addresses, p.spec);
-    engine::LaunchConfig cfg;
-    cfg.grid = p.spec.grid;
-    cfg.block = p.spec.block;
-    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
-    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
-    cfg.registers_per_thread = static_cast<uint32_t>(run.registers.registers);
-    cfg.limits = limits_of(run.preset);
+    auto setup = session::setup_launch(p, run.preset, run.registers.registers);
+    if (!setup) return Fail::failure(setup.error());
+    engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_thread_instructions;
-    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
     LaneSampler sampler(options.max_blocks);
     cfg.observer = &sampler;
-    auto result = sim.launch(*p.module, *p.kernel, cfg, params, nullptr);
+    auto result = setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, nullptr);
     LaneSamples samples = sampler.take();
     samples.complete = result.ok();
     return samples;

@@ -39,6 +39,8 @@ long long declared_static_shared(const ir::Module& m, const ir::Function& f) {
     return total;
 }
 
+}  // namespace
+
 engine::DeviceLimits limits_from(const device::DevicePreset& p) {
     engine::DeviceLimits l;
     l.max_threads_per_block = static_cast<uint32_t>(p.block.max_threads);
@@ -53,8 +55,6 @@ engine::DeviceLimits limits_from(const device::DevicePreset& p) {
     l.warp_size = static_cast<uint32_t>(p.warp_size);
     return l;
 }
-
-}  // namespace
 
 launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
     using Fail = launch::Outcome<PreparedLaunch>;
@@ -130,6 +130,38 @@ launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, con
     return occ.value();
 }
 
+launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset, int registers) {
+    using Fail = launch::Outcome<LaunchSetup>;
+    LaunchSetup setup;
+    setup.sim = std::make_unique<engine::Simulator>();
+    setup.addresses.assign(p.spec.args.size(), 0);
+    for (size_t i = 0; i < p.spec.args.size(); ++i) {
+        const auto& a = p.spec.args[i];
+        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
+        auto bytes = launch::make_buffer(p.spec, i);
+        if (!bytes) return Fail::failure(bytes.error());
+        setup.addresses[i] = setup.sim->malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
+        if (setup.addresses[i] == 0) {
+            return Fail::failure(p.spec.path + ": args[" + std::to_string(i) +
+                                 "]: the simulated device heap could not hold this buffer");
+        }
+        setup.sim->write(setup.addresses[i], bytes.value());
+    }
+    if (auto loaded = setup.sim->load(*p.module); !loaded.ok) return Fail::failure(loaded.message);
+    setup.params = launch::pack_params(*p.kernel, setup.addresses, p.spec);
+    auto& cfg = setup.cfg;
+    cfg.grid = p.spec.grid;
+    cfg.block = p.spec.block;
+    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
+    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
+    cfg.registers_per_thread = static_cast<uint32_t>(registers);
+    cfg.limits = limits_from(preset);
+    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
+    cfg.counts_config.l2_bytes = static_cast<uint64_t>(preset.cache.l2_bytes);
+    cfg.counts_config.num_sms = static_cast<uint32_t>(preset.sm_count);
+    return setup;
+}
+
 launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
     using Fail = launch::Outcome<SimRun>;
     auto preset = device::load_preset(options.device);
@@ -140,34 +172,15 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     auto occ = launch_occupancy(p, run.preset, run.registers);
     if (occ) run.occupancy = occ.value();
 
-    engine::Simulator sim;
-    std::vector<uint64_t> addresses(p.spec.args.size(), 0);
-    for (size_t i = 0; i < p.spec.args.size(); ++i) {
-        const auto& a = p.spec.args[i];
-        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
-        auto bytes = launch::make_buffer(p.spec, i);
-        if (!bytes) return Fail::failure(bytes.error());
-        addresses[i] = sim.malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
-        if (addresses[i] == 0) return Fail::failure(p.spec.path + ": args[" + std::to_string(i) + "]: the simulated device heap could not hold this buffer");
-        sim.write(addresses[i], bytes.value());
-    }
-    auto params = launch::pack_params(*p.kernel, addresses, p.spec);
-
-    engine::LaunchConfig cfg;
-    cfg.grid = p.spec.grid;
-    cfg.block = p.spec.block;
-    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
-    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
-    cfg.registers_per_thread = static_cast<uint32_t>(run.registers.registers);
-    cfg.limits = limits_from(run.preset);
+    auto setup = setup_launch(p, run.preset, run.registers.registers);
+    if (!setup) return Fail::failure(setup.error());
+    auto& sim = *setup->sim;
+    auto& cfg = setup->cfg;
     cfg.max_instructions = options.max_instructions;
     cfg.host_workers = options.workers;
-    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
-    cfg.counts_config.l2_bytes = static_cast<uint64_t>(run.preset.cache.l2_bytes);
-    cfg.counts_config.num_sms = static_cast<uint32_t>(run.preset.sm_count);
     run.counters = counts::KernelCounters(cfg.counts_config);
 
-    auto result = sim.launch(*p.module, *p.kernel, cfg, params, &run.counters);
+    auto result = sim.launch(*p.module, *p.kernel, cfg, setup->params, &run.counters);
     run.warp_instructions = result.warp_instructions;
     run.thread_instructions = result.thread_instructions;
 
@@ -196,7 +209,7 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     }
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer) continue;
-        auto bytes = sim.read(addresses[i], p.spec.args[i].buffer_bytes());
+        auto bytes = sim.read(setup->addresses[i], p.spec.args[i].buffer_bytes());
         if (!bytes) continue;
         r.buffers.push_back({static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(*bytes))});
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels_ir/ir.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/counts/counters.hpp"
 #include "sim/device/device.hpp"
 #include "sim/device/occupancy.hpp"
@@ -47,6 +48,20 @@ struct SimOptions {
     uint32_t workers = 0;             // host threads; 0 = all cores
     bool verbose = false;
 };
+
+// A simulator with the spec's buffers allocated and filled, the packed parameters, and a launch
+// configuration for the preset: what every simulated run of a spec (plain, checked, sampled) starts from.
+// Callers set what differs (cfg.observer, cfg.host_workers, cfg.max_instructions) before launching.
+struct LaunchSetup {
+    std::unique_ptr<engine::Simulator> sim;
+    std::vector<uint64_t> addresses;  // device address per spec argument (0 for scalars)
+    std::vector<uint8_t> params;
+    engine::LaunchConfig cfg;
+};
+launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset, int registers);
+
+// The engine's launch limits from a device preset.
+engine::DeviceLimits limits_from(const device::DevicePreset& preset);
 
 // Everything a simulated run produced: the report (the JSON contract), and what the text report shows.
 struct SimRun {
