@@ -21,7 +21,8 @@ std::pair<double, double> bounds_of(const std::string& name) {
     if (name == "l1_latency_cycles") return {15, 200};
     if (name == "issue_efficiency") return {0.2, 1.0};
     if (name == "overlap_p") return {1, 32};
-    if (name == "block_overhead_cycles") return {0, 5000};
+    if (name == "block_overhead_cycles") return {1, 5000};
+    if (name == "block_issue_cycles") return {1, 2000};
     return {1e-6, 1e9};
 }
 

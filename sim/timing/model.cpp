@@ -26,6 +26,7 @@ constexpr NamedParam kFitted[] = {
     {"issue_efficiency", &ModelParams::issue_efficiency},
     {"overlap_p", &ModelParams::overlap_p},
     {"block_overhead_cycles", &ModelParams::block_overhead_cycles},
+    {"block_issue_cycles", &ModelParams::block_issue_cycles},
 };
 constexpr NamedParam kFixed[] = {
     {"alu_latency_cycles", &ModelParams::alu_latency},
@@ -176,7 +177,8 @@ Wave eval_wave(uint64_t blocks, uint32_t k, uint32_t sms, const PerBlock& b, dou
     double pipe = 0;
     for (double p : b.pipe) pipe = std::max(pipe, k * p);
     double lsu = k * b.lsu;
-    double thr = std::max({issue, pipe, lsu});
+    double dispatch = k * m.block_issue_cycles;
+    double thr = std::max({issue, pipe, lsu, dispatch});
     double sm = pnorm(lat, thr, m.overlap_p);
     double dram = double(blocks) * b.dram / dram_bpc;
     double l2 = double(blocks) * b.l2 / m.l2_bytes_per_cycle;
@@ -184,13 +186,13 @@ Wave eval_wave(uint64_t blocks, uint32_t k, uint32_t sms, const PerBlock& b, dou
     Wave w{count, blocks, k, sms, pnorm(sm, dev, m.overlap_p)};
     // Attribute the wave to its largest limit.
     double c = w.cycles * double(count);
-    double top = std::max({lat, issue, pipe, lsu, dram, l2});
+    double top = std::max({lat, issue, pipe, lsu, dram, l2, dispatch});
     if (top == dram) parts.dram += c;
     else if (top == l2) parts.l2 += c;
     else if (top == lat) parts.latency += c;
     else if (top == lsu) parts.lsu += c;
     else if (top == pipe) parts.pipe += c;
-    else parts.issue += c;
+    else parts.issue += c;  // instruction issue or block dispatch
     return w;
 }
 

@@ -25,6 +25,7 @@ struct ModelParams {
     double issue_efficiency = 0.8;       // share of cycles a scheduler with ready warps issues
     double overlap_p = 3;                // p of the p-norm that combines overlapping limits (inf = max)
     double block_overhead_cycles = 200;  // start and drain of one block on an SM
+    double block_issue_cycles = 50;      // an SM accepts a new block at most this often (dispatch rate)
     // Architectural (whitepaper / microbenchmark figures; not fitted).
     double alu_latency = 4, fp32_latency = 4, fp64_latency = 8, sfu_latency = 18, shared_latency = 30;
     double constant_latency = 4, warp_latency = 24, barrier_latency = 20;
@@ -33,7 +34,8 @@ struct ModelParams {
     double shared_wavefronts_per_cycle = 1;
     // Warp instructions per SM per cycle for each Pipe (int, fp32, fp64, fp16, sfu, lsu, branch,
     // barrier, warp, misc): H100/H200 SM has 64 INT32, 128 FP32, 64 FP64, 16 SFU, 32 LD/ST lanes.
-    std::array<double, kPipeCount> pipe_rate{2, 4, 2, 4, 0.5, 1, 2, 1, 1, 2};
+    // Integer counts 4: ptxas folds much PTX integer work (mov, cvt, address arithmetic) into other SASS.
+    std::array<double, kPipeCount> pipe_rate{4, 4, 2, 4, 0.5, 1, 2, 1, 1, 4};
 };
 
 // The names of the fitted parameters, in the order the fitter uses.

@@ -136,3 +136,20 @@ TEST_CASE("fit the H200 timing parameters (writes sim/timing/h200_fit.json)", "[
                      val.misordered.size(), val.pairs));
     for (const auto& s : val.misordered) WARN(s);
 }
+
+TEST_CASE("explore: every measured spec of results.json, fitted and tabulated (no checks)", "[.explore]") {
+    auto results = read_json(kRoot + "/tests/hardware/h200/results.json");
+    REQUIRE(results.has_value());
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& [k, v] : results->at("runs").items()) all.push_back(k);
+    std::vector<Sample> samples;
+    add_samples(results->at("runs"), all, true, samples);
+    auto base = h200_params();
+    auto fit = fit_params(samples, base);
+    auto before = accuracy(samples, base, true);
+    auto after = accuracy(samples, fit.params, true);
+    WARN(table(samples, fit.params));
+    WARN(fmt::format("{} launches: MAPE {:.1f} % with the shipped parameters, {:.1f} % refitted",
+                     samples.size(), before.mape, after.mape));
+    WARN(nlohmann::json(params_to_values(fit.params)).dump(1));
+}
