@@ -21,6 +21,8 @@ struct WarpAccess {
     uint32_t function = 0;          // index into ir::Module::functions
     bool non_coherent = false;      // ld.global.nc / ldu
     bool caches_in_l1 = true;       // false for .cg/.cs/.cv loads and all stores
+    bool async_fill = false;        // the shared-memory write of a cp.async (LDGSTS): not an LSU shared store
+    bool redux_op = false;          // a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine lanes)
     std::array<uint64_t, 32> addr{};
 };
 

@@ -112,8 +112,10 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     SectorList list;
     collect_sectors(a, list);
     const uint32_t ideal = ideal_sectors(a);
+    const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
+    const uint32_t sectors = rmw && !local ? rmw_sectors(a) : list.size;
     ++line.requests;
-    line.sectors += list.size;
+    line.sectors += sectors;
     line.ideal_sectors += ideal;
     const bool is_load = a.kind == AccessKind::load;
     if (local) {
@@ -124,7 +126,7 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     } else {
         add(kind_stat(Stat::inst_global_ld, a.kind), 1);
         add(kind_stat(Stat::global_ld_requests, a.kind), 1);
-        add(kind_stat(Stat::global_ld_sectors, a.kind), list.size);
+        add(kind_stat(Stat::global_ld_sectors, a.kind), sectors);
         add(kind_stat(Stat::global_ld_ideal_sectors, a.kind), ideal);
     }
     if (is_load) {
@@ -151,7 +153,6 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     }
     // Stores write through without allocating (present lines are updated in place, so L1 is untouched);
     // atomics and reductions are performed at L2 and read and write their sectors there.
-    const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
     for (uint32_t i = 0; i < list.size; ++i) {
         footprint_.add_write(list.sector[i]);
         if (rmw) footprint_.add_read(list.sector[i]);
@@ -162,6 +163,9 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
 }
 
 void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
+    // LDGSTS fills shared memory behind the LSU pipe: the H200 counts no shared store instruction or
+    // wavefront for it (cp_async_sizes, cp_async_pipeline_8x4, pipeline_memcpy_async: op_st 0).
+    if (a.async_fill) return;
     const SharedCost cost = shared_wavefronts(a, cfg_.shared_rules);
     add(shared_stat(Stat::inst_shared_ld, a.kind), 1);
     add(shared_stat(Stat::shared_ld_wavefronts, a.kind), cost.wavefronts);

@@ -44,6 +44,27 @@ uint32_t count_sectors(const WarpAccess& access) {
     return list.size;
 }
 
+uint32_t rmw_sectors(const WarpAccess& access) {
+    std::array<uint64_t, 32> addr;
+    uint32_t n = 0;
+    for (uint32_t mask = access.active_mask; mask != 0; mask &= mask - 1)
+        addr[n++] = access.addr[static_cast<uint32_t>(std::countr_zero(mask))];
+    if (n == 0) return 0;
+    std::sort(addr.begin(), addr.begin() + n);
+    if (access.kind == AccessKind::reduction && access.redux_op && addr[0] == addr[n - 1]) return 1;
+    uint32_t total = 0, sector_max = 0, run = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const bool same_sector = i > 0 && (addr[i] >> kSectorShift) == (addr[i - 1] >> kSectorShift);
+        if (!same_sector) {
+            total += sector_max;
+            sector_max = 0;
+        }
+        run = i > 0 && addr[i] == addr[i - 1] ? run + 1 : 1;
+        sector_max = std::max(sector_max, run);
+    }
+    return total + sector_max;
+}
+
 uint32_t ideal_sectors(const WarpAccess& access) {
     const uint64_t bytes = static_cast<uint64_t>(std::popcount(access.active_mask)) * access.bytes_per_lane;
     return static_cast<uint32_t>((bytes + kSectorBytes - 1) / kSectorBytes);

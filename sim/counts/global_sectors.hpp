@@ -25,6 +25,14 @@ void collect_sectors(const WarpAccess& access, SectorList& out);
 // Distinct 32-byte sectors touched by the active lanes (what l1tex__t_sectors_* counts per request).
 uint32_t count_sectors(const WarpAccess& access);
 
+// l1tex__t_sectors of a global atom/red request. The H200 counts, per distinct sector, as many sectors as
+// the most lanes that update one address in it (same-address updates are applied one per pass): measured
+// f32 red at one address 32, at four addresses of one sector (8 lanes each) 8, exch at 32 distinct
+// addresses 4. A red of a 32-bit integer add/min/max/and/or/xor at one warp-uniform address is 1: ptxas
+// combines the lanes first (REDUX) and one lane sends it (atomic_int_global: 14 such reds per warp at 1,
+// inc/dec and 64-bit ones at 32).
+uint32_t rmw_sectors(const WarpAccess& access);
+
 // The sectors the active lanes' bytes would need if they were perfectly packed and aligned:
 // ceil(active lanes * bytes per lane / 32). 32 lanes x 4 B -> 4, 8 lanes x 4 B -> 1.
 uint32_t ideal_sectors(const WarpAccess& access);

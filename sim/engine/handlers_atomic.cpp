@@ -1,5 +1,6 @@
 // sim/engine/handlers_atomic.cpp — atom/red on global and shared (and generic resolving to them): lanes
 // apply in increasing lane order; global memory uses host atomics when blocks run concurrently.
+#include <array>
 #include <atomic>
 #include <cstring>
 
@@ -79,38 +80,76 @@ uint64_t rmw(uint8_t* p, bool host_atomic, AtomOp op, Type t, uint64_t b, uint64
     return old;
 }
 
-template <uint32_t W, bool Red>
+// Red: a PTX red, or an atom whose result no instruction reads (ptxas emits RED for both, and the H200
+// counts them under op_red). Only a PTX atom writes its destination.
+template <uint32_t W, bool Red, bool WritesDst>
 void atom(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     const AtomOp op = in.ir->d.atom;
     const Type t = in.type;
-    AccessRecorder rec(x, in, Red ? counts::AccessKind::reduction : counts::AccessKind::atomic, W);
+    constexpr counts::AccessKind kind = Red ? counts::AccessKind::reduction : counts::AccessKind::atomic;
+    AccessRecorder rec(x, in, kind, W);
     // atom: d, [a], b{, c}; red: [a], b
     const uint32_t bsrc = in.src[0], csrc = in.src[1];
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t dmask = x.frame->code->reg_width_mask[in.dst[0]];
+    std::array<LaneTarget, 32> tg;
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-        LaneTarget tg;
-        if (!resolve_lane(x, in, l, W, Red ? counts::AccessKind::reduction : counts::AccessKind::atomic, tg)) return;
-        rec.add(l, tg);
-        const bool host = tg.global_memory && x.launch->atomics_on_host;
-        uint64_t old = rmw<W>(tg.ptr, host, op, t, x.R[bsrc * 32 + l], x.R[csrc * 32 + l]);
-        if (!Red) d[l] = old & dmask;
+        if (!resolve_lane(x, in, l, W, kind, tg[l])) return;
+        const bool host = tg[l].global_memory && x.launch->atomics_on_host;
+        uint64_t old = rmw<W>(tg[l].ptr, host, op, t, x.R[bsrc * 32 + l], x.R[csrc * 32 + l]);
+        if (WritesDst) d[l] = old & dmask;
+    }
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        rec.add(l, tg[l]);
     }
     rec.flush(x);
 }
 
+// Whether register r is read anywhere in fn (source operand, address base, guard). A register written
+// again later counts as read if any read exists at all: conservative, so such an atom stays an ATOM.
+bool operand_reads(const ir::Operand& o, uint32_t r) {
+    if ((o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::address) && o.reg == r) return true;
+    for (const auto& e : o.elems)
+        if (operand_reads(e, r)) return true;
+    return false;
+}
+
+bool first_arg_is_dest(ir::Opcode op) {
+    using O = ir::Opcode;
+    switch (op) {
+    case O::st: case O::red: case O::bra: case O::brx: case O::call: case O::ret: case O::exit: case O::trap:
+    case O::membar: case O::fence: case O::prefetch: case O::prefetchu: case O::nanosleep: case O::pmevent:
+    case O::brkpt: case O::discard: case O::applypriority: case O::bar: case O::barrier: return false;
+    default: return true;
+    }
+}
+
+bool register_read(const ir::Function& fn, uint32_t r) {
+    for (const auto& inst : fn.body) {
+        if (inst.pred.reg == r) return true;
+        const std::size_t from = first_arg_is_dest(inst.op) ? 1 : 0;
+        for (std::size_t i = from; i < inst.args.size(); ++i)
+            if (operand_reads(inst.args[i], r)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
-Handler select_atomic(const ir::Instruction& inst, DInst& in, const SelectContext&) {
+Handler select_atomic(const ir::Instruction& inst, DInst& in, const SelectContext& ctx) {
     const bool red = inst.op == ir::Opcode::red;
     if (inst.d.atom == AtomOp::none || inst.d.atom == AtomOp::popc || in.vec != 1) return nullptr;
     if (inst.d.atom == AtomOp::cas && in.nsrc < 2) return nullptr;
+    const bool unused = !red && ctx.function && !inst.args.empty() &&
+                        (inst.args[0].kind == ir::Operand::Kind::sink ||
+                         (inst.args[0].kind == ir::Operand::Kind::reg && !register_read(*ctx.function, inst.args[0].reg)));
     switch (ir::type_bytes(inst.d.type)) {
-    case 2: return red ? &atom<2, true> : &atom<2, false>;
-    case 4: return red ? &atom<4, true> : &atom<4, false>;
-    case 8: return red ? &atom<8, true> : &atom<8, false>;
+    case 2: return red ? &atom<2, true, false> : unused ? &atom<2, true, true> : &atom<2, false, true>;
+    case 4: return red ? &atom<4, true, false> : unused ? &atom<4, true, true> : &atom<4, false, true>;
+    case 8: return red ? &atom<8, true, false> : unused ? &atom<8, true, true> : &atom<8, false, true>;
     default: return nullptr;
     }
 }

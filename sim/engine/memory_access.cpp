@@ -160,6 +160,13 @@ AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKin
         a.non_coherent = d.nc || in.ir->op == ir::Opcode::ldu;
         a.caches_in_l1 = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg &&
                          d.cache != ir::CacheOp::cs && d.cache != ir::CacheOp::cv;
+        // For the counts: a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine a warp's lanes),
+        // and the shared-memory write of a (non-bulk) cp.async, not an LSU shared store on the H200.
+        a.redux_op = bytes_per_lane == 4 && !ir::is_float(in.type) &&
+                     (d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
+                      d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
+        a.async_fill = kind == counts::AccessKind::store && in.ir->op == ir::Opcode::cp &&
+                       std::find(in.ir->mods.begin(), in.ir->mods.end(), "bulk") == in.ir->mods.end();
     }
     for (uint32_t s = 0; s < 5; ++s) acc_[s].space = static_cast<counts::AccessSpace>(s);
 }

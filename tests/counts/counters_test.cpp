@@ -79,6 +79,7 @@ TEST_CASE("global requests, sectors and ideal sectors per op and per line", "[co
     k.on_access(st);  // 16 sectors
     auto red = make_access(AccessSpace::global, AccessKind::reduction, 4, kAll, [](uint32_t) { return kBase; });
     red.pc = 6;
+    red.redux_op = true;  // a 32-bit integer add at one address: ptxas combines the warp (see rmw_sectors)
     k.on_access(red);  // 1 sector, 4 ideal
     CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 2);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 9);
@@ -254,4 +255,18 @@ TEST_CASE("merge: any split of blocks over workers gives the same counts", "[cou
             CHECK(got.max_way == s.max_way);
         }
     }
+}
+
+TEST_CASE("cp.async shared fills are no LSU shared stores; global reds count per pass", "[counts][counters]") {
+    KernelCounters k;
+    // cp_async_sizes / pipeline_memcpy_async on the H200: op_st wavefronts and instructions 0.
+    auto fill = make_access(AccessSpace::shared, AccessKind::store, 16, kAll, [](uint32_t i) { return 16ull * i; });
+    fill.async_fill = true;
+    k.on_access(fill);
+    CHECK(metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 0);
+    CHECK(metric(k, "smsp__inst_executed_op_shared_st.sum") == 0);
+    // atomic_float_one_block: red.add.f32 by 32 lanes at one address: 1 request, 32 sectors.
+    k.on_access(make_access(AccessSpace::global, AccessKind::reduction, 4, kAll, [](uint32_t) { return kBase; }));
+    CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") == 1);
+    CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 32);
 }

@@ -107,3 +107,39 @@ TEST_CASE("collect_sectors lists the sectors ascending and distinct", "[counts][
     CHECK(list.sector[0] == kBase / 32);
     CHECK(list.sector[1] == kBase / 32 + 2);
 }
+
+// atom/red sectors (rmw_sectors): figures measured on the H200 (tests/hardware/h200/results.json).
+TEST_CASE("rmw sectors: one per pass over the most lanes sharing an address", "[counts][sectors][atomics]") {
+    using K = AccessKind;
+    // atomic_float_one_block: red.add.f32 by 32 lanes at fsum[0] -> 32 sectors.
+    CHECK(rmw_sectors(make_access(AccessSpace::global, K::reduction, 4, kAll, [](uint32_t) { return kBase; })) == 32);
+    // ... and at fsum[1 + (i & 3)]: four addresses of one sector, 8 lanes each -> 8.
+    CHECK(rmw_sectors(make_access(AccessSpace::global, K::reduction, 4, kAll,
+                                  [](uint32_t i) { return kBase + 4 + 4ull * (i & 3); })) == 8);
+    // atomic_int_global: atom.exch at slots[i] -> 4 sectors, like a store.
+    CHECK(rmw_sectors(make_access(AccessSpace::global, K::atomic, 4, kAll,
+                                  [](uint32_t i) { return kBase + 4ull * i; })) == 4);
+    // Two sectors: 20 lanes at one address of the first, 12 spread over the second -> 20 + 1.
+    CHECK(rmw_sectors(make_access(AccessSpace::global, K::atomic, 4, kAll,
+                                  [](uint32_t i) { return i < 20 ? kBase : kBase + 32 + 4ull * (i % 8); })) == 22);
+}
+
+TEST_CASE("rmw sectors: a uniform 32-bit integer red is combined to one lane", "[counts][sectors][atomics]") {
+    auto uniform = [](AccessKind k, uint8_t bytes, bool redux, uint32_t mask) {
+        auto a = make_access(AccessSpace::global, k, bytes, mask, [](uint32_t) { return kBase + 8; });
+        a.redux_op = redux;
+        return rmw_sectors(a);
+    };
+    // atomic_int_global: add/min/max/and/or/xor at counters[k] 1 sector; inc/dec (not REDUX) 32, 64-bit 32.
+    CHECK(uniform(AccessKind::reduction, 4, true, kAll) == 1);
+    CHECK(uniform(AccessKind::reduction, 4, false, kAll) == 32);
+    CHECK(uniform(AccessKind::reduction, 8, false, kAll) == 32);
+    // atomic_int_global_block100: the last warp of a 100-thread block has 4 lanes: inc/dec count 4.
+    CHECK(uniform(AccessKind::reduction, 4, false, 0xfu) == 4);
+    CHECK(uniform(AccessKind::reduction, 4, true, 0xfu) == 1);
+    // Not uniform: the REDUX combination does not apply (two addresses, 16 lanes each, one sector).
+    auto split = make_access(AccessSpace::global, AccessKind::reduction, 4, kAll,
+                             [](uint32_t i) { return kBase + 4ull * (i & 1); });
+    split.redux_op = true;
+    CHECK(rmw_sectors(split) == 16);
+}
