@@ -121,6 +121,9 @@ struct Exec {
     BlockContext* block = nullptr;
     const LaunchContext* launch = nullptr;
     bool stop = false;                 // the warp must yield (barrier) or the block must stop (error)
+    // The allocation the last global access hit: lanes of a warp mostly hit the same buffer, and this
+    // spares a map lookup per lane. Allocations do not move or change during a launch.
+    const memory::Allocation* last_alloc = nullptr;
 };
 
 // Where an observer event happened: this warp executing `in` in the current frame.

@@ -1,6 +1,8 @@
 // sim/engine/handlers_float.cpp — f32/f64/f16/f16x2/bf16/bf16x2 arithmetic, the .approx special functions,
 // copysign and testp, all through sim/arith (bit-exact: rounding modes, .ftz, .sat, .relu, NaN rules).
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 #include "sim/arith/approx.hpp"
 #include "sim/arith/float_ops.hpp"
@@ -32,6 +34,32 @@ template <class Op>
 uint64_t xorsign_abs(uint64_t a, uint64_t b, uint64_t sign_bit, uint64_t nan_bits, Op op) {
     const uint64_t r = op(a & ~sign_bit, b & ~sign_bit);
     return r == nan_bits ? r : r | ((a ^ b) & sign_bit);
+}
+
+// The host's IEEE f32 add/sub/mul/fma (round to nearest even: nothing in warpsim changes MXCSR) give the same
+// bits as sim/arith when every input is zero or normal and the result is normal and not near the subnormal
+// range: then there is no NaN payload, infinity, flush-to-zero or zero-sign rule to follow. Anything else
+// (or a .rz/.rm/.rp instruction) goes to sim/arith. This is only a shortcut for the common case.
+bool f32_plain(uint32_t v) {
+    const uint32_t e = (v >> 23) & 0xffu;
+    return e != 0xffu && (e != 0 || (v & 0x7fffffffu) == 0);
+}
+bool f32_safe_result(float r) {
+    const uint32_t e = (std::bit_cast<uint32_t>(r) >> 23) & 0xffu;
+    return e > 1 && e != 0xffu;
+}
+template <F Op>
+bool f32_fast(uint32_t a, uint32_t b, uint32_t c, uint32_t& out) {
+    if (!f32_plain(a) || !f32_plain(b) || (Op == F::fma && !f32_plain(c))) return false;
+    const float x = std::bit_cast<float>(a), y = std::bit_cast<float>(b);
+    float r;
+    if constexpr (Op == F::add) r = x + y;
+    else if constexpr (Op == F::sub) r = x - y;
+    else if constexpr (Op == F::mul) r = x * y;
+    else r = std::fma(x, y, std::bit_cast<float>(c));
+    if (!f32_safe_result(r)) return false;
+    out = std::bit_cast<uint32_t>(r);
+    return true;
 }
 
 uint64_t f32_op(F op, uint32_t a, uint32_t b, uint32_t c, const Mods& m) {
@@ -116,9 +144,13 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
     const Mods m(in.ir->d);
+    constexpr bool kFastOp = Op == F::add || Op == F::sub || Op == F::mul || Op == F::fma;
+    const bool fast = kFastOp && m.rnd == Round::rn;
     for_lanes(e, [&](uint32_t l) {
         if constexpr (T == Fmt::f32) {
-            uint32_t r = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m));
+            uint32_t r = 0;
+            if (!fast || !f32_fast<Op>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r))
+                r = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m));
             d[l] = m.sat ? arith::f32_sat(r) : r;
         } else if constexpr (T == Fmt::f64) {
             d[l] = f64_op(Op, a[l], b[l], c[l], m);
@@ -179,7 +211,12 @@ void contracted(Exec& x, const DInst& in, uint32_t e) {
     for_lanes(e, [&](uint32_t l) {
         const uint64_t av = NegP ? a[l] ^ sign : a[l], cv = NegC ? c[l] ^ sign : c[l];
         if constexpr (F64) d[l] = arith::f64_fma(av, b[l], cv, Round::rn);
-        else d[l] = arith::f32_fma(uint32_t(av), uint32_t(b[l]), uint32_t(cv), Round::rn, ftz);
+        else {
+            uint32_t r = 0;
+            if (!f32_fast<F::fma>(uint32_t(av), uint32_t(b[l]), uint32_t(cv), r))
+                r = arith::f32_fma(uint32_t(av), uint32_t(b[l]), uint32_t(cv), Round::rn, ftz);
+            d[l] = r;
+        }
     });
 }
 

@@ -2,6 +2,7 @@
 #include "sim/engine/memory_access.hpp"
 
 #include <algorithm>
+#include <new>
 #include <fmt/format.h>
 
 #include "sim/engine/handler_util.hpp"
@@ -88,13 +89,18 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
     case AddrSpace::global:
     case AddrSpace::const_: {
         out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
-        out.ptr = x.launch->memory->translate(addr, width);
+        const memory::Allocation* al = x.last_alloc;
+        if (!al || addr - al->base >= al->size) {
+            al = x.launch->memory->find(addr);  // what DeviceMemory::translate and is_read_only look up
+            if (al) x.last_alloc = al;
+        }
+        out.ptr = al && width <= al->size - (addr - al->base) ? al->data.get() + (addr - al->base) : nullptr;
         out.global_memory = true;
         if (!out.ptr) {
             out_of_bounds(x, in, lane, addr, width, kind, sp == AddrSpace::const_ ? "const" : "global", "");
             return false;
         }
-        if (kind != counts::AccessKind::load && x.launch->memory->is_read_only(addr)) {
+        if (kind != counts::AccessKind::load && al->read_only) {
             out_of_bounds(x, in, lane, addr, width, kind, "global", "lies in read-only .const data and ");
             return false;
         }
@@ -152,37 +158,47 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
 AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane)
     : in_(&in) {
     const auto& d = in.ir->d;
-    for (auto& a : acc_) {
-        a.kind = kind;
-        a.bytes_per_lane = static_cast<uint8_t>(bytes_per_lane);
-        a.pc = in.pc;
-        a.function = x.frame->code->index;
-        a.non_coherent = d.nc || in.ir->op == ir::Opcode::ldu;
-        a.caches_in_l1 = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg &&
-                         d.cache != ir::CacheOp::cs && d.cache != ir::CacheOp::cv;
-        // For the counts: a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine a warp's lanes),
-        // and the shared-memory write of a (non-bulk) cp.async, not an LSU shared store on the H200.
-        a.redux_op = bytes_per_lane == 4 && !ir::is_float(in.type) &&
-                     (d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
-                      d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
-        a.async_fill = kind == counts::AccessKind::store && in.ir->op == ir::Opcode::cp &&
-                       std::find(in.ir->mods.begin(), in.ir->mods.end(), "bulk") == in.ir->mods.end();
-    }
-    for (uint32_t s = 0; s < 5; ++s) acc_[s].space = static_cast<counts::AccessSpace>(s);
+    kind_ = kind;
+    bytes_per_lane_ = static_cast<uint8_t>(bytes_per_lane);
+    pc_ = in.pc;
+    function_ = x.frame->code->index;
+    non_coherent_ = d.nc || in.ir->op == ir::Opcode::ldu;
+    caches_in_l1_ = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg && d.cache != ir::CacheOp::cs &&
+                     d.cache != ir::CacheOp::cv;
+    // For the counts: a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine a warp's lanes), and
+    // the shared-memory write of a (non-bulk) cp.async, which the H200 does not count as an LSU shared store.
+    redux_op_ = bytes_per_lane == 4 && !ir::is_float(in.type) &&
+                (d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
+                 d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
+    async_fill_ = kind == counts::AccessKind::store && in.ir->op == ir::Opcode::cp &&
+                  std::find(in.ir->mods.begin(), in.ir->mods.end(), "bulk") == in.ir->mods.end();
 }
 
 void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
-    auto& a = acc_[static_cast<uint32_t>(t.space)];
+    const auto s = static_cast<uint32_t>(t.space);
+    if (!(used_ & (1u << s))) {
+        auto* a = new (&acc_[s].a) counts::WarpAccess();
+        a->space = t.space;
+        a->kind = kind_;
+        a->bytes_per_lane = bytes_per_lane_;
+        a->pc = pc_;
+        a->function = function_;
+        a->non_coherent = non_coherent_;
+        a->caches_in_l1 = caches_in_l1_;
+        a->redux_op = redux_op_;
+        a->async_fill = async_fill_;
+        used_ |= 1u << s;
+    }
+    auto& a = slot(s);
     a.active_mask |= 1u << lane;
     a.addr[lane] = t.addr;
-    used_ |= 1u << static_cast<uint32_t>(t.space);
 }
 
 void AccessRecorder::flush(Exec& x) {
     if (x.launch->observer) notify(x);
     if (!x.block->counters) return;
     for (uint32_t s = 0; s < 5; ++s)
-        if (used_ & (1u << s)) x.block->counters->on_access(acc_[s]);
+        if (used_ & (1u << s)) x.block->counters->on_access(slot(s));
 }
 
 }  // namespace warpsim::engine
@@ -219,7 +235,7 @@ MemoryEvent base_event(const Exec& x, const DInst& in, MemoryKind kind, MemorySp
 void AccessRecorder::notify(Exec& x) const {
     for (uint32_t s = 0; s < 5; ++s) {
         if (!(used_ & (1u << s))) continue;
-        const auto& a = acc_[s];
+        const auto& a = slot(s);
         const MemoryKind kind = a.kind == counts::AccessKind::load ? MemoryKind::read
                               : a.kind == counts::AccessKind::store ? MemoryKind::write : MemoryKind::atomic;
         MemoryEvent ev = base_event(x, *in_, kind, static_cast<MemorySpace>(s), a.bytes_per_lane, a.active_mask);

@@ -37,7 +37,22 @@ public:
 private:
     void notify(Exec& x) const;
 
-    counts::WarpAccess acc_[5];
+    // acc_[s] is built (zeroed, then filled) on the first lane in space s: most accesses touch one space, and
+    // clearing five 32-lane address arrays per warp instruction cost more than the access itself.
+    union Slot {
+        Slot() {}
+        counts::WarpAccess a;
+    };
+    counts::WarpAccess& slot(uint32_t s) { return acc_[s].a; }
+    const counts::WarpAccess& slot(uint32_t s) const { return acc_[s].a; }
+
+    Slot acc_[5];
+    // The fields every space's access shares.
+    counts::AccessKind kind_ = counts::AccessKind::load;
+    uint8_t bytes_per_lane_ = 0;
+    bool non_coherent_ = false, caches_in_l1_ = false;
+    bool redux_op_ = false, async_fill_ = false;
+    uint32_t pc_ = 0, function_ = 0;
     uint32_t used_ = 0;  // bit per AccessSpace
     const DInst* in_ = nullptr;
 };

@@ -2,6 +2,8 @@
 #include "sim/session/run.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <filesystem>
 
 #include "kernels_ir/names.hpp"
@@ -180,7 +182,12 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     cfg.host_workers = options.workers;
     run.counters = counts::KernelCounters(cfg.counts_config);
 
+    const auto launch_start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
     auto result = sim.launch(*p.module, *p.kernel, cfg, setup->params, &run.counters);
+    run.launch_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    run.launch_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start).count();
     run.warp_instructions = result.warp_instructions;
     run.thread_instructions = result.thread_instructions;
 

@@ -72,6 +72,8 @@ struct SimRun {
     counts::KernelCounters counters;
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
+    double launch_seconds = 0;        // wall time of sim.launch alone (no setup, no hashing)
+    double launch_cpu_seconds = 0;    // process CPU time (all threads) spent in sim.launch
 };
 
 // Runs the prepared launch on the simulator. Launch and memory errors come back inside the report
