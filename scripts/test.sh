@@ -20,7 +20,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_SANITIZE=ON -DWARPSI
       -DCMAKE_CXX_FLAGS="-O1" >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" -E "${WARPSIM_ASAN_EXCLUDE:-^hardware$}"
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -E "${WARPSIM_ASAN_EXCLUDE:-^(hardware|timing)$}"
 
 if command -v clang++ >/dev/null && [ "$fuzz_seconds" -gt 0 ]; then
   echo "== fuzzers (${fuzz_seconds} s each)"

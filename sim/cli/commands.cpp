@@ -21,6 +21,7 @@
 #include "sim/report/lane_sample.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/session/run.hpp"
+#include "sim/timing/timing.hpp"
 
 namespace warpsim::cli {
 namespace {
@@ -56,6 +57,13 @@ int run_command(const RunArgs& args, const char* argv0) {
         std::cerr << "warpsim: " << run.error() << "\n";
         return kExitBadInput;
     }
+    // The timing model runs on the counts of this very simulation.
+    std::string timing_text;
+    if (!run->report.error) {
+        auto timing = timing::predict_run(*prepared, *run);
+        run->report.predicted = timing.predicted;
+        timing_text = timing.text;
+    }
     const auto& report = run->report;
     // A short second run with an observer gives one warp's addresses per instruction (strides, lane diagrams).
     std::optional<report::LaneSamples> samples;
@@ -75,6 +83,7 @@ int run_command(const RunArgs& args, const char* argv0) {
         report::TextReportOptions text_options;
         text_options.samples = samples ? &*samples : nullptr;
         std::cout << report::text_report(*prepared, *run, text_options);
+        if (!timing_text.empty()) std::cout << "\n" << timing_text << (timing_text.ends_with('\n') ? "" : "\n");
     } else if (report.error) {
         std::cerr << "warpsim: " << report.error->message << "\n" << report.error->details << "\n";
     }

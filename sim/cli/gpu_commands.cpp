@@ -9,6 +9,7 @@
 #include "cuda/ncu_profile.hpp"
 #include "sim/counts/metric_table.hpp"
 #include "sim/session/run.hpp"
+#include "sim/timing/timing.hpp"
 
 namespace warpsim::cli {
 namespace {
@@ -83,6 +84,7 @@ int compare_command(const CompareArgs& args, const char* argv0) {
         std::cerr << "warpsim: " << sim.error() << "\n";
         return 2;
     }
+    if (!sim->report.error) sim->report.predicted = timing::predict(*prepared, *sim);
     auto gpu = gpu_report(*prepared, 20, true, argv0);
     if (!gpu) {
         std::cerr << "warpsim: " << gpu.error() << "\n";

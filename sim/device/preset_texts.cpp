@@ -198,99 +198,119 @@ constexpr std::string_view preset_1 = R"warpsim_preset({
 }
 )warpsim_preset";
 constexpr std::string_view preset_2 = R"warpsim_preset({
-  "name": "h200",
-  "description": "NVIDIA H200 SXM 141 GB (GH100, Hopper); the default preset",
-  "compute_capability": {
-    "major": 9,
-    "minor": 0
-  },
-  "sm_count": 132,
-  "warp_size": 32,
-  "sm": {
-    "max_threads": 2048,
-    "max_warps": 64,
-    "max_blocks": 32,
-    "registers": 65536,
-    "register_allocation_unit": 256,
-    "sub_partitions": 4,
-    "shared_bytes": 233472,
-    "shared_carveout_kb": [0, 8, 16, 32, 64, 100, 132, 164, 196, 228],
-    "shared_allocation_granularity": 128,
-    "reserved_shared_per_block": 1024,
-    "block_barriers": 64
-  },
-  "block": {
-    "max_threads": 1024,
-    "max_dims": [1024, 1024, 64],
-    "shared_default_bytes": 49152,
-    "shared_optin_bytes": 232448,
-    "max_registers": 65536,
-    "max_registers_per_thread": 255
-  },
-  "grid": {
-    "max_dims": [2147483647, 65535, 65535]
-  },
-  "clocks": {
-    "sm_boost_mhz": 1980,
-    "sm_base_mhz": null,
-    "memory_mhz": 3201
-  },
-  "memory": {
-    "bytes": 150109880320,
-    "bandwidth_gbps": 4800,
-    "bus_width_bits": 6016,
-    "measured_copy_gbps": 4300
-  },
-  "cache": {
-    "l1_bytes_per_sm": 262144,
-    "l2_bytes": 62914560
-  },
-  "timing": {
-    "fitted": false,
-    "_status": "PLACEHOLDER: none of these is fitted yet; the timing-model issue fits them (Eigen least squares) to measurements",
-    "launch_overhead_us": 3.0,
-    "alu_latency_cycles": 4,
-    "sfu_latency_cycles": 18,
-    "shared_latency_cycles": 30,
-    "l1_hit_latency_cycles": 35,
-    "l2_hit_latency_cycles": 250,
-    "dram_latency_cycles": 600,
-    "issue_per_scheduler_per_cycle": 1,
-    "dram_efficiency": 0.85
-  },
-  "sources": {
-    "block.max_dims": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "block.max_registers": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum 32-bit registers per thread block); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "block.max_registers_per_thread": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum registers per thread: 255)",
-    "block.max_threads": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "block.shared_default_bytes": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (48 KB static/default limit); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "block.shared_optin_bytes": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum shared memory per block, opt-in; cudaDeviceProp::sharedMemPerBlockOptin); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "cache.l1_bytes_per_sm": "NVIDIA H100 Tensor Core GPU Architecture whitepaper (256 KB combined L1/shared per SM; same GH100 SM)",
-    "cache.l2_bytes": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (cudaDeviceProp::l2CacheSize = 60 MiB as reported)",
-    "clocks.memory_mhz": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (nvidia-smi clocks.max.memory, cudaDevAttrMemoryClockRate 3201000 kHz)",
-    "clocks.sm_base_mhz": "not published by NVIDIA for the H200 (null = unknown)",
-    "clocks.sm_boost_mhz": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (nvidia-smi clocks.max.sm = 1980 MHz)",
-    "compute_capability": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "grid.max_dims": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "memory.bandwidth_gbps": "NVIDIA H200 Tensor Core GPU datasheet (4.8 TB/s)",
-    "memory.bus_width_bits": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (cudaDeviceProp::memoryBusWidth as reported)",
-    "memory.bytes": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (totalGlobalMem; the datasheet says 141 GB)",
-    "memory.measured_copy_gbps": "measured on our H200 with a PyTorch device-to-device copy, read+write bytes counted, ~4.3 TB/s (project notes, 2026-11)",
-    "sm.block_barriers": "cudaOccMaxBlocksPerSMBlockBarrierLimit in cuda_occupancy.h (CUDA 13.0 toolkit): 2 barriers per block slot (2 x 32) on 9.0",
-    "sm.max_blocks": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; cudaOccMaxBlocksPerMultiprocessor in cuda_occupancy.h (CUDA 13.0 toolkit); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "sm.max_threads": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "sm.max_warps": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table",
-    "sm.register_allocation_unit": "CUDA C++ Best Practices Guide 11.1.1 (registers allocated per warp in units of 256); cudaOccRegAllocationGranularity in cuda_occupancy.h (CUDA 13.0 toolkit)",
-    "sm.registers": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "sm.reserved_shared_per_block": "1 KB reserved for system use: CUDA C++ Programming Guide (CUDA 12.4), compute capability 8.x/9.0 shared memory sections; cudaDeviceProp::reservedSharedMemPerBlock; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "sm.shared_allocation_granularity": "cudaOccSMemAllocationGranularity in cuda_occupancy.h (CUDA 13.0 toolkit)",
-    "sm.shared_bytes": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum shared memory per SM); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "sm.shared_carveout_kb": "cudaOccAlignUpShmemSizeVoltaPlus in cuda_occupancy.h (CUDA 13.0 toolkit); CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (supported shared memory capacities)",
-    "sm.sub_partitions": "cudaOccSubPartitionsPerMultiprocessor in cuda_occupancy.h (CUDA 13.0 toolkit) (4 warp schedulers per SM)",
-    "sm_count": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-    "timing": "PLACEHOLDER guess, not fitted: the timing-model issue fits these to measurements",
-    "warp_size": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json"
-  }
+ "name": "h200",
+ "description": "NVIDIA H200 SXM 141 GB (GH100, Hopper); the default preset",
+ "compute_capability": {
+  "major": 9,
+  "minor": 0
+ },
+ "sm_count": 132,
+ "warp_size": 32,
+ "sm": {
+  "max_threads": 2048,
+  "max_warps": 64,
+  "max_blocks": 32,
+  "registers": 65536,
+  "register_allocation_unit": 256,
+  "sub_partitions": 4,
+  "shared_bytes": 233472,
+  "shared_carveout_kb": [
+   0,
+   8,
+   16,
+   32,
+   64,
+   100,
+   132,
+   164,
+   196,
+   228
+  ],
+  "shared_allocation_granularity": 128,
+  "reserved_shared_per_block": 1024,
+  "block_barriers": 64
+ },
+ "block": {
+  "max_threads": 1024,
+  "max_dims": [
+   1024,
+   1024,
+   64
+  ],
+  "shared_default_bytes": 49152,
+  "shared_optin_bytes": 232448,
+  "max_registers": 65536,
+  "max_registers_per_thread": 255
+ },
+ "grid": {
+  "max_dims": [
+   2147483647,
+   65535,
+   65535
+  ]
+ },
+ "clocks": {
+  "sm_boost_mhz": 1980,
+  "sm_base_mhz": null,
+  "memory_mhz": 3201
+ },
+ "memory": {
+  "bytes": 150109880320,
+  "bandwidth_gbps": 4800,
+  "bus_width_bits": 6016,
+  "measured_copy_gbps": 4300
+ },
+ "cache": {
+  "l1_bytes_per_sm": 262144,
+  "l2_bytes": 62914560
+ },
+ "timing": {
+  "fitted": true,
+  "_status": "fitted by sim/timing/fit.cpp (Levenberg-Marquardt on log(predicted/measured), Eigen LDLT steps (sim/timing/fit.cpp)) to tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver 580.159.04), calibration set of tests/timing/sets.json (44 launches); calibration MAPE 12.9 %, validation MAPE 15.6 % over 42 launches",
+  "block_issue_cycles": 158.50921254680915,
+  "block_overhead_cycles": 609.532657433691,
+  "dram_efficiency": 0.7078287875094236,
+  "dram_latency_cycles": 729.2014188039409,
+  "issue_efficiency": 1.0,
+  "l1_latency_cycles": 93.31492717878089,
+  "l2_bytes_per_cycle": 1707.939248621906,
+  "l2_latency_cycles": 100.00000000000004,
+  "launch_overhead_us": 4.837967872067257,
+  "overlap_p": 4.221238355061952
+ },
+ "sources": {
+  "block.max_dims": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "block.max_registers": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum 32-bit registers per thread block); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "block.max_registers_per_thread": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum registers per thread: 255)",
+  "block.max_threads": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "block.shared_default_bytes": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (48 KB static/default limit); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "block.shared_optin_bytes": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum shared memory per block, opt-in; cudaDeviceProp::sharedMemPerBlockOptin); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "cache.l1_bytes_per_sm": "NVIDIA H100 Tensor Core GPU Architecture whitepaper (256 KB combined L1/shared per SM; same GH100 SM)",
+  "cache.l2_bytes": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (cudaDeviceProp::l2CacheSize = 60 MiB as reported)",
+  "clocks.memory_mhz": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (nvidia-smi clocks.max.memory, cudaDevAttrMemoryClockRate 3201000 kHz)",
+  "clocks.sm_base_mhz": "not published by NVIDIA for the H200 (null = unknown)",
+  "clocks.sm_boost_mhz": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (nvidia-smi clocks.max.sm = 1980 MHz)",
+  "compute_capability": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "grid.max_dims": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "memory.bandwidth_gbps": "NVIDIA H200 Tensor Core GPU datasheet (4.8 TB/s)",
+  "memory.bus_width_bits": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (cudaDeviceProp::memoryBusWidth as reported)",
+  "memory.bytes": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (totalGlobalMem; the datasheet says 141 GB)",
+  "memory.measured_copy_gbps": "measured on our H200 with a PyTorch device-to-device copy, read+write bytes counted, ~4.3 TB/s (project notes, 2026-11)",
+  "sm.block_barriers": "cudaOccMaxBlocksPerSMBlockBarrierLimit in cuda_occupancy.h (CUDA 13.0 toolkit): 2 barriers per block slot (2 x 32) on 9.0",
+  "sm.max_blocks": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; cudaOccMaxBlocksPerMultiprocessor in cuda_occupancy.h (CUDA 13.0 toolkit); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "sm.max_threads": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "sm.max_warps": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table",
+  "sm.register_allocation_unit": "CUDA C++ Best Practices Guide 11.1.1 (registers allocated per warp in units of 256); cudaOccRegAllocationGranularity in cuda_occupancy.h (CUDA 13.0 toolkit)",
+  "sm.registers": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "sm.reserved_shared_per_block": "1 KB reserved for system use: CUDA C++ Programming Guide (CUDA 12.4), compute capability 8.x/9.0 shared memory sections; cudaDeviceProp::reservedSharedMemPerBlock; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "sm.shared_allocation_granularity": "cudaOccSMemAllocationGranularity in cuda_occupancy.h (CUDA 13.0 toolkit)",
+  "sm.shared_bytes": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum shared memory per SM); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "sm.shared_carveout_kb": "cudaOccAlignUpShmemSizeVoltaPlus in cuda_occupancy.h (CUDA 13.0 toolkit); CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (supported shared memory capacities)",
+  "sm.sub_partitions": "cudaOccSubPartitionsPerMultiprocessor in cuda_occupancy.h (CUDA 13.0 toolkit) (4 warp schedulers per SM)",
+  "sm_count": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "timing": "PLACEHOLDER guess, not fitted: the timing-model issue fits these to measurements",
+  "warp_size": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json"
+ }
 }
 )warpsim_preset";
 constexpr std::string_view preset_3 = R"warpsim_preset({
