@@ -128,6 +128,18 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
             }
             note("buffers", all, "buffer hashes differ:" + diff);
         }
+        // Occupancy and registers: the calculator and ptxas -v against the driver's own answers.
+        if (gpu.contains("occupancy") && report.occupancy) {
+            uint32_t want = gpu.at("occupancy").at("blocks_per_sm");
+            note("occupancy.blocks_per_sm", report.occupancy->blocks_per_sm == want,
+                 fmt::format("simulated {} driver {}", report.occupancy->blocks_per_sm, want));
+        }
+        if (gpu.contains("launch") && gpu.at("launch").contains("registers_per_thread") &&
+            report.launch.registers_per_thread) {
+            uint32_t want = gpu.at("launch").at("registers_per_thread");
+            note("launch.registers_per_thread", *report.launch.registers_per_thread == want,
+                 fmt::format("ptxas -v {} driver {}", *report.launch.registers_per_thread, want));
+        }
         const auto& measured = gpu.value("metrics", nlohmann::json::object());
         for (const auto& name : kExactMetrics) {
             if (!measured.contains(name)) continue;
