@@ -129,3 +129,28 @@ TEST_CASE("an error on one side only is a mismatch", "[cuda][compare]") {
     CHECK(rows.front().measured == "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered");
     CHECK_FALSE(row(rows, "buffer args[0] fnv1a").match.has_value());
 }
+
+TEST_CASE("compare: all-instruction totals are shown but not judged (SASS on the GPU, PTX in the simulator)") {
+    // Measured on the H200 for examples/specs/transpose_padded_1024.json (tests/hardware/h200/compare_sample.txt):
+    // 1400832 SASS warp instructions against 1351680 PTX ones, while every memory count matched.
+    warpsim::launch::RunReport sim, gpu;
+    sim.metrics["smsp__inst_executed.sum"] = 1351680;
+    gpu.metrics["smsp__inst_executed.sum"] = 1400832;
+    sim.metrics["smsp__inst_executed_op_global_ld.sum"] = 32768;
+    gpu.metrics["smsp__inst_executed_op_global_ld.sum"] = 32769;
+    auto rows = warpsim::cuda::compare_reports(sim, gpu);
+    bool saw_total = false, saw_ld = false;
+    for (const auto& r : rows) {
+        if (r.metric == "smsp__inst_executed.sum") {
+            saw_total = true;
+            CHECK_FALSE(r.match.has_value());
+        }
+        if (r.metric == "smsp__inst_executed_op_global_ld.sum") {
+            saw_ld = true;
+            REQUIRE(r.match.has_value());
+            CHECK_FALSE(*r.match);
+        }
+    }
+    CHECK(saw_total);
+    CHECK(saw_ld);
+}
