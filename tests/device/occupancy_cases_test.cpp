@@ -257,3 +257,18 @@ TEST_CASE("the H200's own occupancy answers", "[occupancy][hardware]") {
     CHECK(rows == 9632);
     CHECK(mismatches == 0);
 }
+
+TEST_CASE("the issue's Ada laptop example: 72 registers at 256 and 1024 threads, by hand", "[occupancy][seed]") {
+    const DevicePreset ada = preset("rtx4060-laptop");
+    // sm_89: 65536 registers in 4 sub-partitions of 16384; 72 x 32 = 2304 per warp (9 units of 256), so 7 warps
+    // fit a sub-partition, 28 an SM. A 256-thread block has 8 warps, 2 per sub-partition: 7 / 2 -> 3 blocks,
+    // 24 of 48 warps = 50 %.
+    Occupancy o = occupancy(ada, 256, 72);
+    CHECK(o.blocks_per_sm == 3);
+    CHECK(o.warps_per_sm == 24);
+    CHECK(o.occupancy == Approx(0.5));
+    CHECK(o.limiter == Limiter::registers);
+    // 1024 threads: 32 warps x 2304 = 73728 registers > 65536 per SM: no block fits, the launch fails with
+    // "too many resources requested for launch".
+    CHECK(occupancy(ada, 1024, 72).blocks_per_sm == 0);
+}
