@@ -6,6 +6,8 @@
 #include <ctime>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/verifier.hpp"
@@ -39,6 +41,36 @@ long long declared_static_shared(const ir::Module& m, const ir::Function& f) {
     for (const auto& v : m.globals) add(v);
     for (const auto& v : f.locals) add(v);
     return total;
+}
+
+// Per executed PTX instruction: where it is (PTX line, CUDA file:line from .loc) and what it cost, like
+// Nsight Compute's source view. Keys are stable; zero fields are left out.
+nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& counters) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (const auto& [key, s] : counters.per_pc()) {
+        const auto& fn = m.functions.at(key.first);
+        if (key.second >= fn.body.size()) continue;
+        const auto& inst = fn.body[key.second];
+        nlohmann::json row = {{"function", fn.name}, {"pc", key.second}, {"ptx_line", inst.loc.ptx_line},
+                              {"opcode", std::string(ir::opcode_name(inst.op))}};
+        if (inst.loc.line) {
+            row["file"] = std::string(m.file_path(inst.loc.file));
+            row["line"] = inst.loc.line;
+        }
+        auto put = [&](const char* name, uint64_t v) {
+            if (v) row[name] = v;
+        };
+        put("warp_insts", s.warp_insts);
+        put("thread_insts", s.thread_insts);
+        put("requests", s.requests);
+        put("sectors", s.sectors);
+        put("ideal_sectors", s.ideal_sectors);
+        put("wavefronts", s.wavefronts);
+        put("ideal_wavefronts", s.ideal_wavefronts);
+        put("max_bank_way", s.max_way);
+        lines.push_back(std::move(row));
+    }
+    return lines;
 }
 
 }  // namespace
@@ -213,6 +245,7 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
         r.error = launch::ReportError{result.error->name, result.error->message, result.error->details};
     } else {
         r.metrics = run.counters.metrics();
+        r.extra["lines"] = per_line_json(*p.module, run.counters);
     }
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer) continue;
