@@ -68,6 +68,7 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
     for (const auto& g : gaps) gap_keys.insert({g.spec, g.key});
 
     std::map<std::string, Tally> tally;  // per compared key: "buffers" or a metric name
+    std::map<std::string, Tally> traffic;  // L2 and DRAM figures: modelled, compared within a tolerance
     std::vector<std::string> unexpected;
     std::set<std::pair<std::string, std::string>> gaps_seen;
     int specs = 0, skipped_large = 0, gpu_errors = 0, simulator_only_errors = 0;
@@ -141,6 +142,19 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
                  fmt::format("ptxas -v {} driver {}", *report.launch.registers_per_thread, want));
         }
         const auto& measured = gpu.value("metrics", nlohmann::json::object());
+        // Cache and DRAM traffic is modelled (footprint model, sim/counts/counters.hpp), not counted: within
+        // 10 % or 4 KiB (DRAM) / 128 sectors (L2) of the measurement counts as agreeing.
+        for (const auto& [name, slack] : std::vector<std::pair<std::string, double>>{
+                 {"lts__t_sectors_srcunit_tex_op_read.sum", 128}, {"lts__t_sectors_srcunit_tex_op_write.sum", 128},
+                 {"dram__bytes_read.sum", 4096}, {"dram__bytes_write.sum", 4096}}) {
+            if (!measured.contains(name)) continue;
+            const double want = measured.at(name).get<double>();
+            auto it = report.metrics.find(name);
+            const double got = it == report.metrics.end() ? 0.0 : it->second;
+            auto& t = traffic[name];
+            ++t.compared;
+            if (std::fabs(got - want) <= std::max(slack, 0.10 * want)) ++t.matched;
+        }
         for (const auto& name : kExactMetrics) {
             if (!measured.contains(name)) continue;
             double want = measured.at(name).get<double>();
@@ -150,6 +164,11 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
         }
     }
 
+    std::string summary_tail;
+    for (const auto& [key, t] : traffic) {
+        summary_tail += fmt::format("\n  {:<58} {:>4} of {:>4} launches within 10 % (reported, not asserted)", key,
+                                    t.matched, t.compared);
+    }
     std::string summary = fmt::format("hardware: {} specs compared with the H200 ({} skipped as too large for CI, {} "
                                       "launch-error specs left to the engine tests, {} errors the simulator "
                                       "reports on purpose where the GPU stays silent)",
@@ -157,7 +176,7 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
     for (const auto& [key, t] : tally) {
         summary += fmt::format("\n  {:<58} {:>4} of {:>4} launches match exactly", key, t.matched, t.compared);
     }
-    WARN(summary);
+    WARN(summary + summary_tail);
     for (const auto& u : unexpected) UNSCOPED_INFO(u);
     CHECK(unexpected.empty());
     for (const auto& g : gaps) {
