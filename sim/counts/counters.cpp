@@ -48,19 +48,6 @@ Stat shared_stat(Stat first, AccessKind k) {
     return static_cast<Stat>(static_cast<std::size_t>(first) + i);
 }
 
-void add_line(KernelCounters::LineStats& into, const KernelCounters::LineStats& s) {
-    into.warp_insts += s.warp_insts;
-    into.thread_insts += s.thread_insts;
-    into.requests += s.requests;
-    into.sectors += s.sectors;
-    into.ideal_sectors += s.ideal_sectors;
-    into.wavefronts += s.wavefronts;
-    into.ideal_wavefronts += s.ideal_wavefronts;
-    into.thread_insts_pred_on += s.thread_insts_pred_on;
-    into.l1_hits += s.l1_hits;
-    into.max_way = std::max(into.max_way, s.max_way);
-}
-
 }  // namespace
 
 KernelCounters::LineStats& KernelCounters::line_slot(uint32_t function, uint32_t pc) {
@@ -195,7 +182,7 @@ void KernelCounters::merge(const KernelCounters& other) {
         const auto& theirs = other.lines_[f];
         auto& mine = lines_[f];
         if (theirs.size() > mine.size()) mine.resize(theirs.size());
-        for (std::size_t pc = 0; pc < theirs.size(); ++pc) add_line(mine[pc], theirs[pc]);
+        for (std::size_t pc = 0; pc < theirs.size(); ++pc) mine[pc].add(theirs[pc]);
     }
     footprint_.merge(other.footprint_);
 }

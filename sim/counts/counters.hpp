@@ -94,6 +94,19 @@ public:
         uint64_t thread_insts_pred_on = 0;
         uint64_t l1_hits = 0;   // sectors of this line's global loads that hit in L1
         uint32_t max_way = 0;   // worst bank's way count of any shared access on this line ("N-way conflict")
+        // Accumulates another line's (or worker's) statistics into this one.
+        void add(const LineStats& s) {
+            warp_insts += s.warp_insts;
+            thread_insts += s.thread_insts;
+            requests += s.requests;
+            sectors += s.sectors;
+            ideal_sectors += s.ideal_sectors;
+            wavefronts += s.wavefronts;
+            ideal_wavefronts += s.ideal_wavefronts;
+            thread_insts_pred_on += s.thread_insts_pred_on;
+            l1_hits += s.l1_hits;
+            max_way = s.max_way > max_way ? s.max_way : max_way;
+        }
     };
     // Per (function, pc) statistics, for per-source-line reports. Rebuilt from the per-function tables on
     // each call; call it after the workers are merged, not while they run.

@@ -46,19 +46,6 @@ std::string trimmed(const std::string& s) {
     return s.substr(b, e - b + 1);
 }
 
-void add_stats(LineStats& into, const LineStats& s) {
-    into.warp_insts += s.warp_insts;
-    into.thread_insts += s.thread_insts;
-    into.thread_insts_pred_on += s.thread_insts_pred_on;
-    into.requests += s.requests;
-    into.sectors += s.sectors;
-    into.ideal_sectors += s.ideal_sectors;
-    into.wavefronts += s.wavefronts;
-    into.ideal_wavefronts += s.ideal_wavefronts;
-    into.l1_hits += s.l1_hits;
-    into.max_way = std::max(into.max_way, s.max_way);
-}
-
 AccessKind kind_of(const ir::Instruction& inst) {
     switch (inst.op) {
     case ir::Opcode::ld:
@@ -111,7 +98,7 @@ void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instru
         const bool both_ideal = a.excess() == 0 && excess_of(space, s) == 0;
         if (a.space != space || a.kind != kind || a.function != function || !(same_cost(a.s, s) || both_ideal)) continue;
         a.pcs.push_back(pc);
-        add_stats(a.s, s);
+        a.s.add(s);
         if (!a.sample) a.sample = sample;
         return;
     }
@@ -323,7 +310,7 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
         row.file = inst.loc.file;
         row.line = generated ? 0 : line;
         row.compiler_generated = generated;
-        add_stats(row.total, s);
+        row.total.add(s);
         if (s.requests > 0) add_access(row, key.first, key.second, inst, s, samples);
     }
     std::map<uint32_t, std::vector<std::string>> sources;
