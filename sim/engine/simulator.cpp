@@ -192,6 +192,7 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
         c.warp_insts += b.warp_insts;
         c.thread_insts += b.thread_insts;
         if (b.error) c.error = std::move(b.error);
+        if (L.cfg->progress) L.cfg->progress->blocks_done.fetch_add(1, std::memory_order_relaxed);
     }
 }
 
@@ -240,7 +241,12 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     L.warps_per_block = (cfg.block[0] * cfg.block[1] * cfg.block[2] + 31) / 32;
     L.grid_id = launch_count_;
     L.timer_base = 1'000'000'000ull * launch_count_;
-    L.budget_used = &budget;
+    // The budget's running total is the thread-instruction count a progress display wants: share it.
+    if (cfg.progress) {
+        cfg.progress->blocks_done.store(0);
+        cfg.progress->thread_instructions.store(0);
+    }
+    L.budget_used = cfg.progress ? &cfg.progress->thread_instructions : &budget;
     L.observer = cfg.observer;
 
     // Schedule: blocks are cut into chunks of consecutive linear indices. Kernels whose blocks interact

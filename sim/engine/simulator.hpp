@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -31,6 +32,14 @@ struct DeviceLimits {
     uint32_t local_bytes_per_thread = 64 * 1024;  // stack for .local depots and call frames
 };
 
+// How far a running launch has got, for a progress display that polls it from another thread. The launch
+// zeroes both counters when it starts; they are updated with relaxed atomics (blocks as they finish, thread
+// instructions as the instruction budget is charged), so a reader sees figures that lag a little.
+struct LaunchProgress {
+    std::atomic<uint64_t> blocks_done{0};
+    std::atomic<uint64_t> thread_instructions{0};
+};
+
 struct LaunchConfig {
     std::array<uint32_t, 3> grid{1, 1, 1};
     std::array<uint32_t, 3> block{1, 1, 1};
@@ -45,6 +54,8 @@ struct LaunchConfig {
     // Correctness checkers (observer.hpp). nullptr: none. Set: blocks run one at a time in linear order on
     // one worker, and host_workers is ignored.
     ExecutionObserver* observer = nullptr;
+    // Optional progress counters (see LaunchProgress); nullptr: none.
+    LaunchProgress* progress = nullptr;
 };
 
 // Where and why a kernel stopped; the fields a compute-sanitizer report would show.

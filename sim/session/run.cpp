@@ -212,6 +212,7 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     auto& cfg = setup->cfg;
     cfg.max_instructions = options.max_instructions;
     cfg.host_workers = options.workers;
+    cfg.progress = options.progress;
     run.counters = counts::KernelCounters(cfg.counts_config);
 
     const auto launch_start = std::chrono::steady_clock::now();

@@ -47,6 +47,7 @@ struct SimOptions {
     uint64_t max_instructions = 20'000'000'000ull;
     uint32_t workers = 0;             // host threads; 0 = all cores
     bool verbose = false;
+    engine::LaunchProgress* progress = nullptr;   // optional: the launch's progress counters (a progress bar)
 };
 
 // A simulator with the spec's buffers allocated and filled, the packed parameters, and a launch
