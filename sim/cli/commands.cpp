@@ -30,13 +30,6 @@ namespace {
 constexpr int kExitKernelError = 1;
 constexpr int kExitBadInput = 2;
 
-bool expected_error_matches(const launch::LaunchSpec& spec, const launch::RunReport& report) {
-    if (!spec.expect_error || !report.error) return false;
-    const auto& want = *spec.expect_error;
-    return report.error->message.find(want) != std::string::npos || report.error->name.find(want) != std::string::npos ||
-           report.error->details.find(want) != std::string::npos;
-}
-
 }  // namespace
 
 int run_command(const RunArgs& args, const char* argv0) {
@@ -88,7 +81,7 @@ int run_command(const RunArgs& args, const char* argv0) {
         std::cerr << "warpsim: " << report.error->message << "\n" << report.error->details << "\n";
     }
     if (!report.error) return 0;
-    return expected_error_matches(prepared->spec, report) ? 0 : kExitKernelError;
+    return launch::error_is_expected(report, prepared->spec.expect_error) ? 0 : kExitKernelError;
 }
 
 int ptx_command(const PtxArgs& args) {

@@ -55,9 +55,7 @@ int run_on_gpu_command(const RunArgs& args, const char* argv0) {
         std::cout << launch::to_json(*report).dump(2) << "\n";
     }
     if (report->error) {
-        bool expected = prepared->spec.expect_error &&
-                        (report->error->message.find(*prepared->spec.expect_error) != std::string::npos ||
-                         report->error->name.find(*prepared->spec.expect_error) != std::string::npos);
+        bool expected = launch::error_is_expected(*report, prepared->spec.expect_error);
         if (!args.json) std::cerr << "warpsim: " << report->error->name << ": " << report->error->message << "\n";
         return expected ? 0 : 1;
     }

@@ -107,6 +107,14 @@ RunReport read_report(const json& j) {
 
 }  // namespace
 
+bool error_is_expected(const RunReport& report, const std::optional<std::string>& expect_error) {
+    if (!expect_error || !report.error) return false;
+    const auto& want = *expect_error;
+    return report.error->name.find(want) != std::string::npos ||
+           report.error->message.find(want) != std::string::npos ||
+           report.error->details.find(want) != std::string::npos;
+}
+
 ojson to_json(const RunReport& r) {
     ojson j;
     j["kernel"] = r.kernel;

@@ -64,6 +64,10 @@ struct RunReport {
     nlohmann::json extra = nlohmann::json::object();  // further top-level keys, kept on a round trip
 };
 
+// Whether the report's error is the one a spec's `expect_error` names: the expected text occurs in the
+// error's name, message or details. False when either is absent.
+bool error_is_expected(const RunReport& report, const std::optional<std::string>& expect_error);
+
 // Keys in DESIGN.md's order: kernel, device, backend, spec, launch, occupancy, metrics, buffers,
 // predicted, measured, error, printf, then `extra`. Integral metric values print as integers.
 nlohmann::ordered_json to_json(const RunReport& report);

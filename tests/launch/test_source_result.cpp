@@ -133,3 +133,15 @@ TEST_CASE("a report prints in DESIGN.md's key layout and reads back", "[launch][
     CHECK_FALSE(j.contains("predicted"));
     CHECK_FALSE(from_json(nlohmann::json::parse(R"({"buffers": [{"arg": "x"}]})")).ok());
 }
+
+TEST_CASE("a spec's expect_error matches the error's name, message or details", "[launch][result]") {
+    RunReport r;
+    CHECK_FALSE(error_is_expected(r, std::string("illegal")));  // no error at all
+    r.error = ReportError{"CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered",
+                          "global store of 4 bytes at 0x7f0000001000, block (3,0,0) thread (8,0,0)"};
+    CHECK_FALSE(error_is_expected(r, std::nullopt));  // an error the spec does not expect
+    CHECK(error_is_expected(r, std::string("CUDA_ERROR_ILLEGAL_ADDRESS")));
+    CHECK(error_is_expected(r, std::string("illegal memory access")));
+    CHECK(error_is_expected(r, std::string("block (3,0,0)")));
+    CHECK_FALSE(error_is_expected(r, std::string("misaligned address")));
+}
