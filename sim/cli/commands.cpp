@@ -19,6 +19,7 @@
 #include "sim/launch/source.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/lane_sample.hpp"
+#include "sim/report/progress.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/session/run.hpp"
 #include "sim/timing/timing.hpp"
@@ -45,7 +46,14 @@ int run_command(const RunArgs& args, const char* argv0) {
     options.max_instructions = args.max_instructions;
     options.workers = args.workers;
     options.verbose = args.verbose;
-    auto run = session::run_simulated(*prepared, options);
+    // A progress bar on stderr while the simulation runs, when it takes more than a second and stderr is a terminal.
+    auto run = [&] {
+        report::ProgressMeter meter(stderr, prepared->spec.block_count(), !args.json && !args.quiet);
+        options.progress = &meter.counters();
+        auto result = session::run_simulated(*prepared, options);
+        options.progress = nullptr;
+        return result;
+    }();
     if (!run) {
         std::cerr << "warpsim: " << run.error() << "\n";
         return kExitBadInput;
