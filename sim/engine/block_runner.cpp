@@ -1,10 +1,12 @@
-// sim/engine/block_runner.cpp — warps of a block take turns (a fixed quantum each, in warp order), which
-// makes every intra-block interleaving deterministic; barriers and deadlocks are resolved here.
+// sim/engine/block_runner.cpp — warps of a block take turns (a fixed quantum each, in warp order, or in the
+// seeded order of LaunchConfig::schedule_seed), which makes every intra-block interleaving deterministic;
+// barriers and deadlocks are resolved here.
 #include "sim/engine/block_runner.hpp"
 
 #include <fmt/format.h>
 
 #include "sim/engine/handler_util.hpp"
+#include "sim/engine/schedule.hpp"
 #include "sim/engine/warp_runner.hpp"
 
 namespace warpsim::engine {
@@ -97,14 +99,17 @@ void run_block(BlockContext& b) {
     if (b.error) return;
     if (b.counters) b.counters->on_block_begin(b.linear, b.sm);
     if (L.observer) L.observer->on_block_begin(b.index());
+    WarpOrder order(L.cfg->schedule_seed, b.linear, static_cast<uint32_t>(b.warps.size()), kQuantum);
     for (;;) {
         bool any_ran = false, all_done = true;
-        for (auto& w : b.warps) {
+        order.next_round();
+        for (uint32_t k = 0; k < b.warps.size(); ++k) {
+            Warp& w = b.warps[order.warp(k)];
             if (w.state == WarpState::done) continue;
             all_done = false;
             if (w.state == WarpState::at_barrier) continue;
             const uint64_t before = b.thread_insts;
-            RunStatus s = run_warp(w, b, kQuantum);
+            RunStatus s = run_warp(w, b, order.quantum());
             any_ran = true;
             if (s == RunStatus::error) return;
             const uint64_t used = L.budget_used->fetch_add(b.thread_insts - before) + (b.thread_insts - before);

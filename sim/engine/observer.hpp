@@ -4,10 +4,11 @@
 // Contract:
 //  * Set LaunchConfig::observer to receive events; nullptr (the default) costs one well-predicted branch per
 //    memory, barrier and warp-collective instruction and nothing else.
-//  * With an observer the launch runs every block on one host worker, in linear block order, one block at a
-//    time: on_block_begin(b) ... events of b ... on_block_end(b), then the next block. Within a block the
-//    events come in the engine's deterministic warp schedule (warps take turns; a warp runs until it waits at
-//    a barrier, exits or uses up its quantum of 1024 warp instructions).
+//  * With an observer the launch runs every block on one host worker, in linear block order (another order
+//    with LaunchConfig::schedule_seed), one block at a time: on_block_begin(b) ... events of b ...
+//    on_block_end(b), then the next block. Within a block the events come in the engine's deterministic warp
+//    schedule (warps take turns; a warp runs until it waits at a barrier, exits or uses up its quantum of 1024
+//    warp instructions; the seed changes the order of turns and their lengths).
 //  * A memory event is reported when its warp-level instruction has been performed and before any other warp
 //    runs (a checker that reads memory in on_memory sees the new values); on_barrier comes before the
 //    on_barrier_release it may trigger. A memory instruction that faults in some lane reports nothing.

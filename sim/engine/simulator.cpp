@@ -10,6 +10,7 @@
 #include "sim/engine/block_runner.hpp"
 #include "sim/engine/decode.hpp"
 #include "sim/engine/exec_state.hpp"
+#include "sim/engine/schedule.hpp"
 #include "sim/memory/address_map.hpp"
 
 namespace warpsim::engine {
@@ -174,7 +175,9 @@ struct Chunk {
 void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
     const uint64_t gx = L.grid[0], gy = L.grid[1];
-    for (uint64_t lin = c.first; lin < c.last && !c.error; ++lin) {
+    const BlockOrder order(L.cfg->schedule_seed, c.first, c.last - c.first);
+    for (uint64_t k = 0; k < c.last - c.first && !c.error; ++k) {
+        const uint64_t lin = c.first + order.at(k);
         BlockContext b;
         b.launch = &L;
         b.linear = lin;
@@ -279,12 +282,14 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         cfg.observer->on_launch_begin(info);
     }
     std::atomic<uint64_t> next{0};
+    const BlockOrder chunk_order(cfg.schedule_seed, nblocks, nchunks);
     std::atomic<bool> failed{false};
     auto worker = [&] {
         for (;;) {
             if (failed.load()) return;
-            const uint64_t c = next.fetch_add(1);
-            if (c >= nchunks) return;
+            const uint64_t turn = next.fetch_add(1);
+            if (turn >= nchunks) return;
+            const uint64_t c = chunk_order.at(turn);
             run_chunk(L, chunks[c], counters != nullptr);
             if (chunks[c].error) failed.store(true);
         }

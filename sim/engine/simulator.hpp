@@ -49,6 +49,9 @@ struct LaunchConfig {
     DeviceLimits limits;
     uint64_t max_instructions = 20'000'000'000ull;  // thread-instructions
     uint32_t host_workers = 1;               // 0: hardware concurrency
+    // Another legal order of warp turns and of blocks (schedule.hpp), the same for any host_workers; 0: the
+    // engine's own order. `warpsim check --schedules N` compares results across seeds.
+    uint64_t schedule_seed = 0;
     std::string ptx_file = "kernel.ptx";     // named in messages
     counts::CountsConfig counts_config;      // for the per-chunk counters the engine creates
     // Correctness checkers (observer.hpp). nullptr: none. Set: blocks run one at a time in linear order on
