@@ -1,6 +1,7 @@
 // sim/check/synccheck.cpp — barrier phases per block and member masks of warp collectives (see header).
 #include "sim/check/synccheck.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <fmt/format.h>
 
@@ -167,42 +168,95 @@ void SyncChecker::end_block() {
     }
 }
 
-void SyncChecker::on_warp_sync(const engine::WarpSyncEvent& e) {
-    if (e.kind == engine::WarpSyncKind::activemask) return;
+// Where lanes `mask` of warp `w` exited (or wait at the kernel's ret/exit to do so), lanes grouped by site:
+// "lanes 8-31 have exited at planted.cu:21 (planted.ptx:124)".
+std::string SyncChecker::exit_text(const engine::WarpSyncEvent& e, uint32_t mask) const {
+    std::vector<std::pair<std::optional<Site>, uint32_t>> by_site;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
+        std::optional<Site> at;
+        if (e.leaving_mask >> lane & 1) at = Site{ctx_.kernel_index, e.leaving_pc};
+        else if (e.site.warp < exits_.size() && exits_[e.site.warp][lane].valid) at = exits_[e.site.warp][lane].at;
+        auto it = std::find_if(by_site.begin(), by_site.end(), [&](const auto& g) { return g.first == at; });
+        if (it == by_site.end()) by_site.push_back({at, 1u << lane});
+        else it->second |= 1u << lane;
+    }
+    std::string s;
+    for (const auto& [at, lanes] : by_site)
+        s += fmt::format("{}lanes {} have exited{}", s.empty() ? "" : "; ", lane_list(lanes),
+                         at ? " at " + ctx_.where(*at) : std::string());
+    return s;
+}
+
+// One member mask `m` and the executing lanes `group` that passed it.
+void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, uint32_t group, uint32_t exist) {
     const Site at{e.site.function, e.site.pc};
     const uint32_t w = e.site.warp;
-    const uint32_t exist_lanes = threads_ > w * 32 ? std::min<uint32_t>(32, threads_ - w * 32) : 32;
-    const uint32_t exist = exist_lanes == 32 ? 0xffffffffu : (1u << exist_lanes) - 1;
-    const uint32_t lead = e.executing_mask ? static_cast<uint32_t>(std::countr_zero(e.executing_mask)) : 0;
-    auto add = [&](const char* kind, std::string title, std::string note) {
+    const uint32_t lead = static_cast<uint32_t>(std::countr_zero(group));
+    auto add = [&](const char* kind, std::string title, std::string note, std::string fix) {
         Finding f;
         f.tool = Tool::synccheck;
         f.kind = kind;
         f.title = std::move(title);
         f.parties.push_back({collective_name(e.kind), at, ctx_.thread(w, lead), block_.ctaid});
         f.notes.push_back(std::move(note));
-        f.fix = "pass the mask of the lanes that really execute it: compute it before the branch with "
-                "__ballot_sync(0xffffffff, condition), or use __activemask() when every active lane takes part";
+        f.fix = std::move(fix);
         log_.add(std::move(f));
     };
-    const uint32_t m = e.member_mask;
-    const std::string head = fmt::format("warp {}: member mask 0x{:08x}, executing lanes {}", w, m,
-                                         lane_list(e.executing_mask));
-    // Lanes passing different masks (cooperative-groups tiles: 0x0000ffff and 0xffff0000 in one shfl) are
-    // legal when each lane is in its own mask; the event carries only the first lane's mask, so skip them.
-    if (!e.member_mask_uniform) return;
-    if (uint32_t gone = m & ~exist)
+    const std::string fix_mask =
+        "pass the mask of the lanes that really execute it: compute it before the branch with "
+        "__ballot_sync(0xffffffff, condition), or use __activemask() when every active lane takes part";
+    const std::string head =
+        e.member_mask_uniform
+            ? fmt::format("warp {}: member mask 0x{:08x}, executing lanes {}", w, m, lane_list(e.executing_mask))
+            : fmt::format("warp {}: lanes {} pass member mask 0x{:08x} (executing lanes {})", w, lane_list(group), m,
+                          lane_list(e.executing_mask));
+    const uint32_t gone = (exist & ~e.live_mask) | e.leaving_mask;  // exited, or finished and waiting to exit
+    if (uint32_t absent = m & ~exist)
         add("sync.warp_mask_missing_lanes", "Member mask names lanes that do not exist (partial last warp)",
-            head + fmt::format("; lanes {} are not part of the block", lane_list(gone)));
-    if (uint32_t gone = m & exist & ~e.live_mask)
+            head + fmt::format("; lanes {} are not part of the block", lane_list(absent)), fix_mask);
+    if (uint32_t left = m & exist & gone)
         add("sync.warp_mask_exited_lanes", "Member mask names lanes that have exited",
-            head + fmt::format("; lanes {} have exited", lane_list(gone)));
-    if (uint32_t idle = m & e.live_mask & ~e.executing_mask)
+            head + "; " + exit_text(e, left) +
+                (e.kind == engine::WarpSyncKind::shfl ? " (a lane that reads from one of them gets an undefined value)"
+                                                      : ""),
+            "leave the exited lanes out of the mask (compute it with __ballot_sync before the early return, or use "
+            "__activemask()), or let every lane reach the collective and skip only the work");
+    if (uint32_t idle = m & e.live_mask & ~gone & ~e.executing_mask)
         add("sync.warp_mask_inactive_lanes", "Member mask names lanes that do not execute this collective",
-            head + fmt::format("; lanes {} do not execute it (diverged, predicated off, or on their way to an early return)", lane_list(idle)));
-    if (uint32_t outside = e.executing_mask & ~m)
+            head + fmt::format("; lanes {} do not execute it (diverged or predicated off)", lane_list(idle)),
+            fix_mask);
+    if (uint32_t other = m & e.executing_mask & ~group) {
+        const uint32_t first = static_cast<uint32_t>(std::countr_zero(other));
+        add("sync.warp_mask_mismatch", "Lanes named in a member mask execute the collective with another mask",
+            head + fmt::format("; lanes {} execute it with a different member mask (lane {}: 0x{:08x})",
+                               lane_list(other), first, e.member_masks[first]),
+            "every lane named in a mask must pass that same mask: compute the group's mask from the group, e.g. "
+            "0xffffu << (lane & ~15) for groups of 16 lanes");
+    }
+    if (uint32_t outside = group & ~m)
         add("sync.warp_mask_excludes_self", "Lanes execute a collective whose member mask leaves them out",
-            head + fmt::format("; lanes {} are not in the mask", lane_list(outside)));
+            head + fmt::format("; lanes {} are not in the mask", lane_list(outside)),
+            "each lane's own bit must be set in the mask it passes");
+}
+
+void SyncChecker::on_warp_sync(const engine::WarpSyncEvent& e) {
+    if (e.kind == engine::WarpSyncKind::activemask) return;
+    const uint32_t w = e.site.warp;
+    const uint32_t exist_lanes = threads_ > w * 32 ? std::min<uint32_t>(32, threads_ - w * 32) : 32;
+    const uint32_t exist = exist_lanes == 32 ? 0xffffffffu : (1u << exist_lanes) - 1;
+    // Lanes may pass different masks (cooperative-groups tiles: 0x0000ffff and 0xffff0000 in one shfl): each
+    // mask is checked with the lanes that passed it.
+    for (uint32_t rest = e.executing_mask; rest;) {
+        const uint32_t m = e.member_masks[static_cast<uint32_t>(std::countr_zero(rest))];
+        uint32_t group = 0;
+        for (uint32_t r = rest; r; r &= r - 1) {
+            const uint32_t lane = static_cast<uint32_t>(std::countr_zero(r));
+            if (e.member_masks[lane] == m) group |= 1u << lane;
+        }
+        rest &= ~group;
+        check_member_mask(e, m, group, exist);
+    }
 }
 
 }  // namespace warpsim::check

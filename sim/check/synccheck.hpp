@@ -3,13 +3,15 @@
 //    others through; undefined behaviour all the same), or it never completes;
 //  * a barrier instruction reached by only some lanes of a warp (bar.sync is .aligned), and one barrier
 //    phase completed by different bar.sync instructions (if/else, each with its own __syncthreads());
-//  * shfl/vote/match/redux/bar.warp.sync (and __syncwarp) whose member mask names lanes that exited, do
-//    not exist, or do not execute the instruction, or leaves out a lane that executes it.
+//  * shfl/vote/match/redux/bar.warp.sync (and __syncwarp) whose member mask, checked per lane, names lanes
+//    that exited (or finished the kernel and only wait to exit), do not exist, do not execute the
+//    instruction, or execute it with another mask, or leaves out the lane that passes it.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/check/context.hpp"
@@ -46,6 +48,8 @@ private:
         bool valid = false;
     };
 
+    void check_member_mask(const engine::WarpSyncEvent& e, uint32_t mask, uint32_t lanes, uint32_t exist);
+    std::string exit_text(const engine::WarpSyncEvent& e, uint32_t lanes) const;
     void report_exited(uint32_t barrier, const Phase& p);
     void report_mixed_sites(uint32_t barrier, const Phase& p);
     void report_incomplete(uint32_t barrier, const Phase& p);

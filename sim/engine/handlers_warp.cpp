@@ -184,6 +184,26 @@ void set_member_src(const ir::Instruction& inst, DInst& in) {
     in.aux = (in.aux & 0xffffu) | (pos << 16);
 }
 
+// Lanes parked on the kernel frame's reconvergence stack at an unguarded ret/exit, below the running entry:
+// they have finished the kernel and wait only to reconverge (the engine retires them there; a GPU already
+// has). Lanes of entries above an entry are still running towards it, so they do not count.
+void leaving_lanes(const Warp& w, WarpSyncEvent& ev) {
+    const Frame& kernel = w.frames.front();
+    const auto& st = kernel.stack;
+    uint32_t above = st.empty() ? 0 : st.back().mask;
+    for (std::size_t i = st.size() - (st.empty() ? 0 : 1); i-- > 0;) {
+        const StackEntry& entry = st[i];
+        const uint32_t parked = entry.mask & ~above;
+        above |= entry.mask;
+        if (!parked || entry.pc >= kernel.code->code.size()) continue;
+        const DInst& at = kernel.code->code[entry.pc];
+        if (!at.ir || at.guard != kNone) continue;
+        if (at.ir->op != ir::Opcode::ret && at.ir->op != ir::Opcode::exit) continue;
+        if (!ev.leaving_mask || std::countr_zero(parked) < std::countr_zero(ev.leaving_mask)) ev.leaving_pc = entry.pc;
+        ev.leaving_mask |= parked;
+    }
+}
+
 }  // namespace
 
 void report_warp_sync(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind, const uint64_t* member) {
@@ -196,7 +216,11 @@ void report_warp_sync(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind, c
     ev.live_mask = all & ~x.warp->exited;
     const uint32_t first = static_cast<uint32_t>(std::countr_zero(e));
     ev.member_mask = member ? static_cast<uint32_t>(member[first]) : e;
-    if (member) for_lanes(e, [&](uint32_t l) { ev.member_mask_uniform &= static_cast<uint32_t>(member[l]) == ev.member_mask; });
+    for_lanes(e, [&](uint32_t l) {
+        ev.member_masks[l] = member ? static_cast<uint32_t>(member[l]) : e;
+        ev.member_mask_uniform &= ev.member_masks[l] == ev.member_mask;
+    });
+    leaving_lanes(*x.warp, ev);
     x.launch->observer->on_warp_sync(ev);
 }
 

@@ -98,9 +98,16 @@ struct WarpSyncEvent {
     WarpSyncKind kind = WarpSyncKind::shfl;
     uint32_t member_mask = 0;               // the membermask operand of the first executing lane
     bool member_mask_uniform = true;        // false when executing lanes passed different member masks
+    std::array<uint32_t, 32> member_masks{};  // per executing lane: the member mask that lane passed
     uint32_t executing_mask = 0;            // lanes that executed the instruction (guard applied)
     uint32_t active_mask = 0;               // lanes currently active in the warp (at this pc, before the guard)
     uint32_t live_mask = 0;                 // lanes of the warp that have not exited
+    // Live lanes that have finished the kernel: they wait on the reconvergence stack at an unguarded ret/exit
+    // of the kernel and will execute nothing else before exiting (`if (i >= n) return;` before the
+    // collective; a GPU has retired them already). leaving_pc: that ret/exit (in the kernel function) for the
+    // lowest such lane.
+    uint32_t leaving_mask = 0;
+    uint32_t leaving_pc = 0;
 };
 
 enum class FenceKind : uint8_t { membar, fence, fence_proxy, fence_mbarrier_init };

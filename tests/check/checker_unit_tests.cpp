@@ -132,6 +132,7 @@ TEST_CASE("synccheck: shuffle masks naming inactive, exited and missing lanes", 
     sync.begin_block({}, 2, 48);
     engine::WarpSyncEvent e;
     e.member_mask = 0xffffffffu;
+    e.member_masks.fill(0xffffffffu);
     e.executing_mask = 0x0000ffffu;
     e.active_mask = 0x0000ffffu;
     e.live_mask = 0xffffffffu;
@@ -150,8 +151,50 @@ TEST_CASE("synccheck: shuffle masks naming inactive, exited and missing lanes", 
     // A correct mask: nothing new.
     e.site.pc = 2;
     e.member_mask = 0xffu;
+    e.member_masks.fill(0xffu);
     sync.on_warp_sync(e);
     CHECK(log.size() == 3);
+}
+
+TEST_CASE("synccheck: member masks checked lane by lane", "[check][sync]") {
+    CheckContext ctx;
+    ctx.block_dim = {64, 1, 1};
+    FindingLog log;
+    SyncChecker sync(ctx, log);
+    sync.begin_block({}, 2, 64);
+    engine::WarpSyncEvent e;
+    e.executing_mask = e.active_mask = e.live_mask = 0xffffffffu;
+    // Two tiles of 16 lanes, each naming itself: legal although the lanes pass different masks.
+    for (uint32_t l = 0; l < 32; ++l) e.member_masks[l] = l < 16 ? 0x0000ffffu : 0xffff0000u;
+    e.member_mask = 0x0000ffffu;
+    e.member_mask_uniform = false;
+    sync.on_warp_sync(e);
+    CHECK(log.size() == 0);
+    // Lane 20 passes 0xffff0001 instead. Groups in lane order: lanes 0-15 (0x0000ffff) are fine; lanes
+    // 16-19,21-31 (0xffff0000) name lane 20, which passes another mask; lane 20's mask names lane 0 and lanes
+    // 16-19,21-31, which pass other masks. Two mismatches at one instruction: one finding counted twice, with
+    // the first one's note.
+    e.site.pc = 1;
+    e.member_masks[20] = 0xffff0001u;
+    sync.on_warp_sync(e);
+    REQUIRE(log.size() == 1);
+    CHECK(log.findings()[0].kind == "sync.warp_mask_mismatch");
+    CHECK(log.findings()[0].count == 2);
+    CHECK(log.findings()[0].notes[0] == "warp 0: lanes 16-19,21-31 pass member mask 0xffff0000 (executing lanes "
+                                        "0-31); lanes 20 execute it with a different member mask (lane 20: "
+                                        "0xffff0001)");
+    // Lanes 8..31 finished the kernel and wait at its ret (pc 9): a full mask names them as exited.
+    e.site.pc = 2;
+    e.member_masks.fill(0xffffffffu);
+    e.member_mask = 0xffffffffu;
+    e.member_mask_uniform = true;
+    e.executing_mask = e.active_mask = 0xffu;
+    e.leaving_mask = 0xffffff00u;
+    e.leaving_pc = 9;
+    sync.on_warp_sync(e);
+    REQUIRE(log.size() == 2);
+    CHECK(log.findings()[1].kind == "sync.warp_mask_exited_lanes");
+    CHECK(log.findings()[1].notes[0].find("executing lanes 0-7; lanes 8-31 have exited at ") != std::string::npos);
 }
 
 TEST_CASE("synccheck: threads that exit before a barrier the others pass", "[check][sync]") {

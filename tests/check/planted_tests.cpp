@@ -93,8 +93,52 @@ TEST_CASE("planted: a shuffle whose mask names lanes that do not execute it", "[
     auto after = run_check("tests/check/data/shfl_after_return.json");
     INFO(kinds(after));
     REQUIRE(after.log.size() == 1);
-    // n = 40: warp 1 keeps lanes 0..7 (threads 32..39); the others left at the early return.
-    CHECK(after.log.findings()[0].notes[0].find("executing lanes 0-7; lanes 8-31") != std::string::npos);
+    // n = 40: warp 1 keeps lanes 0..7 (threads 32..39); lanes 8..31 took the early return (planted.cu line 17)
+    // to the kernel's closing brace, line 21, where they wait only to exit.
+    CHECK(after.log.findings()[0].kind == "sync.warp_mask_exited_lanes");
+    CHECK(after.log.findings()[0].notes[0].find("executing lanes 0-7; lanes 8-31 have exited at planted.cu:21 (") !=
+          std::string::npos);
+}
+
+TEST_CASE("planted: per-lane member masks of a grouped shuffle", "[check][planted]") {
+    auto r = run_check("tests/check/data/shfl_group_mask.json");
+    INFO(kinds(r));
+    // planted.cu line 70: mask = 0xffff << (lane / 16). Lanes 0..15 pass 0x0000ffff (their own group: right);
+    // lanes 16..31 pass 0xffff << 1 = 0x0001fffe, lanes 1..16: lanes 17..31 are not in the mask they pass, and
+    // it names lanes 1..15, which pass 0x0000ffff. Two warps in each of two blocks.
+    REQUIRE(r.log.size() == 2);
+    const auto* self = find_kind(r, "sync.warp_mask_excludes_self");
+    const auto* other = find_kind(r, "sync.warp_mask_mismatch");
+    REQUIRE(self);
+    REQUIRE(other);
+    CHECK(self->count == 4);
+    CHECK(other->count == 4);
+    CHECK(self->notes[0] == "warp 0: lanes 16-31 pass member mask 0x0001fffe (executing lanes 0-31); lanes 17-31 "
+                            "are not in the mask");
+    CHECK(other->notes[0].find("lanes 16-31 pass member mask 0x0001fffe (executing lanes 0-31); lanes 1-15 execute "
+                               "it with a different member mask (lane 1: 0x0000ffff)") != std::string::npos);
+    // The shuffle is planted.cu line 72, inlined from __shfl_xor_sync: its .loc names the intrinsic's header
+    // line (the IR keeps no inlined_at), so the PTX line identifies it: planted.ptx line 490, shfl.sync.bfly.
+    // compute-sanitizer's synccheck on the H200 reports it at planted.cu:72, first thread (16,0,0) of block
+    // (0,0,0) (tests/hardware/h200/sanitizer_planted.txt).
+    CHECK(r.ctx.ptx_line(self->parties[0].at) == 490);
+    CHECK(self->parties[0].thread == std::array<uint32_t, 3>{16, 0, 0});
+    CHECK(self->parties[0].block == std::array<uint32_t, 3>{0, 0, 0});
+}
+
+TEST_CASE("planted: __syncwarp() whose mask names lanes that returned", "[check][planted]") {
+    auto r = run_check("tests/check/data/syncwarp_after_return.json");
+    INFO(kinds(r));
+    // n = 40 in a block of 64: warp 0 is whole; warp 1 keeps lanes 0..7 (t = 32..39); lanes 8..31 returned at
+    // line 79 and wait at the closing brace, line 83. The full-mask __syncwarp() is line 81 (PTX line 537).
+    REQUIRE(r.log.size() == 1);
+    const auto& f = r.log.findings()[0];
+    CHECK(f.kind == "sync.warp_mask_exited_lanes");
+    CHECK(f.count == 1);
+    CHECK(r.ctx.ptx_line(f.parties[0].at) == 537);  // planted.ptx: bar.warp.sync -1 (inlined __syncwarp)
+    CHECK(f.parties[0].thread == std::array<uint32_t, 3>{32, 0, 0});
+    CHECK(f.notes[0].rfind("warp 1: member mask 0xffffffff, executing lanes 0-7; lanes 8-31 have exited at "
+                           "planted.cu:83 (", 0) == 0);
 }
 
 TEST_CASE("planted: half of a shared tile read before anyone wrote it", "[check][planted]") {

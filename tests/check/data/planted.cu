@@ -61,3 +61,23 @@ extern "C" __global__ void global_flag_no_sync(const float* in, float* partial, 
     if (t == 0) partial[blockIdx.x] = in[blockIdx.x] + 1.0f;
     out[blockIdx.x * blockDim.x + t] = partial[blockIdx.x];
 }
+
+// synccheck (per-lane masks): groups of 16 lanes shuffle within their group, but the mask forgets to scale
+// the group number: lanes 16..31 pass 0xffff << 1 = 0x0001fffe (lanes 1..16) instead of 0xffff0000.
+extern "C" __global__ void shfl_group_mask(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned lane = threadIdx.x & 31;
+    unsigned mask = 0xffffu << (lane / 16);  // should be 0xffffu << (lane / 16 * 16)
+    float v = in[i];
+    out[i] = v + __shfl_xor_sync(mask, v, 1, 16);
+}
+
+// synccheck: threads past n return, then the others __syncwarp() with the full mask (naming exited lanes).
+extern "C" __global__ void syncwarp_after_return(const float* in, float* out, int n) {
+    __shared__ float s[64];
+    int t = threadIdx.x;
+    if (t >= n) return;
+    s[t] = in[t];
+    __syncwarp();
+    out[t] = s[t ^ 1];
+}
