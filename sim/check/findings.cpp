@@ -11,6 +11,7 @@ std::string_view tool_name(Tool t) {
     case Tool::racecheck: return "racecheck";
     case Tool::synccheck: return "synccheck";
     case Tool::initcheck: return "initcheck";
+    case Tool::schedules: return "schedules";
     }
     return "?";
 }
@@ -74,7 +75,7 @@ std::string render_text(const FindingLog& log, const CheckContext& ctx, const st
     s += fmt::format("========= ERROR SUMMARY: {} error{}", n, n == 1 ? "" : "s");
     if (n) {
         std::string per;
-        for (Tool t : {Tool::memcheck, Tool::racecheck, Tool::synccheck, Tool::initcheck})
+        for (Tool t : {Tool::memcheck, Tool::racecheck, Tool::synccheck, Tool::initcheck, Tool::schedules})
             if (size_t c = log.count(t)) per += fmt::format("{}{} {}", per.empty() ? "" : ", ", c, tool_name(t));
         s += fmt::format(" ({}; {} occurrences)", per, log.occurrences());
     }

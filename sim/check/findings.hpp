@@ -17,7 +17,8 @@
 
 namespace warpsim::check {
 
-enum class Tool : uint8_t { memcheck, racecheck, synccheck, initcheck };
+// schedules: results that differ between legal warp orders (`--schedules N`), not a checker of its own.
+enum class Tool : uint8_t { memcheck, racecheck, synccheck, initcheck, schedules };
 std::string_view tool_name(Tool t);
 
 // One party of a finding: what it did ("write", "read", "waits at barrier", "exited"), where and who.

@@ -58,10 +58,6 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     r.ctx.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
     r.ctx.block_dim = p.spec.block;
     r.ctx.shared = shared_layout(*p.module, p.kernel_index);
-    if (options.schedules > 1)
-        r.notes.push_back(fmt::format("--schedules {}: not available yet — engine::LaunchConfig has no warp-order "
-                                      "seed, so every run would use the same schedule; ran once",
-                                      options.schedules));
 
     const auto regs = session::kernel_registers(p, preset.value());
     auto setup = session::setup_launch(p, preset.value(), regs.registers);
@@ -81,6 +77,7 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_instructions;
     cfg.host_workers = 1;
+    cfg.schedule_seed = options.schedule_seed;
     CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global, options.synccheck,
                            options.initcheck);
     cfg.observer = &observer;
@@ -92,6 +89,19 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
             r.incomplete = result.error->message;
         else
             r.log.add(launch_error_finding(*result.error, r.ctx));
+    }
+    if (options.schedules > 1 && r.incomplete.empty()) {
+        r.schedules.push_back({options.schedule_seed, read_buffers(p, *setup), result.error});
+        for (uint64_t k = 1; k < options.schedules; ++k) {
+            auto run = run_schedule(p, preset.value(), regs.registers, options.schedule_seed + k,
+                                    options.max_instructions);
+            if (!run) return Fail::failure(run.error());
+            r.schedules.push_back(std::move(run.value()));
+        }
+        if (auto f = compare_schedules(r.schedules)) r.log.add(std::move(*f));
+        r.notes.push_back(fmt::format("ran {} schedules (seeds {}..{}); the checkers watched the first",
+                                      options.schedules, options.schedule_seed,
+                                      options.schedule_seed + options.schedules - 1));
     }
     return r;
 }

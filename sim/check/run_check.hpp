@@ -9,6 +9,7 @@
 
 #include "sim/check/context.hpp"
 #include "sim/check/findings.hpp"
+#include "sim/check/schedules.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/launch/outcome.hpp"
 #include "sim/session/run.hpp"
@@ -20,7 +21,8 @@ struct CheckOptions {
     bool race_global = true;          // racecheck also global memory within a block
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
-    uint32_t schedules = 1;           // warp orders to try; >1 needs an engine warp-order seed (not there yet)
+    uint32_t schedules = 1;           // legal warp orders to run (seeds 0..N-1) and compare the buffers of
+    uint64_t schedule_seed = 0;       // the order the checkers watch (engine::LaunchConfig::schedule_seed)
 };
 
 struct CheckResult {
@@ -33,9 +35,12 @@ struct CheckResult {
                                                // (an instruction it does not execute yet): not a finding
     std::string kernel;
     std::string spec;
+    std::vector<ScheduleRun> schedules;        // with --schedules N > 1: the checked run first, then the others
 };
 
-// Runs a prepared launch once with the selected checkers. Fails only when the run cannot be set up.
+// Runs a prepared launch once with the selected checkers (in the order of options.schedule_seed); with
+// options.schedules = N > 1 also N - 1 further orders without checkers, and adds a finding when buffers differ.
+// Fails only when a run cannot be set up.
 launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, const CheckOptions& options);
 
 // Parses the tool list of `--tool` ("memcheck", "racecheck,synccheck", "all"); error text on an unknown name.

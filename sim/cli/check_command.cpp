@@ -20,6 +20,7 @@ int check_command(const CheckArgs& args) {
     options.device = args.device;
     options.max_instructions = args.max_instructions;
     options.schedules = args.schedules;
+    options.schedule_seed = args.schedule_seed;
     options.race_global = !args.shared_only;
     auto prepared = session::prepare(args.spec);
     if (!prepared) {

@@ -54,6 +54,7 @@ struct CheckArgs {
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
     uint32_t schedules = 1;
+    uint64_t schedule_seed = 0;
     bool json = false, shared_only = false;
 };
 int check_command(const CheckArgs& args);

@@ -66,7 +66,11 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     chk_cmd->add_option("--device", chk.device, "Device preset (default h200)");
     chk_cmd->add_option("--max-instructions", chk.max_instructions, "Instruction budget (default 2e10)");
-    chk_cmd->add_option("--schedules", chk.schedules, "Warp orders to try (needs an engine warp-order seed)");
+    chk_cmd->add_option("--schedules", chk.schedules, "Run under N legal warp and block orders (seeds S..S+N-1) and "
+                        "report buffers that differ (default 1)")
+        ->check(CLI::Range(1u, 1000u));
+    chk_cmd->add_option("--schedule-seed", chk.schedule_seed, "Order the checkers watch (0: the engine's own, "
+                        "default)");
     chk_cmd->add_flag("--shared-only", chk.shared_only, "racecheck: shared memory only (not global)");
     chk_cmd->add_flag("--json", chk.json, "JSON output");
 
