@@ -19,21 +19,38 @@ uint64_t load_bits(const uint8_t* p, uint32_t width) {
 }
 
 template <uint32_t W, bool Signed>
+uint64_t load_lane(const uint8_t* p, uint64_t mask) {
+    uint64_t v = load_bits(p, W);
+    if (Signed && W < 8 && ((v >> (8 * W - 1)) & 1)) v |= ~0ull << (8 * W);
+    return v & mask;
+}
+
+template <uint32_t W, bool Signed>
 void ld(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     const uint32_t n = in.vec, total = W * n;
     AccessRecorder rec(x, in, counts::AccessKind::load, total);
     const auto& masks = x.frame->code->reg_width_mask;
+    WarpTarget wt;
+    if (resolve_warp(x, in, e, total, counts::AccessKind::load, wt)) {
+        // Every address was read above, so a destination that is also the address register is safe.
+        for (uint32_t i = 0; i < n; ++i) {
+            uint64_t* d = lanes_of(x, in.dst[i]);
+            const uint64_t mask = masks[in.dst[i]];
+            for_lanes(e, [&](uint32_t l) { d[l] = load_lane<W, Signed>(wt.ptr(l) + i * W, mask); });
+        }
+        rec.add_warp(e, wt);
+        rec.flush(x);
+        return;
+    }
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         LaneTarget t;
         if (!resolve_lane(x, in, l, total, counts::AccessKind::load, t)) return;
         rec.add(l, t);
         for (uint32_t i = 0; i < n; ++i) {
-            uint64_t v = load_bits(t.ptr + i * W, W);
-            if (Signed && W < 8 && ((v >> (8 * W - 1)) & 1)) v |= ~0ull << (8 * W);
             const uint32_t d = in.dst[i];
-            x.R[d * 32 + l] = v & masks[d];
+            x.R[d * 32 + l] = load_lane<W, Signed>(t.ptr + i * W, masks[d]);
         }
     }
     rec.flush(x);
@@ -44,6 +61,15 @@ void st(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     const uint32_t n = in.vec, total = W * n;
     AccessRecorder rec(x, in, counts::AccessKind::store, total);
+    WarpTarget wt;
+    if (resolve_warp(x, in, e, total, counts::AccessKind::store, wt)) {
+        for_lanes(e, [&](uint32_t l) {  // lane order, as below: the highest lane's value wins on a shared address
+            for (uint32_t i = 0; i < n; ++i) std::memcpy(wt.ptr(l) + i * W, &x.R[in.src[i] * 32 + l], W);
+        });
+        rec.add_warp(e, wt);
+        rec.flush(x);
+        return;
+    }
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         LaneTarget t;

@@ -2,6 +2,7 @@
 #include "sim/engine/memory_access.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <new>
 #include <fmt/format.h>
 
@@ -155,6 +156,79 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
     return false;
 }
 
+bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out) {
+    AddrSpace sp = in.space;
+    if ((in.aux & 0x200u) || sp == AddrSpace::local || sp == AddrSpace::frame_param || !std::has_single_bit(width))
+        return false;
+    const uint64_t offset = static_cast<uint64_t>(in.offset);
+    uint64_t lo = ~uint64_t{0}, hi = 0, bits = 0;
+    if (in.addr_reg == kNone) {
+        for_lanes(exec, [&](uint32_t l) { out.addr[l] = offset; });
+        lo = hi = bits = offset;
+    } else {
+        const uint64_t* r = x.R + static_cast<std::size_t>(in.addr_reg) * 32;
+        for_lanes(exec, [&](uint32_t l) {
+            const uint64_t a = r[l] + offset;
+            out.addr[l] = a;
+            lo = std::min(lo, a);
+            hi = std::max(hi, a);
+            bits |= a;
+        });
+    }
+    if (bits & (width - 1)) return false;  // some lane is misaligned
+    if (sp == AddrSpace::generic) {
+        // Windows are contiguous: lanes whose lowest and highest address lie in the shared window all do.
+        // Global lanes are checked against one allocation below, and allocations never overlap a window.
+        const auto lo_space = memory::classify_generic(lo), hi_space = memory::classify_generic(hi);
+        if (lo_space != hi_space) return false;
+        if (lo_space == memory::GenericSpace::shared) {
+            for_lanes(exec, [&](uint32_t l) { out.addr[l] -= memory::kSharedWindow; });
+            lo -= memory::kSharedWindow;
+            hi -= memory::kSharedWindow;
+            sp = AddrSpace::shared;
+        } else if (lo_space == memory::GenericSpace::global) {
+            sp = AddrSpace::global;
+        } else {
+            return false;
+        }
+    }
+    switch (sp) {
+    case AddrSpace::global:
+    case AddrSpace::const_: {
+        const memory::Allocation* al = x.last_alloc;
+        if (!al || lo - al->base >= al->size) {
+            al = x.launch->memory->find(lo);
+            if (!al) return false;
+            x.last_alloc = al;
+        }
+        if (hi - al->base >= al->size || width > al->size - (hi - al->base)) return false;
+        if (kind != counts::AccessKind::load && al->read_only) return false;
+        out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
+        out.data = al->data.get();
+        out.origin = al->base;
+        return true;
+    }
+    case AddrSpace::shared: {
+        // An address of another CTA's shared memory (shared::cluster) fails this check: per-lane path.
+        auto& sh = x.block->shared;
+        if (hi > sh.size() || width > sh.size() - hi) return false;
+        out.space = counts::AccessSpace::shared;
+        out.data = sh.data();
+        out.origin = 0;
+        return true;
+    }
+    case AddrSpace::kernel_param: {
+        const auto p = x.launch->params;
+        if (kind != counts::AccessKind::load || hi > p.size() || width > p.size() - hi) return false;
+        out.space = counts::AccessSpace::param;
+        out.data = const_cast<uint8_t*>(p.data());  // loads only (checked above)
+        out.origin = 0;
+        return true;
+    }
+    default: return false;
+    }
+}
+
 AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane)
     : in_(&in) {
     const auto& d = in.ir->d;
@@ -174,11 +248,11 @@ AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKin
                   std::find(in.ir->mods.begin(), in.ir->mods.end(), "bulk") == in.ir->mods.end();
 }
 
-void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
-    const auto s = static_cast<uint32_t>(t.space);
+counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {
+    const auto s = static_cast<uint32_t>(space);
     if (!(used_ & (1u << s))) {
         auto* a = new (&acc_[s].a) counts::WarpAccess();
-        a->space = t.space;
+        a->space = space;
         a->kind = kind_;
         a->bytes_per_lane = bytes_per_lane_;
         a->pc = pc_;
@@ -189,9 +263,19 @@ void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
         a->async_fill = async_fill_;
         used_ |= 1u << s;
     }
-    auto& a = slot(s);
+    return slot(s);
+}
+
+void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
+    auto& a = start(t.space);
     a.active_mask |= 1u << lane;
     a.addr[lane] = t.addr;
+}
+
+void AccessRecorder::add_warp(uint32_t exec, const WarpTarget& t) {
+    auto& a = start(t.space);
+    a.active_mask |= exec;
+    for_lanes(exec, [&](uint32_t l) { a.addr[l] = t.addr[l]; });
 }
 
 void AccessRecorder::flush(Exec& x) {

@@ -2,6 +2,7 @@
 // windows, bounds and alignment checks that raise CUDA-like faults, and the WarpAccess events for counts.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "sim/counts/access.hpp"
@@ -26,16 +27,35 @@ bool resolve_extra(Exec& x, const DInst& in, const ExtraAddr& a, uint32_t lane, 
 bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpace sp, uint32_t width,
                 counts::AccessKind kind, LaneTarget& out);
 
+// A warp-level access whose active lanes all lie in one host buffer (one allocation, the block's shared
+// memory or the kernel's parameters): lane l's bytes are at data + (addr[l] - origin).
+struct WarpTarget {
+    counts::AccessSpace space = counts::AccessSpace::global;
+    uint8_t* data = nullptr;
+    uint64_t origin = 0;
+    std::array<uint64_t, 32> addr;  // active lanes only: device address, or offset for shared (what counts sees)
+    uint8_t* ptr(uint32_t lane) const { return data + (addr[lane] - origin); }
+};
+
+// The warp-level fast path of resolve_lane: resolves every lane of `exec` at once with one bounds check when
+// they are aligned and fall in one buffer of a space known at decode time (or a generic address in global or
+// shared memory). False when they do not (local memory, several allocations, any fault): nothing is raised
+// and nothing changes, and the caller takes the per-lane path, which reports faults lane by lane.
+bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out);
+
 // Collects the lanes' addresses of one warp-level access and reports them to the counters (one event per
 // space the lanes touched).
 class AccessRecorder {
 public:
     AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane);
     void add(uint32_t lane, const LaneTarget& t);
+    // Every lane of `exec` at once, from resolve_warp.
+    void add_warp(uint32_t exec, const WarpTarget& t);
     void flush(Exec& x);
 
 private:
     void notify(Exec& x) const;
+    counts::WarpAccess& start(counts::AccessSpace space);
 
     // acc_[s] is built (zeroed, then filled) on the first lane in space s: most accesses touch one space, and
     // clearing five 32-lane address arrays per warp instruction cost more than the access itself.
