@@ -12,11 +12,11 @@ namespace warpsim::engine {
 
 namespace {
 
-uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uint32_t lane) {
+// `tid` is the lane's %tid (x, y, z).
+uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uint32_t lane,
+                    const std::array<uint32_t, 3>& tid) {
     using S = ir::SpecialReg;
     const LaunchContext& L = *b.launch;
-    const uint32_t t = w.index * 32 + lane;
-    const std::array<uint32_t, 3> tid{t % L.block[0], (t / L.block[0]) % L.block[1], t / (L.block[0] * L.block[1])};
     const uint32_t c = s.component < 3 ? s.component : 0;
     switch (s.sreg) {
     case S::tid: return tid[c];
@@ -53,8 +53,26 @@ void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockC
     f.regs.assign(static_cast<std::size_t>(fn.num_regs) * 32, 0);
     for (std::size_t i = 0; i < fn.const_regs.size(); ++i)
         std::fill_n(f.regs.data() + static_cast<std::size_t>(fn.const_regs[i]) * 32, 32, fn.reg_init[i]);
+    if (fn.sregs.empty()) return;
+    // The lanes' %tid, stepped from the warp's first thread (threads are numbered x fastest, then y, then z)
+    // rather than divided out per lane and register.
+    const auto& dim = b.launch->block;
+    const uint32_t t0 = w.index * 32;
+    std::array<uint32_t, 3> t{t0 % dim[0], (t0 / dim[0]) % dim[1], t0 / (dim[0] * dim[1])};
+    std::array<std::array<uint32_t, 3>, 32> tid;
+    for (uint32_t l = 0; l < 32; ++l) {
+        tid[l] = t;
+        if (++t[0] == dim[0]) {
+            t[0] = 0;
+            if (++t[1] == dim[1]) {
+                t[1] = 0;
+                ++t[2];
+            }
+        }
+    }
     for (const auto& s : fn.sregs)
-        for (uint32_t l = 0; l < 32; ++l) f.regs[static_cast<std::size_t>(s.reg) * 32 + l] = sreg_value(s, w, b, l);
+        for (uint32_t l = 0; l < 32; ++l)
+            f.regs[static_cast<std::size_t>(s.reg) * 32 + l] = sreg_value(s, w, b, l, tid[l]);
 }
 
 // Where the i-th argument (or return value) lives in the callee's param area, and its size: from the callee
