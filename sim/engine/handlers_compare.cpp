@@ -61,6 +61,26 @@ bool compare(CmpOp op, uint64_t abits, uint64_t bbits, bool ftz) {
     }
 }
 
+// Calls body(cmp) with the integer comparison `op` over read_value<T> views as a function object, so that a
+// handler's lane loop runs without a switch per lane.
+template <ir::Type T, class Body>
+void with_int_compare(CmpOp op, Body&& body) {
+    constexpr bool sgn = is_sgn<T>();
+    switch (op) {
+    case CmpOp::eq: return body([](const Value& a, const Value& b) { return a.u == b.u; });
+    case CmpOp::ne: return body([](const Value& a, const Value& b) { return a.u != b.u; });
+    case CmpOp::lt: return body([](const Value& a, const Value& b) { return sgn ? a.s < b.s : a.u < b.u; });
+    case CmpOp::le: return body([](const Value& a, const Value& b) { return sgn ? a.s <= b.s : a.u <= b.u; });
+    case CmpOp::gt: return body([](const Value& a, const Value& b) { return sgn ? a.s > b.s : a.u > b.u; });
+    case CmpOp::ge: return body([](const Value& a, const Value& b) { return sgn ? a.s >= b.s : a.u >= b.u; });
+    case CmpOp::lo: return body([](const Value& a, const Value& b) { return a.u < b.u; });
+    case CmpOp::ls: return body([](const Value& a, const Value& b) { return a.u <= b.u; });
+    case CmpOp::hi: return body([](const Value& a, const Value& b) { return a.u > b.u; });
+    case CmpOp::hs: return body([](const Value& a, const Value& b) { return a.u >= b.u; });
+    default: return body([](const Value&, const Value&) { return false; });
+    }
+}
+
 bool combine(ir::BoolOp op, bool r, bool c) {
     switch (op) {
     case ir::BoolOp::and_: return r && c;
@@ -78,6 +98,18 @@ void setp(Exec& x, const DInst& in, uint32_t e) {
     const CmpOp op = in.ir->d.cmp;
     const ir::BoolOp bop = in.ir->d.bop;
     const bool ftz = in.ir->d.ftz;
+    if constexpr (!is_fp<T>()) {
+        if (bop == ir::BoolOp::none) {  // the common form: no predicate to combine with
+            with_int_compare<T>(op, [&](auto cmp) {
+                for_lanes(e, [&](uint32_t l) {
+                    const bool r = cmp(read_value<T>(a[l]), read_value<T>(b[l]));
+                    p[l] = r;
+                    q[l] = !r;
+                });
+            });
+            return;
+        }
+    }
     for_lanes(e, [&](uint32_t l) {
         bool r = compare<T>(op, a[l], b[l], ftz);
         bool c = bop == ir::BoolOp::none ? true : pred_src(x, in, 2, l);
