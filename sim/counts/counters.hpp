@@ -115,6 +115,8 @@ public:
     const LineStats* line(uint32_t function, uint32_t pc) const;
 
     const CountsConfig& config() const { return cfg_; }
+    // Distinct sectors read and written so far (the footprint the L2/DRAM estimate works from).
+    SectorFootprint::Totals footprint_totals() const { return footprint_.totals(); }
 
 private:
     LineStats& line_slot(uint32_t function, uint32_t pc);

@@ -186,13 +186,14 @@ std::vector<PtxasUsage> parse_ptxas_verbose(std::string_view output) {
         output.remove_prefix(nl == std::string_view::npos ? output.size() : nl + 1);
         if (std::size_t at = line.find("Compiling entry function '"); at != std::string_view::npos) {
             std::string_view rest = line.substr(at + 26);
-            entries.push_back(PtxasUsage{std::string(rest.substr(0, rest.find('\''))), 0, 0, 0, 0, 0});
+            entries.push_back(PtxasUsage{std::string(rest.substr(0, rest.find('\''))), 0, 0, 0, 0, 0, 0});
         } else if (std::size_t p = line.find("Function properties for "); p != std::string_view::npos) {
             properties_for = std::string(line.substr(p + 24));
         } else if (line.find("spill stores") != std::string_view::npos) {
             if (!entries.empty() && properties_for == entries.back().function) {
                 entries.back().spill_stores = number_before(line, "bytes spill stores");
                 entries.back().spill_loads = number_before(line, "bytes spill loads");
+                entries.back().stack_frame_bytes = number_before(line, "bytes stack frame");
             }
         } else if (line.find("Used ") != std::string_view::npos && !entries.empty()) {
             entries.back().registers = static_cast<int>(number_before(line, "registers"));

@@ -16,6 +16,7 @@ struct PtxasUsage {
     long long shared_bytes = 0;  // static .shared ("bytes smem")
     long long spill_stores = 0;
     long long spill_loads = 0;
+    long long stack_frame_bytes = 0;  // per thread, in local memory (spills and local arrays)
 };
 
 // The ptxas executable: PATH first, then $CUDA_HOME/bin, then /usr/local/cuda/bin. nullopt if none.

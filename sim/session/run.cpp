@@ -132,6 +132,9 @@ RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePrese
         info.registers = usage->registers;
         info.barriers = std::max(usage->barriers, 1);
         info.static_shared_bytes = usage->shared_bytes;
+        info.spill_store_bytes = usage->spill_stores;
+        info.spill_load_bytes = usage->spill_loads;
+        info.stack_frame_bytes = usage->stack_frame_bytes;
         info.method = "ptxas -v (" + preset.arch() + ")";
         return info;
     }

@@ -39,6 +39,9 @@ struct RegisterInfo {
     std::string method;               // "ptxas -v (sm_90)", "launch spec", "estimate: ..."
     long long static_shared_bytes = 0;
     int barriers = 1;                 // named barriers a block uses (ptxas: "used N barriers")
+    // ptxas's register spills (bytes of spill instructions in the code, per thread) and the stack frame
+    // they live in: local-memory traffic the PTX does not show. Zero without ptxas.
+    long long spill_store_bytes = 0, spill_load_bytes = 0, stack_frame_bytes = 0;
 };
 RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset);
 

@@ -182,6 +182,21 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
                       S(Stat::l2_red_sectors);
     prof.l2_read_hit_rate = S(Stat::l2_read_sectors) > 0 ? S(Stat::l2_read_hits) / S(Stat::l2_read_sectors) : 0;
     prof.dram_bytes = S(Stat::dram_read_bytes) + S(Stat::dram_write_bytes);
+    prof.dram_read_bytes = S(Stat::dram_read_bytes);
+    prof.dram_write_bytes = S(Stat::dram_write_bytes);
+    prof.l2_read_sectors = S(Stat::l2_read_sectors) + S(Stat::l2_atom_sectors) + S(Stat::l2_red_sectors);
+    prof.l2_write_sectors = S(Stat::l2_write_sectors) + S(Stat::l2_atom_sectors) + S(Stat::l2_red_sectors);
+    prof.local_sectors = S(Stat::local_ld_sectors) + S(Stat::local_st_sectors);
+    const auto fp = run.counters.footprint_totals();
+    prof.footprint_bytes = double(fp.either) * 32.0;
+    prof.footprint_read_bytes = double(fp.read) * 32.0;
+    prof.footprint_write_bytes = double(fp.write) * 32.0;
+    prof.l2_capacity_bytes = double(run.counters.config().l2_bytes);
+    prof.l1_capacity_bytes = double(run.counters.config().l1_bytes);
+    prof.spill_store_bytes = double(run.registers.spill_store_bytes);
+    prof.spill_load_bytes = double(run.registers.spill_load_bytes);
+    prof.stack_frame_bytes = double(run.registers.stack_frame_bytes);
+    prof.static_insts = double(p.kernel->body.size());
 
     for (const auto& [key, s] : run.counters.per_pc()) {
         if (key.first >= p.module->functions.size()) continue;
@@ -191,6 +206,11 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
         prof.warp_insts[static_cast<std::size_t>(pipe_of(inst))] += double(s.warp_insts);
         prof.flops += flops_of(inst, s.thread_insts_pred_on);
         if (ir::exec_class_of(inst) == ir::ExecClass::barrier) prof.barriers += double(s.warp_insts);
+        if (latency_of(inst) == LatKind::global && inst.d.space != ir::Space::local) {
+            bool store = inst.op == ir::Opcode::st || inst.op == ir::Opcode::red || inst.op == ir::Opcode::atom;
+            (store ? prof.store_sectors : prof.load_sectors) += double(s.sectors);
+            (store ? prof.store_ideal_sectors : prof.load_ideal_sectors) += double(s.ideal_sectors);
+        }
     }
     std::set<uint32_t> fns;
     for (const auto& [key, s] : run.counters.per_pc()) fns.insert(key.first);

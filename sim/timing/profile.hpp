@@ -57,6 +57,20 @@ struct LaunchProfile {
     double dram_bytes = 0;        // read + written
     double flops = 0;             // fp32/fp64 operations of the lanes that executed (fma = 2)
     double barriers = 0;          // warp-level barrier instructions
+    double l2_read_sectors = 0, l2_write_sectors = 0;  // the parts of l2_sectors (atomics count in both)
+    double dram_read_bytes = 0, dram_write_bytes = 0;  // the counts model's (cold L2, as ncu measures)
+    double footprint_bytes = 0;   // distinct bytes (32-byte sectors) read or written
+    double footprint_read_bytes = 0, footprint_write_bytes = 0;
+    double l2_capacity_bytes = 0;  // of the preset
+    double l1_capacity_bytes = 0;  // per SM
+    // Global stores and loads per PTX line summed: sectors and the ideal sectors for their bytes (a store
+    // with more sectors than ideal writes partial sectors, which the L2 merges byte by byte).
+    double store_sectors = 0, store_ideal_sectors = 0, load_sectors = 0, load_ideal_sectors = 0;
+    double local_sectors = 0;     // L1TEX sectors of .local accesses the PTX makes (part of global_sectors)
+    // ptxas's spills (per thread: bytes of spill stores/loads in the code, the stack frame), and the
+    // static instruction count of the kernel, to scale code bytes into executed traffic.
+    double spill_store_bytes = 0, spill_load_bytes = 0, stack_frame_bytes = 0;
+    double static_insts = 0;
     std::vector<ChainBlock> chain;  // executed basic blocks
 };
 

@@ -164,3 +164,58 @@ TEST_CASE("explore: every measured spec of results.json, fitted and tabulated (n
                      samples.size(), before.mape, after.mape));
     WARN(nlohmann::json(params_to_values(fit.params)).dump(1));
 }
+
+// Writes every calibration and validation profile with its measured time to BUILD/timing_profiles.json,
+// for studying the model's errors outside the test (one simulation pass, then any number of analyses).
+TEST_CASE("dump the profiles of the timing sets (writes BUILD/timing_profiles.json)", "[.dump]") {
+    auto samples = load_samples();
+    REQUIRE(!samples.empty());
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& s : samples) {
+        const auto& p = s.profile;
+        nlohmann::json j;
+        j["spec"] = s.spec;
+        j["calibration"] = s.calibration;
+        j["measured_us"] = s.measured_us;
+        j["blocks"] = p.blocks;
+        j["warps_per_block"] = p.warps_per_block;
+        j["blocks_per_sm"] = p.blocks_per_sm;
+        j["warp_insts"] = p.warp_insts;
+        for (const auto& [name, v] :
+             std::initializer_list<std::pair<const char*, double>>{{"global_sectors", p.global_sectors},
+                                                                  {"shared_wavefronts", p.shared_wavefronts},
+                                                                  {"shared_ideal_wavefronts", p.shared_ideal_wavefronts},
+                                                                  {"l2_sectors", p.l2_sectors},
+                                                                  {"l2_read_sectors", p.l2_read_sectors},
+                                                                  {"l2_write_sectors", p.l2_write_sectors},
+                                                                  {"l2_read_hit_rate", p.l2_read_hit_rate},
+                                                                  {"dram_read_bytes", p.dram_read_bytes},
+                                                                  {"dram_write_bytes", p.dram_write_bytes},
+                                                                  {"footprint_bytes", p.footprint_bytes},
+                                                                  {"footprint_read_bytes", p.footprint_read_bytes},
+                                                                  {"footprint_write_bytes", p.footprint_write_bytes},
+                                                                  {"l2_capacity_bytes", p.l2_capacity_bytes},
+                                                                  {"l1_capacity_bytes", p.l1_capacity_bytes},
+                                                                  {"store_sectors", p.store_sectors},
+                                                                  {"store_ideal_sectors", p.store_ideal_sectors},
+                                                                  {"load_sectors", p.load_sectors},
+                                                                  {"load_ideal_sectors", p.load_ideal_sectors},
+                                                                  {"local_sectors", p.local_sectors},
+                                                                  {"spill_store_bytes", p.spill_store_bytes},
+                                                                  {"spill_load_bytes", p.spill_load_bytes},
+                                                                  {"stack_frame_bytes", p.stack_frame_bytes},
+                                                                  {"static_insts", p.static_insts},
+                                                                  {"flops", p.flops}})
+            j[name] = v;
+        nlohmann::json chain = nlohmann::json::array();
+        for (const auto& b : p.chain) {
+            nlohmann::json insts = nlohmann::json::array();
+            for (const auto& c : b.insts)
+                insts.push_back({static_cast<int>(c.kind), c.deps, c.l1_hit, c.extra_passes, c.is_load});
+            chain.push_back({{"warp_execs", b.warp_execs}, {"insts", insts}});
+        }
+        j["chain"] = chain;
+        out.push_back(j);
+    }
+    std::ofstream(std::string(WARPSIM_BINARY_DIR) + "/timing_profiles.json") << out.dump() << "\n";
+}
