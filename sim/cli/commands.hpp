@@ -59,6 +59,19 @@ struct CheckArgs {
 };
 int check_command(const CheckArgs& args);
 
+struct ExplainArgs {
+    std::string spec;
+    uint32_t line = 0, ptx_line = 0;     // 0: not given (lines count from 1)
+    std::string block;                   // --block X[,Y[,Z]]; empty: the first warp that executes the line
+    int64_t warp = -1;                   // --warp W; -1: any
+    bool json = false;
+    std::string device = "h200";
+    uint64_t max_instructions = 20'000'000'000ull;
+    uint32_t workers = 0;
+};
+// One line's memory accesses as one warp performed them (sim/report/explain.hpp).
+int explain_command(const ExplainArgs& args);
+
 // Prints the metric names for `ncu --metrics` (used by tests/hardware/collect_batch.sh).
 int ncu_metrics_command();
 

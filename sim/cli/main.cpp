@@ -1,4 +1,4 @@
-// sim/cli/main.cpp — the `warpsim` command line: run, ptx, occupancy, devices, compare, check.
+// sim/cli/main.cpp — the `warpsim` command line: run, explain, ptx, occupancy, devices, compare, check.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -74,6 +74,21 @@ int main(int argc, char** argv) {
     chk_cmd->add_flag("--shared-only", chk.shared_only, "racecheck: shared memory only (not global)");
     chk_cmd->add_flag("--json", chk.json, "JSON output");
 
+    ExplainArgs exp;
+    auto* exp_cmd = app.add_subcommand("explain", "One source line's memory accesses for one warp, lane by lane: "
+                                       "addresses, sectors or banks, the cost against the ideal, and why");
+    exp_cmd->add_option("spec", exp.spec, "Launch spec (JSON)")->required();
+    exp_cmd->add_option("--line", exp.line, "CUDA source line to explain");
+    exp_cmd->add_option("--ptx-line", exp.ptx_line, "PTX line to explain (instead of --line)");
+    exp_cmd->add_option("--block", exp.block, "blockIdx of the warp to show: X, X,Y or X,Y,Z (default: the block "
+                        "of the first warp that executes the line)");
+    exp_cmd->add_option("--warp", exp.warp, "Warp within the block: 0 is threads 0-31, counted in x, y, z order");
+    exp_cmd->add_flag("--json", exp.json, "JSON output");
+    exp_cmd->add_option("--device", exp.device, "Device preset (default h200)");
+    exp_cmd->add_option("--max-instructions", exp.max_instructions,
+                        "Stop a kernel after this many thread-instructions (default 2e10)");
+    exp_cmd->add_option("--threads", exp.workers, "Host threads for the simulator (default: all cores)");
+
     auto* metrics_cmd = app.add_subcommand("ncu-metrics", "Print the Nsight Compute metrics warpsim simulates, comma-separated");
 
     try {
@@ -89,5 +104,6 @@ int main(int argc, char** argv) {
     if (cmp_cmd->parsed()) return compare_command(cmp, argv[0]);
     if (metrics_cmd->parsed()) return ncu_metrics_command();
     if (chk_cmd->parsed()) return check_command(chk);
+    if (exp_cmd->parsed()) return explain_command(exp);
     return 2;
 }

@@ -12,8 +12,23 @@
 namespace warpsim::report {
 namespace {
 
-// The limits the session derives from the preset; the sample run must accept what the real run accepted.
+LaneSample sample_of(const engine::MemoryEvent& e) {
+    LaneSample s;
+    s.space = e.space;
+    s.kind = e.kind;
+    s.bytes_per_lane = e.bytes_per_lane;
+    s.active_mask = e.active_mask;
+    s.addr = e.addr;
+    s.block = e.site.block;
+    s.warp = e.site.warp;
+    return s;
+}
+
 }  // namespace
+
+bool WarpFocus::follows(uint32_t function, uint32_t pc) const {
+    return std::find(pcs.begin(), pcs.end(), std::make_pair(function, pc)) != pcs.end();
+}
 
 const LaneSample* LaneSamples::find(uint32_t function, uint32_t pc, engine::MemorySpace space) const {
     auto it = by_pc.find({function, pc, space});
@@ -37,6 +52,27 @@ void LaneSampler::on_block_begin(const engine::BlockIndex& b) {
 
 void LaneSampler::on_block_end(const engine::BlockIndex& b) {
     if (samples_.warps.count(b.linear)) finished_.push_back(b.linear);
+    if (!focus_) return;
+    auto& f = samples_.focus;
+    if ((f.warp && f.warp->first == b.linear) || (!f.warp && focus_->block == b.linear)) f.settled = true;
+}
+
+void LaneSampler::follow(const engine::MemoryEvent& e) {
+    auto& f = samples_.focus;
+    const uint64_t block = e.site.block.linear;
+    const uint32_t warp = e.site.warp;
+    const bool wanted = (!focus_->block || *focus_->block == block) && (!focus_->warp || *focus_->warp == warp);
+    if (!f.warp && wanted) f.warp = std::make_pair(block, warp);
+    const bool chosen = f.warp && f.warp->first == block && f.warp->second == warp;
+    auto [slot, fresh] = f.by_pc.try_emplace({e.site.function, e.site.pc, e.space});
+    FocusSample& s = slot->second;
+    // The chosen warp's first execution replaces a stand-in recorded from an earlier warp.
+    if (fresh || (chosen && !f.from_chosen_warp(s))) {
+        s.first = sample_of(e);
+        s.executions = 1;
+    } else if (s.first.block.linear == block && s.first.warp == warp) {
+        ++s.executions;
+    }
 }
 
 LaneSamples LaneSampler::take() {
@@ -49,6 +85,7 @@ LaneSamples LaneSampler::take() {
 void LaneSampler::on_memory(const engine::MemoryEvent& e) {
     // Parameter and constant loads are uniform bookkeeping, not the data traffic the diagrams explain.
     if (e.space == engine::MemorySpace::param || e.space == engine::MemorySpace::const_) return;
+    if (focus_ && focus_->follows(e.site.function, e.site.pc)) follow(e);
     const auto lanes = static_cast<uint32_t>(std::popcount(e.active_mask));
     if (auto it = samples_.warps.find(e.site.block.linear); it != samples_.warps.end() && e.site.warp < it->second.size()) {
         auto& w = it->second[e.site.warp];
@@ -58,14 +95,7 @@ void LaneSampler::on_memory(const engine::MemoryEvent& e) {
     auto [slot, fresh] = samples_.by_pc.try_emplace({e.site.function, e.site.pc, e.space});
     // A later warp replaces the kept one only with strictly more lanes: the first full warp wins.
     if (!fresh && std::popcount(slot->second.active_mask) >= static_cast<int>(lanes)) return;
-    LaneSample& s = slot->second;
-    s.space = e.space;
-    s.kind = e.kind;
-    s.bytes_per_lane = e.bytes_per_lane;
-    s.active_mask = e.active_mask;
-    s.addr = e.addr;
-    s.block = e.site.block;
-    s.warp = e.site.warp;
+    slot->second = sample_of(e);
 }
 
 launch::Outcome<LaneSamples> sample_lanes(const session::PreparedLaunch& p, const session::SimRun& run,
@@ -75,11 +105,13 @@ launch::Outcome<LaneSamples> sample_lanes(const session::PreparedLaunch& p, cons
     if (!setup) return Fail::failure(setup.error());
     engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_thread_instructions;
-    LaneSampler sampler(options.max_blocks);
+    cfg.progress = options.progress;
+    LaneSampler sampler(options.max_blocks, options.focus);
     cfg.observer = &sampler;
     auto result = setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, nullptr);
     LaneSamples samples = sampler.take();
     samples.complete = result.ok();
+    samples.out_of_budget = result.error && result.error->name == "cudaErrorLaunchTimeout";
     return samples;
 }
 

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/observer.hpp"
@@ -32,6 +33,35 @@ struct LaneSample {
     uint32_t warp = 0;
 };
 
+// `warpsim explain`'s focus: the memory instructions of one source line, as one warp saw them.
+struct WarpFocus {
+    std::vector<std::pair<uint32_t, uint32_t>> pcs;  // (function, pc) of the instructions to follow
+    std::optional<uint64_t> block;                   // linear block index to take the warp from; nullopt: any
+    std::optional<uint32_t> warp;                    // warp index within the block; nullopt: any
+    bool follows(uint32_t function, uint32_t pc) const;
+};
+
+// One followed instruction: its first execution by the chosen warp or, when that warp never executed it, by
+// the first warp that did.
+struct FocusSample {
+    LaneSample first;                    // block, warp and per-lane addresses of that first execution
+    uint64_t executions = 0;             // times that warp executed the instruction within the sample
+};
+
+struct FocusSamples {
+    // The chosen warp (linear block, warp): the first warp matching WarpFocus::block/warp that executed one of
+    // the followed instructions. nullopt: none did within the sample.
+    std::optional<std::pair<uint64_t, uint32_t>> warp;
+    // Keyed like LaneSamples::by_pc.
+    std::map<std::tuple<uint32_t, uint32_t, engine::MemorySpace>, FocusSample> by_pc;
+    // The chosen warp's block ran to its end (its execution counts are whole), or the block asked for ended
+    // without a match: a longer sample would not change the answer.
+    bool settled = false;
+    bool from_chosen_warp(const FocusSample& f) const {
+        return warp && f.first.block.linear == warp->first && f.first.warp == warp->second;
+    }
+};
+
 // Lanes of one warp that took part in at least one memory instruction (a proxy for "did work").
 struct WarpActivity {
     uint32_t lanes_existing = 0;         // threads of the block in this warp (32 but for a partial warp)
@@ -46,6 +76,8 @@ struct LaneSamples {
     std::map<uint64_t, std::vector<WarpActivity>> warps;
     uint64_t blocks_seen = 0;            // blocks the sample run started
     bool complete = false;               // the whole grid ran within the budget
+    bool out_of_budget = false;          // the run stopped at SampleOptions::max_thread_instructions
+    FocusSamples focus;                  // filled when the sampler was given a WarpFocus
 
     const LaneSample* find(uint32_t function, uint32_t pc, engine::MemorySpace space) const;
 };
@@ -53,7 +85,8 @@ struct LaneSamples {
 // The observer that fills LaneSamples. Keeps the first warp with the most active lanes per instruction.
 class LaneSampler : public engine::ExecutionObserver {
 public:
-    explicit LaneSampler(uint64_t max_blocks = 256) : max_blocks_(max_blocks) {}
+    explicit LaneSampler(uint64_t max_blocks = 256, const WarpFocus* focus = nullptr)
+        : max_blocks_(max_blocks), focus_(focus) {}
     void on_launch_begin(const engine::LaunchInfo& info) override;
     void on_block_begin(const engine::BlockIndex& b) override;
     void on_block_end(const engine::BlockIndex& b) override;
@@ -63,7 +96,10 @@ public:
     const LaneSamples& samples() const { return samples_; }
 
 private:
+    void follow(const engine::MemoryEvent& e);
+
     uint64_t max_blocks_;
+    const WarpFocus* focus_;
     uint32_t threads_per_block_ = 0;
     uint32_t warps_per_block_ = 0;
     LaneSamples samples_;
@@ -74,6 +110,8 @@ struct SampleOptions {
     // Thread-instructions the sample run may execute before it stops; the blocks run by then are the sample.
     uint64_t max_thread_instructions = 4'000'000;
     uint64_t max_blocks = 256;           // blocks whose warp activity is kept
+    const WarpFocus* focus = nullptr;    // also follow these instructions in one warp (warpsim explain)
+    engine::LaunchProgress* progress = nullptr;  // the sample run's progress counters (a progress bar)
 };
 
 // Runs the prepared launch once more on a fresh simulator with a LaneSampler attached (same buffers,

@@ -46,17 +46,6 @@ std::string trimmed(const std::string& s) {
     return s.substr(b, e - b + 1);
 }
 
-AccessKind kind_of(const ir::Instruction& inst) {
-    switch (inst.op) {
-    case ir::Opcode::ld:
-    case ir::Opcode::ldu: return AccessKind::load;
-    case ir::Opcode::st: return AccessKind::store;
-    case ir::Opcode::atom: return AccessKind::atomic;
-    case ir::Opcode::red: return AccessKind::reduction;
-    default: return AccessKind::other;
-    }
-}
-
 // The space the counters saw: sectors are counted for global and local accesses, wavefronts for shared.
 AccessSpace space_of(const ir::Instruction& inst, const LineStats& s) {
     if (s.wavefronts > 0 && s.sectors == 0) return AccessSpace::shared;
@@ -90,7 +79,7 @@ uint64_t excess_of(AccessSpace space, const LineStats& s) {
 void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instruction& inst, const LineStats& s,
                 const LaneSamples* samples) {
     const AccessSpace space = space_of(inst, s);
-    const AccessKind kind = kind_of(inst);
+    const AccessKind kind = access_kind(inst);
     const LaneSample* sample = samples ? samples->find(function, pc, engine_space(space)) : nullptr;
     for (auto& a : row.accesses) {
         // Accesses of one kind share a row when they cost the same, or when none of them costs more than its
@@ -206,6 +195,17 @@ std::string explain_lanes(const SourceRow& r, double capacity) {
 }
 
 }  // namespace
+
+AccessKind access_kind(const ir::Instruction& inst) {
+    switch (inst.op) {
+    case ir::Opcode::ld:
+    case ir::Opcode::ldu: return AccessKind::load;
+    case ir::Opcode::st: return AccessKind::store;
+    case ir::Opcode::atom: return AccessKind::atomic;
+    case ir::Opcode::red: return AccessKind::reduction;
+    default: return AccessKind::other;
+    }
+}
 
 std::string_view space_word(AccessSpace s) {
     switch (s) {

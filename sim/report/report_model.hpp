@@ -21,6 +21,7 @@ enum class AccessKind { load, store, atomic, reduction, other };
 
 std::string_view space_word(AccessSpace s);   // "global", "local", "shared"
 std::string_view kind_word(AccessKind k);     // "load", "store", "atomic", "reduction", "access"
+AccessKind access_kind(const ir::Instruction& inst);   // ld/ldu: load, st: store, atom, red; else other
 
 // One kind of memory access on a source line: the instructions (pcs) of that line with the same space, kind
 // and cost per request, summed.

@@ -1,0 +1,467 @@
+// sim/report/explain.cpp — one line's memory accesses as one warp performed them (see explain.hpp); the text
+// and JSON forms are in explain_format.cpp.
+#include "sim/report/explain.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "kernels_ir/names.hpp"
+#include "kernels_ir/printer.hpp"
+#include "sim/counts/global_sectors.hpp"
+#include "sim/counts/shared_banks.hpp"
+
+namespace warpsim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The first sample run's budget; each further run may execute 32 times more, up to the request's limit.
+constexpr uint64_t kFirstSampleBudget = 4'000'000;
+constexpr uint64_t kSampleGrowth = 32;
+
+using Pc = std::pair<uint32_t, uint32_t>;   // (function, pc)
+
+// The instructions of one line in the launched kernel and the device functions it may call.
+struct LineSite {
+    uint32_t file = 0;                       // the CUDA file (0 for a PTX line)
+    std::vector<Pc> all, memory;
+};
+
+bool in_scope(const session::PreparedLaunch& p, uint32_t function) {
+    return function == p.kernel_index || !p.module->functions[function].is_entry;
+}
+
+// Loads, stores and atomics of data: what the lane sampler records (parameter and constant loads are not).
+bool is_data_access(const ir::Instruction& inst) {
+    const bool memory_op = inst.op == ir::Opcode::ld || inst.op == ir::Opcode::ldu || inst.op == ir::Opcode::st ||
+                           inst.op == ir::Opcode::atom || inst.op == ir::Opcode::red ||
+                           (inst.op == ir::Opcode::cp && !inst.mods.empty() && inst.mods.front().starts_with("async"));
+    return memory_op && inst.d.space != ir::Space::param && inst.d.space != ir::Space::const_;
+}
+
+// The file the kernel's own .loc directives name most often: the .cu the user wrote.
+uint32_t main_file(const ir::Function& kernel) {
+    std::map<uint32_t, size_t> uses;
+    for (const auto& inst : kernel.body)
+        if (inst.loc.file) ++uses[inst.loc.file];
+    uint32_t best = 0;
+    size_t most = 0;
+    for (const auto& [file, n] : uses) {
+        if (n > most) {
+            most = n;
+            best = file;
+        }
+    }
+    return best;
+}
+
+// "line 10 of transpose.cu" or "PTX line 45 of transpose.ptx".
+std::string line_name(const session::PreparedLaunch& p, const ExplainRequest& r, uint32_t file) {
+    if (r.ptx_line) return fmt::format("PTX line {} of {}", *r.ptx_line, fs::path(p.ptx_name).filename().string());
+    const std::string name = fs::path(std::string(p.module->file_path(file))).filename().string();
+    return fmt::format("line {} of {}", *r.line, name.empty() ? "the CUDA source" : name);
+}
+
+// Source lines (or PTX lines) of the kernel that hold a data access, for "try line ..." hints.
+std::string access_lines(const session::PreparedLaunch& p, bool ptx, const session::SimRun* executed_in) {
+    std::set<uint32_t> lines;
+    for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
+        if (!in_scope(p, f)) continue;
+        const auto& body = p.module->functions[f].body;
+        for (uint32_t pc = 0; pc < body.size(); ++pc) {
+            const auto& inst = body[pc];
+            if (!is_data_access(inst)) continue;
+            if (executed_in) {
+                const auto* s = executed_in->counters.line(f, pc);
+                if (!s || s->requests == 0) continue;
+            }
+            const uint32_t line = ptx ? inst.loc.ptx_line : inst.loc.line;
+            if (line) lines.insert(line);
+        }
+    }
+    std::string out;
+    size_t shown = 0;
+    for (uint32_t l : lines) {
+        if (++shown > 12) {
+            out += ", ...";
+            break;
+        }
+        out += (out.empty() ? "" : ", ") + std::to_string(l);
+    }
+    return out;
+}
+
+std::string try_hint(const session::PreparedLaunch& p, bool ptx, const session::SimRun* executed_in) {
+    const std::string lines = access_lines(p, ptx, executed_in);
+    if (lines.empty()) return "this kernel has no load, store or atomic a warp executed to explain";
+    return fmt::format("try {} {} (the lines with {})", ptx ? "--ptx-line" : "--line", lines,
+                       executed_in ? "loads, stores or atomics that ran" : "loads, stores or atomics");
+}
+
+launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const ExplainRequest& r) {
+    using Fail = launch::Outcome<LineSite>;
+    const bool ptx = r.ptx_line.has_value();
+    const uint32_t wanted = ptx ? *r.ptx_line : *r.line;
+    LineSite site;
+    if (!ptx) {
+        // A line number can exist in several files (headers); the kernel's own file wins.
+        std::set<uint32_t> files;
+        for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
+            if (!in_scope(p, f)) continue;
+            for (const auto& inst : p.module->functions[f].body)
+                if (inst.loc.file && inst.loc.line == wanted) files.insert(inst.loc.file);
+        }
+        const uint32_t main = main_file(*p.kernel);
+        if (main == 0) {
+            return Fail::failure(fmt::format("{}: the PTX of kernel {} has no .loc source lines (compile with -lineinfo); "
+                                             "name a PTX line instead with --ptx-line N",
+                                             p.spec.path, ir::demangled_base_name(p.kernel->name)));
+        }
+        site.file = files.count(main) || files.empty() ? main : *files.begin();
+    }
+    for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
+        if (!in_scope(p, f)) continue;
+        const auto& body = p.module->functions[f].body;
+        for (uint32_t pc = 0; pc < body.size(); ++pc) {
+            const auto& loc = body[pc].loc;
+            const bool here = ptx ? loc.ptx_line == wanted : loc.file == site.file && loc.line == wanted;
+            if (!here) continue;
+            site.all.emplace_back(f, pc);
+            if (is_data_access(body[pc])) site.memory.emplace_back(f, pc);
+        }
+    }
+    const std::string where = line_name(p, r, site.file);
+    const std::string kernel = ir::demangled_base_name(p.kernel->name);
+    if (site.all.empty()) {
+        return Fail::failure(fmt::format("{}: {} holds no instruction of kernel {}; {}", p.spec.path, where, kernel,
+                                         try_hint(p, ptx, nullptr)));
+    }
+    if (site.memory.empty()) {
+        std::set<std::string> ops;
+        for (const auto& [f, pc] : site.all) ops.insert(std::string(ir::opcode_name(p.module->functions[f].body[pc].op)));
+        std::string list;
+        for (const auto& o : ops) list += (list.empty() ? "" : ", ") + o;
+        return Fail::failure(fmt::format("{}: {} has no memory instruction (it compiles to {}); explain shows loads, "
+                                         "stores and atomics: {}", p.spec.path, where, list, try_hint(p, ptx, nullptr)));
+    }
+    return site;
+}
+
+std::string read_source_line(const session::PreparedLaunch& p, uint32_t file, uint32_t line) {
+    const fs::path recorded(std::string(p.module->file_path(file)));
+    for (const fs::path& candidate : {recorded, fs::path(p.ptx_name).parent_path() / recorded.filename(),
+                                      fs::path(p.spec.path).parent_path() / recorded.filename()}) {
+        std::error_code ec;
+        if (recorded.empty() || !fs::is_regular_file(candidate, ec)) continue;
+        std::ifstream in(candidate);
+        std::string text;
+        for (uint32_t n = 1; std::getline(in, text); ++n) {
+            if (n != line) continue;
+            const auto b = text.find_first_not_of(" \t");
+            const auto e = text.find_last_not_of(" \t\r");
+            return b == std::string::npos ? "" : text.substr(b, e - b + 1);
+        }
+        return "";
+    }
+    return "";
+}
+
+counts::AccessSpace counts_space(engine::MemorySpace s) {
+    switch (s) {
+    case engine::MemorySpace::shared: return counts::AccessSpace::shared;
+    case engine::MemorySpace::local: return counts::AccessSpace::local;
+    default: return counts::AccessSpace::global;
+    }
+}
+
+// The warp access as the engine hands it to the counters (memory_access.cpp: AccessRecorder).
+counts::WarpAccess warp_access(const LaneSample& s, const ir::Instruction& inst, uint32_t function, uint32_t pc) {
+    counts::WarpAccess a;
+    a.space = counts_space(s.space);
+    a.kind = inst.op == ir::Opcode::red                  ? counts::AccessKind::reduction
+             : s.kind == engine::MemoryKind::read       ? counts::AccessKind::load
+             : s.kind == engine::MemoryKind::write      ? counts::AccessKind::store
+                                                         : counts::AccessKind::atomic;
+    a.bytes_per_lane = static_cast<uint8_t>(s.bytes_per_lane);
+    a.active_mask = s.active_mask;
+    a.pc = pc;
+    a.function = function;
+    const auto atom = inst.d.atom;
+    a.redux_op = s.bytes_per_lane == 4 && !ir::is_float(inst.d.type) &&
+                 (atom == ir::AtomOp::add || atom == ir::AtomOp::min || atom == ir::AtomOp::max ||
+                  atom == ir::AtomOp::and_ || atom == ir::AtomOp::or_ || atom == ir::AtomOp::xor_);
+    a.async_fill = a.kind == counts::AccessKind::store && inst.op == ir::Opcode::cp &&
+                   std::find(inst.mods.begin(), inst.mods.end(), "bulk") == inst.mods.end();
+    a.addr = s.addr;
+    return a;
+}
+
+std::vector<SharedPass> shared_passes(const counts::WarpAccess& a, const counts::SharedBankRules& rules) {
+    std::vector<SharedPass> passes;
+    const uint32_t per = std::max<uint32_t>(1, rules.for_access(a.kind, a.bytes_per_lane).lanes_per_pass);
+    const uint32_t words_per_lane = std::max(1u, a.bytes_per_lane / 4u);
+    for (uint32_t first = 0; first < 32; first += per) {
+        const uint32_t lanes = per >= 32 ? 0xffffffffu : ((1u << per) - 1u) << first;
+        counts::WarpAccess part = a;
+        part.active_mask = a.active_mask & lanes;
+        if (!part.active_mask) continue;
+        const counts::SharedCost cost = counts::shared_wavefronts(part, rules);
+        std::map<uint32_t, std::set<uint64_t>> words;   // bank -> distinct words
+        for (uint32_t l = first; l < first + per; ++l) {
+            if (!(part.active_mask >> l & 1u)) continue;
+            for (uint32_t k = 0; k < words_per_lane; ++k) words[(a.addr[l] / 4 + k) % 32].insert(a.addr[l] / 4 + k);
+        }
+        SharedPass pass{first, std::min(first + per, 32u) - 1, cost.wavefronts, cost.ideal, cost.max_way, 0};
+        size_t most = 0;
+        for (const auto& [bank, w] : words) {
+            if (w.size() > most) {
+                most = w.size();
+                pass.worst_bank = bank;
+            }
+        }
+        passes.push_back(pass);
+    }
+    return passes;
+}
+
+std::string_view verb(AccessKind k) {
+    switch (k) {
+    case AccessKind::load: return "read";
+    case AccessKind::store: return "write";
+    default: return "update";
+    }
+}
+
+// The sentence for an access that costs no more than its ideal (explain_access covers the others).
+std::string why_ideal(const ExplainedAccess& x, AccessKind kind) {
+    const LaneSample& s = x.sample.first;
+    const auto lanes = static_cast<uint32_t>(std::popcount(s.active_mask));
+    const uint32_t bytes = lanes * s.bytes_per_lane;
+    const auto stride = lane_stride(s);
+    const auto v = verb(kind);
+    if (x.space == AccessSpace::shared) {
+        std::set<uint64_t> words;
+        const uint32_t per_lane = std::max(1u, s.bytes_per_lane / 4u);
+        for (uint32_t l = 0; l < 32; ++l)
+            if (s.active_mask >> l & 1u)
+                for (uint32_t k = 0; k < per_lane; ++k) words.insert(s.addr[l] / 4 + k);
+        const std::string head = words.size() == size_t{lanes} * per_lane
+                                     ? "every word the lanes ask for sits in a bank no other lane of its pass uses"
+                                     : "lanes that ask for the same word share it (a broadcast), and no bank has to "
+                                       "deliver two different words";
+        return fmt::format("{}: {} wavefront{} in {} pass{}, the fewest possible; no bank conflict", head,
+                           x.warp_cost.wavefronts, x.warp_cost.wavefronts == 1 ? "" : "s", x.passes.size(),
+                           x.passes.size() == 1 ? "" : "es");
+    }
+    const uint64_t sectors = x.warp_cost.sectors;
+    const std::string tail = fmt::format("{} sector{}, the fewest that hold {} bytes", sectors, sectors == 1 ? "" : "s",
+                                         bytes);
+    if (stride && *stride == 0) {
+        return fmt::format("all {} lanes {} the same {} bytes: {} sector{} serve{} the whole warp", lanes, v,
+                           s.bytes_per_lane, sectors, sectors == 1 ? "" : "s", sectors == 1 ? "s" : "");
+    }
+    if (stride && *stride == static_cast<int64_t>(s.bytes_per_lane)) {
+        const uint64_t first = s.addr[static_cast<uint32_t>(std::countr_zero(s.active_mask))];
+        return fmt::format("the {} lanes {} consecutive {}-byte elements{}: {}", lanes, v, s.bytes_per_lane,
+                           first % 32 == 0 ? " from a 32-byte boundary" : "", tail);
+    }
+    return fmt::format("the lanes' addresses pack into {}", tail);
+}
+
+void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const session::SimRun& run) {
+    const auto& inst = p.module->functions[x.function].body[x.pc];
+    const LaneSample& s = x.sample.first;
+    const counts::WarpAccess a = warp_access(s, inst, x.function, x.pc);
+    counts::KernelCounters one(run.counters.config());
+    one.on_access(a);
+    if (const auto* c = one.line(x.function, x.pc)) x.warp_cost = *c;
+    if (x.space == AccessSpace::shared) {
+        x.passes = shared_passes(a, run.counters.config().shared_rules);
+    } else {
+        counts::SectorList list;
+        counts::collect_sectors(a, list);
+        x.sectors.assign(list.sector.begin(), list.sector.begin() + list.size);
+    }
+    const AccessKind kind = access_kind(inst);
+    if (x.warp_cost.requests == 0) {
+        x.why = "cp.async fills shared memory behind the load/store unit: the H200 counts no shared-memory "
+                "wavefront for this write (its cost is the global read)";
+        return;
+    }
+    AccessRow row;
+    row.space = x.space;
+    row.kind = kind;
+    row.function = x.function;
+    row.pcs = {x.pc};
+    row.s = x.warp_cost;
+    row.sample = &s;
+    x.why = row.excess() ? explain_access(row) : why_ideal(x, kind);
+}
+
+AccessSpace report_space(engine::MemorySpace s) {
+    switch (s) {
+    case engine::MemorySpace::shared: return AccessSpace::shared;
+    case engine::MemorySpace::local: return AccessSpace::local;
+    default: return AccessSpace::global;
+    }
+}
+
+std::array<uint32_t, 3> ctaid_of(const launch::LaunchSpec& spec, uint64_t linear) {
+    return {static_cast<uint32_t>(linear % spec.grid[0]), static_cast<uint32_t>(linear / spec.grid[0] % spec.grid[1]),
+            static_cast<uint32_t>(linear / (uint64_t{spec.grid[0]} * spec.grid[1]))};
+}
+
+std::optional<std::string> check_warp_choice(const session::PreparedLaunch& p, const ExplainRequest& r) {
+    const auto& g = p.spec.grid;
+    if (r.block && ((*r.block)[0] >= g[0] || (*r.block)[1] >= g[1] || (*r.block)[2] >= g[2])) {
+        return fmt::format("{}: --block {},{},{} is outside the grid ({},{},{}); blockIdx runs from 0,0,0 to {},{},{}",
+                           p.spec.path, (*r.block)[0], (*r.block)[1], (*r.block)[2], g[0], g[1], g[2], g[0] - 1,
+                           g[1] - 1, g[2] - 1);
+    }
+    const uint64_t warps = (p.spec.threads_per_block() + 31) / 32;
+    if (r.warp && *r.warp >= warps) {
+        return fmt::format("{}: --warp {}: a block of {} threads has {} warp{} (0 to {})", p.spec.path, *r.warp,
+                           p.spec.threads_per_block(), warps, warps == 1 ? "" : "s", warps - 1);
+    }
+    return std::nullopt;
+}
+
+// Runs the launch with the focus until the chosen warp's block has finished, the grid has, or the budget is
+// spent; each run may execute kSampleGrowth times more than the last.
+launch::Outcome<LaneSamples> sample_focus(const session::PreparedLaunch& p, const session::SimRun& run,
+                                          const WarpFocus& focus, const ExplainRequest& r) {
+    uint64_t budget = std::min(kFirstSampleBudget, r.max_thread_instructions);
+    for (;;) {
+        SampleOptions options;
+        options.max_thread_instructions = budget;
+        options.max_blocks = 0;
+        options.focus = &focus;
+        options.progress = r.progress;
+        auto samples = sample_lanes(p, run, options);
+        if (!samples) return samples;
+        if (samples->focus.settled || !samples->out_of_budget || budget >= r.max_thread_instructions) return samples;
+        budget = budget > r.max_thread_instructions / kSampleGrowth ? r.max_thread_instructions : budget * kSampleGrowth;
+    }
+}
+
+}  // namespace
+
+std::array<uint32_t, 3> lane_thread(const std::array<uint32_t, 3>& block_dim, uint32_t warp, uint32_t lane) {
+    const uint64_t t = uint64_t{warp} * 32 + lane;
+    const uint64_t bx = std::max(1u, block_dim[0]), by = std::max(1u, block_dim[1]);
+    return {static_cast<uint32_t>(t % bx), static_cast<uint32_t>(t / bx % by), static_cast<uint32_t>(t / (bx * by))};
+}
+
+std::optional<std::string> explain_request_error(const session::PreparedLaunch& p, const ExplainRequest& r) {
+    if (r.line.has_value() == r.ptx_line.has_value()) {
+        return p.spec.path + ": say which line to explain: --line N (CUDA source) or --ptx-line N";
+    }
+    if (auto bad = check_warp_choice(p, r)) return bad;
+    if (auto site = find_line(p, r); !site) return site.error();
+    return std::nullopt;
+}
+
+launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, const session::SimRun& run,
+                                          const ExplainRequest& r) {
+    using Fail = launch::Outcome<Explanation>;
+    if (auto bad = explain_request_error(p, r)) return Fail::failure(*bad);
+    auto site = find_line(p, r);
+    if (!site) return Fail::failure(site.error());
+    const std::string where = line_name(p, r, site->file);
+
+    bool executed = false;
+    for (const auto& [f, pc] : site->memory) {
+        const auto* s = run.counters.line(f, pc);
+        executed = executed || (s && s->requests > 0);
+    }
+    if (!executed) {
+        std::string why = run.report.error
+                              ? fmt::format("the kernel failed before any warp got there ({})", run.report.error->message)
+                              : "every thread skipped it (a branch or a bounds check)";
+        return Fail::failure(fmt::format("{}: {} has memory instructions, but no warp executed them in this launch: {}; "
+                                         "{}", p.spec.path, where, why, try_hint(p, r.ptx_line.has_value(), &run)));
+    }
+
+    WarpFocus focus;
+    focus.pcs = site->memory;
+    if (r.block) focus.block = uint64_t{(*r.block)[0]} + uint64_t{p.spec.grid[0]} * ((*r.block)[1] + uint64_t{p.spec.grid[1]} * (*r.block)[2]);
+    focus.warp = r.warp;
+    auto samples = sample_focus(p, run, focus, r);
+    if (!samples) return Fail::failure(samples.error());
+    const FocusSamples& focused = samples->focus;
+
+    Explanation e;
+    e.spec_path = p.spec.path;
+    e.kernel = ir::demangled_base_name(p.kernel->name);
+    e.is_ptx_line = r.ptx_line.has_value();
+    e.line = e.is_ptx_line ? *r.ptx_line : *r.line;
+    if (!e.is_ptx_line) {
+        e.source_file = fs::path(std::string(p.module->file_path(site->file))).filename().string();
+        e.source_text = read_source_line(p, site->file, e.line);
+    }
+    e.block_dim = p.spec.block;
+    e.warp_requested = r.block || r.warp;
+    e.warp_fully_named = r.block && r.warp;
+    if (!focused.warp) {
+        std::string other;
+        for (const auto& [key, f] : focused.by_pc) {
+            const auto c = ctaid_of(p.spec, f.first.block.linear);
+            other = fmt::format("; the first warp that did is block {},{},{} warp {} (--block {},{},{} --warp {})", c[0],
+                                c[1], c[2], f.first.warp, c[0], c[1], c[2], f.first.warp);
+            break;
+        }
+        return Fail::failure(fmt::format("{}: no warp {}executed {} within the first {} blocks the sample ran{}",
+                                         p.spec.path, e.warp_requested ? "of the ones asked for (--block, --warp) " : "",
+                                         where, samples->blocks_seen, other));
+    }
+    e.block = ctaid_of(p.spec, focused.warp->first);
+    e.warp = focused.warp->second;
+    e.sample_whole = focused.settled;
+    for (const auto& [f, pc] : site->memory) {
+        const auto& inst = p.module->functions[f].body[pc];
+        bool any = false;
+        for (const auto& [key, sample] : focused.by_pc) {
+            if (std::get<0>(key) != f || std::get<1>(key) != pc) continue;
+            any = true;
+            ExplainedAccess x;
+            x.function = f;
+            x.pc = pc;
+            x.ptx_line = inst.loc.ptx_line;
+            x.instruction = ir::print_instruction(p.module->functions[f], inst);
+            x.space = report_space(std::get<2>(key));
+            x.sampled = true;
+            x.from_chosen_warp = focused.from_chosen_warp(sample);
+            x.sample = sample;
+            x.block = ctaid_of(p.spec, sample.first.block.linear);
+            if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
+            cost_access(x, p, run);
+            AccessRow label{x.space, access_kind(inst), f, {pc}, {}, nullptr, ""};
+            x.what = label.label();
+            e.accesses.push_back(std::move(x));
+        }
+        if (any) continue;
+        ExplainedAccess x;
+        x.function = f;
+        x.pc = pc;
+        x.ptx_line = inst.loc.ptx_line;
+        x.instruction = ir::print_instruction(p.module->functions[f], inst);
+        x.space = inst.d.space == ir::Space::shared ? AccessSpace::shared
+                  : inst.d.space == ir::Space::local ? AccessSpace::local
+                                                     : AccessSpace::global;
+        if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
+        AccessRow label{x.space, access_kind(inst), f, {pc}, {}, nullptr, ""};
+        x.what = label.label();
+        x.why = x.run_cost.requests ? "no warp executed it within the sample run (it runs later in the launch)"
+                                    : "no warp executed it in this launch";
+        e.accesses.push_back(std::move(x));
+    }
+    return e;
+}
+
+}  // namespace warpsim::report

@@ -1,0 +1,236 @@
+// sim/report/explain_format.cpp — `warpsim explain` as text for a terminal and as JSON (see explain.hpp).
+#include "sim/report/explain.hpp"
+
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "sim/report/text_report.hpp"
+
+namespace warpsim::report {
+namespace {
+
+constexpr size_t kWidth = 110;
+const std::string kIndent(14, ' ');
+
+std::string triple(const std::array<uint32_t, 3>& v) { return fmt::format("({},{},{})", v[0], v[1], v[2]); }
+
+std::string plural(uint64_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+double per(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+std::string header(const Explanation& e) {
+    std::string what = e.is_ptx_line ? fmt::format("PTX line {}", e.line)
+                                     : fmt::format("line {} of {}", e.line, e.source_file);
+    if (!e.source_text.empty()) what += ": " + e.source_text;
+    std::string out = wrap(what, "explain   ", std::string(10, ' '), kWidth);
+    out += fmt::format("kernel    {}  ({})\n", e.kernel, e.spec_path);
+    if (!e.block) return out;
+    const uint32_t threads = e.block_dim[0] * e.block_dim[1] * e.block_dim[2];
+    const uint32_t last_lane = std::min(31u, threads - 1 - 32 * e.warp);
+    std::string warp = fmt::format("block {} warp {}, threads {} to {}", triple(*e.block), e.warp,
+                                   triple(lane_thread(e.block_dim, e.warp, 0)),
+                                   triple(lane_thread(e.block_dim, e.warp, last_lane)));
+    warp += e.warp_fully_named  ? ": the warp asked for"
+            : e.warp_requested ? ": the first warp matching --block / --warp that executed this line"
+                               : ": the first warp that executed this line (pick another with --block X,Y,Z --warp W)";
+    return out + wrap(warp, "warp      ", std::string(10, ' '), kWidth);
+}
+
+std::string warp_line(const ExplainedAccess& x) {
+    const LaneSample& s = x.sample.first;
+    const auto lanes = std::popcount(s.active_mask);
+    const std::string shape = fmt::format("{} of 32 lanes active, {} bytes each", lanes, s.bytes_per_lane);
+    const auto& c = x.warp_cost;
+    if (x.space == AccessSpace::shared) {
+        if (c.requests == 0) return fmt::format("no shared-memory request counted; {}", shape);
+        return fmt::format("1 request: {} where {} would do{}; {}", plural(c.wavefronts, "wavefront"), c.ideal_wavefronts,
+                           c.max_way > 1 ? fmt::format(" ({}-way bank conflict)", c.max_way) : "", shape);
+    }
+    return fmt::format("1 request: {} where {} would do; {}", plural(c.sectors, "sector"), c.ideal_sectors, shape);
+}
+
+std::string run_line(const ExplainedAccess& x) {
+    const auto& r = x.run_cost;
+    if (!r.requests) return "no requests";
+    if (x.space == AccessSpace::shared) {
+        return fmt::format("{}: {:.2f} wavefronts per request where {:.2f} would do{}", plural(r.requests, "request"),
+                           per(r.wavefronts, r.requests), per(r.ideal_wavefronts, r.requests),
+                           r.max_way > 1 ? fmt::format(", up to {}-way bank conflicts", r.max_way) : "");
+    }
+    return fmt::format("{}: {:.2f} sectors per request where {:.2f} would do ({:.1f} % of the bytes used)",
+                       plural(r.requests, "request"), per(r.sectors, r.requests), per(r.ideal_sectors, r.requests),
+                       100.0 * (r.sectors ? per(r.ideal_sectors, r.sectors) : 1.0));
+}
+
+// "+0 +1 +2 +3", or for many sectors one step apart "+0 +128 +256 ... +3968: 32 sectors, 128 apart".
+std::string sector_list(const std::vector<uint64_t>& sectors) {
+    const uint64_t base = sectors.front();
+    bool even = sectors.size() > 8;
+    for (size_t i = 2; even && i < sectors.size(); ++i) even = sectors[i] - sectors[i - 1] == sectors[1] - sectors[0];
+    std::string list;
+    for (size_t i = 0; i < sectors.size(); ++i) {
+        if (even && i == 3) {
+            list += " ...";
+            i = sectors.size() - 1;
+        }
+        list += fmt::format("{}+{}", list.empty() ? "" : " ", sectors[i] - base);
+    }
+    if (even) list += fmt::format(": {} sectors, {} apart", sectors.size(), sectors[1] - sectors[0]);
+    return list;
+}
+
+std::string passes_line(const ExplainedAccess& x) {
+    std::string out;
+    for (const auto& p : x.passes) {
+        if (!out.empty()) out += "; ";
+        out += fmt::format("lanes {}-{}: {}", p.first_lane, p.last_lane, plural(p.wavefronts, "wavefront"));
+        if (p.max_way > 1) out += fmt::format(" (bank {} is asked for {} different words)", p.worst_bank, p.max_way);
+    }
+    return out;
+}
+
+// One lane's cells: thread, address or offset, and the sector or word and bank.
+std::string lane_cells(const ExplainedAccess& x, const std::array<uint32_t, 3>& block_dim, uint32_t lane) {
+    const LaneSample& s = x.sample.first;
+    const std::string thread = triple(lane_thread(block_dim, s.warp, lane));
+    if (!(s.active_mask >> lane & 1u)) return fmt::format("{:>4} {:<12} {:<22}", lane, thread, "(inactive)");
+    const uint64_t a = s.addr[lane];
+    if (x.space == AccessSpace::shared) {
+        return fmt::format("{:>4} {:<12} {:>8} {:>6} {:>4}  ", lane, thread, a, a / 4, lane_bank(s, lane));
+    }
+    const uint64_t base = x.sectors.empty() ? a / 32 : x.sectors.front();
+    return fmt::format("{:>4} {:<12} {:>16} {:>5}", lane, thread, fmt::format("{:#x}", a), fmt::format("+{}", a / 32 - base));
+}
+
+std::string lane_table(const ExplainedAccess& x, const std::array<uint32_t, 3>& block_dim) {
+    const std::string head = x.space == AccessSpace::shared
+                                 ? fmt::format("{:>4} {:<12} {:>8} {:>6} {:>4}  ", "lane", "thread", "offset", "word", "bank")
+                                 : fmt::format("{:>4} {:<12} {:>16} {:>5}", "lane", "thread", "address", "sector");
+    std::string out = "  " + head + " | " + head;
+    out.erase(out.find_last_not_of(' ') + 1);
+    out += "\n";
+    for (uint32_t l = 0; l < 16; ++l) {
+        std::string row = "  " + lane_cells(x, block_dim, l) + " | " + lane_cells(x, block_dim, l + 16);
+        row.erase(row.find_last_not_of(' ') + 1);
+        out += row + "\n";
+    }
+    return out;
+}
+
+std::string access_text(const Explanation& e, const ExplainedAccess& x) {
+    std::string out = wrap(fmt::format("PTX line {}: {}", x.ptx_line, x.instruction), fmt::format("{:<14}", x.what),
+                           kIndent, kWidth);
+    if (!x.sampled) return out + wrap(x.why, "  why         ", kIndent, kWidth);
+    const LaneSample& s = x.sample.first;
+    if (!x.from_chosen_warp) {
+        out += wrap(fmt::format("this warp never executed it; shown instead: block {} warp {}, the first warp that did",
+                                triple(x.block), s.warp), "  note        ", kIndent, kWidth);
+    } else if (x.sample.executions > 1) {
+        out += wrap(fmt::format("this warp executed it {} times{}; the first is shown", x.sample.executions,
+                                e.sample_whole ? "" : " (or more: the sample stopped first)"),
+                    "  note        ", kIndent, kWidth);
+    }
+    out += wrap(warp_line(x), "  this warp   ", kIndent, kWidth);
+    if (!x.passes.empty()) out += wrap(passes_line(x), "  passes      ", kIndent, kWidth);
+    if (!x.sectors.empty()) {
+        out += wrap(fmt::format("{} (numbered from the warp's lowest, which starts at {:#x})", sector_list(x.sectors),
+                                x.sectors.front() * 32),
+                    "  sectors     ", kIndent, kWidth);
+    }
+    out += wrap(run_line(x), "  whole run   ", kIndent, kWidth);
+    out += wrap(x.why, "  why         ", kIndent, kWidth);
+    return out + lane_table(x, e.block_dim);
+}
+
+nlohmann::ordered_json lanes_json(const ExplainedAccess& x, const std::array<uint32_t, 3>& block_dim) {
+    nlohmann::ordered_json lanes = nlohmann::ordered_json::array();
+    const LaneSample& s = x.sample.first;
+    for (uint32_t l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        const auto t = lane_thread(block_dim, s.warp, l);
+        nlohmann::ordered_json lane = {{"lane", l}, {"thread", {t[0], t[1], t[2]}}};
+        if (x.space == AccessSpace::shared) {
+            lane["offset"] = s.addr[l];
+            lane["word"] = s.addr[l] / 4;
+            lane["bank"] = lane_bank(s, l);
+        } else {
+            lane["address"] = s.addr[l];
+            lane["sector"] = s.addr[l] / 32;
+        }
+        lanes.push_back(std::move(lane));
+    }
+    return lanes;
+}
+
+nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& x) {
+    nlohmann::ordered_json j = {{"access", x.what}, {"ptx_line", x.ptx_line}, {"instruction", x.instruction},
+                                {"sampled", x.sampled}};
+    auto cost = [&](const LineStats& c) {
+        nlohmann::ordered_json o = {{"requests", c.requests}};
+        if (x.space == AccessSpace::shared) {
+            o["wavefronts"] = c.wavefronts;
+            o["ideal_wavefronts"] = c.ideal_wavefronts;
+            o["max_bank_way"] = c.max_way;
+        } else {
+            o["sectors"] = c.sectors;
+            o["ideal_sectors"] = c.ideal_sectors;
+        }
+        return o;
+    };
+    j["run"] = cost(x.run_cost);
+    if (x.sampled) {
+        const LaneSample& s = x.sample.first;
+        j["warp"] = {{"block", {x.block[0], x.block[1], x.block[2]}}, {"warp", s.warp},
+                     {"chosen", x.from_chosen_warp}, {"executions", x.sample.executions}};
+        j["bytes_per_lane"] = s.bytes_per_lane;
+        j["active_lanes"] = std::popcount(s.active_mask);
+        j["this_warp"] = cost(x.warp_cost);
+        if (x.space == AccessSpace::shared) {
+            nlohmann::ordered_json passes = nlohmann::ordered_json::array();
+            for (const auto& p : x.passes) {
+                passes.push_back({{"lanes", {p.first_lane, p.last_lane}}, {"wavefronts", p.wavefronts},
+                                  {"ideal", p.ideal}, {"max_bank_way", p.max_way}, {"worst_bank", p.worst_bank}});
+            }
+            j["passes"] = passes;
+        } else {
+            j["sectors"] = x.sectors;
+        }
+        j["lanes"] = lanes_json(x, e.block_dim);
+    }
+    j["why"] = x.why;
+    return j;
+}
+
+}  // namespace
+
+std::string explain_text(const Explanation& e) {
+    std::string out = header(e);
+    for (const auto& x : e.accesses) out += "\n" + access_text(e, x);
+    out += "\n" + wrap("sector: an aligned 32-byte piece of memory, the unit global loads and stores move; "
+                       "wavefront: one pass through shared memory's 32 banks of 4-byte words (bank = word mod 32); "
+                       "offset: byte offset in the block's shared memory.",
+                       "", "", kWidth);
+    return out;
+}
+
+nlohmann::ordered_json explain_json(const Explanation& e) {
+    nlohmann::ordered_json j = {{"spec", e.spec_path}, {"kernel", e.kernel}};
+    if (e.is_ptx_line) {
+        j["ptx_line"] = e.line;
+    } else {
+        j["file"] = e.source_file;
+        j["line"] = e.line;
+        j["source"] = e.source_text;
+    }
+    if (e.block) {
+        j["warp"] = {{"block", {(*e.block)[0], (*e.block)[1], (*e.block)[2]}}, {"warp", e.warp},
+                     {"requested", e.warp_requested}, {"whole", e.sample_whole}};
+    }
+    nlohmann::ordered_json accesses = nlohmann::ordered_json::array();
+    for (const auto& x : e.accesses) accesses.push_back(access_json(e, x));
+    j["accesses"] = accesses;
+    return j;
+}
+
+}  // namespace warpsim::report

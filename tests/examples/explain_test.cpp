@@ -1,0 +1,200 @@
+// tests/examples/explain_test.cpp — `warpsim explain` on the examples: per-lane addresses, sectors, banks and
+// passes of one chosen warp, worked out by hand from the kernels' index arithmetic, and the errors for lines
+// that cannot be explained.
+#include <bit>
+
+#include <catch2/catch.hpp>
+
+#include "sim/report/explain.hpp"
+#include "tests/examples/example_support.hpp"
+
+using namespace warpsim;
+using namespace warpsim::examples_test;
+
+namespace {
+
+struct Explained {
+    session::PreparedLaunch p;
+    session::SimRun run;
+};
+
+Explained prepared_run(const std::string& name, bool ours = false) {
+    Explained e{prepare_example(name, ours), {}};
+    e.run = simulate(e.p);
+    return e;
+}
+
+report::Explanation explain_ok(const Explained& e, const report::ExplainRequest& r) {
+    auto x = report::explain_line(e.p, e.run, r);
+    INFO((x ? std::string() : x.error()));
+    REQUIRE(x.ok());
+    return std::move(x.value());
+}
+
+std::string explain_error(const Explained& e, const report::ExplainRequest& r) {
+    auto x = report::explain_line(e.p, e.run, r);
+    REQUIRE_FALSE(x.ok());
+    return x.error();
+}
+
+}  // namespace
+
+TEST_CASE("explain: the naive transpose reads 4 sectors and writes 32, 4096 bytes apart", "[examples][explain]") {
+    auto e = prepared_run("transpose_naive_1024");
+    report::ExplainRequest r;
+    r.line = 10;   // if (x < N && y + j < M) out[x * M + (y + j)] = in[(y + j) * N + x];
+    const auto x = explain_ok(e, r);
+    CHECK(x.source_file == "transpose.cu");
+    // Block (0,0,0) warp 0 is the first warp to reach the line; it runs it for j = 0, 8, 16, 24.
+    REQUIRE(x.block);
+    CHECK(*x.block == std::array<uint32_t, 3>{0, 0, 0});
+    CHECK(x.warp == 0);
+    REQUIRE(x.accesses.size() == 2);
+    const auto& ld = x.accesses[0];
+    const auto& st = x.accesses[1];
+    CHECK(ld.what == "global load");
+    CHECK(ld.from_chosen_warp);
+    CHECK(ld.sample.executions == 4);
+    // in[(y + j) * N + x], lanes x = 0..31: 128 contiguous bytes from a 32-byte boundary.
+    CHECK(ld.warp_cost.requests == 1);
+    CHECK(ld.warp_cost.sectors == 4);
+    CHECK(ld.warp_cost.ideal_sectors == 4);
+    CHECK(ld.sectors.size() == 4);
+    CHECK_THAT(ld.why, Catch::Contains("consecutive 4-byte elements"));
+    // out[x * M + (y + j)] with M = 1024: lane l writes 4096 * l bytes after lane 0, sector 128 * l after its.
+    CHECK(st.what == "global store");
+    CHECK(st.warp_cost.sectors == 32);
+    CHECK(st.warp_cost.ideal_sectors == 4);
+    REQUIRE(st.sectors.size() == 32);
+    for (uint32_t l = 0; l < 32; ++l) {
+        CHECK(st.sample.first.addr[l] - st.sample.first.addr[0] == 4096ull * l);
+        CHECK(st.sectors[l] - st.sectors[0] == 128ull * l);
+    }
+    CHECK_THAT(st.why, Catch::Contains("4096 bytes apart"));
+    // The whole run: 32 x 32 blocks x 8 warps x 4 iterations = 32768 requests of each.
+    CHECK(st.run_cost.requests == 32768);
+    CHECK(st.run_cost.sectors == 32768ull * 32);
+
+    const std::string text = report::explain_text(x);
+    CHECK_THAT(text, Catch::Contains("+0 +128 +256 ... +3968: 32 sectors, 128 apart"));
+    for (size_t pos = 0, next; pos < text.size(); pos = next + 1) {
+        next = text.find('\n', pos);
+        if (next == std::string::npos) next = text.size();
+        INFO(text.substr(pos, next - pos));
+        CHECK(next - pos <= 110);
+    }
+}
+
+TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 times, [32][33] in 32 banks",
+          "[examples][explain]") {
+    report::ExplainRequest r;
+    r.line = 11;   // out[base + r * 32 + c] = tile[c][r];
+    r.block = std::array<uint32_t, 3>{0, 0, 0};
+    r.warp = 0;    // threads (0..31, 0): r = 0, c = lane
+    {
+        auto e = prepared_run("shared_tile_32x32");
+        const auto x = explain_ok(e, r);
+        CHECK(x.warp_fully_named);
+        const report::ExplainedAccess* ld = nullptr;
+        for (const auto& a : x.accesses)
+            if (a.what == "shared load") ld = &a;
+        REQUIRE(ld != nullptr);
+        // tile[c][0] is word 32 c: byte offset 128 c, bank 0 for every lane.
+        for (uint32_t l = 0; l < 32; ++l) {
+            CHECK(ld->sample.first.addr[l] == 128ull * l);
+            CHECK(report::lane_bank(ld->sample.first, l) == 0);
+        }
+        CHECK(ld->warp_cost.wavefronts == 32);
+        CHECK(ld->warp_cost.ideal_wavefronts == 1);
+        REQUIRE(ld->passes.size() == 1);
+        CHECK(ld->passes[0].first_lane == 0);
+        CHECK(ld->passes[0].last_lane == 31);
+        CHECK(ld->passes[0].max_way == 32);
+        CHECK(ld->passes[0].worst_bank == 0);
+        CHECK_THAT(ld->why, Catch::Contains("32-way bank conflict") && Catch::Contains("bank 0"));
+        CHECK_THAT(report::explain_text(x), Catch::Contains("lanes 0-31: 32 wavefronts (bank 0 is asked for 32 "
+                                                            "different words)"));
+    }
+    {
+        auto e = prepared_run("shared_tile_32x33");
+        r.line = 20;   // the same statement in tile_32x33
+        const auto x = explain_ok(e, r);
+        const report::ExplainedAccess* ld = nullptr;
+        for (const auto& a : x.accesses)
+            if (a.what == "shared load") ld = &a;
+        REQUIRE(ld != nullptr);
+        // tile[c][0] is word 33 c, bank 33 c mod 32 = c.
+        for (uint32_t l = 0; l < 32; ++l) {
+            CHECK(ld->sample.first.addr[l] == 132ull * l);
+            CHECK(report::lane_bank(ld->sample.first, l) == l);
+        }
+        CHECK(ld->warp_cost.wavefronts == 1);
+        CHECK(ld->passes.size() == 1);
+        CHECK_THAT(ld->why, Catch::Contains("no bank conflict"));
+    }
+}
+
+TEST_CASE("explain: vector add n = 1000, block 3 warp 7 has 8 lanes in one sector", "[examples][explain]") {
+    auto e = prepared_run("vector_add_1000");
+    report::ExplainRequest r;
+    r.line = 9;    // c[i] = a[i] + b[i];
+    r.block = std::array<uint32_t, 3>{3, 0, 0};
+    r.warp = 7;    // i = 3 * 256 + 7 * 32 + lane = 992 + lane: lanes 0-7 pass i < 1000
+    const auto x = explain_ok(e, r);
+    REQUIRE(x.accesses.size() == 3);   // a[i], b[i], c[i]
+    for (const auto& a : x.accesses) {
+        CHECK(a.from_chosen_warp);
+        CHECK(a.sample.first.block.linear == 3);
+        CHECK(a.sample.first.warp == 7);
+        CHECK(a.sample.first.active_mask == 0xffu);
+        // Element 992 is byte 3968 = 124 sectors into its 256-byte-aligned buffer: 32 bytes in one sector.
+        CHECK(a.sample.first.addr[0] % 32 == 0);
+        CHECK(a.warp_cost.sectors == 1);
+        CHECK(a.warp_cost.ideal_sectors == 1);
+        CHECK(a.sample.executions == 1);
+    }
+    CHECK(x.accesses[2].what == "global store");
+    const auto j = report::explain_json(x);
+    CHECK(j["line"] == 9);
+    CHECK(j["warp"]["block"] == nlohmann::ordered_json::array({3, 0, 0}));
+    CHECK(j["accesses"][0]["lanes"].size() == 8);
+    CHECK(j["accesses"][0]["lanes"][7]["thread"] == nlohmann::ordered_json::array({231, 0, 0}));
+    CHECK(j["accesses"][0]["this_warp"]["sectors"] == 1);
+    CHECK(j["accesses"][0]["run"]["requests"] == 32);
+}
+
+TEST_CASE("explain: threads of a lane in a 2-D block", "[examples][explain]") {
+    // Block (8, 32): thread 32 w + l of the block; warp 1 lane 9 is thread 41 = (41 mod 8, 41 / 8) = (1, 5).
+    CHECK(report::lane_thread({8, 32, 1}, 1, 9) == std::array<uint32_t, 3>{1, 5, 0});
+    // Block (16, 4, 2): 64 threads per z slice; warp 2 lane 0 is thread 64 = (0, 0, 1).
+    CHECK(report::lane_thread({16, 4, 2}, 2, 0) == std::array<uint32_t, 3>{0, 0, 1});
+}
+
+TEST_CASE("explain: lines it cannot explain are errors that name the spec, the line and what to do",
+          "[examples][explain]") {
+    auto e = prepared_run("vector_add_1000");
+    report::ExplainRequest r;
+    r.line = 7;    // int i = blockIdx.x * blockDim.x + threadIdx.x;
+    auto msg = explain_error(e, r);
+    CHECK_THAT(msg, Catch::Contains("vector_add_1000.json") && Catch::Contains("line 7 of vector_add.cu") &&
+                        Catch::Contains("no memory instruction") && Catch::Contains("--line 9"));
+    r.line = 99;
+    CHECK_THAT(explain_error(e, r), Catch::Contains("line 99 of vector_add.cu holds no instruction of kernel vecAdd"));
+    r.line = 9;
+    r.block = std::array<uint32_t, 3>{4, 0, 0};
+    CHECK_THAT(explain_error(e, r), Catch::Contains("--block 4,0,0 is outside the grid (4,1,1)"));
+    r.block.reset();
+    r.warp = 8;
+    CHECK_THAT(explain_error(e, r), Catch::Contains("--warp 8: a block of 256 threads has 8 warps (0 to 7)"));
+    r.warp.reset();
+    r.ptx_line = 51;   // both given
+    CHECK_THAT(explain_error(e, r), Catch::Contains("--line N") && Catch::Contains("--ptx-line N"));
+
+    // n = 0: every thread skips the store; the line has memory instructions but none ran.
+    auto n0 = prepared_run("vector_add_n0", true);
+    report::ExplainRequest line9;
+    line9.line = 9;
+    CHECK_THAT(explain_error(n0, line9), Catch::Contains("vector_add_n0.json") && Catch::Contains("line 9 of vector_add.cu") &&
+                                             Catch::Contains("no warp executed them") &&
+                                             Catch::Contains("skipped it"));
+}
