@@ -3,6 +3,8 @@
 # As root it installs what is missing; otherwise it names the packages to install and fails.
 set -euo pipefail
 packages=(build-essential cmake libspdlog-dev libfmt-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev)
+# chromium: the HTML report test (tests/html/render_in_chromium.sh) renders the pages in headless Chromium.
+packages+=(chromium)
 if [ "${WARPSIM_WITH_CLANG:-1}" = 1 ]; then
   packages+=(clang libclang-rt-14-dev)
 fi

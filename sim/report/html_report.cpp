@@ -11,6 +11,7 @@
 #include "kernels_ir/names.hpp"
 #include "sim/report/report_model.hpp"
 #include "sim/report/text_report.hpp"
+#include "sim/timing/timing.hpp"
 
 namespace warpsim::report {
 namespace {
@@ -62,7 +63,7 @@ std::string launch_svg(const session::PreparedLaunch& p, const LaneSamples* samp
     const int block_w = per_row * cell + 8, block_h = warp_rows * cell + 20;
     const int blocks_per_line = std::max(1, 1000 / (block_w + 8));
     const int lines = static_cast<int>((blocks + blocks_per_line - 1) / blocks_per_line);
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" class="launch">)",
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="launch" width="{}" height="{}" class="launch">)",
                                   blocks_per_line * (block_w + 8) + 8, lines * (block_h + 8) + 8);
     for (uint64_t b = 0; b < blocks; ++b) {
         const int bx = 8 + static_cast<int>(b % blocks_per_line) * (block_w + 8);
@@ -93,6 +94,213 @@ std::string launch_svg(const session::PreparedLaunch& p, const LaneSamples* samp
         svg += "</g>";
     }
     return svg + "</svg>";
+}
+
+// ---- the threads of one block and the warps they form ----------------------------------------------------
+
+// Eight hues that tell neighbouring warps apart.
+const char* warp_colour(uint64_t warp) {
+    static constexpr const char* kHues[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+                                            "#76b7b2", "#edc948", "#b07aa1", "#9c755f"};
+    return kHues[warp % 8];
+}
+
+// The block's threads as a grid of threadIdx.x (across) by threadIdx.y (down), each cell coloured by the warp
+// it belongs to: warps are cut from the threads in x, y, z order, so with blockDim.x = 8 a warp spans 4 rows.
+// A 1-D block is drawn 32 threads to a row (one row per warp). 3-D blocks show the slice z = 0.
+std::string thread_layout_svg(const launch::LaunchSpec& spec) {
+    const bool one_d = spec.block[1] == 1 && spec.block[2] == 1;
+    const uint64_t cols = one_d ? std::min<uint64_t>(spec.block[0], 32) : spec.block[0];
+    const uint64_t rows = one_d ? (spec.block[0] + 31) / 32 : spec.block[1];
+    const int cell = static_cast<int>(std::clamp<uint64_t>(
+        std::min(960 / std::max<uint64_t>(cols, 1), 480 / std::max<uint64_t>(rows, 1)), 4, 24));
+    const int left = 56, top = 32;
+    // Index labels every `step` cells: as many as fit without crowding.
+    const auto step_for = [&](uint64_t n) -> uint64_t {
+        for (uint64_t step : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512})
+            if (step * static_cast<uint64_t>(cell) >= 24 || step >= n) return step;
+        return 1024;
+    };
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="thread-layout" width="{}" height="{}">)",
+                                  left + static_cast<int>(cols) * cell + 10, top + static_cast<int>(rows) * cell + 24);
+    svg += fmt::format(R"(<text x="{}" y="12">{}</text>)", left, one_d ? "threadIdx.x, 32 to a row" : "threadIdx.x");
+    if (!one_d) svg += fmt::format(R"svg(<text x="12" y="{0}" transform="rotate(-90 12 {0})">threadIdx.y</text>)svg", top + 60);
+    for (uint64_t c = 0; c < cols; c += step_for(cols)) {
+        svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", left + static_cast<int>(c) * cell + cell / 2,
+                           top - 4, c);
+    }
+    for (uint64_t r = 0; r < rows; r += step_for(rows)) {
+        svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 4,
+                           top + static_cast<int>(r) * cell + std::min(cell, 10), one_d ? r * 32 : r);
+    }
+    const uint64_t threads = one_d ? spec.block[0] : spec.block[0] * spec.block[1];
+    for (uint64_t warp = 0; warp * 32 < threads; ++warp) {
+        const uint64_t first = warp * 32, last = std::min(threads, first + 32) - 1;
+        svg += fmt::format(R"(<g data-warp="{}"><title>warp {}: threads {} to {} ({} threads)</title>)", warp, warp, first,
+                           last, last - first + 1);
+        for (uint64_t t = first; t <= last; ++t) {
+            const int x = left + static_cast<int>(t % cols) * cell, y = top + static_cast<int>(t / cols) * cell;
+            svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#fff"/>)", x, y, cell, cell,
+                               warp_colour(warp));
+        }
+        // The warp's number in its first cell, when the cells are big enough to hold it.
+        if (cell >= 12) {
+            svg += fmt::format(R"(<text x="{}" y="{}" fill="#fff" font-size="{}">{}</text>)",
+                               left + static_cast<int>(first % cols) * cell + 2,
+                               top + static_cast<int>(first / cols) * cell + cell - 3, cell >= 16 ? 9 : 8, warp);
+        }
+        svg += "</g>";
+    }
+    return svg + "</svg>";
+}
+
+// ---- blocks per SM over time: the timing model's waves ------------------------------------------------------
+
+// Blocks one SM holds during a wave: every SM has max_blocks_per_sm in a full wave; a partial wave deals its
+// blocks round-robin, so the first blocks % SMs SMs hold one more (the model's busiest SM holds the ceiling).
+uint64_t blocks_on_sm(const timing::Wave& w, uint32_t sm, uint32_t sms) {
+    if (w.blocks >= uint64_t{w.max_blocks_per_sm} * sms) return w.max_blocks_per_sm;
+    return w.blocks / sms + (sm < w.blocks % sms ? 1 : 0);
+}
+
+// A stretch of the time axis drawn as one bar per SM: one wave, or several identical full waves merged when
+// each would be too thin to see.
+struct Band {
+    const timing::Wave* wave = nullptr;
+    uint64_t first = 1, last = 1;     // wave numbers, from 1
+    double start = 0, cycles = 0;
+};
+
+std::vector<Band> timeline_bands(const timing::Prediction& pr, double px_per_cycle) {
+    std::vector<Band> bands;
+    double t = 0;
+    uint64_t number = 1;
+    for (const auto& w : pr.waves) {
+        // Draw waves one by one while each is at least 6 pixels wide and there are few; merge the rest.
+        const bool separate = w.count <= 16 && w.cycles * px_per_cycle >= 6;
+        const uint64_t pieces = separate ? w.count : 1;
+        const uint64_t per_piece = separate ? 1 : w.count;
+        for (uint64_t i = 0; i < pieces; ++i) {
+            bands.push_back({&w, number, number + per_piece - 1, t, w.cycles * static_cast<double>(per_piece)});
+            t += w.cycles * static_cast<double>(per_piece);
+            number += per_piece;
+        }
+    }
+    return bands;
+}
+
+std::string band_name(const Band& b) {
+    return b.first == b.last ? fmt::format("wave {}", b.first) : fmt::format("waves {}-{}", b.first, b.last);
+}
+
+std::string sm_timeline_svg(const timing::TimingResult& t) {
+    const auto& pr = t.detail;
+    const uint32_t sms = std::max<uint32_t>(1, t.profile.sm_count);
+    const int left = 56, top = 34, plot_w = 880;
+    const int row = static_cast<int>(std::clamp<uint32_t>(560 / sms, 2, 16));
+    const int plot_h = row * static_cast<int>(sms);
+    const double px = pr.cycles > 0 ? plot_w / pr.cycles : 0;
+    // Bar heights are out of the blocks an SM can hold (occupancy), not out of what the waves happen to hold.
+    uint32_t most = std::max<uint32_t>(1, t.profile.blocks_per_sm);
+    for (const auto& w : pr.waves) most = std::max(most, w.max_blocks_per_sm);
+    const auto bands = timeline_bands(pr, px);
+    const uint64_t nwaves = bands.empty() ? 0 : bands.back().last;
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="sm-timeline" width="{}" height="{}">)",
+                                  left + plot_w + 20, top + plot_h + 44);
+    for (uint32_t sm = 0; sm < sms; ++sm) {
+        svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", left, top + static_cast<int>(sm) * row,
+                           plot_w, row, sm % 2 ? "#ececec" : "#f6f6f6");
+    }
+    const uint32_t label_every = sms <= 16 ? 1 : sms <= 40 ? 5 : sms <= 160 ? 20 : 50;
+    for (uint32_t sm = 0; sm < sms; sm += label_every) {
+        svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">SM {}</text>)", left - 4,
+                           top + static_cast<int>(sm) * row + std::max(row, 8), sm);
+    }
+    for (const auto& b : bands) {
+        // A partial wave leaves SMs (or block slots) empty; when it follows full waves it is the tail.
+        const bool partial = b.wave->blocks < uint64_t{most} * sms;
+        const bool tail = partial && nwaves > 1;
+        const double x = left + b.start * px, w = std::max(1.0, b.cycles * px - (b.cycles * px > 4 ? 1 : 0));
+        svg += fmt::format(R"(<g class="wave{}{}" data-waves="{}-{}"><title>{}: {} block{}{}, up to {} per SM on {} of {} )"
+                           R"(SMs, {:.0f} cycles{}</title>)",
+                           partial ? " partial" : "", tail ? " tail" : "", b.first, b.last, band_name(b), b.wave->blocks, b.wave->blocks == 1 ? "" : "s",
+                           b.first == b.last ? "" : " per wave", b.wave->max_blocks_per_sm, b.wave->sms_busy, sms,
+                           b.wave->cycles, b.first == b.last ? "" : " each");
+        // Consecutive SMs holding the same number of blocks share one bar.
+        for (uint32_t sm = 0; sm < sms;) {
+            const uint64_t n = blocks_on_sm(*b.wave, sm, sms);
+            uint32_t end = sm + 1;
+            while (end < sms && blocks_on_sm(*b.wave, end, sms) == n) ++end;
+            if (n > 0) {
+                // One block of eight would be half a pixel: a bar keeps at least 2 pixels (or its whole row).
+                const double h = std::max(static_cast<double>(row) * static_cast<double>(n) / most,
+                                          std::min(2.0, static_cast<double>(row)));
+                for (uint32_t r = sm; r < end && n < most; ++r) {
+                    svg += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"/>)", x,
+                                       top + (r + 1.0) * row - h, w, h, partial ? kIdle : kWork);
+                }
+                if (n == most) {
+                    svg += fmt::format(R"(<rect x="{:.1f}" y="{}" width="{:.1f}" height="{}" fill="{}"/>)", x,
+                                       top + static_cast<int>(sm) * row, w, static_cast<int>(end - sm) * row,
+                                       partial ? kIdle : kWork);
+                }
+            }
+            sm = end;
+        }
+        if (b.cycles * px >= 40 || partial) {
+            const std::string what = partial ? fmt::format("{}: {} block{} on {} SM{}", tail ? " (tail)" : "",
+                                                           b.wave->blocks, b.wave->blocks == 1 ? "" : "s",
+                                                           b.wave->sms_busy, b.wave->sms_busy == 1 ? "" : "s")
+                                             : std::string();
+            svg += fmt::format(R"(<text x="{:.1f}" y="{}">{}{}</text>)", x, top - 6, band_name(b), what);
+        }
+        svg += "</g>";
+    }
+    // Time axis in microseconds at the preset's clock.
+    const double us = pr.cycles / std::max(1.0, t.profile.clock_mhz);
+    for (int i = 0; i <= 5; ++i) {
+        const int x = left + plot_w * i / 5;
+        svg += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#888"/><text x="{0}" y="{3}" )"
+                           R"(text-anchor="middle">{4:.2f} us</text>)",
+                           x, top + plot_h, top + plot_h + 4, top + plot_h + 16, us * i / 5);
+    }
+    svg += fmt::format(R"(<text x="{}" y="{}">time (kernel only, {} wave{}; the launch overhead of {:.1f} us is not drawn))"
+                       R"(</text></svg>)",
+                       left, top + plot_h + 36, nwaves, nwaves == 1 ? "" : "s", pr.overhead_us);
+    return svg;
+}
+
+std::string timeline_section(const session::PreparedLaunch& p, const session::SimRun& run) {
+    std::string out = "<h2>Blocks per SM over time</h2>\n";
+    if (run.report.error || !run.occupancy || run.occupancy->blocks_per_sm <= 0) {
+        return out + "<p>No timeline: the launch did not run to completion on this device.</p>\n";
+    }
+    const timing::TimingResult t = timing::predict_run(p, run);
+    const auto& pr = t.detail;
+    out += fmt::format("<p class=\"legend\">One row per SM, time to the right (the timing model's prediction). A bar's "
+                       "height is the blocks the SM holds, out of {} at most.<span style=\"background:{}\"></span>"
+                       "full waves<span style=\"background:{}\"></span>a partial wave (after full waves: the tail)</p>\n",
+                       run.occupancy->blocks_per_sm, kWork, kIdle);
+    out += sm_timeline_svg(t) + "\n";
+    std::string text;
+    const uint64_t per_wave = uint64_t(run.occupancy->blocks_per_sm) * t.profile.sm_count;
+    const uint64_t blocks = p.spec.block_count();
+    const uint64_t waves = (blocks + per_wave - 1) / per_wave;
+    text = fmt::format("{} blocks at {} per SM on {} SMs: {} per wave, {} wave{}.", blocks, run.occupancy->blocks_per_sm,
+                       t.profile.sm_count, per_wave, waves, waves == 1 ? "" : "s");
+    if (blocks % per_wave && !pr.waves.empty()) {
+        const auto& last = pr.waves.back();
+        const bool idle_sms = last.sms_busy < t.profile.sm_count;
+        text += fmt::format(" The {} wave holds {} block{} on {} of {} SMs ({:.1f} % full) and takes {:.0f} cycles of the "
+                            "{:.0f}; {}.",
+                            waves == 1 ? "only" : "last", last.blocks, last.blocks == 1 ? "" : "s", last.sms_busy,
+                            t.profile.sm_count,
+                            100.0 * static_cast<double>(blocks % per_wave) / static_cast<double>(per_wave), last.cycles,
+                            pr.cycles,
+                            idle_sms ? "the other SMs idle meanwhile"
+                                     : fmt::format("every SM holds fewer blocks than the {} it could", run.occupancy->blocks_per_sm));
+    }
+    return out + "<p class=\"caption\">" + html_escape(text) + "</p>\n";
 }
 
 // ---- per line: bars of cost per request against the ideal ------------------------------------------------
@@ -181,7 +389,7 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
     const double step = 32.0 * kLaneStep / std::max(n, 1);
     const double box = std::min(24.0, step - 2);
     auto sector_x = [&](uint64_t sec) { return kMargin + step * slot.at(sec) + step / 2; };
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="230" class="lanes-to-sectors">)",
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="lanes-to-sectors" width="{}" height="230" class="lanes-to-sectors">)",
                                   2 * kMargin + 32 * kLaneStep);
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
@@ -228,7 +436,7 @@ std::string shared_lane_diagram(const AccessRow& a, const SourceRow& row) {
             words[static_cast<uint32_t>(word % 32)].insert(word);
         }
     }
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="200" class="lanes-to-banks">)",
+    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="lanes-to-banks" width="{}" height="200" class="lanes-to-banks">)",
                                   2 * kMargin + 32 * kLaneStep);
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
@@ -343,6 +551,15 @@ std::string html_report(const session::PreparedLaunch& p, const session::SimRun&
         out += fmt::format("<p class=\"caption\">Lane activity was sampled from the first {} blocks; other blocks are drawn "
                            "from the launch shape alone.</p>\n", samples->warps.size());
     }
+    out += "<h2>The threads of a block</h2>\n";
+    const bool one_d = p.spec.block[1] == 1 && p.spec.block[2] == 1;
+    out += fmt::format("<p class=\"caption\">Block ({},{},{}): each cell is a thread{}, coloured by its warp. Warps take "
+                       "32 threads at a time in x, then y, then z order{}.</p>\n",
+                       p.spec.block[0], p.spec.block[1], p.spec.block[2],
+                       one_d ? ", 32 to a row (so each row is one warp)" : " at (threadIdx.x, threadIdx.y)",
+                       p.spec.block[2] > 1 ? "; the slice threadIdx.z = 0 is shown" : "");
+    out += thread_layout_svg(p.spec) + "\n";
+    out += timeline_section(p, run);
     out += "<h2>Per source line</h2>\n" + lines_table(m);
     out += lane_section(m, samples);
     out += "<p class=\"caption\">Generated by warpsim. A sector is 32 bytes; a wavefront is one pass of shared memory's 32 "

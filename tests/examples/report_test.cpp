@@ -186,3 +186,60 @@ TEST_CASE("HTML: the launch picture shades the partial warp of the 4x4 multiply"
     CHECK_THAT(html, Catch::Contains("block 3 warp 0: 4 of 32 lanes exist, 4 did memory work"));
     CHECK(html.find("block 4 warp 0") == std::string::npos);
 }
+
+namespace {
+
+// The text of the SVG group that starts with `head`, up to its </g> (the groups drawn here do not nest).
+std::string svg_group(const std::string& html, const std::string& head) {
+    const size_t at = html.find(head);
+    if (at == std::string::npos) return "";
+    return html.substr(at, html.find("</g>", at) - at);
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("HTML: blocks per SM over time shows 1057 blocks as a full wave and a one-block tail", "[examples][html]") {
+    {
+        // 8 blocks per SM on 132 SMs: 1056 per wave; block 1057 is a second wave on SM 0 alone.
+        auto r = run_with_samples("waves_tail_1057");
+        const std::string html = report::html_report(r.p, r.run, &r.samples);
+        CHECK_THAT(html, Catch::Contains("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"sm-timeline\""));
+        const std::string full = svg_group(html, "<g class=\"wave\" data-waves=\"1-1\">");
+        REQUIRE_FALSE(full.empty());
+        CHECK(count_of(full, "<rect") == 1);   // every SM holds 8: one bar over all rows
+        const std::string tail = svg_group(html, "<g class=\"wave partial tail\" data-waves=\"2-2\">");
+        REQUIRE_FALSE(tail.empty());
+        CHECK(count_of(tail, "<rect") == 1);   // SM 0 alone
+        CHECK_THAT(tail, Catch::Contains("wave 2 (tail): 1 block on 1 SM"));
+        CHECK_THAT(html, Catch::Contains("The last wave holds 1 block on 1 of 132 SMs (0.1 % full)"));
+    }
+    {
+        auto r = run_with_samples("waves_full_1056");
+        const std::string html = report::html_report(r.p, r.run, &r.samples);
+        CHECK_FALSE(svg_group(html, "<g class=\"wave\" data-waves=\"1-1\">").empty());
+        CHECK(html.find("wave partial") == std::string::npos);
+    }
+}
+
+TEST_CASE("HTML: the threads of an (8, 32) block form warps of 4 rows", "[examples][html]") {
+    auto r = run_with_samples("scale_matrix_1000_8x32");
+    const std::string html = report::html_report(r.p, r.run, &r.samples);
+    const size_t at = html.find("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"thread-layout\"");
+    REQUIRE(at != std::string::npos);
+    const std::string svg = html.substr(at, html.find("</svg>", at) - at);
+    // 256 threads, 8 warps of 32; warp 1 is threads 32-63: rows y = 4..7 of 8 threads each.
+    CHECK(count_of(svg, "<g data-warp=") == 8);
+    const std::string warp1 = svg_group(svg, "<g data-warp=\"1\">");
+    CHECK_THAT(warp1, Catch::Contains("warp 1: threads 32 to 63 (32 threads)"));
+    CHECK(count_of(warp1, "<rect") == 32);
+    std::set<std::string> ys;
+    const std::regex y_of("<rect x=\"\\d+\" y=\"(\\d+)\"");
+    for (auto it = std::sregex_iterator(warp1.begin(), warp1.end(), y_of); it != std::sregex_iterator(); ++it) ys.insert((*it)[1]);
+    CHECK(ys.size() == 4);
+}
