@@ -176,8 +176,8 @@ std::vector<Band> timeline_bands(const timing::Prediction& pr, double px_per_cyc
     double t = 0;
     uint64_t number = 1;
     for (const auto& w : pr.waves) {
-        // Draw waves one by one while each is at least 6 pixels wide and there are few; merge the rest.
-        const bool separate = w.count <= 16 && w.cycles * px_per_cycle >= 6;
+        // Draw waves one by one while each is at least 6 pixels wide (so at most ~150 of them); merge the rest.
+        const bool separate = w.count == 1 || w.cycles * px_per_cycle >= 6;
         const uint64_t pieces = separate ? w.count : 1;
         const uint64_t per_piece = separate ? 1 : w.count;
         for (uint64_t i = 0; i < pieces; ++i) {
@@ -206,7 +206,7 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
     const auto bands = timeline_bands(pr, px);
     const uint64_t nwaves = bands.empty() ? 0 : bands.back().last;
     std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="sm-timeline" width="{}" height="{}">)",
-                                  left + plot_w + 20, top + plot_h + 44);
+                                  left + plot_w + 40, top + plot_h + 44);
     for (uint32_t sm = 0; sm < sms; ++sm) {
         svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", left, top + static_cast<int>(sm) * row,
                            plot_w, row, sm % 2 ? "#ececec" : "#f6f6f6");
@@ -252,7 +252,11 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
                                                            b.wave->blocks, b.wave->blocks == 1 ? "" : "s",
                                                            b.wave->sms_busy, b.wave->sms_busy == 1 ? "" : "s")
                                              : std::string();
-            svg += fmt::format(R"(<text x="{:.1f}" y="{}">{}{}</text>)", x, top - 6, band_name(b), what);
+            // A label that would run past the plot ends at the bar's right edge instead (about 6 px a character).
+            const std::string label = band_name(b) + what;
+            const bool right = x + 6.0 * static_cast<double>(label.size()) > left + plot_w + 30;
+            svg += fmt::format(R"(<text x="{:.1f}" y="{}"{}>{}</text>)", right ? x + w : x, top - 6,
+                               right ? R"( text-anchor="end")" : "", label);
         }
         svg += "</g>";
     }
@@ -291,14 +295,18 @@ std::string timeline_section(const session::PreparedLaunch& p, const session::Si
     if (blocks % per_wave && !pr.waves.empty()) {
         const auto& last = pr.waves.back();
         const bool idle_sms = last.sms_busy < t.profile.sm_count;
+        const uint64_t fewest = last.blocks / t.profile.sm_count, most = (last.blocks + t.profile.sm_count - 1) / t.profile.sm_count;
         text += fmt::format(" The {} wave holds {} block{} on {} of {} SMs ({:.1f} % full) and takes {:.0f} cycles of the "
                             "{:.0f}; {}.",
                             waves == 1 ? "only" : "last", last.blocks, last.blocks == 1 ? "" : "s", last.sms_busy,
                             t.profile.sm_count,
                             100.0 * static_cast<double>(blocks % per_wave) / static_cast<double>(per_wave), last.cycles,
                             pr.cycles,
-                            idle_sms ? "the other SMs idle meanwhile"
-                                     : fmt::format("every SM holds fewer blocks than the {} it could", run.occupancy->blocks_per_sm));
+                            idle_sms ? std::string("the other SMs idle meanwhile")
+                                     : fmt::format("its SMs hold {} blocks where {} fit",
+                                                   fewest == most ? std::to_string(most)
+                                                                  : fmt::format("{} or {}", fewest, most),
+                                                   run.occupancy->blocks_per_sm));
     }
     return out + "<p class=\"caption\">" + html_escape(text) + "</p>\n";
 }
