@@ -69,8 +69,12 @@ std::string line_name(const session::PreparedLaunch& p, const ExplainRequest& r,
 }
 
 // Source lines (or PTX lines) of the kernel that hold a data access, for "try line ..." hints.
+// Lines of other files than the kernel's own (an atomicAdd's body in a CUDA header: the PTX's .loc names the
+// header's line; the call's line survives only in `inlined_at`, which the IR does not keep) say which file.
 std::string access_lines(const session::PreparedLaunch& p, bool ptx, const session::SimRun* executed_in) {
-    std::set<uint32_t> lines;
+    const uint32_t own = ptx ? 0 : main_file(*p.kernel);
+    std::set<std::pair<bool, uint32_t>> lines;   // (in another file, line)
+    std::map<uint32_t, uint32_t> file_of;         // line of another file -> that file
     for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
         if (!in_scope(p, f)) continue;
         const auto& body = p.module->functions[f].body;
@@ -82,17 +86,24 @@ std::string access_lines(const session::PreparedLaunch& p, bool ptx, const sessi
                 if (!s || s->requests == 0) continue;
             }
             const uint32_t line = ptx ? inst.loc.ptx_line : inst.loc.line;
-            if (line) lines.insert(line);
+            if (!line) continue;
+            const bool other = !ptx && inst.loc.file != own;
+            lines.insert({other, line});
+            if (other) file_of[line] = inst.loc.file;
         }
     }
     std::string out;
     size_t shown = 0;
-    for (uint32_t l : lines) {
+    for (const auto& [other, l] : lines) {
         if (++shown > 12) {
             out += ", ...";
             break;
         }
         out += (out.empty() ? "" : ", ") + std::to_string(l);
+        if (other) {
+            out += fmt::format(" (of {})",
+                               fs::path(std::string(p.module->file_path(file_of[l]))).filename().string());
+        }
     }
     return out;
 }
@@ -100,7 +111,7 @@ std::string access_lines(const session::PreparedLaunch& p, bool ptx, const sessi
 std::string try_hint(const session::PreparedLaunch& p, bool ptx, const session::SimRun* executed_in) {
     const std::string lines = access_lines(p, ptx, executed_in);
     if (lines.empty()) return "this kernel has no load, store or atomic a warp executed to explain";
-    return fmt::format("try {} {} (the lines with {})", ptx ? "--ptx-line" : "--line", lines,
+    return fmt::format("try {} {}, the lines with {}", ptx ? "--ptx-line" : "--line", lines,
                        executed_in ? "loads, stores or atomics that ran" : "loads, stores or atomics");
 }
 

@@ -198,3 +198,21 @@ TEST_CASE("explain: lines it cannot explain are errors that name the spec, the l
                                              Catch::Contains("no warp executed them") &&
                                              Catch::Contains("skipped it"));
 }
+
+TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the header's line", "[examples][explain]") {
+    auto e = prepared_run("grid_sum_int_65536");
+    report::ExplainRequest r;
+    r.line = 32;   // if (threadIdx.x % 32 == 0) atomicAdd(total, v);  -- the atom's .loc is the header's line 107
+    CHECK_THAT(explain_error(e, r), Catch::Contains("no memory instruction") &&
+                                        Catch::Contains("107 (of device_atomic_functions.hpp)"));
+    r.line = 107;
+    const auto x = explain_ok(e, r);
+    CHECK(x.source_file == "device_atomic_functions.hpp");
+    REQUIRE(x.accesses.size() == 1);
+    const auto& a = x.accesses[0];
+    CHECK(a.what == "global atomic");
+    // Lane 0 of each warp adds its warp's sum: one lane, 4 bytes, one sector.
+    CHECK(a.sample.first.active_mask == 1u);
+    CHECK(a.warp_cost.sectors == 1);
+    CHECK(a.warp_cost.ideal_sectors == 1);
+}
