@@ -51,6 +51,8 @@ std::string resolve_all(void* h, DriverFunctions& f) {
     WARPSIM_RESOLVE(cuGetErrorName);
     WARPSIM_RESOLVE(cuGetErrorString);
 #undef WARPSIM_RESOLVE
+    std::string optional_missing;
+    resolve(h, "cuLaunchKernelEx", f.cuLaunchKernelEx, optional_missing);
     return missing;
 }
 

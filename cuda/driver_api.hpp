@@ -66,6 +66,24 @@ inline void* const kLaunchParamEnd = nullptr;
 inline void* const kLaunchParamBufferPointer = reinterpret_cast<void*>(std::uintptr_t{1});
 inline void* const kLaunchParamBufferSize = reinterpret_cast<void*>(std::uintptr_t{2});
 
+// cuLaunchKernelEx's configuration (cuda.h's CUlaunchConfig / CUlaunchAttribute layout, CUDA 12+), with the
+// one attribute used here: the thread-block cluster dimension (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4).
+inline constexpr int kLaunchAttributeClusterDimension = 4;
+struct LaunchAttribute {
+    int id = 0;
+    char pad[8 - sizeof(int)] = {};
+    union Value {
+        char bytes[64];
+        struct { unsigned x, y, z; } cluster_dim;
+    } value{};
+};
+struct LaunchConfigEx {
+    unsigned grid_x = 1, grid_y = 1, grid_z = 1, block_x = 1, block_y = 1, block_z = 1, shared_bytes = 0;
+    CUstream stream = nullptr;
+    LaunchAttribute* attrs = nullptr;
+    unsigned num_attrs = 0;
+};
+
 // Function pointers of the driver entry points, resolved by their versioned symbol names.
 struct DriverFunctions {
     CUresult (*cuInit)(unsigned) = nullptr;
@@ -89,6 +107,8 @@ struct DriverFunctions {
     CUresult (*cuMemsetD8_v2)(CUdeviceptr, unsigned char, size_t) = nullptr;
     CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                CUstream, void**, void**) = nullptr;
+    // Optional (CUDA 12+): only cluster launches use it; nullptr where the driver lacks it.
+    CUresult (*cuLaunchKernelEx)(const LaunchConfigEx*, CUfunction, void**, void**) = nullptr;
     CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
     CUresult (*cuEventDestroy_v2)(CUevent) = nullptr;
     CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;

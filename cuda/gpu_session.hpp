@@ -60,6 +60,7 @@ public:
 
 private:
     bool check(CUresult r, const std::string& call, const std::string& details = {});
+    bool launch_cluster(const launch::LaunchSpec& spec, void** extra);
     int device_attribute(int attr);
 
     const Driver& d_;

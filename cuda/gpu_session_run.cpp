@@ -69,12 +69,34 @@ bool GpuSession::launch(const launch::LaunchSpec& spec) {
     void* extra[] = {kLaunchParamBufferPointer, params_.data(), kLaunchParamBufferSize, &size, kLaunchParamEnd};
     const auto& g = spec.grid;
     const auto& b = spec.block;
+    if (spec.cluster) return launch_cluster(spec, extra);
     return check(f_.cuLaunchKernel(func_, g[0], g[1], g[2], b[0], b[1], b[2], spec.shared_bytes, nullptr, nullptr,
                                    params_.empty() ? nullptr : extra),
                  "cuLaunchKernel",
                  "grid (" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) +
                      "), block (" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) +
                      "), " + std::to_string(spec.shared_bytes) + " bytes of dynamic shared memory");
+}
+
+// A launch with a cluster shape (the spec's "cluster"): cuLaunchKernelEx with the cluster-dimension attribute.
+bool GpuSession::launch_cluster(const launch::LaunchSpec& spec, void** extra) {
+    const auto& g = spec.grid;
+    const auto& b = spec.block;
+    const auto& c = *spec.cluster;
+    const std::string what = "grid (" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " +
+                             std::to_string(g[2]) + "), cluster (" + std::to_string(c[0]) + ", " + std::to_string(c[1]) +
+                             ", " + std::to_string(c[2]) + ")";
+    if (!f_.cuLaunchKernelEx) return check(1, "cuLaunchKernelEx", "the driver has no cuLaunchKernelEx (CUDA 12+ is needed for clusters); " + what);
+    LaunchAttribute attr;
+    attr.id = kLaunchAttributeClusterDimension;
+    attr.value.cluster_dim = {c[0], c[1], c[2]};
+    LaunchConfigEx cfg;
+    cfg.grid_x = g[0], cfg.grid_y = g[1], cfg.grid_z = g[2];
+    cfg.block_x = b[0], cfg.block_y = b[1], cfg.block_z = b[2];
+    cfg.shared_bytes = spec.shared_bytes;
+    cfg.attrs = &attr;
+    cfg.num_attrs = 1;
+    return check(f_.cuLaunchKernelEx(&cfg, func_, nullptr, params_.empty() ? nullptr : extra), "cuLaunchKernelEx", what);
 }
 
 // The first synchronisation ends the hashed run: what the kernel printed until then is the report's.

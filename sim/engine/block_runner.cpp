@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/cluster.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/engine/schedule.hpp"
 #include "sim/engine/warp_runner.hpp"
@@ -25,9 +26,12 @@ std::string where_text(const LaunchContext& L, const DInst* in) {
     return s;
 }
 
+}  // namespace
+
 // Every warp that has not finished waits at a barrier that cannot complete: the threads wait at different
 // barriers (or at one with a thread count that the others never make up).
 void report_deadlock(BlockContext& b) {
+    if (report_cluster_deadlock(b)) return;
     const LaunchContext& L = *b.launch;
     uint32_t exited = 0, waiting = 0, first_warp = kNone;
     for (const auto& w : b.warps) {
@@ -90,8 +94,6 @@ std::string hottest_loop(const BlockContext& b) {
     return fmt::format("; the hottest loop starts at {} (its back edge was taken {} times in this block)",
                        where_text(L, where), best);
 }
-
-}  // namespace
 
 void run_block(BlockContext& b) {
     const LaunchContext& L = *b.launch;

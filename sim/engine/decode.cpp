@@ -226,7 +226,7 @@ private:
         switch (inst.op) {
         case O::st: case O::red: case O::bra: case O::brx: case O::call: case O::ret: case O::exit: case O::trap:
         case O::membar: case O::fence: case O::prefetch: case O::prefetchu: case O::nanosleep: case O::pmevent:
-        case O::brkpt: case O::discard: case O::applypriority: return false;
+        case O::brkpt: case O::discard: case O::applypriority: case O::stackrestore: return false;
         case O::barrier: return inst.d.bar == ir::BarMode::red;
         case O::bar: return inst.d.bar == ir::BarMode::red;  // only bar.red writes a register
         default: return true;
@@ -312,7 +312,9 @@ private:
                     if (in.ndst == in.dst.size()) { ok = false; break; }
                     in.dst[in.ndst++] = e.kind == Operand::Kind::reg ? e.reg : scratch_;
                 } else {
-                    if (in.nsrc == in.src.size()) { ok = false; break; }
+                    // mma's fragments (up to 4 + 4 + 2 + 4 registers) outgrow the slots: its handler reads
+                    // them from the IR operands.
+                    if (in.nsrc == in.src.size()) { ok = ok && inst.op == ir::Opcode::mma; break; }
                     if (e.negated) in.neg_mask |= static_cast<uint8_t>(1u << in.nsrc);
                     in.src[in.nsrc++] = src_slot(e, in);
                 }

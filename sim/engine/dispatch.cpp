@@ -2,6 +2,8 @@
 // are reported by name and PTX line when a launch reaches them.
 #include "sim/engine/dispatch.hpp"
 
+#include "sim/engine/cluster.hpp"
+
 namespace warpsim::engine {
 
 namespace {
@@ -32,6 +34,9 @@ DispatchTable build_table() {
     set({O::vadd2, O::vadd4, O::vsub2, O::vsub4, O::vavrg2, O::vavrg4, O::vabsdiff2, O::vabsdiff4, O::vmin2, O::vmin4,
          O::vmax2, O::vmax4, O::vset2, O::vset4},
         &select_video);
+    set({O::mapa, O::getctarank}, &select_cluster);
+    set({O::ldmatrix, O::stmatrix, O::mma}, &select_tensor);
+    set({O::alloca, O::stacksave, O::stackrestore}, &select_stack);
     set({O::cp, O::mbarrier, O::griddepcontrol, O::setmaxnreg, O::createpolicy}, &select_async);
     return t;
 }

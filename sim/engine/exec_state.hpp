@@ -2,10 +2,12 @@
 // explicit reconvergence stacks, the block (shared memory, barriers), and the launch-wide context.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,7 +35,17 @@ struct Frame {
     uint32_t param_base = 0;           // per-lane offset of this frame's param area
     uint32_t call_site = kNone;        // caller's CallSite index (for copying return values back)
     uint32_t entry_mask = 0;           // lanes that entered the frame
+    // alloca (handlers_stack.cpp): per lane, the end of the frame's local memory including what alloca gave;
+    // empty until the frame's first alloca (the end is then local_base + the depot's size for every lane).
+    std::vector<uint32_t> alloca_top;
 };
+
+// Where the next frame's local memory may start: above the depot and every lane's alloca'd memory.
+inline uint32_t frame_local_end(const Frame& f, uint32_t depot_bytes) {
+    uint32_t end = f.local_base + depot_bytes;
+    for (uint32_t t : f.alloca_top) end = std::max(end, (t + 15) / 16 * 16);
+    return end;
+}
 
 enum class WarpState : uint8_t { ready, at_barrier, done };
 
@@ -75,6 +87,24 @@ struct BarrierState {
 };
 
 struct LaunchContext;
+struct BlockContext;
+
+// A thread-block cluster (sm_90): its CTAs run together on one worker (cluster_runner.cpp), read and write
+// each other's shared memory (distributed shared memory) and share barrier.cluster (handlers_cluster.cpp).
+// A launch without clusters gives a block a one-CTA cluster the first time it uses barrier.cluster.
+struct ClusterContext {
+    struct Waiter {
+        uint32_t rank = 0, warp = 0, lanes = 0;
+    };
+    std::vector<BlockContext*> ctas;   // by %cluster_ctarank
+    uint64_t phase = 0;                // completed phases of barrier.cluster
+    uint64_t pending = 0;              // warps with a live lane that have not arrived in the current phase
+    std::vector<uint64_t> arrived;     // [rank * warps + warp]: 1 + phase of the warp's last arrival; 0 none
+    std::vector<Waiter> waiting;       // warps stopped at barrier.cluster.wait
+    const DInst* where = nullptr;      // the first barrier.cluster.wait of the current phase (deadlock reports)
+};
+
+inline constexpr uint32_t kClusterBarrierId = 16;  // Warp::barrier_id of a warp in barrier.cluster.wait
 
 struct BlockContext {
     const LaunchContext* launch = nullptr;
@@ -93,6 +123,9 @@ struct BlockContext {
     uint64_t clock = 0;
     std::vector<std::vector<uint64_t>>* backedges = nullptr;  // [function][pc]: taken backward branches
     std::optional<LaunchError> error;
+    ClusterContext* cluster = nullptr;           // nullptr: no cluster barrier used yet (one-CTA cluster)
+    uint32_t cluster_rank = 0;                   // %cluster_ctarank
+    std::unique_ptr<ClusterContext> own_cluster; // the one-CTA cluster of a launch without clusters
     BlockIndex index() const { return {ctaid, linear}; }
 };
 
@@ -106,6 +139,8 @@ struct LaunchContext {
     uint32_t kernel = 0;               // function index
     uint32_t static_shared = 0, dynamic_shared = 0;
     uint32_t warps_per_block = 0;
+    std::array<uint32_t, 3> cluster{1, 1, 1};  // CTAs per cluster in x, y, z
+    bool explicit_cluster = false;             // %is_explicit_cluster: launched with a cluster shape
     uint64_t grid_id = 1;
     uint64_t timer_base = 0;
     bool atomics_on_host = false;      // blocks run concurrently: global atomics must be host atomics

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "sim/engine/cluster.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/engine/warp_runner.hpp"
@@ -124,6 +125,7 @@ void lanes_exited(Exec& x, const DInst& in, uint32_t lanes) {
     const bool was_live = (w.exited & all) != all;
     lanes &= ~w.exited;
     w.exited |= lanes;
+    cluster_lanes_exited(x, lanes);
     if (lanes && x.launch->observer) x.launch->observer->on_thread_exit(event_site(x, in), lanes);
     if (!was_live || (w.exited & all) != all) return;
     --b.live_warps;
@@ -131,8 +133,10 @@ void lanes_exited(Exec& x, const DInst& in, uint32_t lanes) {
         if (b.barriers[id].started && b.barriers[id].expected == 0 && complete(b, b.barriers[id])) release(b, id);
 }
 
-Handler select_barrier(const ir::Instruction& inst, DInst&, const SelectContext&) {
+Handler select_barrier(const ir::Instruction& inst, DInst& in, const SelectContext& ctx) {
     const auto& d = inst.d;
+    if (inst.op == ir::Opcode::barrier && std::find(inst.mods.begin(), inst.mods.end(), "cluster") != inst.mods.end())
+        return select_cluster_barrier(inst, in, ctx);
     const bool warp = std::find(inst.mods.begin(), inst.mods.end(), std::string("warp")) != inst.mods.end();
     if (warp || d.bar == ir::BarMode::warp_sync) return &warp_sync;
     switch (d.bar) {

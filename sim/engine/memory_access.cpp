@@ -50,6 +50,32 @@ void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint3
     raise_fault(x, in, lane, "cudaErrorIllegalAddress", "an illegal memory access was encountered", details, f);
 }
 
+// A shared::cluster address with a CTA rank in its upper bits (kClusterRankShift): that CTA's shared memory.
+bool resolve_cluster_shared(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint32_t width,
+                            counts::AccessKind kind, LaneTarget& out) {
+    const auto& cd = x.launch->cluster;
+    const uint64_t ctas = uint64_t{cd[0]} * cd[1] * cd[2];
+    const uint64_t rank = (addr >> memory::kClusterRankShift) - 1;
+    const uint64_t off = addr & (memory::kClusterRankStride - 1);
+    if (rank >= ctas) {
+        out_of_bounds(x, in, lane, addr, width, kind, "shared",
+                      fmt::format("names the shared memory of CTA rank {}, but the cluster has {} CTA{} (ranks 0..{}): "
+                                  "map addresses with mapa to a rank below %cluster_nctarank",
+                                  rank, ctas, ctas == 1 ? "" : "s", ctas - 1));
+        return false;
+    }
+    BlockContext* b = rank == x.block->cluster_rank ? x.block : x.block->cluster ? x.block->cluster->ctas[rank] : nullptr;
+    if (!b || off > b->shared.size() || width > b->shared.size() - off) {
+        out_of_bounds(x, in, lane, addr, width, kind, "shared",
+                      fmt::format("is out of bounds: CTA rank {} of the cluster has {} bytes of shared memory", rank,
+                                  b ? b->shared.size() : 0));
+        return false;
+    }
+    out.ptr = b->shared.data() + off;
+    out.remote_shared = true;
+    return true;
+}
+
 }  // namespace
 
 bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, counts::AccessKind kind, LaneTarget& out) {
@@ -109,6 +135,7 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
     }
     case AddrSpace::shared: {
         out.space = counts::AccessSpace::shared;
+        if (addr >= memory::kClusterRankStride) return resolve_cluster_shared(x, in, lane, addr, width, kind, out);
         auto& sh = x.block->shared;
         if (addr > sh.size() || width > sh.size() - addr) {
             out_of_bounds(x, in, lane, addr, width, kind, "shared",
@@ -267,6 +294,7 @@ counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {
 }
 
 void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
+    if (t.remote_shared) return;
     auto& a = start(t.space);
     a.active_mask |= 1u << lane;
     a.addr[lane] = t.addr;

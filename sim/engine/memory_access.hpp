@@ -15,6 +15,8 @@ struct LaneTarget {
     counts::AccessSpace space = counts::AccessSpace::global;
     uint64_t addr = 0;          // device address, or offset for shared (what counts sees)
     bool global_memory = false; // lives in DeviceMemory (host atomics may be needed)
+    bool remote_shared = false; // another CTA's shared memory through a shared::cluster address: the H200
+                                // counts these in none of the LSU shared or global metrics
 };
 
 // Resolves lane `lane`'s address for an access of `width` bytes; on failure raises the fault and returns

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "sim/engine/block_runner.hpp"
+#include "sim/engine/cluster.hpp"
 #include "sim/engine/decode.hpp"
 #include "sim/engine/exec_state.hpp"
 #include "sim/engine/schedule.hpp"
@@ -172,7 +173,10 @@ struct Chunk {
     uint64_t warp_insts = 0, thread_insts = 0;
 };
 
+void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
+
 void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
+    if (L.cluster[0] * L.cluster[1] * L.cluster[2] > 1) return run_cluster_chunk(L, c, with_counters);
     std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
     const uint64_t gx = L.grid[0], gy = L.grid[1];
     const BlockOrder order(L.cfg->schedule_seed, c.first, c.last - c.first);
@@ -199,6 +203,46 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     }
 }
 
+// Clusters c.first..c.last (linear over the grid of clusters, x fastest), each run by run_cluster with its
+// CTAs in %cluster_ctarank order; statistics and printf text are collected CTA by CTA in that order.
+void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
+    std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
+    const auto& cd = L.cluster;
+    const uint32_t ctas = cd[0] * cd[1] * cd[2];
+    const uint64_t nx = L.grid[0] / cd[0], ny = L.grid[1] / cd[1];
+    const uint64_t gx = L.grid[0], gy = L.grid[1];
+    for (uint64_t k = c.first; k < c.last && !c.error; ++k) {
+        const std::array<uint64_t, 3> cl{k % nx, (k / nx) % ny, k / (nx * ny)};
+        std::vector<BlockContext> blocks(ctas);
+        for (uint32_t r = 0; r < ctas; ++r) {
+            BlockContext& b = blocks[r];
+            const std::array<uint64_t, 3> at{cl[0] * cd[0] + r % cd[0], cl[1] * cd[1] + (r / cd[0]) % cd[1],
+                                             cl[2] * cd[2] + r / (cd[0] * cd[1])};
+            const uint64_t lin = at[0] + at[1] * gx + at[2] * gx * gy;
+            b.launch = &L;
+            b.linear = lin;
+            b.ctaid = {static_cast<uint32_t>(at[0]), static_cast<uint32_t>(at[1]), static_cast<uint32_t>(at[2])};
+            b.cluster_rank = r;
+            b.sm = static_cast<uint32_t>(lin % L.cfg->limits.num_sms);
+            b.threads = L.block[0] * L.block[1] * L.block[2];
+            b.shared.assign(L.static_shared + L.dynamic_shared, 0);
+            b.counters = with_counters ? c.counters.get() : nullptr;
+            b.backedges = &backedges;
+            b.clock = lin * 1000;
+        }
+        ClusterContext cluster;
+        run_cluster(blocks, cluster);
+        for (BlockContext& b : blocks) {
+            std::stable_sort(b.printf_records.begin(), b.printf_records.end(),
+                             [](const PrintfRecord& a, const PrintfRecord& z) { return a.warp < z.warp; });
+            for (auto& r : b.printf_records) c.printf_text += r.text;
+            c.warp_insts += b.warp_insts;
+            c.thread_insts += b.thread_insts;
+            if (b.error && !c.error) c.error = std::move(b.error);
+        }
+    }
+}
+
 }  // namespace
 
 LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& kernel, const LaunchConfig& cfg,
@@ -219,6 +263,12 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     }
     const DecodedFunction& k = lm->program.functions[kidx];
     if (auto e = check_config(cfg, k)) {
+        result.error = std::move(e);
+        return result;
+    }
+    std::array<uint32_t, 3> cluster{1, 1, 1};
+    bool explicit_cluster = false;
+    if (auto e = resolve_cluster_shape(cfg, kernel, cluster, explicit_cluster)) {
         result.error = std::move(e);
         return result;
     }
@@ -251,12 +301,15 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     }
     L.budget_used = cfg.progress ? &cfg.progress->thread_instructions : &budget;
     L.observer = cfg.observer;
+    L.cluster = cluster;
+    L.explicit_cluster = explicit_cluster;
 
     // Schedule: blocks are cut into chunks of consecutive linear indices. Kernels whose blocks interact
     // through global atomics whose outcome depends on order (float atomics, returned old values, exch, cas,
     // inc/dec) run their blocks one after another in linear order on one worker; otherwise chunks run on all
     // workers and commutative integer red/atom use host atomics.
-    const uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2];
+    // With thread-block clusters a chunk runs whole clusters: its indices count clusters (run_cluster_chunk).
+    const uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2] / (uint64_t{cluster[0]} * cluster[1] * cluster[2]);
     bool ordered = false;
     for (const auto& f : lm->program.functions) ordered = ordered || f.uses_global_atomics;
     const uint64_t nchunks = std::min<uint64_t>(nblocks, 256);

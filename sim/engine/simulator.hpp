@@ -46,6 +46,9 @@ struct LaunchConfig {
     uint32_t dynamic_shared_bytes = 0;
     uint32_t max_dynamic_shared_optin = 0;   // cudaFuncAttributeMaxDynamicSharedMemorySize; 0: not opted in
     uint32_t registers_per_thread = 0;       // 0: not checked
+    // CTAs per thread-block cluster (cuLaunchKernelEx's cluster dimension); all 0: the kernel's
+    // .reqnctapercluster (__cluster_dims__) if it has one, else no clusters (one-CTA clusters).
+    std::array<uint32_t, 3> cluster{0, 0, 0};
     DeviceLimits limits;
     uint64_t max_instructions = 20'000'000'000ull;  // thread-instructions
     uint32_t host_workers = 1;               // 0: hardware concurrency

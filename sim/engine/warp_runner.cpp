@@ -35,13 +35,13 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
     case S::lanemask_ge: return ~((1u << lane) - 1);
     case S::lanemask_gt: return lane == 31 ? 0u : ~((2u << lane) - 1);
     // A launch without clusters is a grid of one-CTA clusters (PTX ISA 10.x: %cluster_* of an implicit cluster).
-    case S::clusterid: return b.ctaid[c];
-    case S::nclusterid: return L.grid[c];
-    case S::cluster_ctaid: return 0;
-    case S::cluster_nctaid: return 1;
-    case S::cluster_ctarank: return 0;
-    case S::cluster_nctarank: return 1;
-    case S::is_explicit_cluster: return 0;
+    case S::clusterid: return b.ctaid[c] / L.cluster[c];
+    case S::nclusterid: return L.grid[c] / L.cluster[c];
+    case S::cluster_ctaid: return b.ctaid[c] % L.cluster[c];
+    case S::cluster_nctaid: return L.cluster[c];
+    case S::cluster_ctarank: return b.cluster_rank;
+    case S::cluster_nctarank: return L.cluster[0] * L.cluster[1] * L.cluster[2];
+    case S::is_explicit_cluster: return L.explicit_cluster ? 1 : 0;
     case S::dynamic_smem_size: return L.dynamic_shared;
     case S::total_smem_size: case S::aggr_smem_size: return L.static_shared + L.dynamic_shared;
     default: return 0;
@@ -108,7 +108,7 @@ void pop_frame(Warp& w) {
     const uint32_t local_top = caller.local_base + caller.code->local_bytes;
     const uint32_t param_top = caller.param_base + caller.code->param_bytes;
     for (uint32_t l = 0; l < w.lanes; ++l) {
-        w.local[l].resize(local_top);
+        w.local[l].resize(caller.alloca_top.empty() ? local_top : caller.alloca_top[l]);
         w.params[l].resize(param_top);
     }
     w.frames.pop_back();
@@ -121,7 +121,7 @@ bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t ma
     Frame f;
     if (!w.frames.empty()) {
         const Frame& caller = w.frames.back();
-        f.local_base = caller.local_base + caller.code->local_bytes;
+        f.local_base = frame_local_end(caller, caller.code->local_bytes);
         f.param_base = caller.param_base + caller.code->param_bytes;
     }
     const uint64_t local_top = uint64_t{f.local_base} + fn.local_bytes;

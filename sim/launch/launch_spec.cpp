@@ -15,7 +15,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::set<std::string> kTopFields = {"source", "kernel", "arch", "grid", "block", "shared_bytes",
+const std::set<std::string> kTopFields = {"source", "kernel", "arch", "grid", "block", "cluster", "shared_bytes",
                                           "max_dynamic_shared_bytes", "registers", "deterministic",
                                           "expect_error", "args", "comment", "description", "name", "notes"};
 const std::set<std::string> kArgFields = {"type", "count", "init", "value", "hex", "name", "comment"};
@@ -386,6 +386,8 @@ void SpecReader::run(const json& root) {
         }
         if (auto d = get_dims(root[key], key)) (std::string(key) == "grid" ? spec.grid : spec.block) = *d;
     }
+    if (root.contains("cluster"))
+        if (auto d = get_dims(root["cluster"], "cluster")) spec.cluster = *d;
     if (root.contains("shared_bytes"))
         if (auto v = get_uint(root["shared_bytes"], "shared_bytes", 0, 0xffffffffu)) spec.shared_bytes = uint32_t(*v);
     if (root.contains("max_dynamic_shared_bytes"))

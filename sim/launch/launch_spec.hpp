@@ -50,6 +50,9 @@ struct LaunchSpec {
     std::string arch = "sm_90";
     std::array<uint32_t, 3> grid{1, 1, 1};
     std::array<uint32_t, 3> block{1, 1, 1};
+    // CTAs per thread-block cluster (a launch with cuLaunchKernelEx's cluster dimension); nullopt: none, or
+    // the kernel's own __cluster_dims__.
+    std::optional<std::array<uint32_t, 3>> cluster;
     uint32_t shared_bytes = 0;                         // dynamic shared memory per block
     std::optional<uint32_t> max_dynamic_shared_bytes;  // opt-in above 48 KiB (cuFuncSetAttribute)
     std::optional<uint32_t> registers;                 // registers per thread the simulator assumes

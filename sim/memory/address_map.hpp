@@ -19,6 +19,13 @@ inline constexpr uint64_t kLocalWindowSize = 0x1'0000'0000ull;   // 4 GiB
 inline constexpr uint64_t kSharedWindow = 0x7fff'0000'0000ull;
 inline constexpr uint64_t kSharedWindowSize = 0x1'0000'0000ull;  // 4 GiB
 
+// Distributed shared memory (thread-block clusters): a shared::cluster address names the shared memory of
+// CTA rank r of the cluster as ((r + 1) << kClusterRankShift) + offset (what mapa returns); an address below
+// kClusterRankStride is the executing CTA's own (a shared::cta address is a valid shared::cluster address).
+// Shared memory per block is far below 16 MiB; a rank fits in the 32-bit shared::cluster addresses.
+inline constexpr uint32_t kClusterRankShift = 24;
+inline constexpr uint64_t kClusterRankStride = 1ull << kClusterRankShift;
+
 // Kernel parameters in the generic space (cvta.param, PTX ISA 9.7.9.x; `__grid_constant__` parameters):
 // read-only, offset = generic - kParamWindow, above the other windows.
 inline constexpr uint64_t kParamWindow = 0x8000'0000'0000ull;

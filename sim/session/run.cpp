@@ -189,6 +189,7 @@ launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device:
     auto& cfg = setup.cfg;
     cfg.grid = p.spec.grid;
     cfg.block = p.spec.block;
+    if (p.spec.cluster) cfg.cluster = *p.spec.cluster;
     cfg.dynamic_shared_bytes = p.spec.shared_bytes;
     cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
     cfg.registers_per_thread = static_cast<uint32_t>(registers);

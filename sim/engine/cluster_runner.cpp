@@ -1,0 +1,125 @@
+// sim/engine/cluster_runner.cpp — the CTAs of one thread-block cluster run together: their warps take turns
+// across all CTAs (CTA by CTA in rank order, warps in index order, a fixed quantum each), so that a CTA can
+// wait at barrier.cluster for the others and read their shared memory while they run. The order depends on
+// the cluster alone, never on the host worker, so results do not depend on the worker count.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "sim/engine/block_runner.hpp"
+#include "sim/engine/cluster.hpp"
+#include "sim/engine/warp_runner.hpp"
+
+namespace warpsim::engine {
+
+namespace {
+
+constexpr uint64_t kQuantum = 1024;  // warp instructions a turn, as in run_block
+
+// Charges the budget; false (with the error in b) once the launch has run past it.
+bool within_budget(BlockContext& b, uint64_t thread_insts) {
+    const LaunchContext& L = *b.launch;
+    const uint64_t used = L.budget_used->fetch_add(thread_insts) + thread_insts;
+    if (used <= L.cfg->max_instructions) return true;
+    FaultDetails f;
+    f.block = b.ctaid;
+    b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated",
+                          fmt::format("the kernel ran past warpsim's instruction budget of {} thread-instructions "
+                                      "(LaunchConfig::max_instructions){}",
+                                      L.cfg->max_instructions, hottest_loop(b)),
+                          f};
+    return false;
+}
+
+// One round: every ready warp of every CTA gets a turn. Returns false on an error.
+bool run_round(std::span<BlockContext> blocks, bool& any_ran, bool& all_done) {
+    for (BlockContext& b : blocks)
+        for (Warp& w : b.warps) {
+            if (w.state == WarpState::done) continue;
+            all_done = false;
+            if (w.state == WarpState::at_barrier) continue;
+            const uint64_t before = b.thread_insts;
+            const RunStatus s = run_warp(w, b, kQuantum);
+            any_ran = true;
+            if (s == RunStatus::error || !within_budget(b, b.thread_insts - before)) return false;
+        }
+    return true;
+}
+
+// The driver's words for every bad cluster shape (CUDA_ERROR_INVALID_CLUSTER_SIZE on the H200, driver 580:
+// tests/specs/launch_error_cluster_grid.json and launch_error_cluster_16.json).
+LaunchError cluster_error(std::string details) {
+    return {"cudaErrorInvalidClusterSize", "a kernel launch error has occurred due to cluster misconfiguration",
+            std::move(details), {}};
+}
+
+}  // namespace
+
+std::optional<LaunchError> resolve_cluster_shape(const LaunchConfig& cfg, const ir::Function& kernel,
+                                                 std::array<uint32_t, 3>& shape, bool& explicit_cluster) {
+    const auto& req = kernel.perf.reqnctapercluster;
+    const std::array<uint32_t, 3> compiled{req[0], req[0] ? std::max(req[1], 1u) : 0, req[0] ? std::max(req[2], 1u) : 0};
+    const bool asked = cfg.cluster[0] || cfg.cluster[1] || cfg.cluster[2];
+    shape = {1, 1, 1};
+    explicit_cluster = asked || compiled[0];
+    if (!explicit_cluster) return std::nullopt;
+    const std::array<uint32_t, 3> want = asked ? cfg.cluster : compiled;
+    const auto dims = [](const std::array<uint32_t, 3>& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); };
+    if (asked && compiled[0] && want != compiled)
+        return cluster_error(fmt::format("the launch asks for clusters of {} CTAs, but {} was compiled for clusters of "
+                                         "{} (.reqnctapercluster / __cluster_dims__): launch with that shape or none",
+                                         dims(want), kernel.name, dims(compiled)));
+    const char* axis = "xyz";
+    for (int i = 0; i < 3; ++i) {
+        if (want[i] == 0)
+            return cluster_error(fmt::format("cluster dimension {} is 0 (cluster {})", axis[i], dims(want)));
+        if (cfg.grid[i] % want[i] != 0)
+            return cluster_error(fmt::format("gridDim.{} = {} is not a multiple of the cluster's {} (cluster {}): the "
+                                             "grid must be made of whole clusters", axis[i], cfg.grid[i], want[i], dims(want)));
+    }
+    const uint64_t ctas = uint64_t{want[0]} * want[1] * want[2];
+    if (ctas > 8)
+        return cluster_error(fmt::format("a cluster of {} ({} CTAs) is larger than the portable maximum of 8 CTAs "
+                                         "(the non-portable sizes up to 16 need cudaFuncAttributeNonPortableClusterSizeAllowed, "
+                                         "which warpsim does not model)", dims(want), ctas));
+    if (kernel.perf.maxclusterrank && ctas > kernel.perf.maxclusterrank)
+        return cluster_error(fmt::format("a cluster of {} CTAs exceeds {}'s .maxclusterrank of {}", ctas, kernel.name,
+                                         kernel.perf.maxclusterrank));
+    shape = want;
+    return std::nullopt;
+}
+
+void run_cluster(std::span<BlockContext> blocks, ClusterContext& c) {
+    const LaunchContext& L = *blocks.front().launch;
+    c.ctas.clear();
+    for (BlockContext& b : blocks) {
+        b.cluster = &c;
+        c.ctas.push_back(&b);
+        start_warps(b);
+        if (b.error) return;
+        c.pending += b.warps.size();
+    }
+    c.arrived.assign(blocks.size() * L.warps_per_block, 0);
+    for (BlockContext& b : blocks) {
+        if (b.counters) b.counters->on_block_begin(b.linear, b.sm);
+        if (L.observer) L.observer->on_block_begin(b.index());
+    }
+    for (;;) {
+        bool any_ran = false, all_done = true;
+        if (!run_round(blocks, any_ran, all_done)) return;
+        if (all_done) break;
+        if (any_ran) continue;
+        for (BlockContext& b : blocks)  // nothing can run: report at the first CTA with a waiting warp
+            for (const Warp& w : b.warps)
+                if (w.state == WarpState::at_barrier) {
+                    report_deadlock(b);
+                    return;
+                }
+        return;
+    }
+    for (BlockContext& b : blocks) {
+        if (b.counters) b.counters->on_block_end(b.linear, b.sm);
+        if (L.observer) L.observer->on_block_end(b.index());
+    }
+}
+
+}  // namespace warpsim::engine
