@@ -361,6 +361,62 @@ launch::Outcome<LaneSamples> sample_focus(const session::PreparedLaunch& p, cons
     }
 }
 
+// The error when no warp (of those asked for) reached the line within the sample, with the first that did.
+std::string no_warp_error(const session::PreparedLaunch& p, const LaneSamples& samples, const std::string& where,
+                          bool requested) {
+    std::string other;
+    if (!samples.focus.by_pc.empty()) {
+        const LaneSample& first = samples.focus.by_pc.begin()->second.first;
+        const auto c = ctaid_of(p.spec, first.block.linear);
+        other = fmt::format("; the first warp that did is block {},{},{} warp {} (--block {},{},{} --warp {})", c[0], c[1],
+                            c[2], first.warp, c[0], c[1], c[2], first.warp);
+    }
+    return fmt::format("{}: no warp {}executed {} within the first {} blocks the sample ran{}", p.spec.path,
+                       requested ? "of the ones asked for (--block, --warp) " : "", where, samples.blocks_seen, other);
+}
+
+ExplainedAccess access_at(const session::PreparedLaunch& p, const session::SimRun& run, uint32_t f, uint32_t pc,
+                          AccessSpace space) {
+    const auto& inst = p.module->functions[f].body[pc];
+    ExplainedAccess x;
+    x.function = f;
+    x.pc = pc;
+    x.ptx_line = inst.loc.ptx_line;
+    x.instruction = ir::print_instruction(p.module->functions[f], inst);
+    x.space = space;
+    if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
+    const AccessRow label{space, access_kind(inst), f, {pc}, {}, nullptr, ""};
+    x.what = label.label();
+    return x;
+}
+
+// The explanation's entries for one followed instruction: one per state space its lanes reached in the sample
+// (a generic access can reach two), or one saying no warp ran it.
+void add_accesses(Explanation& e, const session::PreparedLaunch& p, const session::SimRun& run,
+                  const FocusSamples& focused, uint32_t f, uint32_t pc) {
+    bool any = false;
+    for (const auto& [key, sample] : focused.by_pc) {
+        if (std::get<0>(key) != f || std::get<1>(key) != pc) continue;
+        any = true;
+        ExplainedAccess x = access_at(p, run, f, pc, report_space(std::get<2>(key)));
+        x.sampled = true;
+        x.from_chosen_warp = focused.from_chosen_warp(sample);
+        x.sample = sample;
+        x.block = ctaid_of(p.spec, sample.first.block.linear);
+        cost_access(x, p, run);
+        e.accesses.push_back(std::move(x));
+    }
+    if (any) return;
+    const auto space = p.module->functions[f].body[pc].d.space;
+    ExplainedAccess x = access_at(p, run, f, pc,
+                                  space == ir::Space::shared  ? AccessSpace::shared
+                                  : space == ir::Space::local ? AccessSpace::local
+                                                              : AccessSpace::global);
+    x.why = x.run_cost.requests ? "no warp executed it within the sample run (other warps run it later in the launch)"
+                                : "no warp executed it in this launch";
+    e.accesses.push_back(std::move(x));
+}
+
 }  // namespace
 
 std::array<uint32_t, 3> lane_thread(const std::array<uint32_t, 3>& block_dim, uint32_t warp, uint32_t lane) {
@@ -419,59 +475,11 @@ launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, cons
     e.block_dim = p.spec.block;
     e.warp_requested = r.block || r.warp;
     e.warp_fully_named = r.block && r.warp;
-    if (!focused.warp) {
-        std::string other;
-        for (const auto& [key, f] : focused.by_pc) {
-            const auto c = ctaid_of(p.spec, f.first.block.linear);
-            other = fmt::format("; the first warp that did is block {},{},{} warp {} (--block {},{},{} --warp {})", c[0],
-                                c[1], c[2], f.first.warp, c[0], c[1], c[2], f.first.warp);
-            break;
-        }
-        return Fail::failure(fmt::format("{}: no warp {}executed {} within the first {} blocks the sample ran{}",
-                                         p.spec.path, e.warp_requested ? "of the ones asked for (--block, --warp) " : "",
-                                         where, samples->blocks_seen, other));
-    }
+    if (!focused.warp) return Fail::failure(no_warp_error(p, *samples, where, e.warp_requested));
     e.block = ctaid_of(p.spec, focused.warp->first);
     e.warp = focused.warp->second;
     e.sample_whole = focused.settled;
-    for (const auto& [f, pc] : site->memory) {
-        const auto& inst = p.module->functions[f].body[pc];
-        bool any = false;
-        for (const auto& [key, sample] : focused.by_pc) {
-            if (std::get<0>(key) != f || std::get<1>(key) != pc) continue;
-            any = true;
-            ExplainedAccess x;
-            x.function = f;
-            x.pc = pc;
-            x.ptx_line = inst.loc.ptx_line;
-            x.instruction = ir::print_instruction(p.module->functions[f], inst);
-            x.space = report_space(std::get<2>(key));
-            x.sampled = true;
-            x.from_chosen_warp = focused.from_chosen_warp(sample);
-            x.sample = sample;
-            x.block = ctaid_of(p.spec, sample.first.block.linear);
-            if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
-            cost_access(x, p, run);
-            AccessRow label{x.space, access_kind(inst), f, {pc}, {}, nullptr, ""};
-            x.what = label.label();
-            e.accesses.push_back(std::move(x));
-        }
-        if (any) continue;
-        ExplainedAccess x;
-        x.function = f;
-        x.pc = pc;
-        x.ptx_line = inst.loc.ptx_line;
-        x.instruction = ir::print_instruction(p.module->functions[f], inst);
-        x.space = inst.d.space == ir::Space::shared ? AccessSpace::shared
-                  : inst.d.space == ir::Space::local ? AccessSpace::local
-                                                     : AccessSpace::global;
-        if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
-        AccessRow label{x.space, access_kind(inst), f, {pc}, {}, nullptr, ""};
-        x.what = label.label();
-        x.why = x.run_cost.requests ? "no warp executed it within the sample run (it runs later in the launch)"
-                                    : "no warp executed it in this launch";
-        e.accesses.push_back(std::move(x));
-    }
+    for (const auto& [f, pc] : site->memory) add_accesses(e, p, run, focused, f, pc);
     return e;
 }
 
