@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# tests/cli/explain_and_progress.sh — the command line around `warpsim explain` and the progress bar: exit codes,
+# where the text goes, and that nothing but the report reaches a stderr that is not a terminal.
+# Usage: explain_and_progress.sh WARPSIM SOURCE_DIR OUT_DIR
+set -uo pipefail
+warpsim=$1
+src=$2
+out=$3
+mkdir -p "$out"
+spec="$src/examples/specs/vector_add_1000.json"
+failed=0
+
+fail() {
+    echo "FAIL: $*"
+    failed=1
+}
+
+# expect RC PATTERN-IN-STDOUT PATTERN-IN-STDERR -- ARGS...: run warpsim and check; an empty pattern wants an empty stream.
+expect() {
+    local rc=$1 want_out=$2 want_err=$3
+    shift 4
+    "$warpsim" "$@" >"$out/stdout" 2>"$out/stderr"
+    local got=$?
+    [ "$got" -eq "$rc" ] || fail "warpsim $*: exit $got, expected $rc"
+    if [ -z "$want_out" ]; then
+        [ ! -s "$out/stdout" ] || fail "warpsim $*: unexpected stdout: $(head -c 300 "$out/stdout")"
+    else
+        grep -qF -- "$want_out" "$out/stdout" || fail "warpsim $*: stdout lacks '$want_out'"
+    fi
+    if [ -z "$want_err" ]; then
+        [ ! -s "$out/stderr" ] || fail "warpsim $*: unexpected stderr: $(head -c 300 "$out/stderr")"
+    else
+        grep -qF -- "$want_err" "$out/stderr" || fail "warpsim $*: stderr lacks '$want_err': $(head -c 300 "$out/stderr")"
+    fi
+}
+
+# stderr is a file here: no progress bar, with or without --json.
+expect 0 "launch    grid (4,1,1)" "" -- run "$spec"
+expect 0 '"kernel": "vecAdd"' "" -- run "$spec" --json
+expect 0 "" "" -- run "$spec" --quiet
+
+# explain: block 3 warp 7 is elements 992..999, 8 lanes.
+expect 0 "1 request: 1 sector where 1 would do; 8 of 32 lanes active" "" -- explain "$spec" --line 9 --block 3 --warp 7
+expect 0 '"active_lanes": 8' "" -- explain "$spec" --line 9 --block 3 --warp 7 --json
+expect 0 "global store  PTX line" "" -- explain "$spec" --ptx-line 58
+expect 2 "" "vector_add_1000.json: line 7 of vector_add.cu has no memory instruction" -- explain "$spec" --line 7
+expect 2 "" "say which line to explain" -- explain "$spec"
+expect 2 "" "say which line to explain" -- explain "$spec" --line 9 --ptx-line 51
+expect 2 "" "--block 1,x: write blockIdx as X, X,Y or X,Y,Z" -- explain "$spec" --line 9 --block 1,x
+expect 2 "" "--block 4,0,0 is outside the grid (4,1,1)" -- explain "$spec" --line 9 --block 4
+expect 2 "" "no warp executed them" -- explain "$src/tests/examples/specs/vector_add_n0.json" --line 9
+
+[ "$failed" -eq 0 ] && echo "explain and progress: command line as expected"
+exit "$failed"
