@@ -240,6 +240,7 @@ void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
             c.thread_insts += b.thread_insts;
             if (b.error && !c.error) c.error = std::move(b.error);
         }
+        if (L.cfg->progress) L.cfg->progress->blocks_done.fetch_add(ctas, std::memory_order_relaxed);
     }
 }
 
