@@ -170,6 +170,10 @@ inline uint64_t& reg(Exec& x, uint32_t r, uint32_t lane) { return x.R[r * 32 + l
 
 template <class F>
 inline void for_lanes(uint32_t mask, F&& f) {
+    if (mask == 0xffffffffu) {  // a full warp, the common case: a counted loop the compiler can unroll
+        for (uint32_t l = 0; l < 32; ++l) f(l);
+        return;
+    }
     for (uint32_t m = mask; m; m &= m - 1) f(static_cast<uint32_t>(std::countr_zero(m)));
 }
 
