@@ -48,6 +48,18 @@ bool f32_safe_result(float r) {
     const uint32_t e = (std::bit_cast<uint32_t>(r) >> 23) & 0xffu;
     return e > 1 && e != 0xffu;
 }
+// fma through f64: the product of two f32 values is exact in f64 (24 + 24 significant bits), so s = x*y + z
+// has one rounding, to f64. Converting s to f32 rounds a second time, and that gives the single f32 rounding
+// of the exact x*y + z unless s lies exactly halfway between two f32 values: f32 values and their midpoints
+// are f64 values, and rounding to f64 is monotonic, so s stays on the exact value's side of every f32 value
+// and midpoint, reaching a midpoint only by rounding onto it. A midpoint (the 29 bits below f32 precision
+// of a normal f32 result read 1000...0) therefore goes to sim/arith; so do non-normal results (below).
+bool f32_fma_via_f64(float x, float y, float z, float& r) {
+    const double s = static_cast<double>(x) * static_cast<double>(y) + static_cast<double>(z);
+    if ((std::bit_cast<uint64_t>(s) & 0x1fffffffu) == 0x10000000u) return false;
+    r = static_cast<float>(s);
+    return true;
+}
 template <F Op>
 bool f32_fast(uint32_t a, uint32_t b, uint32_t c, uint32_t& out) {
     if (!f32_plain(a) || !f32_plain(b) || (Op == F::fma && !f32_plain(c))) return false;
@@ -56,7 +68,7 @@ bool f32_fast(uint32_t a, uint32_t b, uint32_t c, uint32_t& out) {
     if constexpr (Op == F::add) r = x + y;
     else if constexpr (Op == F::sub) r = x - y;
     else if constexpr (Op == F::mul) r = x * y;
-    else r = std::fma(x, y, std::bit_cast<float>(c));
+    else if (!f32_fma_via_f64(x, y, std::bit_cast<float>(c), r)) return false;
     if (!f32_safe_result(r)) return false;
     out = std::bit_cast<uint32_t>(r);
     return true;
