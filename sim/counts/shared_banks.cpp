@@ -46,6 +46,33 @@ bool pass_is_single_wavefront(const Pass& p, bool shared, uint32_t& distinct_wor
     return simple;
 }
 
+// The same test for a pass with word sharing whose lanes each touch one word (1, 2 or 4 bytes, aligned:
+// every ld/st the engine lets through), without the per-lane word loop. `narrow` is false (and the result
+// meaningless) when some lane crosses a word boundary.
+bool narrow_pass_is_single_wavefront(const Pass& p, uint32_t& distinct_words, bool& narrow) {
+    std::array<uint32_t, kNumBanks> first;  // first[b] is read only once bit b of `seen` is set
+    uint32_t seen = 0;
+    bool simple = true;
+    for (uint32_t m = p.pass_mask; m != 0; m &= m - 1) {
+        const uint64_t addr = p.access.addr[p.base + static_cast<uint32_t>(std::countr_zero(m))];
+        if ((addr & (kBankWordBytes - 1)) + p.width > kBankWordBytes) {
+            narrow = false;
+            return false;
+        }
+        const auto w = static_cast<uint32_t>(addr / kBankWordBytes);
+        const uint32_t bank = w % kNumBanks;
+        if ((seen >> bank & 1u) == 0) {
+            seen |= 1u << bank;
+            first[bank] = w;
+        } else {
+            simple &= first[bank] == w;
+        }
+    }
+    narrow = true;
+    distinct_words = static_cast<uint32_t>(std::popcount(seen));
+    return simple;
+}
+
 // The worst bank's number of distinct words (or lane-words without sharing) in the pass.
 PassCost worst_bank(const Pass& p, bool shared) {
     // 32 lanes x 8 words covers every width up to 32 bytes per lane; wider lanes are clipped, never overrun.
@@ -112,7 +139,14 @@ SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& ru
         const Pass pass{access, base, pass_mask, width};
         uint32_t distinct = 0;
         PassCost pc{1, 0};
-        if (pass_is_single_wavefront(pass, rule.same_word_shared, distinct))
+        bool narrow = false, single = false;
+        if (rule.same_word_shared && width <= kBankWordBytes)
+            single = narrow_pass_is_single_wavefront(pass, distinct, narrow);
+        if (!narrow) {
+            distinct = 0;
+            single = pass_is_single_wavefront(pass, rule.same_word_shared, distinct);
+        }
+        if (single)
             pc.distinct_words = distinct;
         else
             pc = worst_bank(pass, rule.same_word_shared);
