@@ -303,7 +303,8 @@ void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
 void AccessRecorder::add_warp(uint32_t exec, const WarpTarget& t) {
     auto& a = start(t.space);
     a.active_mask |= exec;
-    for_lanes(exec, [&](uint32_t l) { a.addr[l] = t.addr[l]; });
+    if (exec == 0xffffffffu) a.addr = t.addr;
+    else for_lanes(exec, [&](uint32_t l) { a.addr[l] = t.addr[l]; });
 }
 
 void AccessRecorder::flush(Exec& x) {
