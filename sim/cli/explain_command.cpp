@@ -1,5 +1,5 @@
-// sim/cli/explain_command.cpp — `warpsim explain SPEC --line N`: one source line's memory accesses, lane by lane,
-// for one warp (sim/report/explain.hpp does the work).
+// sim/cli/explain_command.cpp — `warpsim explain SPEC --line N`: one source line's memory accesses, lane by
+// lane, for one warp (sim/report/explain.hpp does the work).
 #include <array>
 #include <charconv>
 #include <iostream>
@@ -37,7 +37,8 @@ std::optional<std::array<uint32_t, 3>> parse_block(const std::string& text) {
 
 int explain_command(const ExplainArgs& args) {
     if ((args.line == 0) == (args.ptx_line == 0)) {
-        std::cerr << "warpsim explain: " << args.spec << ": say which line to explain: --line N (a line of the CUDA "
+        std::cerr << "warpsim explain: " << args.spec
+                  << ": say which line to explain: --line N (a line of the CUDA "
                   << "source) or --ptx-line N (a line of the PTX)\n";
         return kExitBadInput;
     }
@@ -47,7 +48,8 @@ int explain_command(const ExplainArgs& args) {
     if (!args.block.empty()) {
         request.block = parse_block(args.block);
         if (!request.block) {
-            std::cerr << "warpsim explain: --block " << args.block << ": write blockIdx as X, X,Y or X,Y,Z (e.g. "
+            std::cerr << "warpsim explain: --block " << args.block
+                      << ": write blockIdx as X, X,Y or X,Y,Z (e.g. "
                       << "--block 3,1)\n";
             return kExitBadInput;
         }

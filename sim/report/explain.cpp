@@ -25,11 +25,11 @@ namespace fs = std::filesystem;
 constexpr uint64_t kFirstSampleBudget = 4'000'000;
 constexpr uint64_t kSampleGrowth = 32;
 
-using Pc = std::pair<uint32_t, uint32_t>;   // (function, pc)
+using Pc = std::pair<uint32_t, uint32_t>;  // (function, pc)
 
 // The instructions of one line in the launched kernel and the device functions it may call.
 struct LineSite {
-    uint32_t file = 0;                       // the CUDA file (0 for a PTX line)
+    uint32_t file = 0;  // the CUDA file (0 for a PTX line)
     std::vector<Pc> all, memory;
 };
 
@@ -39,9 +39,10 @@ bool in_scope(const session::PreparedLaunch& p, uint32_t function) {
 
 // Loads, stores and atomics of data: what the lane sampler records (parameter and constant loads are not).
 bool is_data_access(const ir::Instruction& inst) {
-    const bool memory_op = inst.op == ir::Opcode::ld || inst.op == ir::Opcode::ldu || inst.op == ir::Opcode::st ||
-                           inst.op == ir::Opcode::atom || inst.op == ir::Opcode::red ||
-                           (inst.op == ir::Opcode::cp && !inst.mods.empty() && inst.mods.front().starts_with("async"));
+    const bool memory_op =
+        inst.op == ir::Opcode::ld || inst.op == ir::Opcode::ldu || inst.op == ir::Opcode::st ||
+        inst.op == ir::Opcode::atom || inst.op == ir::Opcode::red ||
+        (inst.op == ir::Opcode::cp && !inst.mods.empty() && inst.mods.front().starts_with("async"));
     return memory_op && inst.d.space != ir::Space::param && inst.d.space != ir::Space::const_;
 }
 
@@ -63,7 +64,8 @@ uint32_t main_file(const ir::Function& kernel) {
 
 // "line 10 of transpose.cu" or "PTX line 45 of transpose.ptx".
 std::string line_name(const session::PreparedLaunch& p, const ExplainRequest& r, uint32_t file) {
-    if (r.ptx_line) return fmt::format("PTX line {} of {}", *r.ptx_line, fs::path(p.ptx_name).filename().string());
+    if (r.ptx_line)
+        return fmt::format("PTX line {} of {}", *r.ptx_line, fs::path(p.ptx_name).filename().string());
     const std::string name = fs::path(std::string(p.module->file_path(file))).filename().string();
     return fmt::format("line {} of {}", *r.line, name.empty() ? "the CUDA source" : name);
 }
@@ -73,8 +75,8 @@ std::string line_name(const session::PreparedLaunch& p, const ExplainRequest& r,
 // header's line; the call's line survives only in `inlined_at`, which the IR does not keep) say which file.
 std::string access_lines(const session::PreparedLaunch& p, bool ptx, const session::SimRun* executed_in) {
     const uint32_t own = ptx ? 0 : main_file(*p.kernel);
-    std::set<std::pair<bool, uint32_t>> lines;   // (in another file, line)
-    std::map<uint32_t, uint32_t> file_of;         // line of another file -> that file
+    std::set<std::pair<bool, uint32_t>> lines;  // (in another file, line)
+    std::map<uint32_t, uint32_t> file_of;       // line of another file -> that file
     for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
         if (!in_scope(p, f)) continue;
         const auto& body = p.module->functions[f].body;
@@ -130,9 +132,10 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
         }
         const uint32_t main = main_file(*p.kernel);
         if (main == 0) {
-            return Fail::failure(fmt::format("{}: the PTX of kernel {} has no .loc source lines (compile with -lineinfo); "
-                                             "name a PTX line instead with --ptx-line N",
-                                             p.spec.path, ir::demangled_base_name(p.kernel->name)));
+            return Fail::failure(
+                fmt::format("{}: the PTX of kernel {} has no .loc source lines (compile with -lineinfo); "
+                            "name a PTX line instead with --ptx-line N",
+                            p.spec.path, ir::demangled_base_name(p.kernel->name)));
         }
         site.file = files.count(main) || files.empty() ? main : *files.begin();
     }
@@ -150,16 +153,19 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
     const std::string where = line_name(p, r, site.file);
     const std::string kernel = ir::demangled_base_name(p.kernel->name);
     if (site.all.empty()) {
-        return Fail::failure(fmt::format("{}: {} holds no instruction of kernel {}; {}", p.spec.path, where, kernel,
-                                         try_hint(p, ptx, nullptr)));
+        return Fail::failure(fmt::format("{}: {} holds no instruction of kernel {}; {}", p.spec.path, where,
+                                         kernel, try_hint(p, ptx, nullptr)));
     }
     if (site.memory.empty()) {
         std::set<std::string> ops;
-        for (const auto& [f, pc] : site.all) ops.insert(std::string(ir::opcode_name(p.module->functions[f].body[pc].op)));
+        for (const auto& [f, pc] : site.all)
+            ops.insert(std::string(ir::opcode_name(p.module->functions[f].body[pc].op)));
         std::string list;
         for (const auto& o : ops) list += (list.empty() ? "" : ", ") + o;
-        return Fail::failure(fmt::format("{}: {} has no memory instruction (it compiles to {}); explain shows loads, "
-                                         "stores and atomics: {}", p.spec.path, where, list, try_hint(p, ptx, nullptr)));
+        return Fail::failure(
+            fmt::format("{}: {} has no memory instruction (it compiles to {}); explain shows loads, "
+                        "stores and atomics: {}",
+                        p.spec.path, where, list, try_hint(p, ptx, nullptr)));
     }
     return site;
 }
@@ -185,20 +191,24 @@ std::string read_source_line(const session::PreparedLaunch& p, uint32_t file, ui
 
 counts::AccessSpace counts_space(engine::MemorySpace s) {
     switch (s) {
-    case engine::MemorySpace::shared: return counts::AccessSpace::shared;
-    case engine::MemorySpace::local: return counts::AccessSpace::local;
-    default: return counts::AccessSpace::global;
+        case engine::MemorySpace::shared:
+            return counts::AccessSpace::shared;
+        case engine::MemorySpace::local:
+            return counts::AccessSpace::local;
+        default:
+            return counts::AccessSpace::global;
     }
 }
 
 // The warp access as the engine hands it to the counters (memory_access.cpp: AccessRecorder).
-counts::WarpAccess warp_access(const LaneSample& s, const ir::Instruction& inst, uint32_t function, uint32_t pc) {
+counts::WarpAccess warp_access(const LaneSample& s, const ir::Instruction& inst, uint32_t function,
+                               uint32_t pc) {
     counts::WarpAccess a;
     a.space = counts_space(s.space);
-    a.kind = inst.op == ir::Opcode::red                  ? counts::AccessKind::reduction
-             : s.kind == engine::MemoryKind::read       ? counts::AccessKind::load
-             : s.kind == engine::MemoryKind::write      ? counts::AccessKind::store
-                                                         : counts::AccessKind::atomic;
+    a.kind = inst.op == ir::Opcode::red            ? counts::AccessKind::reduction
+             : s.kind == engine::MemoryKind::read  ? counts::AccessKind::load
+             : s.kind == engine::MemoryKind::write ? counts::AccessKind::store
+                                                   : counts::AccessKind::atomic;
     a.bytes_per_lane = static_cast<uint8_t>(s.bytes_per_lane);
     a.active_mask = s.active_mask;
     a.pc = pc;
@@ -223,10 +233,11 @@ std::vector<SharedPass> shared_passes(const counts::WarpAccess& a, const counts:
         part.active_mask = a.active_mask & lanes;
         if (!part.active_mask) continue;
         const counts::SharedCost cost = counts::shared_wavefronts(part, rules);
-        std::map<uint32_t, std::set<uint64_t>> words;   // bank -> distinct words
+        std::map<uint32_t, std::set<uint64_t>> words;  // bank -> distinct words
         for (uint32_t l = first; l < first + per; ++l) {
             if (!(part.active_mask >> l & 1u)) continue;
-            for (uint32_t k = 0; k < words_per_lane; ++k) words[(a.addr[l] / 4 + k) % 32].insert(a.addr[l] / 4 + k);
+            for (uint32_t k = 0; k < words_per_lane; ++k)
+                words[(a.addr[l] / 4 + k) % 32].insert(a.addr[l] / 4 + k);
         }
         SharedPass pass{first, std::min(first + per, 32u) - 1, cost.wavefronts, cost.ideal, cost.max_way, 0};
         size_t most = 0;
@@ -243,9 +254,12 @@ std::vector<SharedPass> shared_passes(const counts::WarpAccess& a, const counts:
 
 std::string_view verb(AccessKind k) {
     switch (k) {
-    case AccessKind::load: return "read";
-    case AccessKind::store: return "write";
-    default: return "update";
+        case AccessKind::load:
+            return "read";
+        case AccessKind::store:
+            return "write";
+        default:
+            return "update";
     }
 }
 
@@ -262,17 +276,26 @@ std::string why_ideal(const ExplainedAccess& x, AccessKind kind) {
         for (uint32_t l = 0; l < 32; ++l)
             if (s.active_mask >> l & 1u)
                 for (uint32_t k = 0; k < per_lane; ++k) words.insert(s.addr[l] / 4 + k);
-        const std::string head = words.size() == size_t{lanes} * per_lane
-                                     ? "every word the lanes ask for sits in a bank no other lane of its pass uses"
-                                     : "lanes that ask for the same word share it (a broadcast), and no bank has to "
-                                       "deliver two different words";
+        uint32_t most_ideal = 0;
+        for (const auto& pass : x.passes) most_ideal = std::max(most_ideal, pass.ideal);
+        const bool shared_words = words.size() < size_t{lanes} * per_lane;
+        const std::string head =
+            most_ideal > 1
+                ? fmt::format(
+                      "a pass asks for more than 32 words, so each bank delivers up to {} of them, and "
+                      "none more than that{}",
+                      most_ideal, shared_words ? " (lanes that ask for the same word share it)" : "")
+            : shared_words
+                ? "lanes that ask for the same word share it (a broadcast), and no bank has to deliver two "
+                  "different words"
+                : "every word the lanes ask for sits in a bank no other lane of its pass uses";
         return fmt::format("{}: {} wavefront{} in {} pass{}, the fewest possible; no bank conflict", head,
                            x.warp_cost.wavefronts, x.warp_cost.wavefronts == 1 ? "" : "s", x.passes.size(),
                            x.passes.size() == 1 ? "" : "es");
     }
     const uint64_t sectors = x.warp_cost.sectors;
-    const std::string tail = fmt::format("{} sector{}, the fewest that hold {} bytes", sectors, sectors == 1 ? "" : "s",
-                                         bytes);
+    const std::string tail =
+        fmt::format("{} sector{}, the fewest that hold {} bytes", sectors, sectors == 1 ? "" : "s", bytes);
     if (stride && *stride == 0) {
         return fmt::format("all {} lanes {} the same {} bytes: {} sector{} serve{} the whole warp", lanes, v,
                            s.bytes_per_lane, sectors, sectors == 1 ? "" : "s", sectors == 1 ? "s" : "");
@@ -301,8 +324,9 @@ void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const ses
     }
     const AccessKind kind = access_kind(inst);
     if (x.warp_cost.requests == 0) {
-        x.why = "cp.async fills shared memory behind the load/store unit: the H200 counts no shared-memory "
-                "wavefront for this write (its cost is the global read)";
+        x.why =
+            "cp.async fills shared memory behind the load/store unit: the H200 counts no shared-memory "
+            "wavefront for this write (its cost is the global read)";
         return;
     }
     AccessRow row;
@@ -317,28 +341,33 @@ void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const ses
 
 AccessSpace report_space(engine::MemorySpace s) {
     switch (s) {
-    case engine::MemorySpace::shared: return AccessSpace::shared;
-    case engine::MemorySpace::local: return AccessSpace::local;
-    default: return AccessSpace::global;
+        case engine::MemorySpace::shared:
+            return AccessSpace::shared;
+        case engine::MemorySpace::local:
+            return AccessSpace::local;
+        default:
+            return AccessSpace::global;
     }
 }
 
 std::array<uint32_t, 3> ctaid_of(const launch::LaunchSpec& spec, uint64_t linear) {
-    return {static_cast<uint32_t>(linear % spec.grid[0]), static_cast<uint32_t>(linear / spec.grid[0] % spec.grid[1]),
+    return {static_cast<uint32_t>(linear % spec.grid[0]),
+            static_cast<uint32_t>(linear / spec.grid[0] % spec.grid[1]),
             static_cast<uint32_t>(linear / (uint64_t{spec.grid[0]} * spec.grid[1]))};
 }
 
 std::optional<std::string> check_warp_choice(const session::PreparedLaunch& p, const ExplainRequest& r) {
     const auto& g = p.spec.grid;
     if (r.block && ((*r.block)[0] >= g[0] || (*r.block)[1] >= g[1] || (*r.block)[2] >= g[2])) {
-        return fmt::format("{}: --block {},{},{} is outside the grid ({},{},{}); blockIdx runs from 0,0,0 to {},{},{}",
-                           p.spec.path, (*r.block)[0], (*r.block)[1], (*r.block)[2], g[0], g[1], g[2], g[0] - 1,
-                           g[1] - 1, g[2] - 1);
+        return fmt::format(
+            "{}: --block {},{},{} is outside the grid ({},{},{}); blockIdx runs from 0,0,0 to {},{},{}",
+            p.spec.path, (*r.block)[0], (*r.block)[1], (*r.block)[2], g[0], g[1], g[2], g[0] - 1, g[1] - 1,
+            g[2] - 1);
     }
     const uint64_t warps = (p.spec.threads_per_block() + 31) / 32;
     if (r.warp && *r.warp >= warps) {
-        return fmt::format("{}: --warp {}: a block of {} threads has {} warp{} (0 to {})", p.spec.path, *r.warp,
-                           p.spec.threads_per_block(), warps, warps == 1 ? "" : "s", warps - 1);
+        return fmt::format("{}: --warp {}: a block of {} threads has {} warp{} (0 to {})", p.spec.path,
+                           *r.warp, p.spec.threads_per_block(), warps, warps == 1 ? "" : "s", warps - 1);
     }
     return std::nullopt;
 }
@@ -356,27 +385,31 @@ launch::Outcome<LaneSamples> sample_focus(const session::PreparedLaunch& p, cons
         options.progress = r.progress;
         auto samples = sample_lanes(p, run, options);
         if (!samples) return samples;
-        if (samples->focus.settled || !samples->out_of_budget || budget >= r.max_thread_instructions) return samples;
-        budget = budget > r.max_thread_instructions / kSampleGrowth ? r.max_thread_instructions : budget * kSampleGrowth;
+        if (samples->focus.settled || !samples->out_of_budget || budget >= r.max_thread_instructions)
+            return samples;
+        budget = budget > r.max_thread_instructions / kSampleGrowth ? r.max_thread_instructions
+                                                                    : budget * kSampleGrowth;
     }
 }
 
 // The error when no warp (of those asked for) reached the line within the sample, with the first that did.
-std::string no_warp_error(const session::PreparedLaunch& p, const LaneSamples& samples, const std::string& where,
-                          bool requested) {
+std::string no_warp_error(const session::PreparedLaunch& p, const LaneSamples& samples,
+                          const std::string& where, bool requested) {
     std::string other;
     if (!samples.focus.by_pc.empty()) {
         const LaneSample& first = samples.focus.by_pc.begin()->second.first;
         const auto c = ctaid_of(p.spec, first.block.linear);
-        other = fmt::format("; the first warp that did is block {},{},{} warp {} (--block {},{},{} --warp {})", c[0], c[1],
-                            c[2], first.warp, c[0], c[1], c[2], first.warp);
+        other =
+            fmt::format("; the first warp that did is block {},{},{} warp {} (--block {},{},{} --warp {})",
+                        c[0], c[1], c[2], first.warp, c[0], c[1], c[2], first.warp);
     }
     return fmt::format("{}: no warp {}executed {} within the first {} blocks the sample ran{}", p.spec.path,
-                       requested ? "of the ones asked for (--block, --warp) " : "", where, samples.blocks_seen, other);
+                       requested ? "of the ones asked for (--block, --warp) " : "", where,
+                       samples.blocks_seen, other);
 }
 
-ExplainedAccess access_at(const session::PreparedLaunch& p, const session::SimRun& run, uint32_t f, uint32_t pc,
-                          AccessSpace space) {
+ExplainedAccess access_at(const session::PreparedLaunch& p, const session::SimRun& run, uint32_t f,
+                          uint32_t pc, AccessSpace space) {
     const auto& inst = p.module->functions[f].body[pc];
     ExplainedAccess x;
     x.function = f;
@@ -412,8 +445,9 @@ void add_accesses(Explanation& e, const session::PreparedLaunch& p, const sessio
                                   space == ir::Space::shared  ? AccessSpace::shared
                                   : space == ir::Space::local ? AccessSpace::local
                                                               : AccessSpace::global);
-    x.why = x.run_cost.requests ? "no warp executed it within the sample run (other warps run it later in the launch)"
-                                : "no warp executed it in this launch";
+    x.why = x.run_cost.requests
+                ? "no warp executed it within the sample run (other warps run it later in the launch)"
+                : "no warp executed it in this launch";
     e.accesses.push_back(std::move(x));
 }
 
@@ -422,7 +456,8 @@ void add_accesses(Explanation& e, const session::PreparedLaunch& p, const sessio
 std::array<uint32_t, 3> lane_thread(const std::array<uint32_t, 3>& block_dim, uint32_t warp, uint32_t lane) {
     const uint64_t t = uint64_t{warp} * 32 + lane;
     const uint64_t bx = std::max(1u, block_dim[0]), by = std::max(1u, block_dim[1]);
-    return {static_cast<uint32_t>(t % bx), static_cast<uint32_t>(t / bx % by), static_cast<uint32_t>(t / (bx * by))};
+    return {static_cast<uint32_t>(t % bx), static_cast<uint32_t>(t / bx % by),
+            static_cast<uint32_t>(t / (bx * by))};
 }
 
 std::optional<std::string> explain_request_error(const session::PreparedLaunch& p, const ExplainRequest& r) {
@@ -448,16 +483,20 @@ launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, cons
         executed = executed || (s && s->requests > 0);
     }
     if (!executed) {
-        std::string why = run.report.error
-                              ? fmt::format("the kernel failed before any warp got there ({})", run.report.error->message)
-                              : "every thread skipped it (a branch or a bounds check)";
-        return Fail::failure(fmt::format("{}: {} has memory instructions, but no warp executed them in this launch: {}; "
-                                         "{}", p.spec.path, where, why, try_hint(p, r.ptx_line.has_value(), &run)));
+        std::string why = run.report.error ? fmt::format("the kernel failed before any warp got there ({})",
+                                                         run.report.error->message)
+                                           : "every thread skipped it (a branch or a bounds check)";
+        return Fail::failure(
+            fmt::format("{}: {} has memory instructions, but no warp executed them in this launch: {}; "
+                        "{}",
+                        p.spec.path, where, why, try_hint(p, r.ptx_line.has_value(), &run)));
     }
 
     WarpFocus focus;
     focus.pcs = site->memory;
-    if (r.block) focus.block = uint64_t{(*r.block)[0]} + uint64_t{p.spec.grid[0]} * ((*r.block)[1] + uint64_t{p.spec.grid[1]} * (*r.block)[2]);
+    if (r.block)
+        focus.block = uint64_t{(*r.block)[0]} +
+                      uint64_t{p.spec.grid[0]} * ((*r.block)[1] + uint64_t{p.spec.grid[1]} * (*r.block)[2]);
     focus.warp = r.warp;
     auto samples = sample_focus(p, run, focus, r);
     if (!samples) return Fail::failure(samples.error());

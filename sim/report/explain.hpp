@@ -23,50 +23,50 @@
 namespace warpsim::report {
 
 struct ExplainRequest {
-    std::optional<uint32_t> line;                  // CUDA source line (from the PTX's .loc) ...
-    std::optional<uint32_t> ptx_line;              // ... or PTX line; exactly one of the two
-    std::optional<std::array<uint32_t, 3>> block;  // blockIdx of the warp to show; nullopt: any
-    std::optional<uint32_t> warp;                  // warp within the block; nullopt: any
+    std::optional<uint32_t> line;                          // CUDA source line (from the PTX's .loc) ...
+    std::optional<uint32_t> ptx_line;                      // ... or PTX line; exactly one of the two
+    std::optional<std::array<uint32_t, 3>> block;          // blockIdx of the warp to show; nullopt: any
+    std::optional<uint32_t> warp;                          // warp within the block; nullopt: any
     uint64_t max_thread_instructions = 20'000'000'000ull;  // for the sample runs
-    engine::LaunchProgress* progress = nullptr;    // the sample runs' progress counters (a progress bar)
+    engine::LaunchProgress* progress = nullptr;  // the sample runs' progress counters (a progress bar)
 };
 
 // One shared-memory pass (the warp is served in 1, 2 or 4 passes depending on the access width).
 struct SharedPass {
     uint32_t first_lane = 0, last_lane = 31;
     uint32_t wavefronts = 0, ideal = 0, max_way = 0;
-    uint32_t worst_bank = 0;                       // a bank asked for max_way different words
+    uint32_t worst_bank = 0;  // a bank asked for max_way different words
 };
 
 // One memory instruction of the line.
 struct ExplainedAccess {
     uint32_t function = 0, pc = 0, ptx_line = 0;
-    std::string instruction;                       // the PTX text ("ld.global.f32 %f1, [%rd8];")
+    std::string instruction;  // the PTX text ("ld.global.f32 %f1, [%rd8];")
     AccessSpace space = AccessSpace::global;
-    std::string what;                              // "global load", "shared store", ...
-    bool sampled = false;                          // some warp executed it within the sample
-    bool from_chosen_warp = false;                 // the lanes below are the chosen warp's (else a stand-in's)
-    FocusSample sample;                            // that warp's first execution
-    std::array<uint32_t, 3> block{0, 0, 0};        // blockIdx of the warp shown
-    LineStats warp_cost;                           // that one execution: 1 request, sectors or wavefronts, ideal
-    std::vector<SharedPass> passes;                // shared: per pass with active lanes
-    std::vector<uint64_t> sectors;                 // global, local: distinct sector indices (address / 32)
-    LineStats run_cost;                            // all executions of the instruction in the whole run
-    std::string why;                               // one sentence
+    std::string what;                        // "global load", "shared store", ...
+    bool sampled = false;                    // some warp executed it within the sample
+    bool from_chosen_warp = false;           // the lanes below are the chosen warp's (else a stand-in's)
+    FocusSample sample;                      // that warp's first execution
+    std::array<uint32_t, 3> block{0, 0, 0};  // blockIdx of the warp shown
+    LineStats warp_cost;                     // that one execution: 1 request, sectors or wavefronts, ideal
+    std::vector<SharedPass> passes;          // shared: per pass with active lanes
+    std::vector<uint64_t> sectors;           // global, local: distinct sector indices (address / 32)
+    LineStats run_cost;                      // all executions of the instruction in the whole run
+    std::string why;                         // one sentence
 };
 
 struct Explanation {
     std::string spec_path, kernel;
     bool is_ptx_line = false;
     uint32_t line = 0;
-    std::string source_file;                       // the CUDA file (empty for a PTX line)
-    std::string source_text;                       // the line's text, trimmed ("" when the file is not found)
+    std::string source_file;  // the CUDA file (empty for a PTX line)
+    std::string source_text;  // the line's text, trimmed ("" when the file is not found)
     std::array<uint32_t, 3> block_dim{1, 1, 1};
     std::optional<std::array<uint32_t, 3>> block;  // blockIdx of the chosen warp (nullopt: none found)
     uint32_t warp = 0;
-    bool warp_requested = false;                   // --block or --warp narrowed the choice
-    bool warp_fully_named = false;                 // both were given: exactly one warp was asked for
-    bool sample_whole = true;                      // the chosen warp's block ran to its end in the sample
+    bool warp_requested = false;    // --block or --warp narrowed the choice
+    bool warp_fully_named = false;  // both were given: exactly one warp was asked for
+    bool sample_whole = true;       // the chosen warp's block ran to its end in the sample
     std::vector<ExplainedAccess> accesses;
 };
 
@@ -77,7 +77,8 @@ struct Explanation {
 // the launch).
 // The checks explain_line makes before it needs the run: exactly one of line / PTX line, a block inside the
 // grid and a warp inside the block, a line of the kernel that holds a memory instruction. nullopt: fine.
-std::optional<std::string> explain_request_error(const session::PreparedLaunch& p, const ExplainRequest& request);
+std::optional<std::string> explain_request_error(const session::PreparedLaunch& p,
+                                                 const ExplainRequest& request);
 
 launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, const session::SimRun& run,
                                           const ExplainRequest& request);

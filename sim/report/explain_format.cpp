@@ -13,11 +13,17 @@ namespace {
 constexpr size_t kWidth = 110;
 const std::string kIndent(14, ' ');
 
-std::string triple(const std::array<uint32_t, 3>& v) { return fmt::format("({},{},{})", v[0], v[1], v[2]); }
+std::string triple(const std::array<uint32_t, 3>& v) {
+    return fmt::format("({},{},{})", v[0], v[1], v[2]);
+}
 
-std::string plural(uint64_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+std::string plural(uint64_t n, const char* word) {
+    return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
 
-double per(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+double per(uint64_t a, uint64_t b) {
+    return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 std::string header(const Explanation& e) {
     std::string what = e.is_ptx_line ? fmt::format("PTX line {}", e.line)
@@ -31,9 +37,10 @@ std::string header(const Explanation& e) {
     std::string warp = fmt::format("block {} warp {}, threads {} to {}", triple(*e.block), e.warp,
                                    triple(lane_thread(e.block_dim, e.warp, 0)),
                                    triple(lane_thread(e.block_dim, e.warp, last_lane)));
-    warp += e.warp_fully_named  ? ": the warp asked for"
-            : e.warp_requested ? ": the first warp matching --block / --warp that executed this line"
-                               : ": the first warp that executed this line (pick another with --block X,Y,Z --warp W)";
+    warp += e.warp_fully_named ? ": the warp asked for"
+            : e.warp_requested
+                ? ": the first warp matching --block / --warp that executed this line"
+                : ": the first warp that executed this line (pick another with --block X,Y,Z --warp W)";
     return out + wrap(warp, "warp      ", std::string(10, ' '), kWidth);
 }
 
@@ -44,22 +51,31 @@ std::string warp_line(const ExplainedAccess& x) {
     const auto& c = x.warp_cost;
     if (x.space == AccessSpace::shared) {
         if (c.requests == 0) return fmt::format("no shared-memory request counted; {}", shape);
-        return fmt::format("1 request: {} where {} would do{}; {}", plural(c.wavefronts, "wavefront"), c.ideal_wavefronts,
-                           c.max_way > 1 ? fmt::format(" ({}-way bank conflict)", c.max_way) : "", shape);
+        // Wide lanes fill a pass with more than 32 words: two words per bank is then the ideal, not a
+        // conflict.
+        const bool conflict = c.wavefronts > c.ideal_wavefronts && c.max_way > 1;
+        return fmt::format("1 request: {} where {} would do{}; {}", plural(c.wavefronts, "wavefront"),
+                           c.ideal_wavefronts,
+                           conflict ? fmt::format(" ({}-way bank conflict)", c.max_way) : "", shape);
     }
-    return fmt::format("1 request: {} where {} would do; {}", plural(c.sectors, "sector"), c.ideal_sectors, shape);
+    return fmt::format("1 request: {} where {} would do; {}", plural(c.sectors, "sector"), c.ideal_sectors,
+                       shape);
 }
 
 std::string run_line(const ExplainedAccess& x) {
     const auto& r = x.run_cost;
     if (!r.requests) return "no requests";
     if (x.space == AccessSpace::shared) {
-        return fmt::format("{}: {:.2f} wavefronts per request where {:.2f} would do{}", plural(r.requests, "request"),
-                           per(r.wavefronts, r.requests), per(r.ideal_wavefronts, r.requests),
-                           r.max_way > 1 ? fmt::format(", up to {}-way bank conflicts", r.max_way) : "");
+        return fmt::format("{}: {:.2f} wavefronts per request where {:.2f} would do{}",
+                           plural(r.requests, "request"), per(r.wavefronts, r.requests),
+                           per(r.ideal_wavefronts, r.requests),
+                           r.wavefronts > r.ideal_wavefronts && r.max_way > 1
+                               ? fmt::format(", up to {}-way bank conflicts", r.max_way)
+                               : "");
     }
     return fmt::format("{}: {:.2f} sectors per request where {:.2f} would do ({:.1f} % of the bytes used)",
-                       plural(r.requests, "request"), per(r.sectors, r.requests), per(r.ideal_sectors, r.requests),
+                       plural(r.requests, "request"), per(r.sectors, r.requests),
+                       per(r.ideal_sectors, r.requests),
                        100.0 * (r.sectors ? per(r.ideal_sectors, r.sectors) : 1.0));
 }
 
@@ -67,7 +83,8 @@ std::string run_line(const ExplainedAccess& x) {
 std::string sector_list(const std::vector<uint64_t>& sectors) {
     const uint64_t base = sectors.front();
     bool even = sectors.size() > 8;
-    for (size_t i = 2; even && i < sectors.size(); ++i) even = sectors[i] - sectors[i - 1] == sectors[1] - sectors[0];
+    for (size_t i = 2; even && i < sectors.size(); ++i)
+        even = sectors[i] - sectors[i - 1] == sectors[1] - sectors[0];
     std::string list;
     for (size_t i = 0; i < sectors.size(); ++i) {
         if (even && i == 3) {
@@ -85,7 +102,10 @@ std::string passes_line(const ExplainedAccess& x) {
     for (const auto& p : x.passes) {
         if (!out.empty()) out += "; ";
         out += fmt::format("lanes {}-{}: {}", p.first_lane, p.last_lane, plural(p.wavefronts, "wavefront"));
-        if (p.max_way > 1) out += fmt::format(" (bank {} is asked for {} different words)", p.worst_bank, p.max_way);
+        if (p.wavefronts > p.ideal) {
+            out += fmt::format(" where {} would do (bank {} is asked for {} different words)", p.ideal,
+                               p.worst_bank, p.max_way);
+        }
     }
     return out;
 }
@@ -97,16 +117,23 @@ std::string lane_cells(const ExplainedAccess& x, const std::array<uint32_t, 3>& 
     if (!(s.active_mask >> lane & 1u)) return fmt::format("{:>4} {:<12} {:<22}", lane, thread, "(inactive)");
     const uint64_t a = s.addr[lane];
     if (x.space == AccessSpace::shared) {
-        return fmt::format("{:>4} {:<12} {:>8} {:>6} {:>4}  ", lane, thread, a, a / 4, lane_bank(s, lane));
+        // A lane of 8 or 16 bytes reads 2 or 4 consecutive words: the banks from its first word's on.
+        const uint32_t words = std::max(1u, s.bytes_per_lane / 4);
+        const uint32_t bank = lane_bank(s, lane);
+        const std::string banks =
+            words == 1 ? std::to_string(bank) : fmt::format("{}-{}", bank, (bank + words - 1) % 32);
+        return fmt::format("{:>4} {:<12} {:>8} {:>6} {:>5}  ", lane, thread, a, a / 4, banks);
     }
     const uint64_t base = x.sectors.empty() ? a / 32 : x.sectors.front();
-    return fmt::format("{:>4} {:<12} {:>16} {:>5}", lane, thread, fmt::format("{:#x}", a), fmt::format("+{}", a / 32 - base));
+    return fmt::format("{:>4} {:<12} {:>16} {:>5}", lane, thread, fmt::format("{:#x}", a),
+                       fmt::format("+{}", a / 32 - base));
 }
 
 std::string lane_table(const ExplainedAccess& x, const std::array<uint32_t, 3>& block_dim) {
-    const std::string head = x.space == AccessSpace::shared
-                                 ? fmt::format("{:>4} {:<12} {:>8} {:>6} {:>4}  ", "lane", "thread", "offset", "word", "bank")
-                                 : fmt::format("{:>4} {:<12} {:>16} {:>5}", "lane", "thread", "address", "sector");
+    const std::string head =
+        x.space == AccessSpace::shared
+            ? fmt::format("{:>4} {:<12} {:>8} {:>6} {:>5}  ", "lane", "thread", "offset", "word", "bank")
+            : fmt::format("{:>4} {:<12} {:>16} {:>5}", "lane", "thread", "address", "sector");
     std::string out = "  " + head + " | " + head;
     out.erase(out.find_last_not_of(' ') + 1);
     out += "\n";
@@ -119,13 +146,16 @@ std::string lane_table(const ExplainedAccess& x, const std::array<uint32_t, 3>& 
 }
 
 std::string access_text(const Explanation& e, const ExplainedAccess& x) {
-    std::string out = wrap(fmt::format("PTX line {}: {}", x.ptx_line, x.instruction), fmt::format("{:<14}", x.what),
-                           kIndent, kWidth);
+    std::string out = wrap(fmt::format("PTX line {}: {}", x.ptx_line, x.instruction),
+                           fmt::format("{:<14}", x.what), kIndent, kWidth);
     if (!x.sampled) return out + wrap(x.why, "  why         ", kIndent, kWidth);
     const LaneSample& s = x.sample.first;
     if (!x.from_chosen_warp) {
-        out += wrap(fmt::format("this warp never executed it; shown instead: block {} warp {}, the first warp that did",
-                                triple(x.block), s.warp), "  note        ", kIndent, kWidth);
+        out +=
+            wrap(fmt::format(
+                     "this warp never executed it; shown instead: block {} warp {}, the first warp that did",
+                     triple(x.block), s.warp),
+                 "  note        ", kIndent, kWidth);
     } else if (x.sample.executions > 1) {
         out += wrap(fmt::format("this warp executed it {} times{}; the first is shown", x.sample.executions,
                                 e.sample_whole ? "" : " (or more: the sample stopped first)"),
@@ -134,8 +164,8 @@ std::string access_text(const Explanation& e, const ExplainedAccess& x) {
     out += wrap(warp_line(x), "  this warp   ", kIndent, kWidth);
     if (!x.passes.empty()) out += wrap(passes_line(x), "  passes      ", kIndent, kWidth);
     if (!x.sectors.empty()) {
-        out += wrap(fmt::format("{} (numbered from the warp's lowest, which starts at {:#x})", sector_list(x.sectors),
-                                x.sectors.front() * 32),
+        out += wrap(fmt::format("{} (numbered from the warp's lowest, which starts at {:#x})",
+                                sector_list(x.sectors), x.sectors.front() * 32),
                     "  sectors     ", kIndent, kWidth);
     }
     out += wrap(run_line(x), "  whole run   ", kIndent, kWidth);
@@ -164,8 +194,8 @@ nlohmann::ordered_json lanes_json(const ExplainedAccess& x, const std::array<uin
 }
 
 nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& x) {
-    nlohmann::ordered_json j = {{"access", x.what}, {"ptx_line", x.ptx_line}, {"instruction", x.instruction},
-                                {"sampled", x.sampled}};
+    nlohmann::ordered_json j = {
+        {"access", x.what}, {"ptx_line", x.ptx_line}, {"instruction", x.instruction}, {"sampled", x.sampled}};
     auto cost = [&](const LineStats& c) {
         nlohmann::ordered_json o = {{"requests", c.requests}};
         if (x.space == AccessSpace::shared) {
@@ -181,16 +211,21 @@ nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& 
     j["run"] = cost(x.run_cost);
     if (x.sampled) {
         const LaneSample& s = x.sample.first;
-        j["warp"] = {{"block", {x.block[0], x.block[1], x.block[2]}}, {"warp", s.warp},
-                     {"chosen", x.from_chosen_warp}, {"executions", x.sample.executions}};
+        j["warp"] = {{"block", {x.block[0], x.block[1], x.block[2]}},
+                     {"warp", s.warp},
+                     {"chosen", x.from_chosen_warp},
+                     {"executions", x.sample.executions}};
         j["bytes_per_lane"] = s.bytes_per_lane;
         j["active_lanes"] = std::popcount(s.active_mask);
         j["this_warp"] = cost(x.warp_cost);
         if (x.space == AccessSpace::shared) {
             nlohmann::ordered_json passes = nlohmann::ordered_json::array();
             for (const auto& p : x.passes) {
-                passes.push_back({{"lanes", {p.first_lane, p.last_lane}}, {"wavefronts", p.wavefronts},
-                                  {"ideal", p.ideal}, {"max_bank_way", p.max_way}, {"worst_bank", p.worst_bank}});
+                passes.push_back({{"lanes", {p.first_lane, p.last_lane}},
+                                  {"wavefronts", p.wavefronts},
+                                  {"ideal", p.ideal},
+                                  {"max_bank_way", p.max_way},
+                                  {"worst_bank", p.worst_bank}});
             }
             j["passes"] = passes;
         } else {
@@ -207,10 +242,12 @@ nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& 
 std::string explain_text(const Explanation& e) {
     std::string out = header(e);
     for (const auto& x : e.accesses) out += "\n" + access_text(e, x);
-    out += "\n" + wrap("sector: an aligned 32-byte piece of memory, the unit global loads and stores move; "
-                       "wavefront: one pass through shared memory's 32 banks of 4-byte words (bank = word mod 32); "
-                       "offset: byte offset in the block's shared memory.",
-                       "", "", kWidth);
+    out += "\n" +
+           wrap(
+               "sector: an aligned 32-byte piece of memory, the unit global loads and stores move; "
+               "wavefront: one pass through shared memory's 32 banks of 4-byte words (bank = word mod 32); "
+               "offset: byte offset in the block's shared memory.",
+               "", "", kWidth);
     return out;
 }
 
@@ -224,8 +261,10 @@ nlohmann::ordered_json explain_json(const Explanation& e) {
         j["source"] = e.source_text;
     }
     if (e.block) {
-        j["warp"] = {{"block", {(*e.block)[0], (*e.block)[1], (*e.block)[2]}}, {"warp", e.warp},
-                     {"requested", e.warp_requested}, {"whole", e.sample_whole}};
+        j["warp"] = {{"block", {(*e.block)[0], (*e.block)[1], (*e.block)[2]}},
+                     {"warp", e.warp},
+                     {"requested", e.warp_requested},
+                     {"whole", e.sample_whole}};
     }
     nlohmann::ordered_json accesses = nlohmann::ordered_json::array();
     for (const auto& x : e.accesses) accesses.push_back(access_json(e, x));

@@ -30,11 +30,12 @@ size_t terminal_width(std::FILE* out) {
 
 }  // namespace
 
-std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_t thread_insts, double seconds,
-                            size_t width) {
+std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_t thread_insts,
+                            double seconds, size_t width) {
     const uint64_t done = std::min(blocks_done, blocks_total);
     const double rate = seconds > 0 ? static_cast<double>(thread_insts) / seconds : 0.0;
-    const std::string tail = fmt::format("] {}/{} blocks, {} thread-inst/s", done, blocks_total, human_rate(rate));
+    const std::string tail =
+        fmt::format("] {}/{} blocks, {} thread-inst/s", done, blocks_total, human_rate(rate));
     const std::string head = "simulating [";
     const size_t room = width > head.size() + tail.size() ? width - head.size() - tail.size() : 0;
     const size_t bar = std::clamp(room, kBarMin, kBarMax);
@@ -44,9 +45,12 @@ std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_
     return line;
 }
 
-bool is_terminal(std::FILE* stream) { return stream && isatty(fileno(stream)) == 1; }
+bool is_terminal(std::FILE* stream) {
+    return stream && isatty(fileno(stream)) == 1;
+}
 
-ProgressMeter::ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled, const ProgressOptions& options)
+ProgressMeter::ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled,
+                             const ProgressOptions& options)
     : out_(out), blocks_total_(blocks_total), options_(options) {
     if (!enabled || !is_terminal(out)) return;
     thread_ = std::jthread([this](std::stop_token stop) { watch(stop); });
@@ -68,16 +72,16 @@ void ProgressMeter::watch(std::stop_token stop) {
     const auto start = clock::now();
     const auto delay = std::chrono::duration<double>(options_.delay_seconds);
     const auto period = std::chrono::duration<double>(options_.interval_seconds);
-    const size_t width = terminal_width(out_) - 1;   // the last column would make some terminals wrap
+    const size_t width = terminal_width(out_) - 1;  // the last column would make some terminals wrap
     std::unique_lock lock(mutex_);
     while (!stop.stop_requested()) {
         wake_.wait_for(lock, stop, std::chrono::duration_cast<clock::duration>(period), [] { return false; });
         if (stop.stop_requested()) break;
         const std::chrono::duration<double> elapsed = clock::now() - start;
         if (elapsed < delay) continue;
-        const std::string line =
-            format_progress(progress_.blocks_done.load(std::memory_order_relaxed), blocks_total_,
-                            progress_.thread_instructions.load(std::memory_order_relaxed), elapsed.count(), width);
+        const std::string line = format_progress(
+            progress_.blocks_done.load(std::memory_order_relaxed), blocks_total_,
+            progress_.thread_instructions.load(std::memory_order_relaxed), elapsed.count(), width);
         // Pad over what a longer previous line left behind.
         const std::string pad(drawn_width_ > line.size() ? drawn_width_ - line.size() : 0, ' ');
         std::fputs(("\r" + line + pad).c_str(), out_);

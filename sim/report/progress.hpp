@@ -20,15 +20,15 @@ namespace warpsim::report {
 // The bar's text, at most `width` columns (the bar itself shrinks first):
 //   "simulating [##########..........] 512/1024 blocks, 125.0 M thread-inst/s"
 // Rates: below 1000 as is, then k, M, G (powers of 1000). `seconds` <= 0 gives a rate of 0.
-std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_t thread_insts, double seconds,
-                            size_t width = 80);
+std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_t thread_insts,
+                            double seconds, size_t width = 80);
 
 // Whether `stream` is a terminal (isatty on its file descriptor).
 bool is_terminal(std::FILE* stream);
 
 struct ProgressOptions {
-    double delay_seconds = 1.0;      // nothing is drawn before the launch has run this long
-    double interval_seconds = 0.2;   // redraw period
+    double delay_seconds = 1.0;     // nothing is drawn before the launch has run this long
+    double interval_seconds = 0.2;  // redraw period
 };
 
 // Draws the progress of one launch of `blocks_total` blocks on `out` while it lives: give counters() to the
@@ -36,16 +36,17 @@ struct ProgressOptions {
 // is false (--quiet, --json), no thread is started and nothing is ever written. The destructor stops the
 // thread and erases the line if one was drawn, so the report that follows starts on a clean line.
 class ProgressMeter {
-public:
-    ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled = true, const ProgressOptions& options = {});
+  public:
+    ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled = true,
+                  const ProgressOptions& options = {});
     ~ProgressMeter();
     ProgressMeter(const ProgressMeter&) = delete;
     ProgressMeter& operator=(const ProgressMeter&) = delete;
 
     engine::LaunchProgress& counters() { return progress_; }
-    bool active() const { return thread_.joinable(); }   // a drawing thread runs (the output is a terminal)
+    bool active() const { return thread_.joinable(); }  // a drawing thread runs (the output is a terminal)
 
-private:
+  private:
     void watch(std::stop_token stop);
 
     std::FILE* out_;
@@ -54,7 +55,7 @@ private:
     engine::LaunchProgress progress_;
     std::mutex mutex_;
     std::condition_variable_any wake_;
-    size_t drawn_width_ = 0;          // columns of the line on screen (0: nothing drawn)
+    size_t drawn_width_ = 0;  // columns of the line on screen (0: nothing drawn)
     std::jthread thread_;
 };
 

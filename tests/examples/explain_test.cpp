@@ -39,10 +39,11 @@ std::string explain_error(const Explained& e, const report::ExplainRequest& r) {
 
 }  // namespace
 
-TEST_CASE("explain: the naive transpose reads 4 sectors and writes 32, 4096 bytes apart", "[examples][explain]") {
+TEST_CASE("explain: the naive transpose reads 4 sectors and writes 32, 4096 bytes apart",
+          "[examples][explain]") {
     auto e = prepared_run("transpose_naive_1024");
     report::ExplainRequest r;
-    r.line = 10;   // if (x < N && y + j < M) out[x * M + (y + j)] = in[(y + j) * N + x];
+    r.line = 10;  // if (x < N && y + j < M) out[x * M + (y + j)] = in[(y + j) * N + x];
     const auto x = explain_ok(e, r);
     CHECK(x.source_file == "transpose.cu");
     // Block (0,0,0) warp 0 is the first warp to reach the line; it runs it for j = 0, 8, 16, 24.
@@ -61,7 +62,8 @@ TEST_CASE("explain: the naive transpose reads 4 sectors and writes 32, 4096 byte
     CHECK(ld.warp_cost.ideal_sectors == 4);
     CHECK(ld.sectors.size() == 4);
     CHECK_THAT(ld.why, Catch::Contains("consecutive 4-byte elements"));
-    // out[x * M + (y + j)] with M = 1024: lane l writes 4096 * l bytes after lane 0, sector 128 * l after its.
+    // out[x * M + (y + j)] with M = 1024: lane l writes 4096 * l bytes after lane 0, sector 128 * l after
+    // its.
     CHECK(st.what == "global store");
     CHECK(st.warp_cost.sectors == 32);
     CHECK(st.warp_cost.ideal_sectors == 4);
@@ -88,9 +90,9 @@ TEST_CASE("explain: the naive transpose reads 4 sectors and writes 32, 4096 byte
 TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 times, [32][33] in 32 banks",
           "[examples][explain]") {
     report::ExplainRequest r;
-    r.line = 11;   // out[base + r * 32 + c] = tile[c][r];
+    r.line = 11;  // out[base + r * 32 + c] = tile[c][r];
     r.block = std::array<uint32_t, 3>{0, 0, 0};
-    r.warp = 0;    // threads (0..31, 0): r = 0, c = lane
+    r.warp = 0;  // threads (0..31, 0): r = 0, c = lane
     {
         auto e = prepared_run("shared_tile_32x32");
         const auto x = explain_ok(e, r);
@@ -112,12 +114,13 @@ TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 tim
         CHECK(ld->passes[0].max_way == 32);
         CHECK(ld->passes[0].worst_bank == 0);
         CHECK_THAT(ld->why, Catch::Contains("32-way bank conflict") && Catch::Contains("bank 0"));
-        CHECK_THAT(report::explain_text(x), Catch::Contains("lanes 0-31: 32 wavefronts (bank 0 is asked for 32 "
-                                                            "different words)"));
+        CHECK_THAT(report::explain_text(x),
+                   Catch::Contains("lanes 0-31: 32 wavefronts where 1 would do (bank 0 is asked for 32 "
+                                   "different words)"));
     }
     {
         auto e = prepared_run("shared_tile_32x33");
-        r.line = 20;   // the same statement in tile_32x33
+        r.line = 20;  // the same statement in tile_32x33
         const auto x = explain_ok(e, r);
         const report::ExplainedAccess* ld = nullptr;
         for (const auto& a : x.accesses)
@@ -137,11 +140,11 @@ TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 tim
 TEST_CASE("explain: vector add n = 1000, block 3 warp 7 has 8 lanes in one sector", "[examples][explain]") {
     auto e = prepared_run("vector_add_1000");
     report::ExplainRequest r;
-    r.line = 9;    // c[i] = a[i] + b[i];
+    r.line = 9;  // c[i] = a[i] + b[i];
     r.block = std::array<uint32_t, 3>{3, 0, 0};
-    r.warp = 7;    // i = 3 * 256 + 7 * 32 + lane = 992 + lane: lanes 0-7 pass i < 1000
+    r.warp = 7;  // i = 3 * 256 + 7 * 32 + lane = 992 + lane: lanes 0-7 pass i < 1000
     const auto x = explain_ok(e, r);
-    REQUIRE(x.accesses.size() == 3);   // a[i], b[i], c[i]
+    REQUIRE(x.accesses.size() == 3);  // a[i], b[i], c[i]
     for (const auto& a : x.accesses) {
         CHECK(a.from_chosen_warp);
         CHECK(a.sample.first.block.linear == 3);
@@ -174,12 +177,13 @@ TEST_CASE("explain: lines it cannot explain are errors that name the spec, the l
           "[examples][explain]") {
     auto e = prepared_run("vector_add_1000");
     report::ExplainRequest r;
-    r.line = 7;    // int i = blockIdx.x * blockDim.x + threadIdx.x;
+    r.line = 7;  // int i = blockIdx.x * blockDim.x + threadIdx.x;
     auto msg = explain_error(e, r);
     CHECK_THAT(msg, Catch::Contains("vector_add_1000.json") && Catch::Contains("line 7 of vector_add.cu") &&
                         Catch::Contains("no memory instruction") && Catch::Contains("--line 9"));
     r.line = 99;
-    CHECK_THAT(explain_error(e, r), Catch::Contains("line 99 of vector_add.cu holds no instruction of kernel vecAdd"));
+    CHECK_THAT(explain_error(e, r),
+               Catch::Contains("line 99 of vector_add.cu holds no instruction of kernel vecAdd"));
     r.line = 9;
     r.block = std::array<uint32_t, 3>{4, 0, 0};
     CHECK_THAT(explain_error(e, r), Catch::Contains("--block 4,0,0 is outside the grid (4,1,1)"));
@@ -187,22 +191,24 @@ TEST_CASE("explain: lines it cannot explain are errors that name the spec, the l
     r.warp = 8;
     CHECK_THAT(explain_error(e, r), Catch::Contains("--warp 8: a block of 256 threads has 8 warps (0 to 7)"));
     r.warp.reset();
-    r.ptx_line = 51;   // both given
+    r.ptx_line = 51;  // both given
     CHECK_THAT(explain_error(e, r), Catch::Contains("--line N") && Catch::Contains("--ptx-line N"));
 
     // n = 0: every thread skips the store; the line has memory instructions but none ran.
     auto n0 = prepared_run("vector_add_n0", true);
     report::ExplainRequest line9;
     line9.line = 9;
-    CHECK_THAT(explain_error(n0, line9), Catch::Contains("vector_add_n0.json") && Catch::Contains("line 9 of vector_add.cu") &&
-                                             Catch::Contains("no warp executed them") &&
-                                             Catch::Contains("skipped it"));
+    CHECK_THAT(explain_error(n0, line9),
+               Catch::Contains("vector_add_n0.json") && Catch::Contains("line 9 of vector_add.cu") &&
+                   Catch::Contains("no warp executed them") && Catch::Contains("skipped it"));
 }
 
-TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the header's line", "[examples][explain]") {
+TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the header's line",
+          "[examples][explain]") {
     auto e = prepared_run("grid_sum_int_65536");
     report::ExplainRequest r;
-    r.line = 32;   // if (threadIdx.x % 32 == 0) atomicAdd(total, v);  -- the atom's .loc is the header's line 107
+    r.line =
+        32;  // if (threadIdx.x % 32 == 0) atomicAdd(total, v);  -- the atom's .loc is the header's line 107
     CHECK_THAT(explain_error(e, r), Catch::Contains("no memory instruction") &&
                                         Catch::Contains("107 (of device_atomic_functions.hpp)"));
     r.line = 107;
@@ -215,4 +221,35 @@ TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the head
     CHECK(a.sample.first.active_mask == 1u);
     CHECK(a.warp_cost.sectors == 1);
     CHECK(a.warp_cost.ideal_sectors == 1);
+}
+
+TEST_CASE("explain: 16-byte shared loads go in two half-warp passes; two words per bank there is no conflict",
+          "[examples][explain]") {
+    auto p = session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/bank_patterns_wide.json");
+    REQUIRE(p.ok());
+    Explained e{std::move(p.value()), {}};
+    e.run = simulate(e.p);
+    report::ExplainRequest r;
+    r.line = 32;  // float4 c = s4[lane];
+    r.block = std::array<uint32_t, 3>{0, 0, 0};
+    r.warp = 0;
+    const auto x = explain_ok(e, r);
+    REQUIRE(x.accesses.size() == 1);
+    const auto& a = x.accesses[0];
+    // Lane l reads words 4l..4l+3. A pass of 16 lanes asks for 64 distinct words: 2 per bank, 2 wavefronts,
+    // which is also its ideal (ceil(64 / 32)); two passes make 4.
+    REQUIRE(a.passes.size() == 2);
+    CHECK(a.passes[0].first_lane == 0);
+    CHECK(a.passes[0].last_lane == 15);
+    CHECK(a.passes[1].first_lane == 16);
+    for (const auto& pass : a.passes) {
+        CHECK(pass.wavefronts == 2);
+        CHECK(pass.ideal == 2);
+    }
+    CHECK(a.warp_cost.wavefronts == 4);
+    CHECK(a.warp_cost.ideal_wavefronts == 4);
+    CHECK_THAT(a.why, Catch::Contains("no bank conflict"));
+    const std::string text = report::explain_text(x);
+    CHECK(text.find("bank conflict)") == std::string::npos);
+    CHECK_THAT(text, Catch::Contains("lanes 0-15: 2 wavefronts; lanes 16-31: 2 wavefronts"));
 }

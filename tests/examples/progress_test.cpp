@@ -1,5 +1,5 @@
-// tests/examples/progress_test.cpp — the progress bar of long simulations: its text, worked out by hand, and its
-// silence when the output is not a terminal (no timing is tested).
+// tests/examples/progress_test.cpp — the progress bar of long simulations: its text, worked out by hand, and
+// its silence when the output is not a terminal (no timing is tested).
 #include <cstdio>
 #include <string>
 
@@ -12,9 +12,11 @@ using namespace warpsim;
 
 TEST_CASE("progress text: bar, blocks and rate fitted to the width", "[progress]") {
     // 512 of 1024 blocks, 250e6 thread instructions in 2 s = 125.0 M/s. The tail "] 512/1024 blocks, 125.0 M
-    // thread-inst/s" is 40 columns and "simulating [" 12, so 80 columns leave 28 for the bar: 14 of them full.
+    // thread-inst/s" is 40 columns and "simulating [" 12, so 80 columns leave 28 for the bar: 14 of them
+    // full.
     const std::string line = report::format_progress(512, 1024, 250'000'000, 2.0, 80);
-    CHECK(line == "simulating [" + std::string(14, '#') + std::string(14, '.') + "] 512/1024 blocks, 125.0 M thread-inst/s");
+    CHECK(line == "simulating [" + std::string(14, '#') + std::string(14, '.') +
+                      "] 512/1024 blocks, 125.0 M thread-inst/s");
     CHECK(line.size() == 80);
     // A wide terminal: the bar stops at 30 columns; 1024 of 1024 fills it.
     CHECK(report::format_progress(1024, 1024, 3'000, 1.0, 200) ==
@@ -22,10 +24,12 @@ TEST_CASE("progress text: bar, blocks and rate fitted to the width", "[progress]
     // A narrow one: the bar keeps 10 columns and the line is cut at the width.
     const std::string narrow = report::format_progress(1, 4, 999, 1.0, 40);
     CHECK(narrow.size() == 40);
-    CHECK(narrow.rfind("simulating [##........]", 0) == 0);   // 1 of 4 blocks: 10 * 1 / 4 = 2 full
+    CHECK(narrow.rfind("simulating [##........]", 0) == 0);  // 1 of 4 blocks: 10 * 1 / 4 = 2 full
     // Rates: below 1000 as is, then k, M, G; no time yet gives 0.
-    CHECK_THAT(report::format_progress(0, 10, 0, 0.0, 100), Catch::EndsWith("] 0/10 blocks, 0 thread-inst/s"));
-    CHECK_THAT(report::format_progress(0, 10, 2'500'000'000, 1.0, 100), Catch::EndsWith(", 2.50 G thread-inst/s"));
+    CHECK_THAT(report::format_progress(0, 10, 0, 0.0, 100),
+               Catch::EndsWith("] 0/10 blocks, 0 thread-inst/s"));
+    CHECK_THAT(report::format_progress(0, 10, 2'500'000'000, 1.0, 100),
+               Catch::EndsWith(", 2.50 G thread-inst/s"));
     // A counter ahead of the total (never in practice) is shown as the total.
     CHECK_THAT(report::format_progress(12, 10, 0, 1.0, 100), Catch::Contains("] 10/10 blocks"));
 }
