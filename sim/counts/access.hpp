@@ -10,8 +10,9 @@ enum class AccessSpace : uint8_t { global, shared, local, const_, param };
 enum class AccessKind : uint8_t { load, store, atomic, reduction };
 
 // One warp-level memory instruction with at least one active lane, after generic addresses are resolved.
-// Addresses: global/local/const/param are device addresses; shared addresses are byte offsets into the
-// block's shared memory window (so bank = (addr / 4) % 32).
+// Addresses: global/const/param are device addresses; local addresses are the thread's own stack offsets
+// (plus the local window base), which the counters lay out as the hardware interleaves them; shared
+// addresses are byte offsets into the block's shared memory window (so bank = (addr / 4) % 32).
 struct WarpAccess {
     AccessSpace space = AccessSpace::global;
     AccessKind kind = AccessKind::load;
@@ -19,6 +20,7 @@ struct WarpAccess {
     uint32_t active_mask = 0;       // lanes that perform the access
     uint32_t pc = 0;                // instruction index within its function
     uint32_t function = 0;          // index into ir::Module::functions
+    uint32_t warp = 0;              // warp index within the block (per-warp store merging, local layout)
     bool non_coherent = false;      // ld.global.nc / ldu
     bool caches_in_l1 = true;       // false for .cg/.cs/.cv loads and all stores
     bool async_fill = false;        // the shared-memory write of a cp.async (LDGSTS): not an LSU shared store

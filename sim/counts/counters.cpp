@@ -79,6 +79,12 @@ void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t iss
 
 void KernelCounters::on_access(const WarpAccess& access) {
     if (access.active_mask == 0) return;
+    // Any other memory instruction of the warp (a load, an atomic, a shared access: something it may wait
+    // for) ends the run of stores that merge: device_globals stores twice to one sector around a global load
+    // and the H200 sends both (513 L2 write sectors); mbarrier_phases likewise around its barrier waits.
+    const bool global_like_store = access.kind == AccessKind::store &&
+                                   (access.space == AccessSpace::global || access.space == AccessSpace::local);
+    if (!global_like_store && access.warp < store_memo_.size()) store_memo_[access.warp].mergeable = false;
     switch (access.space) {
     case AccessSpace::global:
         count_global_like(access, false, line_slot(access.function, access.pc));
@@ -97,10 +103,13 @@ void KernelCounters::on_access(const WarpAccess& access) {
 
 void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStats& line) {
     SectorList list;
-    collect_sectors(a, list);
+    // Each warp's local stacks get a 16 MiB window of their own (512 KiB per thread, CUDA's limit), far above
+    // any device address.
+    const uint64_t local_base = (uint64_t{1} << 62) + ((block_linear_ * 64 + a.warp) << 24);
+    const uint32_t touched = local ? collect_local_sectors(a, local_base, list) : (collect_sectors(a, list), list.size);
     const uint32_t ideal = ideal_sectors(a);
     const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
-    const uint32_t sectors = rmw && !local ? rmw_sectors(a) : list.size;
+    const uint32_t sectors = rmw && !local ? rmw_sectors(a) : touched;
     ++line.requests;
     line.sectors += sectors;
     line.ideal_sectors += ideal;
@@ -109,7 +118,7 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
         // Local atomics do not exist in PTX; anything but a load is a store.
         add(is_load ? Stat::inst_local_ld : Stat::inst_local_st, 1);
         add(is_load ? Stat::local_ld_requests : Stat::local_st_requests, 1);
-        add(is_load ? Stat::local_ld_sectors : Stat::local_st_sectors, list.size);
+        add(is_load ? Stat::local_ld_sectors : Stat::local_st_sectors, touched);
     } else {
         add(kind_stat(Stat::inst_global_ld, a.kind), 1);
         add(kind_stat(Stat::global_ld_requests, a.kind), 1);
@@ -135,18 +144,48 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
             add(Stat::l1_global_ld_misses, list.size - hits);
             line.l1_hits += hits;
         }
-        add(Stat::l2_read_sectors, list.size - hits);
+        add(Stat::l2_read_sectors, touched - hits);
         return;
     }
-    // Stores write through without allocating (present lines are updated in place, so L1 is untouched);
-    // atomics and reductions are performed at L2 and read and write their sectors there.
+    // Global stores write through without allocating (present lines are updated in place, so L1 is
+    // untouched). Local stores write through and allocate: the thread reads its stack back from L1 (the
+    // H200 sends math_f32_precise's 762 local load sectors, all after stores, none to L2: 130 L2 read
+    // sectors, the global loads' own). Atomics and reductions are performed at L2 and read and write their sectors there, one L2 sector
+    // access per pass (the H200's lts__t_sectors_srcunit_tex_op_{atom,red} equal the L1's op_atom/op_red
+    // sectors: 26368 for atomic_int_global's reductions, where the distinct sectors are 2560).
+    SectoredCache* stack_cache = local ? &l1() : nullptr;
     for (uint32_t i = 0; i < list.size; ++i) {
         footprint_.add_write(list.sector[i]);
         if (rmw) footprint_.add_read(list.sector[i]);
+        if (stack_cache) stack_cache->access(list.sector[i], true);
     }
-    if (a.kind == AccessKind::store) add(Stat::l2_write_sectors, list.size);
-    if (a.kind == AccessKind::atomic) add(Stat::l2_atom_sectors, list.size);
-    if (a.kind == AccessKind::reduction) add(Stat::l2_red_sectors, list.size);
+    if (a.kind == AccessKind::store) add(Stat::l2_write_sectors, l2_store_sectors(a.warp, list) + touched - list.size);
+    if (a.kind == AccessKind::atomic) add(Stat::l2_atom_sectors, sectors);
+    if (a.kind == AccessKind::reduction) add(Stat::l2_red_sectors, sectors);
+}
+
+// The sectors of this store that reach L2: all of them, less those the same warp's previous store sent when
+// both stores are narrow enough to merge (see counters.hpp). `list` is ascending.
+uint32_t KernelCounters::l2_store_sectors(uint32_t warp, const SectorList& list) {
+    if (cfg_.store_merge_max_lines == 0) return list.size;
+    if (warp >= store_memo_.size()) store_memo_.resize(warp + 1);
+    StoreMemo& memo = store_memo_[warp];
+    uint32_t lines = 0;
+    for (uint32_t i = 0; i < list.size; ++i)
+        if (i == 0 || (list.sector[i] >> 2) != (list.sector[i - 1] >> 2)) ++lines;
+    const bool mergeable = lines <= cfg_.store_merge_max_lines;
+    uint32_t sent = list.size;
+    if (mergeable && memo.mergeable) {
+        uint32_t j = 0;
+        for (uint32_t i = 0; i < list.size; ++i) {
+            while (j < memo.last.size && memo.last.sector[j] < list.sector[i]) ++j;
+            if (j < memo.last.size && memo.last.sector[j] == list.sector[i]) --sent;
+        }
+    }
+    memo.mergeable = mergeable;
+    memo.last.size = list.size;
+    std::copy(list.sector.begin(), list.sector.begin() + list.size, memo.last.sector.begin());
+    return sent;
 }
 
 void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
@@ -165,8 +204,9 @@ void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
 }
 
 void KernelCounters::on_block_begin(uint64_t block_linear, uint32_t sm) {
-    (void)block_linear;
     (void)sm;
+    block_linear_ = block_linear;
+    for (auto& memo : store_memo_) memo.mergeable = false;
     if (cfg_.l1_cold_per_block && l1_built_) l1_.invalidate_all();
 }
 
@@ -198,9 +238,20 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     const DramEstimate dram = estimate_dram(footprint_.totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw, model);
     at(Stat::l2_read_misses) = std::min(dram.read_sectors, reads);
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
-    at(Stat::dram_read_bytes) = dram.read_sectors * kSectorBytes;
+    at(Stat::code_instructions) = executed_instructions_static();
+    at(Stat::dram_read_bytes) = dram.read_sectors * kSectorBytes + cfg_.code_fetch_bytes +
+                                static_cast<uint64_t>(cfg_.code_fetch_bytes_per_instruction *
+                                                      static_cast<double>(at(Stat::code_instructions)) + 0.5);
     at(Stat::dram_write_bytes) = dram.write_sectors * kSectorBytes;
     return s;
+}
+
+// Distinct instructions (function, pc) that ran at least once: the code a launch fetches.
+uint64_t KernelCounters::executed_instructions_static() const {
+    uint64_t n = 0;
+    for (const auto& fn : lines_)
+        for (const auto& l : fn) n += l.warp_insts != 0 ? 1 : 0;
+    return n;
 }
 
 std::map<std::string, double> KernelCounters::metrics() const {

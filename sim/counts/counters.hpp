@@ -20,7 +20,16 @@
 //   capacity repeated touches miss with probability 1 - capacity/footprint. Not modelled: L2 partitions
 //   (H100/H200 split L2 in two halves; data may be held in both), which dirty lines stay in L2 at kernel end
 //   (a fitted share of L2, CountsConfig::l2_dirty_retained_fraction, stays unwritten), and ECC/compression.
-//   DRAM reads come in 64-byte granules (CountsConfig::dram_read_granule_64, measured on an H200).
+//   DRAM reads come in 64-byte granules (CountsConfig::dram_read_granule_64, measured on an H200), and every
+//   launch also reads its code and constant banks from DRAM (CountsConfig::code_fetch_*).
+// - Store merging: a warp's store reaches L2 without the sectors its previous store already sent, when both
+//   touch few 128-byte lines (CountsConfig::store_merge_max_lines): on the H200 a warp storing o[0..5] of a
+//   6-int record per thread (six stores, 24 sectors each) sends each sector once (vote_ops: 4608 L1 store
+//   sectors, 768 L2 write sectors). Stores over more lines merge partly or not at all, in proportions that
+//   depend on the SASS schedule (f32_basic, eight 8-line stores: 3.5 of 8 reach L2; asm_logic_permute and
+//   asm_bitfield_shift, ten back-to-back 10-line stores each: 1.8 and 7.0 of 8): those are not merged here.
+// - Local memory: per-request sectors follow the hardware's interleaved layout (collect_local_sectors);
+//   each warp of each block has its own stacks, so local traffic has a footprint of its own.
 // - Cost: on_instruction is an array increment plus a per-line vector slot; on_access collects at most 64
 //   sectors (linear for coalesced warps), L1 lookups are a short way scan, and footprint updates hit a
 //   cached 64 KiB chunk bitmap.
@@ -35,6 +44,7 @@
 
 #include "sim/counts/access.hpp"
 #include "sim/counts/footprint.hpp"
+#include "sim/counts/global_sectors.hpp"
 #include "sim/counts/metric_table.hpp"
 #include "sim/counts/sectored_cache.hpp"
 #include "sim/counts/shared_banks.hpp"
@@ -55,6 +65,16 @@ struct CountsConfig {
     // an H200 a 16 MiB write kernel wrote 1 KB to DRAM and a 256 MiB one 241,081,600 B, i.e. 27.35 MB, or
     // 0.435 of 60 MiB, stayed in L2.
     double l2_dirty_retained_fraction = 0.435;
+    // Stores touching at most this many 128-byte lines merge with the same warp's previous store (0: no
+    // merging). On the H200, kernels whose stores span at most 6 lines and follow each other with only
+    // arithmetic between them merged completely (vote_ops, redux_ops, half2_vector, divrem_*, shfl_modes),
+    // but for cvt_saturate_reinterpret (6 lines, slow conversions between the stores) 2.25 of 6 reached L2.
+    uint32_t store_merge_max_lines = 6;
+    // DRAM bytes a launch reads besides its data: its code and constant banks, which ncu's cache flush leaves
+    // in DRAM. Fitted on the H200 over 131 small launches (DRAM bytes read less their data's 64-byte
+    // granules): 2304 B plus 27 B per distinct PTX instruction executed; 126 of them within 2 KiB of the fit.
+    uint64_t code_fetch_bytes = 2304;
+    double code_fetch_bytes_per_instruction = 27.0;
     SharedBankRules shared_rules = SharedBankRules::h200();
 };
 
@@ -124,6 +144,8 @@ private:
     void count_shared(const WarpAccess& a, LineStats& line);
     void add(Stat s, uint64_t n) { stats_[static_cast<std::size_t>(s)] += n; }
     SectoredCache& l1();
+    uint32_t l2_store_sectors(uint32_t warp, const SectorList& list);
+    uint64_t executed_instructions_static() const;
 
     CountsConfig cfg_;
     std::array<uint64_t, kStatCount> stats_{};
@@ -131,6 +153,14 @@ private:
     SectorFootprint footprint_;
     SectoredCache l1_;  // built on the first cached load: a counter per block should not pay for it
     bool l1_built_ = false;
+    // Per warp of the running block: the sectors its last store sent to L2, and whether that store was narrow
+    // enough to merge with (store_merge_max_lines). Reset at every on_block_begin.
+    struct StoreMemo {
+        SectorList last;
+        bool mergeable = false;
+    };
+    std::vector<StoreMemo> store_memo_;
+    uint64_t block_linear_ = 0;
     mutable std::map<std::pair<uint32_t, uint32_t>, LineStats> per_pc_view_;
 };
 

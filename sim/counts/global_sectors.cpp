@@ -38,6 +38,26 @@ void collect_sectors(const WarpAccess& access, SectorList& out) {
                                      out.sector.begin());
 }
 
+uint32_t collect_local_sectors(const WarpAccess& access, uint64_t warp_base, SectorList& out) {
+    // A lane's bytes [o, o + width) cover the 4-byte words o/4 .. (o + width - 1)/4; word w of lane l lies in
+    // sector (warp_base / 32) + w * 4 + l / 8. At most 32 lanes x 8 words (a .v8 access).
+    std::array<uint64_t, 256> all;
+    uint32_t n = 0;
+    const uint64_t width = access.bytes_per_lane == 0 ? 1 : access.bytes_per_lane;
+    const uint64_t base = warp_base >> kSectorShift;
+    for (uint32_t mask = access.active_mask; mask != 0; mask &= mask - 1) {
+        const auto lane = static_cast<uint32_t>(std::countr_zero(mask));
+        const uint64_t offset = access.addr[lane] & 0xffff'ffffull;
+        const uint64_t last_word = (offset + width - 1) >> 2;
+        for (uint64_t w = offset >> 2; w <= last_word && n < all.size(); ++w) all[n++] = base + w * 4 + lane / 8;
+    }
+    std::sort(all.begin(), all.begin() + n);
+    n = static_cast<uint32_t>(std::unique(all.begin(), all.begin() + n) - all.begin());
+    out.size = std::min<uint32_t>(n, static_cast<uint32_t>(out.sector.size()));
+    std::copy(all.begin(), all.begin() + out.size, out.sector.begin());
+    return n;
+}
+
 uint32_t count_sectors(const WarpAccess& access) {
     SectorList list;
     collect_sectors(access, list);

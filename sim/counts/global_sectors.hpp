@@ -22,6 +22,14 @@ struct SectorList {
 // Coalesced warps (lane addresses non-decreasing) take a linear path; anything else is sorted.
 void collect_sectors(const WarpAccess& access, SectorList& out);
 
+// Local memory as the hardware lays it out: the threads of a warp interleave their stacks in 4-byte words
+// (word w of lane l at w * 128 + l * 4), so 32 lanes reading one stack offset touch one 128-byte line (4
+// sectors; the H200 counts 1778 local store sectors for 448 requests in math_f32_precise, where a
+// thread-contiguous layout gives 448). The stack offset is the low 32 bits of a local address (the engine's
+// local window is 4 GiB aligned); `warp_base`, a multiple of 128, places the warp's stacks. Returns the
+// number of distinct sectors and fills `out` with them, ascending (the first 64 if there are more).
+uint32_t collect_local_sectors(const WarpAccess& access, uint64_t warp_base, SectorList& out);
+
 // Distinct 32-byte sectors touched by the active lanes (what l1tex__t_sectors_* counts per request).
 uint32_t count_sectors(const WarpAccess& access);
 

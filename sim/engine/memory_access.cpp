@@ -263,6 +263,7 @@ AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKin
     bytes_per_lane_ = static_cast<uint8_t>(bytes_per_lane);
     pc_ = in.pc;
     function_ = x.frame->code->index;
+    warp_ = x.warp->index;
     non_coherent_ = d.nc || in.ir->op == ir::Opcode::ldu;
     caches_in_l1_ = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg && d.cache != ir::CacheOp::cs &&
                      d.cache != ir::CacheOp::cv;
@@ -284,6 +285,7 @@ counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {
         a->bytes_per_lane = bytes_per_lane_;
         a->pc = pc_;
         a->function = function_;
+        a->warp = warp_;
         a->non_coherent = non_coherent_;
         a->caches_in_l1 = caches_in_l1_;
         a->redux_op = redux_op_;

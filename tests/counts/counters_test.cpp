@@ -32,6 +32,8 @@ CountsConfig tiny_config() {
     cfg.l1_ways = 2;
     cfg.l2_bytes = 1 << 20;
     cfg.l2_dirty_retained_fraction = 0;  // every dirty sector reaches DRAM, so writes stay visible
+    cfg.code_fetch_bytes = 0;            // DRAM reads are the data's alone (code fetch: l2_traffic_test.cpp)
+    cfg.code_fetch_bytes_per_instruction = 0;
     return cfg;
 }
 }  // namespace
