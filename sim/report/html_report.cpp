@@ -347,7 +347,7 @@ std::string lines_table(const ReportModel& m) {
             const auto& a = r.accesses[i];
             const double scale = a.space == AccessSpace::shared ? scale_shared : scale_global;
             const std::string note = a.space == AccessSpace::shared
-                                         ? (a.s.max_way > 1 ? fmt::format("{}-way", a.s.max_way) : "")
+                                         ? (a.s.max_way > 1 && a.excess() > 0 ? fmt::format("{}-way", a.s.max_way) : "")
                                          : fmt::format("{:.1f} %", 100.0 * a.efficiency());
             out += (i == 0 ? head : std::string("<tr>")) +
                    fmt::format("<td class=\"acc\">{}</td><td>{}</td><td>{}</td><td>{:.2f} {}</td><td>{:.2f}</td><td>{}</td></tr>\n",

@@ -40,7 +40,8 @@ std::string row_source(const SourceRow& r) {
 std::string access_columns(const AccessRow& a) {
     std::string note;
     if (a.space == AccessSpace::shared) {
-        if (a.s.max_way > 1) note = fmt::format("{}-way", a.s.max_way);
+        // Wide lanes can ask a bank for two words with no wavefront lost: only a cost above the ideal is a conflict.
+        if (a.s.max_way > 1 && a.excess() > 0) note = fmt::format("{}-way", a.s.max_way);
     } else {
         note = fmt::format("{:.1f} %", 100.0 * a.efficiency());
     }

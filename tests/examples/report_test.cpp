@@ -243,3 +243,19 @@ TEST_CASE("HTML: the threads of an (8, 32) block form warps of 4 rows", "[exampl
     for (auto it = std::sregex_iterator(warp1.begin(), warp1.end(), y_of); it != std::sregex_iterator(); ++it) ys.insert((*it)[1]);
     CHECK(ys.size() == 4);
 }
+
+TEST_CASE("report: a float4 shared load at its ideal is no bank conflict, a strided one is", "[examples][report]") {
+    auto p = session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/bank_patterns_wide.json");
+    REQUIRE(p.ok());
+    const auto run = simulate(p.value());
+    const std::string text = report::text_report(p.value(), run);
+    // s4[lane]: 16 lanes x 4 words per half-warp pass = 64 words, 2 per bank: 4 wavefronts, the ideal.
+    const size_t c = text.find("float4 c = s4[lane];");
+    REQUIRE(c != std::string::npos);
+    const std::string row_c = text.substr(c, text.find('\n', c) - c);
+    CHECK_THAT(row_c, Catch::EndsWith("4.00   4.00"));
+    // s2[lane * 16]: 128 bytes apart, 32 wavefronts where 4 would do.
+    const size_t b = text.find("float2 b = s2[lane * 16];");
+    REQUIRE(b != std::string::npos);
+    CHECK_THAT(text.substr(b, text.find('\n', b) - b), Catch::EndsWith("16-way"));
+}
