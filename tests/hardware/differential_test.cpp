@@ -30,7 +30,27 @@ const std::vector<std::string> kExactMetrics = {
     "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
     "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",  "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    // Bank conflicts = wavefronts - ideal wavefronts, per instruction: the H200's own counter equals that for
+    // loads and stores (the extra wavefronts of a pipe collision count as conflicts there too). Not for
+    // shared atomics (ATOMS), whose ncu conflict count is neither that nor stable; op_atom is not compared.
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 };
+
+// Cache and DRAM traffic is modelled (sim/counts/counters.hpp), not counted: a launch agrees when the
+// simulated figure is within 10 % of the measured one or within an absolute floor, whichever is larger. The
+// floor is 4 KiB (128 sectors) for every figure: what a tiny launch's code and constant fetches, a few
+// straddled sectors or a handful of vprintf records move, and below which 10 % is a handful of sectors.
+struct Tolerance {
+    std::string metric;
+    double floor;  // in the metric's unit (sectors or bytes)
+};
+const std::vector<Tolerance> kTrafficMetrics = {
+    {"lts__t_sectors_srcunit_tex_op_read.sum", 128},
+    {"lts__t_sectors_srcunit_tex_op_write.sum", 128},
+    {"dram__bytes_read.sum", 4096},
+    {"dram__bytes_write.sum", 4096},
+};
+constexpr double kTrafficRelative = 0.10;
 
 // Thread-instructions one spec may take in CI; larger launches are skipped and counted.
 constexpr uint64_t kBudget = 400'000'000ull;
@@ -68,7 +88,7 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
     for (const auto& g : gaps) gap_keys.insert({g.spec, g.key});
 
     std::map<std::string, Tally> tally;  // per compared key: "buffers" or a metric name
-    std::map<std::string, Tally> traffic;  // L2 and DRAM figures: modelled, compared within a tolerance
+    std::map<std::string, Tally> traffic;  // L2 and DRAM figures: within a tolerance (kTrafficMetrics)
     std::vector<std::string> unexpected;
     std::set<std::pair<std::string, std::string>> gaps_seen;
     int specs = 0, skipped_large = 0, gpu_errors = 0, simulator_only_errors = 0;
@@ -98,14 +118,15 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
             continue;
         }
         ++specs;
-        auto note = [&](const std::string& key, bool ok, const std::string& what) {
-            auto& t = tally[key];
+        auto note_in = [&](std::map<std::string, Tally>& into, const std::string& key, bool ok, const std::string& what) {
+            auto& t = into[key];
             ++t.compared;
             if (ok) ++t.matched;
             bool listed = gap_keys.count({spec_path, key}) > 0;
             if (listed) gaps_seen.insert({spec_path, key});
             if (!ok && !listed) unexpected.push_back(spec_path + ": " + key + ": " + what);
         };
+        auto note = [&](const std::string& key, bool ok, const std::string& what) { note_in(tally, key, ok, what); };
         if (report.error && prepared->spec.expect_error &&
             (report.error->message + report.error->details).find(*prepared->spec.expect_error) != std::string::npos) {
             ++simulator_only_errors;  // caught on purpose where the GPU lets it pass (one past the end, say)
@@ -142,18 +163,14 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
                  fmt::format("ptxas -v {} driver {}", *report.launch.registers_per_thread, want));
         }
         const auto& measured = gpu.value("metrics", nlohmann::json::object());
-        // Cache and DRAM traffic is modelled (footprint model, sim/counts/counters.hpp), not counted: within
-        // 10 % or 4 KiB (DRAM) / 128 sectors (L2) of the measurement counts as agreeing.
-        for (const auto& [name, slack] : std::vector<std::pair<std::string, double>>{
-                 {"lts__t_sectors_srcunit_tex_op_read.sum", 128}, {"lts__t_sectors_srcunit_tex_op_write.sum", 128},
-                 {"dram__bytes_read.sum", 4096}, {"dram__bytes_write.sum", 4096}}) {
+        for (const auto& [name, floor] : kTrafficMetrics) {
             if (!measured.contains(name)) continue;
             const double want = measured.at(name).get<double>();
             auto it = report.metrics.find(name);
             const double got = it == report.metrics.end() ? 0.0 : it->second;
-            auto& t = traffic[name];
-            ++t.compared;
-            if (std::fabs(got - want) <= std::max(slack, 0.10 * want)) ++t.matched;
+            const double allowed = std::max(floor, kTrafficRelative * want);
+            note_in(traffic, name, std::fabs(got - want) <= allowed,
+                    fmt::format("simulated {} measured {} (tolerance {})", got, want, allowed));
         }
         for (const auto& name : kExactMetrics) {
             if (!measured.contains(name)) continue;
@@ -166,8 +183,8 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
 
     std::string summary_tail;
     for (const auto& [key, t] : traffic) {
-        summary_tail += fmt::format("\n  {:<58} {:>4} of {:>4} launches within 10 % (reported, not asserted)", key,
-                                    t.matched, t.compared);
+        summary_tail += fmt::format("\n  {:<58} {:>4} of {:>4} launches within 10 % or 4 KiB", key, t.matched,
+                                    t.compared);
     }
     std::string summary = fmt::format("hardware: {} specs compared with the H200 ({} skipped as too large for CI, {} "
                                       "launch-error specs left to the engine tests, {} errors the simulator "
