@@ -266,17 +266,20 @@ constexpr std::string_view preset_2 = R"warpsim_preset({
  },
  "timing": {
   "fitted": true,
-  "_status": "fitted by sim/timing/fit.cpp (Levenberg-Marquardt on log(predicted/measured), Eigen LDLT steps (sim/timing/fit.cpp)) to tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver 580.159.04), calibration set of tests/timing/sets.json (44 launches); calibration MAPE 12.9 %, validation MAPE 15.6 % over 42 launches",
-  "block_issue_cycles": 158.50921254680915,
-  "block_overhead_cycles": 609.532657433691,
-  "dram_efficiency": 0.7078287875094236,
-  "dram_latency_cycles": 729.2014188039409,
+  "_status": "fitted by sim/timing/fit.cpp (Levenberg-Marquardt on log(predicted/measured), Eigen LDLT steps; l2_resident_fraction by grid search (sim/timing/fit.cpp)) to tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver 580.159.04), calibration set of tests/timing/sets.json (44 launches); calibration MAPE 7.8 %, validation MAPE 8.2 % over 42 launches, 1 misordered pairs",
+  "block_issue_cycles": 137.45859558520115,
+  "block_overhead_cycles": 316.88264487101867,
+  "dram_efficiency": 0.8548802123029798,
+  "dram_latency_cycles": 709.0646589613231,
+  "int_issue_weight": 0.34459275956647506,
   "issue_efficiency": 1.0,
-  "l1_latency_cycles": 93.31492717878089,
-  "l2_bytes_per_cycle": 1707.939248621906,
+  "l1_latency_cycles": 78.50824240517298,
+  "l2_bytes_per_cycle": 5599.14340213233,
   "l2_latency_cycles": 100.00000000000004,
-  "launch_overhead_us": 4.837967872067257,
-  "overlap_p": 4.221238355061952
+  "l2_resident_fraction": 0.56,
+  "launch_overhead_us": 5.258443422620431,
+  "overlap_p": 1.9161646086920638,
+  "partial_sector_cost": 5.371315059237346
  },
  "sources": {
   "block.max_dims": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
@@ -308,7 +311,7 @@ constexpr std::string_view preset_2 = R"warpsim_preset({
   "sm.shared_carveout_kb": "cudaOccAlignUpShmemSizeVoltaPlus in cuda_occupancy.h (CUDA 13.0 toolkit); CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (supported shared memory capacities)",
   "sm.sub_partitions": "cudaOccSubPartitionsPerMultiprocessor in cuda_occupancy.h (CUDA 13.0 toolkit) (4 warp schedulers per SM)",
   "sm_count": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
-  "timing": "PLACEHOLDER guess, not fitted: the timing-model issue fits these to measurements",
+  "timing": "fitted to measured CUDA-event times of the H200: sim/timing/h200_fit.json, docs/TIMING.md",
   "warp_size": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json"
  }
 }

@@ -27,6 +27,9 @@ constexpr NamedParam kFitted[] = {
     {"overlap_p", &ModelParams::overlap_p},
     {"block_overhead_cycles", &ModelParams::block_overhead_cycles},
     {"block_issue_cycles", &ModelParams::block_issue_cycles},
+    {"int_issue_weight", &ModelParams::int_issue_weight},
+    {"partial_sector_cost", &ModelParams::partial_sector_cost},
+    {"l2_resident_fraction", &ModelParams::l2_resident_fraction},
 };
 constexpr NamedParam kFixed[] = {
     {"alu_latency_cycles", &ModelParams::alu_latency},
@@ -132,6 +135,35 @@ std::map<std::string, double> params_to_values(const ModelParams& m) {
     return out;
 }
 
+namespace {
+
+// Whether the launch's footprint stays in L2 from one run of the launch to the next.
+bool l2_resident(const LaunchProfile& prof, const ModelParams& m) {
+    return prof.l2_capacity_bytes > 0 && prof.footprint_bytes <= prof.l2_capacity_bytes * m.l2_resident_fraction;
+}
+
+}  // namespace
+
+SpillTraffic spill_traffic(const LaunchProfile& prof) {
+    SpillTraffic s;
+    double warps = double(prof.blocks) * prof.warps_per_block;
+    if (warps <= 0 || prof.static_insts <= 0 || (prof.spill_store_bytes <= 0 && prof.spill_load_bytes <= 0)) return s;
+    double insts = 0;
+    for (double v : prof.warp_insts) insts += v;
+    double runs = insts / warps / prof.static_insts;  // executions of the average instruction per warp
+    s.store_sectors = prof.spill_store_bytes * runs * warps;
+    s.load_sectors = prof.spill_load_bytes * runs * warps;
+    s.instructions = (prof.spill_store_bytes + prof.spill_load_bytes) / 4.0 * runs * warps;
+    // Capacity share (random-replacement estimate) of the resident threads' stack frames.
+    double threads_per_sm = double(std::max<uint32_t>(1, prof.blocks_per_sm)) * prof.warps_per_block * 32.0;
+    double frames_sm = threads_per_sm * prof.stack_frame_bytes;
+    double resident = std::min<double>(double(prof.blocks), double(prof.blocks_per_sm) * prof.sm_count);
+    double frames_device = resident * prof.warps_per_block * 32.0 * prof.stack_frame_bytes;
+    if (frames_sm > 0) s.l1_hit = std::min(1.0, prof.l1_capacity_bytes / frames_sm);
+    if (frames_device > 0) s.l2_hit = std::min(1.0, prof.l2_capacity_bytes / frames_device);
+    return s;
+}
+
 double chain_cycles(const LaunchProfile& prof, const ModelParams& m, double* memory_share) {
     double warps = double(prof.blocks) * prof.warps_per_block;
     if (warps <= 0) return 0;
@@ -152,19 +184,41 @@ namespace {
 struct PerBlock {
     double insts = 0, lsu = 0, shared = 0, dram = 0, l2 = 0;
     std::array<double, kPipeCount> pipe{};
+    // Whole launch, for the prediction's fields.
+    double dram_total = 0, spill_bytes = 0, spill_share = 0;
 };
 
 PerBlock per_block(const LaunchProfile& prof, const ModelParams& m) {
     PerBlock b;
     double n = std::max<double>(1, double(prof.blocks));
+    auto warp_insts = prof.warp_insts;
+    SpillTraffic spill = spill_traffic(prof);
+    warp_insts[static_cast<std::size_t>(Pipe::lsu)] += spill.instructions;
     for (std::size_t c = 0; c < kPipeCount; ++c) {
-        b.insts += prof.warp_insts[c] / n;
-        b.pipe[c] = prof.warp_insts[c] / n / m.pipe_rate[c];
+        auto p = static_cast<Pipe>(c);
+        double weight = p == Pipe::int_alu || p == Pipe::branch ? m.int_issue_weight : 1.0;
+        b.insts += weight * warp_insts[c] / n;
+        b.pipe[c] = warp_insts[c] / n / m.pipe_rate[c];
     }
     b.shared = prof.shared_wavefronts / n / m.shared_wavefronts_per_cycle;
-    b.lsu = prof.global_sectors / n / m.l1_sectors_per_cycle + b.shared;
-    b.dram = prof.dram_bytes / n;
-    b.l2 = prof.l2_sectors * 32.0 / n;
+    double l1_sectors = prof.global_sectors + spill.store_sectors + spill.load_sectors;
+    b.lsu = l1_sectors / n / m.l1_sectors_per_cycle + b.shared;
+
+    // L2: every sector the L1s send, partial sectors costing extra; spill stores write through, reloads
+    // that miss L1 read from L2.
+    double partial = std::max(0.0, prof.store_sectors - prof.store_ideal_sectors);
+    double spill_l2 = spill.store_sectors + spill.load_sectors * (1 - spill.l1_hit);
+    double l2_sectors = prof.l2_sectors + m.partial_sector_cost * partial + spill_l2;
+    // DRAM in the steady state of repeated launches: nothing when the footprint stays in L2, else what
+    // a cold L2 reads (the counts model) and every dirty byte written back; spilled frames beyond L2.
+    double dram = l2_resident(prof, m) ? 0.0 : prof.dram_read_bytes + prof.footprint_write_bytes;
+    double spill_dram = 32.0 * (1 - spill.l2_hit) * (spill.store_sectors + spill.load_sectors * (1 - spill.l1_hit));
+    b.dram_total = dram + spill_dram;
+    b.dram = b.dram_total / n;
+    b.l2 = l2_sectors * 32.0 / n;
+    b.spill_bytes = 32.0 * (spill.store_sectors + spill.load_sectors);
+    double moved = 32.0 * l2_sectors + b.dram_total;
+    b.spill_share = moved > 0 ? (32.0 * spill_l2 + spill_dram) / moved : 0;
     return b;
 }
 
@@ -207,6 +261,10 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
     pr.parts.memory_chain_share = mem_share;
     PerBlock b = per_block(prof, m);
     pr.parts.shared_part = b.lsu > 0 ? b.shared / b.lsu : 0;
+    pr.parts.spill_share = b.spill_share;
+    pr.l2_resident = l2_resident(prof, m);
+    pr.dram_bytes = b.dram_total;
+    pr.spill_bytes = b.spill_bytes;
     pr.top_pipe = Pipe::int_alu;
     for (std::size_t c = 0; c < kPipeCount; ++c)
         if (b.pipe[c] > b.pipe[static_cast<std::size_t>(pr.top_pipe)]) pr.top_pipe = static_cast<Pipe>(c);
@@ -225,7 +283,7 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
     }
     for (const auto& w : pr.waves) pr.cycles += w.cycles * double(w.count);
     pr.time_us = pr.overhead_us + pr.cycles / prof.clock_mhz;
-    pr.dram_gbps = pr.time_us > 0 ? prof.dram_bytes / (pr.time_us * 1e3) : 0;
+    pr.dram_gbps = pr.time_us > 0 ? pr.dram_bytes / (pr.time_us * 1e3) : 0;
     pr.gflops = pr.time_us > 0 ? prof.flops / (pr.time_us * 1e3) : 0;
 
     // The bound: launch overhead, then a tail wave, then the largest limit.
@@ -242,12 +300,13 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
         pr.bound_text = fmt::format("tail wave: 1 of {} waves {:.1f} % full", nwaves, 100.0 * fill);
     } else {
         double top = std::max({P.latency, P.issue, P.pipe, P.lsu, P.dram, P.l2});
+        const char* spills = P.spill_share >= 0.5 ? " (register spills to local memory)" : "";
         if (top == P.dram) {
             pr.bound = "dram";
-            pr.bound_text = "DRAM bandwidth";
+            pr.bound_text = std::string("DRAM bandwidth") + spills;
         } else if (top == P.l2) {
             pr.bound = "l2";
-            pr.bound_text = "L2 bandwidth";
+            pr.bound_text = std::string("L2 bandwidth") + spills;
         } else if (top == P.latency) {
             pr.bound = "latency";
             pr.bound_text = mem_share >= 0.5 ? "memory latency: too few warps in flight"
@@ -274,6 +333,12 @@ std::string prediction_text(const LaunchProfile& prof, const Prediction& pr) {
                      "global memory), {} warps per SM\n",
                      pr.dram_gbps, pr.gflops, pr.chain_cycles_per_warp, 100.0 * pr.parts.memory_chain_share,
                      pr.warps_per_sm);
+    o << fmt::format("          footprint {:.1f} MiB: {} (launches repeated, as CUDA events time them)\n",
+                     prof.footprint_bytes / 1048576.0,
+                     pr.l2_resident ? "stays in L2, no DRAM traffic" : "larger than what L2 keeps, streamed from DRAM");
+    if (pr.spill_bytes > 0)
+        o << fmt::format("          register spills: {:.1f} MiB of local-memory traffic (ptxas -v)\n",
+                         pr.spill_bytes / 1048576.0);
     uint64_t first = 1;
     for (const auto& w : pr.waves) {
         std::string which = w.count > 1 ? fmt::format("waves {}-{}", first, first + w.count - 1)

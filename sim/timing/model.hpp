@@ -26,6 +26,16 @@ struct ModelParams {
     double overlap_p = 3;                // p of the p-norm that combines overlapping limits (inf = max)
     double block_overhead_cycles = 200;  // start and drain of one block on an SM
     double block_issue_cycles = 50;      // an SM accepts a new block at most this often (dispatch rate)
+    // Share of the PTX integer and branch instructions that take an issue slot in SASS: ptxas unrolls
+    // loops (one counter update, compare and branch per several iterations) and folds address arithmetic.
+    double int_issue_weight = 0.5;
+    // Extra L2 cost of a partially written sector (a store whose bytes fill less than its sectors: the L2
+    // merges it byte by byte), in full-sector transfers.
+    double partial_sector_cost = 1;
+    // Share of the L2 whose data is still there when the same launch runs again (CUDA-event timing repeats
+    // a launch): a footprint up to this share stays resident and costs no DRAM traffic; a larger one is
+    // streamed through (LRU over a cyclic pattern keeps nothing). Fitted by a grid search (a step).
+    double l2_resident_fraction = 0.5;
     // Architectural (whitepaper / microbenchmark figures; not fitted).
     double alu_latency = 4, fp32_latency = 4, fp64_latency = 8, sfu_latency = 18, shared_latency = 30;
     double constant_latency = 4, warp_latency = 24, barrier_latency = 20;
@@ -57,6 +67,7 @@ struct Wave {
 // Cycles of the limits, summed over waves, for the bound and the text.
 struct Components {
     double latency = 0, issue = 0, pipe = 0, lsu = 0, dram = 0, l2 = 0;
+    double spill_share = 0;      // share of the L2 and DRAM bytes that are register spills
     double shared_part = 0;      // share of the LSU time spent in shared wavefronts
     double memory_chain_share = 0;  // share of the warp chain waiting on global memory
 };
@@ -73,7 +84,20 @@ struct Prediction {
     Pipe top_pipe = Pipe::fp32;
     double chain_cycles_per_warp = 0;
     uint32_t warps_per_sm = 0;   // in a full wave
+    bool l2_resident = false;    // the footprint fits the share of L2 that survives between launches
+    double dram_bytes = 0;       // what the model charges DRAM with (steady state of repeated launches)
+    double spill_bytes = 0;      // local-memory bytes of ptxas's register spills (L1), whole launch
 };
+
+// Register spills (ptxas -v) turned into executed local-memory traffic of the launch: the spill code's
+// bytes per thread scaled by how often the average instruction of the kernel ran. Per warp, a 4-byte
+// spill of 32 lanes is 4 sectors, so sectors per warp = bytes per thread.
+struct SpillTraffic {
+    double store_sectors = 0, load_sectors = 0;  // L1, whole launch
+    double instructions = 0;                      // warp instructions, whole launch (4-byte accesses)
+    double l1_hit = 1, l2_hit = 1;                // of the reloads: stack frames of resident threads vs capacity
+};
+SpillTraffic spill_traffic(const LaunchProfile& prof);
 
 // The per-warp dependency chain in cycles (average warp), for the given latencies.
 double chain_cycles(const LaunchProfile& prof, const ModelParams& m, double* memory_share = nullptr);

@@ -111,7 +111,8 @@ TEST_CASE("monotonic: more sectors or DRAM bytes never make a launch faster", "[
     LaunchProfile p = compute_profile(4096);
     double prev = 0;
     for (double k : {0.0, 1e5, 1e6, 1e7, 1e8, 1e9}) {
-        p.dram_bytes = k;
+        p.dram_read_bytes = k;
+        p.footprint_bytes = k;
         p.l2_sectors = k / 32;
         p.global_sectors = k / 32;
         double t = predict_profile(p, m).time_us;
@@ -124,7 +125,8 @@ TEST_CASE("bound classification on synthetic profiles", "[timing]") {
     auto m = simple_params();
     SECTION("DRAM bandwidth") {
         LaunchProfile p = compute_profile(1056);
-        p.dram_bytes = 1e8;  // 1e8 bytes / 1000 B per cycle = 1e5 cycles >> 1600 issue cycles
+        p.dram_read_bytes = 1e8;  // 1e8 bytes / 1000 B per cycle = 1e5 cycles >> 1600 issue cycles
+        p.footprint_bytes = 1e8;
         auto pr = predict_profile(p, m);
         CHECK(pr.bound == "dram");
         CHECK(pr.bound_text == "DRAM bandwidth");
@@ -154,7 +156,7 @@ TEST_CASE("bound classification on synthetic profiles", "[timing]") {
         p.warp_insts = {};
         p.warp_insts[static_cast<std::size_t>(Pipe::lsu)] = 8000;
         p.warp_insts[static_cast<std::size_t>(Pipe::fp32)] = 8000;
-        p.dram_bytes = 8000 * 128;
+        p.dram_read_bytes = 8000 * 128;
         auto pr = predict_profile(p, m);
         CHECK(pr.bound == "latency");
         CHECK(pr.bound_text == "memory latency: too few warps in flight");
@@ -170,6 +172,76 @@ TEST_CASE("bound classification on synthetic profiles", "[timing]") {
         CHECK(pr.bound_text == "shared-memory bank conflicts");
         CHECK(pr.cycles == Approx(204800));
     }
+}
+
+TEST_CASE("warm L2: a footprint within the resident share costs no DRAM time, a larger one all of it", "[timing]") {
+    auto m = simple_params();
+    m.l2_resident_fraction = 0.5;
+    LaunchProfile p = compute_profile(1056);
+    p.l2_capacity_bytes = 60e6;
+    p.dram_read_bytes = 1e8;  // what a cold L2 reads
+    p.footprint_write_bytes = 5e7;
+    p.footprint_bytes = 30e6;  // fits in 0.5 x 60 MB
+    auto fits = predict_profile(p, m);
+    CHECK(fits.l2_resident);
+    CHECK(fits.dram_bytes == 0);
+    CHECK(fits.bound != "dram");
+    p.footprint_bytes = 31e6;  // does not: reads plus every dirty byte written back, 1.5e8 B / 1000 B per cycle
+    auto streams = predict_profile(p, m);
+    CHECK_FALSE(streams.l2_resident);
+    CHECK(streams.dram_bytes == Approx(1.5e8));
+    CHECK(streams.bound == "dram");
+    CHECK(streams.cycles == Approx(1.5e5));
+}
+
+TEST_CASE("partially written sectors cost the L2 extra transfers", "[timing]") {
+    auto m = simple_params();
+    m.partial_sector_cost = 3;
+    m.l2_bytes_per_cycle = 32;  // one sector per cycle
+    LaunchProfile p = compute_profile(1056);
+    p.l2_sectors = 1e6;
+    p.store_sectors = 8e5;        // a transpose's scattered 4-byte stores: 8 sectors per 32 bytes
+    p.store_ideal_sectors = 1e5;
+    auto pr = predict_profile(p, m);
+    CHECK(pr.bound == "l2");
+    CHECK(pr.cycles == Approx(1e6 + 3 * 7e5));
+    p.store_ideal_sectors = 8e5;  // whole sectors: no extra
+    CHECK(predict_profile(p, m).cycles == Approx(1e6));
+}
+
+TEST_CASE("register spills: ptxas's spill bytes become local traffic, scaled by executions", "[timing]") {
+    LaunchProfile p = compute_profile(1056);  // 8448 warps, 100 fp32 instructions each
+    p.static_insts = 50;                      // the average instruction ran twice per warp
+    p.spill_store_bytes = 64;
+    p.spill_load_bytes = 128;
+    p.stack_frame_bytes = 256;
+    p.l1_capacity_bytes = 256 * 1024;         // 8 x 256 threads x 256 B = 512 KiB of frames per SM: half hit
+    p.l2_capacity_bytes = 60 * 1024 * 1024;   // 1056 x 256 x 256 B = 66 MiB of frames on the device
+    auto s = spill_traffic(p);
+    CHECK(s.store_sectors == Approx(64.0 * 2 * 8448));
+    CHECK(s.load_sectors == Approx(128.0 * 2 * 8448));
+    CHECK(s.instructions == Approx((64.0 + 128.0) / 4 * 2 * 8448));
+    CHECK(s.l1_hit == Approx(0.5));
+    CHECK(s.l2_hit == Approx(60.0 / 66.0));
+    auto m = simple_params();
+    LaunchProfile clean = p;
+    clean.spill_store_bytes = clean.spill_load_bytes = 0;
+    auto with = predict_profile(p, m), without = predict_profile(clean, m);
+    CHECK(with.cycles > without.cycles);
+    CHECK(with.spill_bytes == Approx(32.0 * (64 + 128) * 2 * 8448));
+    CHECK(without.spill_bytes == 0);
+}
+
+TEST_CASE("integer and branch instructions take int_issue_weight of an issue slot", "[timing]") {
+    auto m = simple_params();
+    LaunchProfile p = compute_profile(1056);  // 8 blocks x 8 warps per SM, 100 fp32 each
+    p.warp_insts[static_cast<std::size_t>(Pipe::int_alu)] = 1056.0 * 8 * 100;
+    p.warp_insts[static_cast<std::size_t>(Pipe::branch)] = 1056.0 * 8 * 50;
+    p.chain.clear();
+    m.int_issue_weight = 1.0;
+    CHECK(predict_profile(p, m).cycles == Approx(64.0 * 250 / 4));  // every PTX instruction issues
+    m.int_issue_weight = 0.25;
+    CHECK(predict_profile(p, m).cycles == Approx(64.0 * 137.5 / 4));  // 100 fp32 + 37.5 integer and branch
 }
 
 TEST_CASE("parameters round-trip through the preset's values map", "[timing]") {
