@@ -89,6 +89,12 @@ struct BarrierState {
 struct LaunchContext;
 struct BlockContext;
 
+// Register files of frames that ended, for the next frames to reuse: a block's warps then neither allocate
+// nor free theirs. One per chunk of blocks (one worker at a time), never shared between threads.
+struct RegisterFilePool {
+    std::vector<std::vector<uint64_t>> spare;
+};
+
 // A thread-block cluster (sm_90): its CTAs run together on one worker (cluster_runner.cpp), read and write
 // each other's shared memory (distributed shared memory) and share barrier.cluster (handlers_cluster.cpp).
 // A launch without clusters gives a block a one-CTA cluster the first time it uses barrier.cluster.
@@ -122,6 +128,7 @@ struct BlockContext {
     uint64_t thread_insts = 0, warp_insts = 0;
     uint64_t clock = 0;
     std::vector<std::vector<uint64_t>>* backedges = nullptr;  // [function][pc]: taken backward branches
+    RegisterFilePool* register_pool = nullptr;  // nullptr: frames allocate their own
     std::optional<LaunchError> error;
     ClusterContext* cluster = nullptr;           // nullptr: no cluster barrier used yet (one-CTA cluster)
     uint32_t cluster_rank = 0;                   // %cluster_ctarank

@@ -12,6 +12,7 @@
 #include "sim/engine/decode.hpp"
 #include "sim/engine/exec_state.hpp"
 #include "sim/engine/schedule.hpp"
+#include "sim/engine/warp_runner.hpp"
 #include "sim/memory/address_map.hpp"
 
 namespace warpsim::engine {
@@ -180,6 +181,7 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
     const uint64_t gx = L.grid[0], gy = L.grid[1];
     const BlockOrder order(L.cfg->schedule_seed, c.first, c.last - c.first);
+    RegisterFilePool registers;
     for (uint64_t k = 0; k < c.last - c.first && !c.error; ++k) {
         const uint64_t lin = c.first + order.at(k);
         BlockContext b;
@@ -192,7 +194,9 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
         b.counters = with_counters ? c.counters.get() : nullptr;
         b.backedges = &backedges;
         b.clock = lin * 1000;
+        b.register_pool = &registers;
         run_block(b);
+        recycle_frames(b);
         std::stable_sort(b.printf_records.begin(), b.printf_records.end(),
                          [](const PrintfRecord& a, const PrintfRecord& z) { return a.warp < z.warp; });
         for (auto& r : b.printf_records) c.printf_text += r.text;

@@ -50,6 +50,10 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
 
 void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockContext& b) {
     f.code = &fn;
+    if (b.register_pool && !b.register_pool->spare.empty()) {
+        f.regs = std::move(b.register_pool->spare.back());
+        b.register_pool->spare.pop_back();
+    }
     f.regs.assign(static_cast<std::size_t>(fn.num_regs) * 32, 0);
     for (std::size_t i = 0; i < fn.const_regs.size(); ++i)
         std::fill_n(f.regs.data() + static_cast<std::size_t>(fn.const_regs[i]) * 32, 32, fn.reg_init[i]);
@@ -85,7 +89,7 @@ std::pair<uint32_t, uint32_t> callee_slot(const DecodedFunction& callee, bool re
 }
 
 // Copies return values back to the caller and pops the frame.
-void pop_frame(Warp& w) {
+void pop_frame(Warp& w, RegisterFilePool* pool) {
     Frame& callee = w.frames.back();
     Frame& caller = w.frames[w.frames.size() - 2];
     const CallSite& cs = caller.code->calls[callee.call_site];
@@ -111,6 +115,7 @@ void pop_frame(Warp& w) {
         w.local[l].resize(caller.alloca_top.empty() ? local_top : caller.alloca_top[l]);
         w.params[l].resize(param_top);
     }
+    if (pool) pool->spare.push_back(std::move(callee.regs));
     w.frames.pop_back();
 }
 
@@ -185,6 +190,12 @@ void start_warps(BlockContext& b) {
     }
 }
 
+void recycle_frames(BlockContext& b) {
+    if (!b.register_pool) return;
+    for (auto& w : b.warps)
+        for (auto& f : w.frames) b.register_pool->spare.push_back(std::move(f.regs));
+}
+
 RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
     Exec x{&w, nullptr, nullptr, &b, b.launch, false};
     counts::KernelCounters* counters = b.counters;
@@ -194,7 +205,7 @@ RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
         Frame& f = w.frames.back();
         if (f.stack.empty()) {
             if (w.frames.size() == 1) { status = RunStatus::done; break; }
-            pop_frame(w);
+            pop_frame(w, b.register_pool);
             continue;
         }
         StackEntry& top = f.stack.back();

@@ -15,6 +15,9 @@ void start_warps(BlockContext& block);
 
 RunStatus run_warp(Warp& warp, BlockContext& block, uint64_t quantum);
 
+// Hands the register files of a finished block's frames to block.register_pool for the next block.
+void recycle_frames(BlockContext& block);
+
 // Pushes a call frame for `fn` with lanes `mask` (returns false after raising a fault on stack overflow).
 bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t mask, uint32_t call_site);
 
