@@ -47,28 +47,34 @@ bool pass_is_single_wavefront(const Pass& p, bool shared, uint32_t& distinct_wor
 }
 
 // The same test for a pass with word sharing whose lanes each touch one word (1, 2 or 4 bytes, aligned:
-// every ld/st the engine lets through), without the per-lane word loop. `narrow` is false (and the result
-// meaningless) when some lane crosses a word boundary.
+// every ld/st the engine lets through), in two branch-free sweeps: remember one word per bank, then check
+// that every lane's word is its bank's word. `narrow` is false (and the result meaningless) when some lane
+// crosses a word boundary.
 bool narrow_pass_is_single_wavefront(const Pass& p, uint32_t& distinct_words, bool& narrow) {
-    std::array<uint32_t, kNumBanks> first;  // first[b] is read only once bit b of `seen` is set
-    uint32_t seen = 0;
-    bool simple = true;
-    for (uint32_t m = p.pass_mask; m != 0; m &= m - 1) {
-        const uint64_t addr = p.access.addr[p.base + static_cast<uint32_t>(std::countr_zero(m))];
-        if ((addr & (kBankWordBytes - 1)) + p.width > kBankWordBytes) {
-            narrow = false;
-            return false;
-        }
-        const auto w = static_cast<uint32_t>(addr / kBankWordBytes);
-        const uint32_t bank = w % kNumBanks;
-        if ((seen >> bank & 1u) == 0) {
-            seen |= 1u << bank;
-            first[bank] = w;
+    const auto each_lane = [&p](auto&& f) {
+        if (p.pass_mask == 0xffffffffu) {
+            for (uint32_t l = 0; l < 32; ++l) f(p.access.addr[l]);
         } else {
-            simple &= first[bank] == w;
+            for (uint32_t m = p.pass_mask; m != 0; m &= m - 1)
+                f(p.access.addr[p.base + static_cast<uint32_t>(std::countr_zero(m))]);
         }
-    }
-    narrow = true;
+    };
+    std::array<uint32_t, kNumBanks> word_of_bank;  // read only for banks some lane wrote
+    uint32_t seen = 0;
+    bool crosses = false;
+    each_lane([&](uint64_t addr) {
+        crosses |= (addr & (kBankWordBytes - 1)) + p.width > kBankWordBytes;
+        const auto w = static_cast<uint32_t>(addr / kBankWordBytes);
+        word_of_bank[w % kNumBanks] = w;
+        seen |= 1u << (w % kNumBanks);
+    });
+    narrow = !crosses;
+    if (crosses) return false;
+    bool simple = true;
+    each_lane([&](uint64_t addr) {
+        const auto w = static_cast<uint32_t>(addr / kBankWordBytes);
+        simple &= word_of_bank[w % kNumBanks] == w;
+    });
     distinct_words = static_cast<uint32_t>(std::popcount(seen));
     return simple;
 }
