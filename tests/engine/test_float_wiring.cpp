@@ -38,6 +38,11 @@ const Case kCases[] = {
     // (1+2^-23)(1-2^-23) - 1 = -2^-46 exactly when fused (a separate multiply would round the product to 1).
     {"fma.rn fused", "mov.b32 %f4, 0f3F800001; mov.b32 %f5, 0f3F7FFFFE; mov.b32 %f6, 0fBF800000; "
                      "fma.rn.f32 %f3, %f4, %f5, %f6; mov.b32 %r9, %f3;", 0xa8800000},
+    // (1+2^-23)(2^-24-2^-47) + (1+2^-23) = 1 + 2^-23 + 2^-24 - 2^-70: just below the midpoint of 1+2^-23 and
+    // 1+2^-22, so it rounds down. Rounded to f64 first it would be the midpoint exactly, and then tie to even
+    // (0x3f800002): the engine's f64 shortcut must not be taken here.
+    {"fma.rn near a midpoint", "mov.b32 %f4, 0f3F800001; mov.b32 %f5, 0f337FFFFE; mov.b32 %f6, 0f3F800001; "
+                               "fma.rn.f32 %f3, %f4, %f5, %f6; mov.b32 %r9, %f3;", 0x3f800001},
     // 2^-126 * 0.5 = 2^-127: subnormal 0x00400000, flushed to +0 with .ftz.
     {"mul.rn subnormal", "mov.b32 %f4, 0f00800000; mov.b32 %f5, 0f3F000000; mul.rn.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
      0x00400000},
