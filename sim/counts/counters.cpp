@@ -203,6 +203,19 @@ void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
     line.max_way = std::max(line.max_way, cost.max_way);
 }
 
+void KernelCounters::on_bulk_transfer(uint64_t addr, uint64_t bytes, bool write) {
+    if (bytes == 0) return;
+    const uint64_t first = addr >> kSectorShift, last = (addr + bytes - 1) >> kSectorShift;
+    for (uint64_t sector = first; sector <= last; ++sector) {
+        if (write) {
+            footprint_.add_write(sector);
+        } else {
+            footprint_.add_read(sector);
+        }
+    }
+    add(write ? Stat::l2_write_sectors : Stat::l2_read_sectors, last - first + 1);
+}
+
 void KernelCounters::on_block_begin(uint64_t block_linear, uint32_t sm) {
     (void)sm;
     block_linear_ = block_linear;

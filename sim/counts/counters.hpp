@@ -95,6 +95,10 @@ public:
     void on_access(const WarpAccess& access);
     // The engine calls this when a block starts and finishes, with the block's linear index and the SM it
     // was placed on (cache models that are per SM need it).
+    // A bulk copy (cp.async.bulk, the TMA) moved `bytes` from (read) or to (write) global memory at `addr`:
+    // it goes through L2 outside the LSU (no L1 request or sector), and the H200 counts it in
+    // lts__t_sectors_srcunit_tex_op_read (bulk_copy_tx: 1024 sectors for 32 KiB).
+    void on_bulk_transfer(uint64_t addr, uint64_t bytes, bool write);
     void on_block_begin(uint64_t block_linear, uint32_t sm);
     void on_block_end(uint64_t block_linear, uint32_t sm);
 

@@ -169,6 +169,13 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
             if (!resolve_extra(x, piece, piece.more_addr[0], l, 16, counts::AccessKind::load, src)) return;
             std::memcpy(dst.ptr, src.ptr, 16);
         }
+        if (x.block->counters && n) {  // the global side goes through L2 (the TMA), not through the LSU
+            LaneTarget global;
+            const bool ok = ToShared ? resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, global)
+                                     : resolve_lane(x, in, l, 16, counts::AccessKind::store, global);
+            if (ok && global.space == counts::AccessSpace::global)
+                x.block->counters->on_bulk_transfer(global.addr, n, !ToShared);
+        }
         if (x.launch->observer && n) {
             std::array<uint64_t, 32> a{};
             LaneTarget dst, src;

@@ -111,3 +111,15 @@ TEST_CASE("every launch reads its code from DRAM", "[counts][dram]") {
     CHECK(metric(k, "warpsim__code_instructions_executed.sum") == 10);
     CHECK(metric(k, "dram__bytes_read.sum") == 2304 + 270);
 }
+
+TEST_CASE("bulk copies (TMA) reach L2 without an L1 request", "[counts][l2]") {
+    KernelCounters k(no_code_fetch());
+    // bulk_copy_tx: 32 KiB copied global -> shared in 1 KiB pieces; the H200 counts 1024 L2 read sectors, 0
+    // L1 load sectors, and reads 32 KiB (plus code) from DRAM.
+    for (uint64_t piece = 0; piece < 32; ++piece) k.on_bulk_transfer(kBase + 1024 * piece, 1024, false);
+    CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_read.sum") == 1024);
+    CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 0);
+    CHECK(metric(k, "dram__bytes_read.sum") == 32 * 1024);
+    k.on_bulk_transfer(kBase + 16, 48, true);  // bytes 16..63: sectors 0 and 1
+    CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_write.sum") == 2);
+}
