@@ -251,3 +251,45 @@ TEST_CASE("the cluster_swap example: pairs of blocks read each other's shared me
     for (int b = 0; b < 8; ++b)
         for (int t = 0; t < 256; ++t) REQUIRE(out[b * 256 + t] == static_cast<float>((b ^ 1) * 256 + t));
 }
+
+TEST_CASE("getctarank names the CTA of a shared::cluster or generic address; mapa round-trips") {
+    auto k = test::parse(R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.shared .align 4 .b32 cell[4];
+.visible .entry ranks(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, cell;
+    mapa.shared::cluster.u32 %r2, %r1, 1;
+    getctarank.shared::cluster.u32 %r3, %r2;
+    getctarank.shared::cluster.u32 %r4, %r1;
+    cvta.shared.u64 %rd2, cell;
+    mapa.u64 %rd3, %rd2, 0;
+    getctarank.u64 %r5, %rd3;
+    mov.u32 %r6, %cluster_ctarank;
+    mul.wide.u32 %rd4, %r6, 12;
+    add.u64 %rd5, %rd1, %rd4;
+    st.global.u32 [%rd5], %r3;
+    st.global.u32 [%rd5+4], %r4;
+    st.global.u32 [%rd5+8], %r5;
+    ret;
+}
+)");
+    INFO(k.diagnostics);
+    REQUIRE(k.parsed.ok());
+    engine::Simulator sim;
+    const uint64_t d = test::upload(sim, std::vector<uint32_t>(6, 99));
+    test::Params p;
+    p.add(d);
+    auto cfg = test::config({2, 1, 1}, {32, 1, 1});
+    cfg.cluster = {2, 1, 1};
+    auto r = sim.launch(k.parsed.module, *k.find("ranks"), cfg, p.span(), nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    // Per CTA: the rank mapa named (1), its own rank for a plain shared address, 0 for the generic mapping.
+    CHECK(test::download<uint32_t>(sim, d, 6) == std::vector<uint32_t>{1, 0, 0, 1, 1, 0});
+}
