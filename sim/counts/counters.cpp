@@ -79,6 +79,7 @@ void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t iss
 
 void KernelCounters::on_access(const WarpAccess& access) {
     if (access.active_mask == 0) return;
+    if (access.space == AccessSpace::local && cfg_.local_in_registers) return;
     // Any other memory instruction of the warp (a load, an atomic, a shared access: something it may wait
     // for) ends the run of stores that merge: device_globals stores twice to one sector around a global load
     // and the H200 sends both (513 L2 write sectors); mbarrier_phases likewise around its barrier waits.

@@ -70,6 +70,9 @@ struct CountsConfig {
     // arithmetic between them merged completely (vote_ops, redux_ops, half2_vector, divrem_*, shfl_modes),
     // but for cvt_saturate_reinterpret (6 lines, slow conversions between the stores) 2.25 of 6 reached L2.
     uint32_t store_merge_max_lines = 6;
+    // ptxas keeps the kernel's local memory in registers (ptxas -v: 0 bytes stack frame): local accesses of
+    // the PTX are not counted at all.
+    bool local_in_registers = false;
     // DRAM bytes a launch reads besides its data: its code and constant banks, which ncu's cache flush leaves
     // in DRAM. Fitted on the H200 over 131 small launches (DRAM bytes read less their data's 64-byte
     // granules): 2304 B plus 27 B per distinct PTX instruction executed; 126 of them within 2 KiB of the fit.

@@ -217,6 +217,10 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     cfg.max_instructions = options.max_instructions;
     cfg.host_workers = options.workers;
     cfg.progress = options.progress;
+    // ptxas gave the kernel no stack frame: its PTX local arrays live in registers and the GPU runs no local
+    // instruction (local_array_sort, struct_with_array: 0 local sectors on the H200).
+    cfg.counts_config.local_in_registers =
+        run.registers.method.rfind("ptxas", 0) == 0 && run.registers.stack_frame_bytes == 0;
     run.counters = counts::KernelCounters(cfg.counts_config);
 
     const auto launch_start = std::chrono::steady_clock::now();

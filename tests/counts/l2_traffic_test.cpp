@@ -123,3 +123,14 @@ TEST_CASE("bulk copies (TMA) reach L2 without an L1 request", "[counts][l2]") {
     k.on_bulk_transfer(kBase + 16, 48, true);  // bytes 16..63: sectors 0 and 1
     CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_write.sum") == 2);
 }
+
+TEST_CASE("local memory that ptxas keeps in registers is not counted", "[counts][local]") {
+    CountsConfig cfg = no_code_fetch();
+    cfg.local_in_registers = true;  // ptxas -v: 0 bytes stack frame (local_array_sort on the H200: no local traffic)
+    KernelCounters k(cfg);
+    k.on_access(make_access(AccessSpace::local, AccessKind::store, 4, kAll, [](uint32_t) { return kLocal + 8; }));
+    k.on_access(make_access(AccessSpace::local, AccessKind::load, 4, kAll, [](uint32_t) { return kLocal + 8; }));
+    CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum") == 0);
+    CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum") == 0);
+    CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_write.sum") == 0);
+}
