@@ -1,12 +1,14 @@
 // sim/engine/cluster_runner.cpp — the CTAs of one thread-block cluster run together: their warps take turns
-// across all CTAs (CTA by CTA in rank order, warps in index order, a fixed quantum each), so that a CTA can
-// wait at barrier.cluster for the others and read their shared memory while they run. The order depends on
-// the cluster alone, never on the host worker, so results do not depend on the worker count.
+// across all CTAs (CTA by CTA in rank order; within a CTA in warp order with a fixed quantum, or in the seeded
+// order of LaunchConfig::schedule_seed as run_block does), so that a CTA can wait at barrier.cluster for the
+// others and read their shared memory while they run. The order depends on the cluster and the seed alone,
+// never on the host worker, so results do not depend on the worker count.
 #include <algorithm>
 #include <fmt/format.h>
 
 #include "sim/engine/block_runner.hpp"
 #include "sim/engine/cluster.hpp"
+#include "sim/engine/schedule.hpp"
 #include "sim/engine/warp_runner.hpp"
 
 namespace warpsim::engine {
@@ -31,17 +33,22 @@ bool within_budget(BlockContext& b, uint64_t thread_insts) {
 }
 
 // One round: every ready warp of every CTA gets a turn. Returns false on an error.
-bool run_round(std::span<BlockContext> blocks, bool& any_ran, bool& all_done) {
-    for (BlockContext& b : blocks)
-        for (Warp& w : b.warps) {
+bool run_round(std::span<BlockContext> blocks, std::vector<WarpOrder>& orders, bool& any_ran, bool& all_done) {
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        BlockContext& b = blocks[i];
+        WarpOrder& order = orders[i];
+        order.next_round();
+        for (uint32_t k = 0; k < b.warps.size(); ++k) {
+            Warp& w = b.warps[order.warp(k)];
             if (w.state == WarpState::done) continue;
             all_done = false;
             if (w.state == WarpState::at_barrier) continue;
             const uint64_t before = b.thread_insts;
-            const RunStatus s = run_warp(w, b, kQuantum);
+            const RunStatus s = run_warp(w, b, order.quantum());
             any_ran = true;
             if (s == RunStatus::error || !within_budget(b, b.thread_insts - before)) return false;
         }
+    }
     return true;
 }
 
@@ -103,9 +110,12 @@ void run_cluster(std::span<BlockContext> blocks, ClusterContext& c) {
         if (b.counters) b.counters->on_block_begin(b.linear, b.sm);
         if (L.observer) L.observer->on_block_begin(b.index());
     }
+    std::vector<WarpOrder> orders;
+    for (BlockContext& b : blocks)
+        orders.emplace_back(L.cfg->schedule_seed, b.linear, static_cast<uint32_t>(b.warps.size()), kQuantum);
     for (;;) {
         bool any_ran = false, all_done = true;
-        if (!run_round(blocks, any_ran, all_done)) return;
+        if (!run_round(blocks, orders, any_ran, all_done)) return;
         if (all_done) break;
         if (any_ran) continue;
         for (BlockContext& b : blocks)  // nothing can run: report at the first CTA with a waiting warp
