@@ -61,7 +61,7 @@ bool f32_fma_via_f64(float x, float y, float z, float& r) {
     return true;
 }
 template <F Op>
-bool f32_fast(uint32_t a, uint32_t b, uint32_t c, uint32_t& out) {
+[[gnu::always_inline]] inline bool f32_fast(uint32_t a, uint32_t b, uint32_t c, uint32_t& out) {
     if (!f32_plain(a) || !f32_plain(b) || (Op == F::fma && !f32_plain(c))) return false;
     const float x = std::bit_cast<float>(a), y = std::bit_cast<float>(b);
     float r;
@@ -158,6 +158,21 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
     const Mods m(in.ir->d);
     constexpr bool kFastOp = Op == F::add || Op == F::sub || Op == F::mul || Op == F::fma;
     const bool fast = kFastOp && m.rnd == Round::rn;
+    if constexpr (T == Fmt::f32 && kFastOp) {
+        if (fast && !m.sat) {
+            // Host arithmetic for the lanes it can do, sim/arith for the rest afterwards: a small lane body the
+            // compiler keeps inside the lane loop. Each lane reads and writes only its own slot, so a
+            // destination that is also a source is safe.
+            uint32_t rest = 0;
+            for_lanes(e, [&](uint32_t l) {
+                uint32_t r = 0;
+                if (f32_fast<Op>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r)) d[l] = r;
+                else rest |= 1u << l;
+            });
+            for_lanes(rest, [&](uint32_t l) { d[l] = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m)); });
+            return;
+        }
+    }
     for_lanes(e, [&](uint32_t l) {
         if constexpr (T == Fmt::f32) {
             uint32_t r = 0;
