@@ -22,4 +22,11 @@ std::optional<BuiltinFit> builtin_fit(const std::string& preset_name) {
          {"partial_sector_cost", 5.371315059}}};
 }
 
+std::optional<BuiltinFit> same_architecture_fit(const std::string& arch) {
+    if (arch != "sm_90") return std::nullopt;
+    auto fit = builtin_fit("h200");
+    if (fit) fit->data_set = "the H200's fit (same sm_90 microarchitecture; SMs, clocks, DRAM bandwidth and L2 size from this preset): " + fit->data_set;
+    return fit;
+}
+
 }  // namespace warpsim::timing

@@ -15,4 +15,9 @@ struct BuiltinFit {
 
 std::optional<BuiltinFit> builtin_fit(const std::string& preset_name);
 
+// For a GPU without a fit of its own: the fit of a measured GPU of the same architecture ("sm_90" -> the
+// H200's). The microarchitectural parameters carry over; the preset keeps its own datasheet figures (SMs,
+// clocks, DRAM bandwidth, L2 size), which the model reads from the preset, not from the fit.
+std::optional<BuiltinFit> same_architecture_fit(const std::string& arch);
+
 }  // namespace warpsim::timing

@@ -9,12 +9,14 @@ namespace warpsim::timing {
 ModelParams params_for(const device::DevicePreset& preset) {
     if (preset.timing.fitted) return params_from_values(preset.timing.values);
     if (auto fit = builtin_fit(preset.name)) return params_from_values(fit->values);
+    if (auto fit = same_architecture_fit(preset.arch())) return params_from_values(fit->values);
     return ModelParams{};
 }
 
 std::string params_origin(const device::DevicePreset& preset) {
     if (preset.timing.fitted) return "preset " + preset.origin + " (fitted)";
     if (auto fit = builtin_fit(preset.name)) return "fitted to " + fit->data_set;
+    if (auto fit = same_architecture_fit(preset.arch())) return fit->data_set;
     return "defaults (not fitted for this preset)";
 }
 

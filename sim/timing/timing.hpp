@@ -17,7 +17,8 @@ struct SimRun;
 namespace warpsim::timing {
 
 // The parameters for a preset: its own "timing" values when marked fitted, else the fit shipped with
-// warpsim for that GPU (sim/timing/h200_fit.json, built in), else the model's defaults.
+// warpsim for that GPU (sim/timing/h200_fit.json, built in), else the fit of a measured GPU of the same
+// architecture (an H100 borrows the H200's), else the model's defaults.
 ModelParams params_for(const device::DevicePreset& preset);
 // Where params_for took them from, for the report ("fitted: ...", "defaults (not fitted)").
 std::string params_origin(const device::DevicePreset& preset);

@@ -13,6 +13,7 @@
 
 #include "sim/session/run.hpp"
 #include "sim/timing/fit.hpp"
+#include "sim/timing/fitted.hpp"
 #include "sim/timing/timing.hpp"
 
 using namespace warpsim;
@@ -219,4 +220,20 @@ TEST_CASE("dump the profiles of the timing sets (writes BUILD/timing_profiles.js
         out.push_back(j);
     }
     std::ofstream(std::string(WARPSIM_BINARY_DIR) + "/timing_profiles.json") << out.dump() << "\n";
+}
+
+// The issue: presets of other GPUs use the H200-fitted microarchitectural parameters where the architecture
+// matches. The H100 (sm_90, no measurements of its own) borrows the H200's fit; the A100 (sm_80) does not.
+TEST_CASE("an sm_90 preset without a fit borrows the H200's; other architectures keep the defaults", "[timing]") {
+    auto h100 = device::load_preset("h100");
+    auto a100 = device::load_preset("a100");
+    REQUIRE(h100.has_value());
+    REQUIRE(a100.has_value());
+    REQUIRE_FALSE(h100->timing.fitted);
+    const auto fit = builtin_fit("h200");
+    REQUIRE(fit.has_value());
+    CHECK(params_to_values(params_for(*h100)) == params_to_values(params_from_values(fit->values)));
+    CHECK(params_origin(*h100).find("same sm_90 microarchitecture") != std::string::npos);
+    CHECK(params_to_values(params_for(*a100)) == params_to_values(ModelParams{}));
+    CHECK(params_origin(*a100) == "defaults (not fitted for this preset)");
 }
