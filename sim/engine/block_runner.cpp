@@ -16,16 +16,6 @@ namespace {
 
 constexpr uint64_t kQuantum = 1024;  // warp instructions before the next warp gets its turn
 
-std::string where_text(const LaunchContext& L, const DInst* in) {
-    if (!in || !in->ir) return "an unknown line";
-    std::string s = fmt::format("{}:{}", L.cfg->ptx_file, in->ir->loc.ptx_line);
-    if (in->ir->loc.line) {
-        std::string_view f = L.program->module->file_path(in->ir->loc.file);
-        s = fmt::format("{}:{} ({})", f.empty() ? "?" : f, in->ir->loc.line, s);
-    }
-    return s;
-}
-
 }  // namespace
 
 // Every warp that has not finished waits at a barrier that cannot complete: the threads wait at different
@@ -48,7 +38,7 @@ void report_deadlock(BlockContext& b) {
         for (uint32_t wi : bs.waiting) warps += fmt::format("{}{}", warps.empty() ? "" : ",", wi);
         const uint32_t expected = bs.expected ? bs.expected : b.live_warps;
         per_barrier += fmt::format("\n    barrier {} at {}: {} of {} warps arrived ({} of {} threads; waiting warps: {})",
-                                   id, where_text(L, bs.where), bs.arrived, expected, bs.arrived * 32, expected * 32,
+                                   id, source_line_text(L, bs.where), bs.arrived, expected, bs.arrived * 32, expected * 32,
                                    warps.empty() ? "none" : warps);
     }
     std::string details = fmt::format(
@@ -92,7 +82,7 @@ std::string hottest_loop(const BlockContext& b) {
     }
     if (!where) return {};
     return fmt::format("; the hottest loop starts at {} (its back edge was taken {} times in this block)",
-                       where_text(L, where), best);
+                       source_line_text(L, where), best);
 }
 
 void run_block(BlockContext& b) {

@@ -16,6 +16,16 @@ std::string cuda_location(const Exec& x, const DInst& in) {
     return fmt::format("{}:{}", file.empty() ? "?" : file, in.ir->loc.line);
 }
 
+std::string source_line_text(const LaunchContext& L, const DInst* in) {
+    if (!in || !in->ir) return "an unknown line";
+    std::string s = fmt::format("{}:{}", L.cfg->ptx_file, in->ir->loc.ptx_line);
+    if (in->ir->loc.line) {
+        std::string_view f = L.program->module->file_path(in->ir->loc.file);
+        s = fmt::format("{}:{} ({})", f.empty() ? "?" : f, in->ir->loc.line, s);
+    }
+    return s;
+}
+
 namespace {
 std::array<uint32_t, 3> thread_of(const Exec& x, uint32_t lane) {
     const auto& b = x.launch->block;

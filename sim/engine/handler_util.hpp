@@ -77,5 +77,8 @@ void raise_fault(Exec& x, const DInst& in, uint32_t lane, std::string name, std:
 // "kernel.ptx:12" and, when .loc says, "  (vector_add.cu:9)".
 std::string ptx_location(const Exec& x, const DInst& in);
 std::string cuda_location(const Exec& x, const DInst& in);
+// For block-level reports (deadlocks, cluster barriers): "kernel.cu:9 (kernel.ptx:12)", or "kernel.ptx:12"
+// without .loc, or "an unknown line" for a null instruction.
+std::string source_line_text(const LaunchContext& L, const DInst* in);
 
 }  // namespace warpsim::engine

@@ -152,16 +152,6 @@ bool has_mod(const ir::Instruction& inst, std::string_view m) {
     return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end();
 }
 
-std::string line_text(const LaunchContext& L, const DInst* in) {
-    if (!in || !in->ir) return "an unknown line";
-    std::string s = fmt::format("{}:{}", L.cfg->ptx_file, in->ir->loc.ptx_line);
-    if (in->ir->loc.line) {
-        std::string_view f = L.program->module->file_path(in->ir->loc.file);
-        s = fmt::format("{}:{} ({})", f.empty() ? "?" : f, in->ir->loc.line, s);
-    }
-    return s;
-}
-
 }  // namespace
 
 void cluster_lanes_exited(Exec& x, uint32_t lanes) {
@@ -201,7 +191,7 @@ bool report_cluster_deadlock(BlockContext& b) {
         "for phase {}, which {} warps with non-exited threads never complete with barrier.cluster.arrive{}"
         "\n    on a GPU this kernel would hang; every non-exited thread of every CTA of the cluster must arrive "
         "(barrier.cluster.arrive, cluster.sync()) before a wait can return",
-        cl(0), cl(1), cl(2), c.ctas.size(), c.ctas.size() == 1 ? "" : "s", waiting, line_text(L, c.where), c.phase,
+        cl(0), cl(1), cl(2), c.ctas.size(), c.ctas.size() == 1 ? "" : "s", waiting, source_line_text(L, c.where), c.phase,
         c.pending, per_cta);
     FaultDetails f;
     f.block = b.ctaid;
