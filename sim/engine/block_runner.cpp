@@ -12,12 +12,6 @@
 
 namespace warpsim::engine {
 
-namespace {
-
-constexpr uint64_t kQuantum = 1024;  // warp instructions before the next warp gets its turn
-
-}  // namespace
-
 // Every warp that has not finished waits at a barrier that cannot complete: the threads wait at different
 // barriers (or at one with a thread count that the others never make up).
 void report_deadlock(BlockContext& b) {
@@ -85,38 +79,50 @@ std::string hottest_loop(const BlockContext& b) {
                        source_line_text(L, where), best);
 }
 
+namespace {
+
+// Charges the budget; false (with the error in b) once the launch has run past it.
+bool within_budget(BlockContext& b, uint64_t thread_insts) {
+    const LaunchContext& L = *b.launch;
+    const uint64_t used = L.budget_used->fetch_add(thread_insts) + thread_insts;
+    if (used <= L.cfg->max_instructions) return true;
+    FaultDetails f;
+    f.block = b.ctaid;
+    b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated",
+                          fmt::format("the kernel ran past warpsim's instruction budget of {} thread-instructions "
+                                      "(LaunchConfig::max_instructions){}",
+                                      L.cfg->max_instructions, hottest_loop(b)),
+                          f};
+    return false;
+}
+
+}  // namespace
+
+bool run_warp_turns(BlockContext& b, WarpOrder& order, bool& any_ran, bool& all_done) {
+    order.next_round();
+    for (uint32_t k = 0; k < b.warps.size(); ++k) {
+        Warp& w = b.warps[order.warp(k)];
+        if (w.state == WarpState::done) continue;
+        all_done = false;
+        if (w.state == WarpState::at_barrier) continue;
+        const uint64_t before = b.thread_insts;
+        const RunStatus s = run_warp(w, b, order.quantum());
+        any_ran = true;
+        if (s == RunStatus::error || !within_budget(b, b.thread_insts - before)) return false;
+    }
+    return true;
+}
+
 void run_block(BlockContext& b) {
     const LaunchContext& L = *b.launch;
     start_warps(b);
     if (b.error) return;
     if (b.counters) b.counters->on_block_begin(b.linear, b.sm);
     if (L.observer) L.observer->on_block_begin(b.index());
-    WarpOrder order(L.cfg->schedule_seed, b.linear, static_cast<uint32_t>(b.warps.size()), kQuantum);
+    WarpOrder order(L.cfg->schedule_seed, b.linear, static_cast<uint32_t>(b.warps.size()), kWarpQuantum);
     for (;;) {
         bool any_ran = false, all_done = true;
-        order.next_round();
-        for (uint32_t k = 0; k < b.warps.size(); ++k) {
-            Warp& w = b.warps[order.warp(k)];
-            if (w.state == WarpState::done) continue;
-            all_done = false;
-            if (w.state == WarpState::at_barrier) continue;
-            const uint64_t before = b.thread_insts;
-            RunStatus s = run_warp(w, b, order.quantum());
-            any_ran = true;
-            if (s == RunStatus::error) return;
-            const uint64_t used = L.budget_used->fetch_add(b.thread_insts - before) + (b.thread_insts - before);
-            if (used > L.cfg->max_instructions) {
-                FaultDetails f;
-                f.block = b.ctaid;
-                b.error = LaunchError{
-                    "cudaErrorLaunchTimeout", "the launch timed out and was terminated",
-                    fmt::format("the kernel ran past warpsim's instruction budget of {} thread-instructions "
-                                "(LaunchConfig::max_instructions){}",
-                                L.cfg->max_instructions, hottest_loop(b)),
-                    f};
-                return;
-            }
-        }
+        if (!run_warp_turns(b, order, any_ran, all_done)) return;
         if (all_done) break;
         if (!any_ran) {
             report_deadlock(b);

@@ -5,8 +5,16 @@
 #include <string>
 
 #include "sim/engine/exec_state.hpp"
+#include "sim/engine/schedule.hpp"
 
 namespace warpsim::engine {
+
+constexpr uint64_t kWarpQuantum = 1024;  // warp instructions a turn (unless a schedule seed draws others)
+
+// One round of turns: every ready warp of the block runs up to its quantum, in `order`'s next round, and
+// its thread-instructions are charged to the launch's budget. Sets any_ran when a warp ran and clears
+// all_done when one has not finished. False on an error (in block.error), the budget's included.
+bool run_warp_turns(BlockContext& block, WarpOrder& order, bool& any_ran, bool& all_done);
 
 // Runs the block to completion or to its first error (left in block.error).
 void run_block(BlockContext& block);

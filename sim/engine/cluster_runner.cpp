@@ -15,43 +15,6 @@ namespace warpsim::engine {
 
 namespace {
 
-constexpr uint64_t kQuantum = 1024;  // warp instructions a turn, as in run_block
-
-// Charges the budget; false (with the error in b) once the launch has run past it.
-bool within_budget(BlockContext& b, uint64_t thread_insts) {
-    const LaunchContext& L = *b.launch;
-    const uint64_t used = L.budget_used->fetch_add(thread_insts) + thread_insts;
-    if (used <= L.cfg->max_instructions) return true;
-    FaultDetails f;
-    f.block = b.ctaid;
-    b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated",
-                          fmt::format("the kernel ran past warpsim's instruction budget of {} thread-instructions "
-                                      "(LaunchConfig::max_instructions){}",
-                                      L.cfg->max_instructions, hottest_loop(b)),
-                          f};
-    return false;
-}
-
-// One round: every ready warp of every CTA gets a turn. Returns false on an error.
-bool run_round(std::span<BlockContext> blocks, std::vector<WarpOrder>& orders, bool& any_ran, bool& all_done) {
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-        BlockContext& b = blocks[i];
-        WarpOrder& order = orders[i];
-        order.next_round();
-        for (uint32_t k = 0; k < b.warps.size(); ++k) {
-            Warp& w = b.warps[order.warp(k)];
-            if (w.state == WarpState::done) continue;
-            all_done = false;
-            if (w.state == WarpState::at_barrier) continue;
-            const uint64_t before = b.thread_insts;
-            const RunStatus s = run_warp(w, b, order.quantum());
-            any_ran = true;
-            if (s == RunStatus::error || !within_budget(b, b.thread_insts - before)) return false;
-        }
-    }
-    return true;
-}
-
 // The driver's words for every bad cluster shape (CUDA_ERROR_INVALID_CLUSTER_SIZE on the H200, driver 580:
 // tests/specs/launch_error_cluster_grid.json and launch_error_cluster_16.json).
 LaunchError cluster_error(std::string details) {
@@ -112,10 +75,11 @@ void run_cluster(std::span<BlockContext> blocks, ClusterContext& c) {
     }
     std::vector<WarpOrder> orders;
     for (BlockContext& b : blocks)
-        orders.emplace_back(L.cfg->schedule_seed, b.linear, static_cast<uint32_t>(b.warps.size()), kQuantum);
+        orders.emplace_back(L.cfg->schedule_seed, b.linear, static_cast<uint32_t>(b.warps.size()), kWarpQuantum);
     for (;;) {
         bool any_ran = false, all_done = true;
-        if (!run_round(blocks, orders, any_ran, all_done)) return;
+        for (std::size_t i = 0; i < blocks.size(); ++i)  // CTA by CTA in rank order
+            if (!run_warp_turns(blocks[i], orders[i], any_ran, all_done)) return;
         if (all_done) break;
         if (any_ran) continue;
         for (BlockContext& b : blocks)  // nothing can run: report at the first CTA with a waiting warp
