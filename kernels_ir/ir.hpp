@@ -1,6 +1,7 @@
 // kernels_ir/ir.hpp — the PTX intermediate representation: plain values, no pointers into the simulator.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -161,6 +162,8 @@ struct Instruction {
     std::vector<Operand> args;       // destination(s) first, as in the PTX text
     Guard pred;
     SrcLoc loc;
+    // Whether `m` is one of the dotted suffixes as written ("cluster", "satfinite", "trans").
+    bool has_mod(std::string_view m) const { return std::find(mods.begin(), mods.end(), m) != mods.end(); }
     bool operator==(const Instruction& o) const {
         return op == o.op && mods == o.mods && args == o.args && pred == o.pred && loc == o.loc;
     }

@@ -17,10 +17,6 @@ namespace warpsim::engine {
 
 namespace {
 
-bool has_mod(const ir::Instruction& inst, std::string_view m) {
-    return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end();
-}
-
 // ---- cp.async [dst], [src], cp-size{, src-size} -----------------------------------------------------
 void cp_async(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
@@ -99,8 +95,8 @@ void mbarrier(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* arg = lanes_of(x, in.src[0]);
     const bool has_arg = in.nsrc >= 1;
-    const bool parity = has_mod(*in.ir, "parity"), expect_tx = has_mod(*in.ir, "expect_tx");
-    const bool noinc = has_mod(*in.ir, "noinc");
+    const bool parity = in.ir->has_mod("parity"), expect_tx = in.ir->has_mod("expect_tx");
+    const bool noinc = in.ir->has_mod("noinc");
     AccessRecorder rec(x, in, counts::AccessKind::atomic, 8);
     bool waiting = false;
     for (uint32_t m = e; m; m &= m - 1) {
@@ -198,11 +194,11 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
 }
 
 Handler select_cp(const ir::Instruction& inst, const DInst& in) {
-    if (has_mod(inst, "commit_group") || has_mod(inst, "wait_group") || has_mod(inst, "wait_all")) return &nop;
-    if (has_mod(inst, "mbarrier") && has_mod(inst, "arrive")) return &mbarrier<MOp::cp_arrive>;
-    if (!has_mod(inst, "async")) return nullptr;
-    if (has_mod(inst, "bulk")) {
-        if (has_mod(inst, "tensor") || in.naddr < 2) return nullptr;
+    if (inst.has_mod("commit_group") || inst.has_mod("wait_group") || inst.has_mod("wait_all")) return &nop;
+    if (inst.has_mod("mbarrier") && inst.has_mod("arrive")) return &mbarrier<MOp::cp_arrive>;
+    if (!inst.has_mod("async")) return nullptr;
+    if (inst.has_mod("bulk")) {
+        if (inst.has_mod("tensor") || in.naddr < 2) return nullptr;
         const bool to_shared = inst.d.space == ir::Space::shared || inst.d.space == ir::Space::shared_cta ||
                                inst.d.space == ir::Space::shared_cluster;
         return to_shared ? &bulk_copy<true> : &bulk_copy<false>;
@@ -211,15 +207,15 @@ Handler select_cp(const ir::Instruction& inst, const DInst& in) {
 }
 
 Handler select_mbarrier(const ir::Instruction& inst) {
-    if (has_mod(inst, "init")) return &mbarrier<MOp::init>;
-    if (has_mod(inst, "inval")) return &mbarrier<MOp::inval>;
-    if (has_mod(inst, "arrive_drop")) return &mbarrier<MOp::arrive_drop>;
-    if (has_mod(inst, "arrive")) return &mbarrier<MOp::arrive>;
-    if (has_mod(inst, "expect_tx")) return &mbarrier<MOp::expect_tx>;
-    if (has_mod(inst, "complete_tx")) return &mbarrier<MOp::complete_tx>;
-    if (has_mod(inst, "test_wait")) return &mbarrier<MOp::test_wait>;
-    if (has_mod(inst, "try_wait")) return &mbarrier<MOp::try_wait>;
-    if (has_mod(inst, "pending_count")) return &mbarrier<MOp::pending_count>;
+    if (inst.has_mod("init")) return &mbarrier<MOp::init>;
+    if (inst.has_mod("inval")) return &mbarrier<MOp::inval>;
+    if (inst.has_mod("arrive_drop")) return &mbarrier<MOp::arrive_drop>;
+    if (inst.has_mod("arrive")) return &mbarrier<MOp::arrive>;
+    if (inst.has_mod("expect_tx")) return &mbarrier<MOp::expect_tx>;
+    if (inst.has_mod("complete_tx")) return &mbarrier<MOp::complete_tx>;
+    if (inst.has_mod("test_wait")) return &mbarrier<MOp::test_wait>;
+    if (inst.has_mod("try_wait")) return &mbarrier<MOp::try_wait>;
+    if (inst.has_mod("pending_count")) return &mbarrier<MOp::pending_count>;
     return nullptr;
 }
 

@@ -135,9 +135,9 @@ void lanes_exited(Exec& x, const DInst& in, uint32_t lanes) {
 
 Handler select_barrier(const ir::Instruction& inst, DInst& in, const SelectContext& ctx) {
     const auto& d = inst.d;
-    if (inst.op == ir::Opcode::barrier && std::find(inst.mods.begin(), inst.mods.end(), "cluster") != inst.mods.end())
+    if (inst.op == ir::Opcode::barrier && inst.has_mod("cluster"))
         return select_cluster_barrier(inst, in, ctx);
-    const bool warp = std::find(inst.mods.begin(), inst.mods.end(), std::string("warp")) != inst.mods.end();
+    const bool warp = inst.has_mod("warp");
     if (warp || d.bar == ir::BarMode::warp_sync) return &warp_sync;
     switch (d.bar) {
     case ir::BarMode::arrive: return &barrier<false, RedKind::none>;

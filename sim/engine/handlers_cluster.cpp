@@ -148,10 +148,6 @@ void getctarank(Exec& x, const DInst& in, uint32_t e) {
     }
 }
 
-bool has_mod(const ir::Instruction& inst, std::string_view m) {
-    return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end();
-}
-
 }  // namespace
 
 void cluster_lanes_exited(Exec& x, uint32_t lanes) {
@@ -222,8 +218,8 @@ Handler select_cluster(const ir::Instruction& inst, DInst& in, const SelectConte
 }
 
 Handler select_cluster_barrier(const ir::Instruction& inst, DInst&, const SelectContext&) {
-    if (has_mod(inst, "arrive")) return &cluster_barrier<true, false>;
-    if (has_mod(inst, "wait")) return &cluster_barrier<false, true>;
+    if (inst.has_mod("arrive")) return &cluster_barrier<true, false>;
+    if (inst.has_mod("wait")) return &cluster_barrier<false, true>;
     return nullptr;
 }
 

@@ -101,7 +101,7 @@ void isspacep(Exec& x, const DInst& in, uint32_t e) {
 // ---- cvt (all conversions through sim/arith/convert.hpp) ---------------------------------------------
 arith::CvtMode cvt_mode(const ir::Instruction& inst) {
     const auto& d = inst.d;
-    const bool satfinite = std::find(inst.mods.begin(), inst.mods.end(), "satfinite") != inst.mods.end();
+    const bool satfinite = inst.has_mod("satfinite");
     return arith::CvtMode{d.rnd, d.ftz, d.sat, d.relu, satfinite};
 }
 

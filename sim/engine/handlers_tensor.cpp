@@ -63,11 +63,10 @@ void move_matrix(Exec& x, const DInst& in, uint32_t e) {
 
 template <bool Store>
 Handler pick_move_matrix(const ir::Instruction& inst, const DInst& in) {
-    const auto has = [&](std::string_view m) { return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end(); };
-    if (!has("m8n8") || !has("b16")) return nullptr;
-    const uint32_t n = has("x4") ? 4 : has("x2") ? 2 : has("x1") ? 1 : 0;
+    if (!inst.has_mod("m8n8") || !inst.has_mod("b16")) return nullptr;
+    const uint32_t n = inst.has_mod("x4") ? 4 : inst.has_mod("x2") ? 2 : inst.has_mod("x1") ? 1 : 0;
     if (n == 0 || (Store ? in.nsrc : in.ndst) != n) return nullptr;
-    const bool t = has("trans");
+    const bool t = inst.has_mod("trans");
     switch (n) {
     case 1: return t ? &move_matrix<1, true, Store> : &move_matrix<1, false, Store>;
     case 2: return t ? &move_matrix<2, true, Store> : &move_matrix<2, false, Store>;
@@ -179,13 +178,14 @@ bool fragment_sizes(const ir::Instruction& inst, std::size_t d, std::size_t a, s
 }
 
 Handler select_mma(const ir::Instruction& inst) {
-    const auto has = [&](std::string_view m) { return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end(); };
     std::vector<std::string_view> types;
     for (const auto& m : inst.mods)
         if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32") types.push_back(m);
-    if (!has("sync") || !has("aligned") || !has("row") || !has("col") || types.size() != 4) return nullptr;
+    if (!inst.has_mod("sync") || !inst.has_mod("aligned") || !inst.has_mod("row") || !inst.has_mod("col") ||
+        types.size() != 4)
+        return nullptr;
     const std::string_view dt = types[0], at = types[1], bt = types[2], ct = types[3];
-    const bool k8 = has("m16n8k8"), k16 = has("m16n8k16"), k32 = has("m16n8k32");
+    const bool k8 = inst.has_mod("m16n8k8"), k16 = inst.has_mod("m16n8k16"), k32 = inst.has_mod("m16n8k32");
     using F = arith::DotFormat;
     if (dt == "f32" && ct == "f32" && at == bt) {
         if (at == "f16" && k16 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<16, F::f16>;
@@ -197,7 +197,7 @@ Handler select_mma(const ir::Instruction& inst) {
     }
     const bool int8 = (at == "s8" || at == "u8") && (bt == "s8" || bt == "u8");
     if (dt == "s32" && ct == "s32" && int8) {
-        const bool sat = has("satfinite");
+        const bool sat = inst.has_mod("satfinite");
         if (k32 && fragment_sizes(inst, 4, 4, 2, 4)) return sat ? pick_int8<32, true>(at, bt) : pick_int8<32, false>(at, bt);
         if (k16 && fragment_sizes(inst, 4, 2, 1, 4)) return sat ? pick_int8<16, true>(at, bt) : pick_int8<16, false>(at, bt);
     }

@@ -247,7 +247,7 @@ Handler select_warp(const ir::Instruction& inst, DInst& in, const SelectContext&
         default: return nullptr;
         }
     case O::match: {
-        const bool all = std::find(inst.mods.begin(), inst.mods.end(), "all") != inst.mods.end();
+        const bool all = inst.has_mod("all");
         return all ? &match<true> : &match<false>;
     }
     case O::activemask: return &activemask;

@@ -217,8 +217,7 @@ counts::WarpAccess warp_access(const LaneSample& s, const ir::Instruction& inst,
     a.redux_op = s.bytes_per_lane == 4 && !ir::is_float(inst.d.type) &&
                  (atom == ir::AtomOp::add || atom == ir::AtomOp::min || atom == ir::AtomOp::max ||
                   atom == ir::AtomOp::and_ || atom == ir::AtomOp::or_ || atom == ir::AtomOp::xor_);
-    a.async_fill = a.kind == counts::AccessKind::store && inst.op == ir::Opcode::cp &&
-                   std::find(inst.mods.begin(), inst.mods.end(), "bulk") == inst.mods.end();
+    a.async_fill = a.kind == counts::AccessKind::store && inst.op == ir::Opcode::cp && !inst.has_mod("bulk");
     a.addr = s.addr;
     return a;
 }
