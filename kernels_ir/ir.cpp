@@ -127,4 +127,14 @@ std::string_view Module::file_path(uint32_t index) const {
     return {};
 }
 
+std::string Module::debug_string(std::string_view label, uint32_t offset) const {
+    for (const auto& d : debug_strings) {
+        if (d.label != label) continue;
+        if (offset >= d.bytes.size()) return {};
+        auto begin = d.bytes.begin() + offset;
+        return std::string(begin, std::find(begin, d.bytes.end(), uint8_t{0}));
+    }
+    return {};
+}
+
 }  // namespace warpsim::ir

@@ -149,10 +149,31 @@ struct Guard {
 };
 
 // A position in the PTX text and, where a .loc directive precedes the instruction, in the CUDA source.
+// Inlined code (`.loc F L C, function_name S, inlined_at F2 L2 C2`) keeps its innermost position here and the
+// chain of call sites in Module::inline_sites (kernels_ir/source_chain.hpp walks it).
 struct SrcLoc {
     uint32_t ptx_line = 0, ptx_col = 0;
     uint32_t file = 0, line = 0, col = 0;   // file 0 / line 0: no .loc
+    uint32_t inlined_at = 0;                // 1 + index into Module::inline_sites; 0: not inlined
     bool operator==(const SrcLoc&) const = default;
+};
+
+// A call site that inlined code came from: the function named by `function_name` (a label of the
+// `.section .debug_str`, plus a byte offset) was inlined at file:line:col, which lies in the caller; the caller
+// is itself inlined at `parent`, or is the function that holds the instruction when `parent` is 0.
+struct InlineSite {
+    uint32_t file = 0, line = 0, col = 0;
+    std::string callee;             // "$L__info_string3" as written; "" when the .loc names none
+    uint32_t callee_offset = 0;     // `function_name $L__info_string3+8`
+    uint32_t parent = 0;            // 1 + index into Module::inline_sites, always below this site's own index
+    bool operator==(const InlineSite&) const = default;
+};
+
+// A label of `.section .debug_str` and the bytes it labels (`$L__info_string0: .b8 95,90,...,0`).
+struct DebugString {
+    std::string label;
+    std::vector<uint8_t> bytes;
+    bool operator==(const DebugString&) const = default;
 };
 
 struct Instruction {
@@ -286,11 +307,15 @@ struct Module {
     std::vector<Variable> globals;    // module-scope .global/.shared/.const/.local variables
     std::vector<Function> functions;  // entries and .funcs, in order of appearance
     std::vector<SourceFile> files;    // .file directives (the source map)
+    std::vector<InlineSite> inline_sites;    // the call sites of inlined code, shared by all functions
+    std::vector<DebugString> debug_strings;  // `.section .debug_str` (the names of inlined functions)
     bool operator==(const Module&) const = default;
 
     const Function* find_function(std::string_view name) const;
     const Variable* find_global(std::string_view name) const;
     std::string_view file_path(uint32_t index) const;  // "" when unknown
+    // The NUL-terminated text at `offset` bytes into the .debug_str label; "" when unknown.
+    std::string debug_string(std::string_view label, uint32_t offset = 0) const;
 };
 
 }  // namespace warpsim::ir

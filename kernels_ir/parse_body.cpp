@@ -87,20 +87,7 @@ void Parser::parse_body_statement(BodyState& st, bool& done) {
     }
     std::string_view d = t.text;
     if (d == ".reg") return parse_reg_decl(st);
-    if (d == ".loc") {
-        Token start = t;
-        next();
-        auto file = expect_uint("a file number after .loc");
-        auto line = file ? expect_uint("a line number after .loc FILE") : std::nullopt;
-        auto col = line ? expect_uint("a column number after .loc FILE LINE") : std::nullopt;
-        if (col) {
-            st.loc_file = static_cast<uint32_t>(*file);
-            st.loc_line = static_cast<uint32_t>(*line);
-            st.loc_col = static_cast<uint32_t>(*col);
-        }
-        // `, function_name $L__info_stringN, inlined_at F L C` names the inlined callee; not kept.
-        return skip_rest_of_line(start.line);
-    }
+    if (d == ".loc") return parse_body_loc(st);
     if (d == ".shared" || d == ".local" || d == ".const" || d == ".param" || d == ".global") {
         if (!parse_variable_decl(Linkage::none, st.fn->locals, &st)) skip_statement();
         return;

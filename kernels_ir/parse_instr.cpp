@@ -14,6 +14,7 @@ void Parser::parse_instruction(BodyState& st) {
     inst.loc.file = st.loc_file;
     inst.loc.line = st.loc_line;
     inst.loc.col = st.loc_col;
+    inst.loc.inlined_at = inline_site_of(st);
     if (accept('@')) {
         inst.pred.negated = accept('!');
         if (cur().kind != TokKind::ident) {

@@ -213,7 +213,10 @@ void Parser::parse_module_item() {
         return;
     }
     if (d == ".file") return parse_file_directive();
-    if (d == ".section") return skip_section();
+    if (d == ".section") {
+        if (peek().kind == TokKind::dotword && peek().text == ".debug_str") return parse_debug_str_section();
+        return skip_section();
+    }
     if (d == ".loc") return parse_loc();
     if (d == ".entry" || d == ".func") return parse_function(linkage);
     if (d == ".global" || d == ".shared" || d == ".const" || d == ".local") {

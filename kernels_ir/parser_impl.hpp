@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -23,6 +25,16 @@ struct ScopeUndo {
     std::optional<std::string> prev_local;
 };
 
+// One .loc of a body as the parser reads it: a position and, for inlined code, the function it is in
+// (`function_name`) and the .loc it was inlined at (`inlined_at`, resolved to an earlier node).
+struct LocNode {
+    uint32_t file = 0, line = 0, col = 0;
+    std::string callee;
+    uint32_t callee_offset = 0;
+    uint32_t parent = 0;        // 1 + index into BodyState::loc_nodes; 0: a line of the function itself
+    uint32_t site = 0;          // once interned: 1 + index into Module::inline_sites of its call site
+};
+
 // Per-function parsing state: register and local name maps with block scoping.
 struct BodyState {
     Function* fn = nullptr;
@@ -33,6 +45,9 @@ struct BodyState {
     std::vector<std::pair<Token, std::size_t>> label_uses;   // bra/brx label operands (token, inst index)
     std::unordered_set<std::string> label_names;
     uint32_t loc_file = 0, loc_line = 0, loc_col = 0;        // the last .loc
+    std::vector<LocNode> loc_nodes;                          // every .loc of the body with an inlining chain
+    uint32_t loc_current = 0;                                // 1 + index of the last .loc's node; 0: none
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> loc_latest;  // position -> its latest node
 };
 
 class Parser {
@@ -65,6 +80,7 @@ public:
     void parse_target();
     void parse_file_directive();
     void skip_section();
+    void parse_debug_str_section();
     void parse_function(Linkage linkage);
     void parse_param_list(std::vector<Param>& out, bool allow_unnamed);
     std::optional<Param> parse_param();
@@ -90,6 +106,9 @@ public:
     std::optional<Operand> parse_address(BodyState& st);
     std::optional<Operand> parse_braced(BodyState& st, char open, char close, Operand::Kind kind);
     void resolve_labels(BodyState& st);
+    // --- .loc with inlining chains (parse_loc.cpp) ---
+    void parse_body_loc(BodyState& st);
+    uint32_t inline_site_of(BodyState& st);   // SrcLoc::inlined_at for an instruction at the last .loc
     void resolve_calls();
 
 private:
@@ -102,6 +121,8 @@ private:
     std::unordered_map<std::string, std::size_t> fn_index_;
     std::vector<std::pair<Token, std::pair<std::size_t, std::size_t>>> call_uses_;  // (token, (fn, inst))
     std::vector<std::pair<Token, std::size_t>> pending_calls_;  // calls of the function being parsed
+    // Module::inline_sites by content (file, line, col, callee, offset, parent): each call site once.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string, uint32_t, uint32_t>, uint32_t> inline_site_index_;
 };
 
 // Parses the special-register spelling after '%' ("tid", "envreg3", "pm2_64"); nullopt when not special.

@@ -1,7 +1,9 @@
 // kernels_ir/printer.cpp — prints the IR back as PTX (round-trips through parse_ptx).
 #include "kernels_ir/printer.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace warpsim::ir {
 namespace {
@@ -138,7 +140,48 @@ void print_regs(const Function& fn, std::string& out) {
     }
 }
 
-void print_body(const Function& fn, std::string& out) {
+// The .loc lines that give an instruction its source position: for inlined code first the line of the function
+// itself, then one .loc per inlining level, outermost first, each `inlined_at` the .loc before it (as nvcc).
+void print_loc(const Module& m, const SrcLoc& loc, std::string& out) {
+    auto position = [](uint32_t file, uint32_t line, uint32_t col) {
+        return std::to_string(file) + " " + std::to_string(line) + " " + std::to_string(col);
+    };
+    std::vector<const InlineSite*> sites;  // innermost first
+    for (uint32_t s = loc.inlined_at; s != 0 && s <= m.inline_sites.size(); s = sites.back()->parent) {
+        sites.push_back(&m.inline_sites[s - 1]);
+        if (sites.back()->parent >= s) break;
+    }
+    if (!sites.empty()) out += "\t.loc " + position(sites.back()->file, sites.back()->line, sites.back()->col) + "\n";
+    for (std::size_t i = sites.size(); i-- > 0;) {
+        const InlineSite& site = *sites[i];
+        const SrcLoc inner = i == 0 ? loc : SrcLoc{0, 0, sites[i - 1]->file, sites[i - 1]->line, sites[i - 1]->col, 0};
+        out += "\t.loc " + position(inner.file, inner.line, inner.col);
+        if (!site.callee.empty()) {
+            out += ", function_name " + site.callee;
+            if (site.callee_offset) out += "+" + std::to_string(site.callee_offset);
+        }
+        out += ", inlined_at " + position(site.file, site.line, site.col) + "\n";
+    }
+    if (sites.empty()) out += "\t.loc " + position(loc.file, loc.line, loc.col) + "\n";
+}
+
+void print_debug_strings(const Module& m, std::string& out) {
+    if (m.debug_strings.empty()) return;
+    out += "\n.section .debug_str\n{\n";
+    for (const auto& d : m.debug_strings) {
+        out += d.label + ":\n";
+        for (std::size_t i = 0; i < d.bytes.size(); i += 32) {
+            out += ".b8 ";
+            for (std::size_t k = i; k < std::min(d.bytes.size(), i + 32); ++k) {
+                out += (k > i ? "," : "") + std::to_string(d.bytes[k]);
+            }
+            out += "\n";
+        }
+    }
+    out += "}\n";
+}
+
+void print_body(const Module& m, const Function& fn, std::string& out) {
     out += "{\n";
     print_regs(fn, out);
     for (const auto& v : fn.locals) out += "\t" + print_variable(v) + "\n";
@@ -151,7 +194,7 @@ void print_body(const Function& fn, std::string& out) {
         for (std::size_t i = 0; i < t.labels.size(); ++i) out += (i ? ", " : "") + t.labels[i];
         out += ";\n";
     }
-    uint32_t file = 0, line = 0, col = 0;
+    SrcLoc printed;  // the source position the .loc lines so far give (PTX positions unused)
     std::size_t next_label = 0;
     for (std::size_t pc = 0; pc <= fn.body.size(); ++pc) {
         while (next_label < fn.labels.size() && fn.labels[next_label].pc <= pc) {
@@ -159,11 +202,10 @@ void print_body(const Function& fn, std::string& out) {
         }
         if (pc == fn.body.size()) break;
         const Instruction& inst = fn.body[pc];
-        if (inst.loc.file != file || inst.loc.line != line || inst.loc.col != col) {
-            file = inst.loc.file;
-            line = inst.loc.line;
-            col = inst.loc.col;
-            out += "\t.loc " + std::to_string(file) + " " + std::to_string(line) + " " + std::to_string(col) + "\n";
+        const SrcLoc source{0, 0, inst.loc.file, inst.loc.line, inst.loc.col, inst.loc.inlined_at};
+        if (source != printed) {
+            printed = source;
+            print_loc(m, source, out);
         }
         out += "\t" + print_instruction(fn, inst) + "\n";
     }
@@ -246,8 +288,9 @@ std::string print_module(const Module& m) {
     for (const auto& fn : m.functions) {
         if (!fn.has_body) continue;
         out += "\n" + print_header(fn) + "\n";
-        print_body(fn, out);
+        print_body(m, fn, out);
     }
+    print_debug_strings(m, out);
     return out;
 }
 
