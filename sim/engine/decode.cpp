@@ -309,12 +309,15 @@ private:
             const auto& elems = multi ? o.elems : one;
             for (const Operand& e : elems) {
                 if (dest && i == 0) {
-                    if (in.ndst == in.dst.size()) { ok = false; break; }
+                    if (in.ndst == in.dst.size()) { ok = ok && inst.op == ir::Opcode::wgmma; break; }
                     in.dst[in.ndst++] = e.kind == Operand::Kind::reg ? e.reg : scratch_;
                 } else {
-                    // mma's fragments (up to 4 + 4 + 2 + 4 registers) outgrow the slots: its handler reads
-                    // them from the IR operands.
-                    if (in.nsrc == in.src.size()) { ok = ok && inst.op == ir::Opcode::mma; break; }
+                    // mma's fragments (up to 4 + 4 + 2 + 4 registers) and wgmma's accumulators (up to 128)
+                    // outgrow the slots: their handlers read them from the IR operands.
+                    if (in.nsrc == in.src.size()) {
+                        ok = ok && (inst.op == ir::Opcode::mma || inst.op == ir::Opcode::wgmma);
+                        break;
+                    }
                     if (e.negated) in.neg_mask |= static_cast<uint8_t>(1u << in.nsrc);
                     in.src[in.nsrc++] = src_slot(e, in);
                 }

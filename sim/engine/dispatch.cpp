@@ -37,6 +37,7 @@ DispatchTable build_table() {
     set({O::mapa, O::getctarank}, &select_cluster);
     set({O::ldmatrix, O::stmatrix, O::mma}, &select_tensor);
     set({O::alloca, O::stacksave, O::stackrestore}, &select_stack);
+    set({O::wgmma}, &select_wgmma);
     set({O::cp, O::mbarrier, O::griddepcontrol, O::setmaxnreg, O::createpolicy}, &select_async);
     return t;
 }
