@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "sim/engine/decode.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/arith/float_ops.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -108,44 +109,13 @@ void atom(Exec& x, const DInst& in, uint32_t e) {
     rec.flush(x);
 }
 
-// Whether register r is read anywhere in fn (source operand, address base, guard). A register written
-// again later counts as read if any read exists at all: conservative, so such an atom stays an ATOM.
-bool operand_reads(const ir::Operand& o, uint32_t r) {
-    if ((o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::address) && o.reg == r) return true;
-    for (const auto& e : o.elems)
-        if (operand_reads(e, r)) return true;
-    return false;
-}
-
-bool first_arg_is_dest(ir::Opcode op) {
-    using O = ir::Opcode;
-    switch (op) {
-    case O::st: case O::red: case O::bra: case O::brx: case O::call: case O::ret: case O::exit: case O::trap:
-    case O::membar: case O::fence: case O::prefetch: case O::prefetchu: case O::nanosleep: case O::pmevent:
-    case O::brkpt: case O::discard: case O::applypriority: case O::bar: case O::barrier: return false;
-    default: return true;
-    }
-}
-
-bool register_read(const ir::Function& fn, uint32_t r) {
-    for (const auto& inst : fn.body) {
-        if (inst.pred.reg == r) return true;
-        const std::size_t from = first_arg_is_dest(inst.op) ? 1 : 0;
-        for (std::size_t i = from; i < inst.args.size(); ++i)
-            if (operand_reads(inst.args[i], r)) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 Handler select_atomic(const ir::Instruction& inst, DInst& in, const SelectContext& ctx) {
     const bool red = inst.op == ir::Opcode::red;
     if (inst.d.atom == AtomOp::none || inst.d.atom == AtomOp::popc || in.vec != 1) return nullptr;
     if (inst.d.atom == AtomOp::cas && in.nsrc < 2) return nullptr;
-    const bool unused = !red && ctx.function && !inst.args.empty() &&
-                        (inst.args[0].kind == ir::Operand::Kind::sink ||
-                         (inst.args[0].kind == ir::Operand::Kind::reg && !register_read(*ctx.function, inst.args[0].reg)));
+    const bool unused = !red && ctx.function && atom_result_unused(*ctx.function, inst);
     switch (ir::type_bytes(inst.d.type)) {
     case 2: return red ? &atom<2, true, false> : unused ? &atom<2, true, true> : &atom<2, false, true>;
     case 4: return red ? &atom<4, true, false> : unused ? &atom<4, true, true> : &atom<4, false, true>;

@@ -174,6 +174,29 @@ struct Chunk {
     uint64_t warp_insts = 0, thread_insts = 0;
 };
 
+// Whether the blocks of kernel `k` interact through global atomics whose outcome depends on their order
+// (decode.cpp): in the kernel or in any function it may call. An indirect call may reach every function.
+bool needs_block_order(const Program& prog, uint32_t k) {
+    std::vector<bool> seen(prog.functions.size(), false);
+    std::vector<uint32_t> todo{k};
+    seen[k] = true;
+    while (!todo.empty()) {
+        const DecodedFunction& f = prog.functions[todo.back()];
+        todo.pop_back();
+        if (f.uses_global_atomics) return true;
+        for (const CallSite& cs : f.calls) {
+            if (cs.callee == kNone)
+                return std::any_of(prog.functions.begin(), prog.functions.end(),
+                                   [](const DecodedFunction& g) { return g.uses_global_atomics; });
+            if (cs.callee < seen.size() && !seen[cs.callee]) {
+                seen[cs.callee] = true;
+                todo.push_back(cs.callee);
+            }
+        }
+    }
+    return false;
+}
+
 void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
 
 void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
@@ -310,13 +333,12 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     L.explicit_cluster = explicit_cluster;
 
     // Schedule: blocks are cut into chunks of consecutive linear indices. Kernels whose blocks interact
-    // through global atomics whose outcome depends on order (float atomics, returned old values, exch, cas,
-    // inc/dec) run their blocks one after another in linear order on one worker; otherwise chunks run on all
-    // workers and commutative integer red/atom use host atomics.
+    // through global atomics whose outcome depends on order (float atomics, old values read, exch, cas,
+    // inc/dec; needs_block_order) run their blocks one after another in linear order on one worker;
+    // otherwise chunks run on all workers and commutative integer red/atom use host atomics.
     // With thread-block clusters a chunk runs whole clusters: its indices count clusters (run_cluster_chunk).
     const uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2] / (uint64_t{cluster[0]} * cluster[1] * cluster[2]);
-    bool ordered = false;
-    for (const auto& f : lm->program.functions) ordered = ordered || f.uses_global_atomics;
+    const bool ordered = needs_block_order(lm->program, L.kernel);
     const uint64_t nchunks = std::min<uint64_t>(nblocks, 256);
     std::vector<Chunk> chunks(nchunks);
     for (uint64_t c = 0; c < nchunks; ++c) {
@@ -328,6 +350,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     if (ordered || cfg.observer) workers = 1;  // checkers keep per-block state: one block at a time, in order
     workers = static_cast<uint32_t>(std::min<uint64_t>(workers, nchunks));
     L.atomics_on_host = workers > 1;
+    result.host_workers = workers;
     if (cfg.observer) {
         LaunchInfo info;
         info.module = &module;

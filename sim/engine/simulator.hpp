@@ -90,6 +90,9 @@ struct LaunchResult {
     std::string printf_output;
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
+    // Host threads that ran the blocks: LaunchConfig::host_workers, or 1 where order-dependent global atomics
+    // (decode.cpp) or an observer make blocks run one after another; 0 when the launch did not start.
+    uint32_t host_workers = 0;
     bool ok() const { return !error.has_value(); }
 };
 
