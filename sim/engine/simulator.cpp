@@ -174,6 +174,36 @@ struct Chunk {
     uint64_t warp_insts = 0, thread_insts = 0;
 };
 
+// A block at its start: its place in the grid (`at`, in blocks) and the SM it stands for, zeroed shared
+// memory, and what the blocks of its chunk share: counters, taken-backedge counts, register-file pool.
+void init_block(BlockContext& b, const LaunchContext& L, Chunk& c, bool with_counters,
+                const std::array<uint64_t, 3>& at, std::vector<std::vector<uint64_t>>& backedges,
+                RegisterFilePool* pool) {
+    const uint64_t lin = at[0] + at[1] * L.grid[0] + at[2] * uint64_t{L.grid[0]} * L.grid[1];
+    b.launch = &L;
+    b.linear = lin;
+    b.ctaid = {static_cast<uint32_t>(at[0]), static_cast<uint32_t>(at[1]), static_cast<uint32_t>(at[2])};
+    b.sm = static_cast<uint32_t>(lin % L.cfg->limits.num_sms);
+    b.threads = L.block[0] * L.block[1] * L.block[2];
+    b.shared.assign(L.static_shared + L.dynamic_shared, 0);
+    b.counters = with_counters ? c.counters.get() : nullptr;
+    b.backedges = &backedges;
+    b.clock = lin * 1000;
+    b.register_pool = pool;
+}
+
+// A finished block into its chunk: its printf text in warp order, its instruction counts, the chunk's first
+// error, and one more block done for a progress display.
+void fold_block(const LaunchContext& L, BlockContext& b, Chunk& c) {
+    std::stable_sort(b.printf_records.begin(), b.printf_records.end(),
+                     [](const PrintfRecord& x, const PrintfRecord& z) { return x.warp < z.warp; });
+    for (auto& r : b.printf_records) c.printf_text += r.text;
+    c.warp_insts += b.warp_insts;
+    c.thread_insts += b.thread_insts;
+    if (b.error && !c.error) c.error = std::move(b.error);
+    if (L.cfg->progress) L.cfg->progress->blocks_done.fetch_add(1, std::memory_order_relaxed);
+}
+
 // Whether the blocks of kernel `k` interact through global atomics whose outcome depends on their order
 // (decode.cpp): in the kernel or in any function it may call. An indirect call may reach every function.
 bool needs_block_order(const Program& prog, uint32_t k) {
@@ -208,25 +238,10 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     for (uint64_t k = 0; k < c.last - c.first && !c.error; ++k) {
         const uint64_t lin = c.first + order.at(k);
         BlockContext b;
-        b.launch = &L;
-        b.linear = lin;
-        b.ctaid = {static_cast<uint32_t>(lin % gx), static_cast<uint32_t>((lin / gx) % gy), static_cast<uint32_t>(lin / (gx * gy))};
-        b.sm = static_cast<uint32_t>(lin % L.cfg->limits.num_sms);
-        b.threads = L.block[0] * L.block[1] * L.block[2];
-        b.shared.assign(L.static_shared + L.dynamic_shared, 0);
-        b.counters = with_counters ? c.counters.get() : nullptr;
-        b.backedges = &backedges;
-        b.clock = lin * 1000;
-        b.register_pool = &registers;
+        init_block(b, L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges, &registers);
         run_block(b);
         recycle_frames(b);
-        std::stable_sort(b.printf_records.begin(), b.printf_records.end(),
-                         [](const PrintfRecord& a, const PrintfRecord& z) { return a.warp < z.warp; });
-        for (auto& r : b.printf_records) c.printf_text += r.text;
-        c.warp_insts += b.warp_insts;
-        c.thread_insts += b.thread_insts;
-        if (b.error) c.error = std::move(b.error);
-        if (L.cfg->progress) L.cfg->progress->blocks_done.fetch_add(1, std::memory_order_relaxed);
+        fold_block(L, b, c);
     }
 }
 
@@ -237,37 +252,18 @@ void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     const auto& cd = L.cluster;
     const uint32_t ctas = cd[0] * cd[1] * cd[2];
     const uint64_t nx = L.grid[0] / cd[0], ny = L.grid[1] / cd[1];
-    const uint64_t gx = L.grid[0], gy = L.grid[1];
     for (uint64_t k = c.first; k < c.last && !c.error; ++k) {
         const std::array<uint64_t, 3> cl{k % nx, (k / nx) % ny, k / (nx * ny)};
         std::vector<BlockContext> blocks(ctas);
         for (uint32_t r = 0; r < ctas; ++r) {
-            BlockContext& b = blocks[r];
             const std::array<uint64_t, 3> at{cl[0] * cd[0] + r % cd[0], cl[1] * cd[1] + (r / cd[0]) % cd[1],
                                              cl[2] * cd[2] + r / (cd[0] * cd[1])};
-            const uint64_t lin = at[0] + at[1] * gx + at[2] * gx * gy;
-            b.launch = &L;
-            b.linear = lin;
-            b.ctaid = {static_cast<uint32_t>(at[0]), static_cast<uint32_t>(at[1]), static_cast<uint32_t>(at[2])};
-            b.cluster_rank = r;
-            b.sm = static_cast<uint32_t>(lin % L.cfg->limits.num_sms);
-            b.threads = L.block[0] * L.block[1] * L.block[2];
-            b.shared.assign(L.static_shared + L.dynamic_shared, 0);
-            b.counters = with_counters ? c.counters.get() : nullptr;
-            b.backedges = &backedges;
-            b.clock = lin * 1000;
+            init_block(blocks[r], L, c, with_counters, at, backedges, nullptr);
+            blocks[r].cluster_rank = r;
         }
         ClusterContext cluster;
         run_cluster(blocks, cluster);
-        for (BlockContext& b : blocks) {
-            std::stable_sort(b.printf_records.begin(), b.printf_records.end(),
-                             [](const PrintfRecord& a, const PrintfRecord& z) { return a.warp < z.warp; });
-            for (auto& r : b.printf_records) c.printf_text += r.text;
-            c.warp_insts += b.warp_insts;
-            c.thread_insts += b.thread_insts;
-            if (b.error && !c.error) c.error = std::move(b.error);
-        }
-        if (L.cfg->progress) L.cfg->progress->blocks_done.fetch_add(ctas, std::memory_order_relaxed);
+        for (BlockContext& b : blocks) fold_block(L, b, c);
     }
 }
 
