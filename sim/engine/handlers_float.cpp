@@ -60,9 +60,13 @@ bool f32_fma_via_f64(float x, float y, float z, float& r) {
     r = static_cast<float>(s);
     return true;
 }
-template <F Op>
+// Without .ftz the inputs need no check: every finite f32 value, subnormals included, is exact in f64 and
+// in the host's IEEE arithmetic (which keeps subnormals: nothing sets MXCSR's DAZ/FTZ), and a NaN or
+// infinite input makes the result NaN or infinite, which f32_safe_result turns away. With .ftz a subnormal
+// input must be read as zero: such lanes (and NaN/infinity) go to sim/arith.
+template <F Op, bool CheckInputs>
 [[gnu::always_inline]] inline bool f32_fast(uint32_t a, uint32_t b, uint32_t c, uint32_t& out) {
-    if (!f32_plain(a) || !f32_plain(b) || (Op == F::fma && !f32_plain(c))) return false;
+    if (CheckInputs && (!f32_plain(a) || !f32_plain(b) || (Op == F::fma && !f32_plain(c)))) return false;
     const float x = std::bit_cast<float>(a), y = std::bit_cast<float>(b);
     float r;
     if constexpr (Op == F::add) r = x + y;
@@ -164,11 +168,15 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
             // compiler keeps inside the lane loop. Each lane reads and writes only its own slot, so a
             // destination that is also a source is safe.
             uint32_t rest = 0;
-            for_lanes(e, [&](uint32_t l) {
-                uint32_t r = 0;
-                if (f32_fast<Op>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r)) d[l] = r;
-                else rest |= 1u << l;
-            });
+            const auto lanes = [&]<bool Ftz>() {
+                for_lanes(e, [&](uint32_t l) {
+                    uint32_t r = 0;
+                    if (f32_fast<Op, Ftz>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r)) d[l] = r;
+                    else rest |= 1u << l;
+                });
+            };
+            if (m.ftz) lanes.template operator()<true>();
+            else lanes.template operator()<false>();
             for_lanes(rest, [&](uint32_t l) { d[l] = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m)); });
             return;
         }
@@ -176,7 +184,7 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
     for_lanes(e, [&](uint32_t l) {
         if constexpr (T == Fmt::f32) {
             uint32_t r = 0;
-            if (!fast || !f32_fast<Op>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r))
+            if (!fast || !f32_fast<Op, true>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r))
                 r = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m));
             d[l] = m.sat ? arith::f32_sat(r) : r;
         } else if constexpr (T == Fmt::f64) {
@@ -240,7 +248,7 @@ void contracted(Exec& x, const DInst& in, uint32_t e) {
         if constexpr (F64) d[l] = arith::f64_fma(av, b[l], cv, Round::rn);
         else {
             uint32_t r = 0;
-            if (!f32_fast<F::fma>(uint32_t(av), uint32_t(b[l]), uint32_t(cv), r))
+            if (!f32_fast<F::fma, true>(uint32_t(av), uint32_t(b[l]), uint32_t(cv), r))
                 r = arith::f32_fma(uint32_t(av), uint32_t(b[l]), uint32_t(cv), Round::rn, ftz);
             d[l] = r;
         }

@@ -48,6 +48,28 @@ const Case kCases[] = {
      0x00400000},
     {"mul.rn.ftz flushes", "mov.b32 %f4, 0f00800000; mov.b32 %f5, 0f3F000000; mul.rn.ftz.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
      0x00000000},
+    // Subnormal inputs with normal results keep their value without .ftz and read as zero with it:
+    // 2^-127 (0x00400000) * 2^126 (0x7e800000) + 1 = 1.5; with .ftz 0 * 2^126 + 1 = 1.
+    {"fma.rn subnormal input", "mov.b32 %f4, 0f00400000; mov.b32 %f5, 0f7E800000; fma.rn.f32 %f3, %f4, %f5, %f1; "
+                               "mov.b32 %r9, %f3;", 0x3fc00000},
+    {"fma.rn.ftz subnormal input", "mov.b32 %f4, 0f00400000; mov.b32 %f5, 0f7E800000; fma.rn.ftz.f32 %f3, %f4, %f5, %f1; "
+                                   "mov.b32 %r9, %f3;", 0x3f800000},
+    // 2^-127 + 2^-125 = 1.25 * 2^-125 (biased exponent 2, fraction 0x200000); with .ftz just 2^-125.
+    {"add.rn subnormal input", "mov.b32 %f4, 0f00400000; mov.b32 %f5, 0f01000000; add.rn.f32 %f3, %f4, %f5; "
+                               "mov.b32 %r9, %f3;", 0x01200000},
+    {"add.rn.ftz subnormal input", "mov.b32 %f4, 0f00400000; mov.b32 %f5, 0f01000000; add.rn.ftz.f32 %f3, %f4, %f5; "
+                                   "mov.b32 %r9, %f3;", 0x01000000},
+    // 2^-127 * 4 = 2^-125 (0x01000000); with .ftz +0.
+    {"mul.rn subnormal input", "mov.b32 %f4, 0f00400000; mov.b32 %f5, 0f40800000; mul.rn.f32 %f3, %f4, %f5; "
+                               "mov.b32 %r9, %f3;", 0x01000000},
+    {"mul.rn.ftz subnormal input", "mov.b32 %f4, 0f00400000; mov.b32 %f5, 0f40800000; mul.rn.ftz.f32 %f3, %f4, %f5; "
+                                   "mov.b32 %r9, %f3;", 0x00000000},
+    // A NaN or infinite input gives a NaN or infinite result, which the host shortcut never returns:
+    // inf * 0 + 1 is the canonical NaN 0x7fffffff; 2^127 * 0.5 + (-inf) = -inf.
+    {"fma.rn inf*0", "mov.b32 %f4, 0f7F800000; mov.b32 %f5, 0f00000000; fma.rn.f32 %f3, %f4, %f5, %f1; "
+                     "mov.b32 %r9, %f3;", 0x7fffffff},
+    {"fma.rn -inf addend", "mov.b32 %f4, 0f7F000000; mov.b32 %f5, 0f3F000000; mov.b32 %f6, 0fFF800000; "
+                           "fma.rn.f32 %f3, %f4, %f5, %f6; mov.b32 %r9, %f3;", 0xff800000},
     {"add.sat 0.75+0.5 = 1", "mov.b32 %f4, 0f3F400000; mov.b32 %f5, 0f3F000000; add.rn.sat.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
      0x3f800000},
     {"min.f32 ignores NaN", "mov.b32 %f4, 0f7FC00000; min.f32 %f3, %f1, %f4; mov.b32 %r9, %f3;", 0x3f800000},
