@@ -133,6 +133,9 @@ struct BlockContext {
     ClusterContext* cluster = nullptr;           // nullptr: no cluster barrier used yet (one-CTA cluster)
     uint32_t cluster_rank = 0;                   // %cluster_ctarank
     std::unique_ptr<ClusterContext> own_cluster; // the one-CTA cluster of a launch without clusters
+    // The counter event of the ld/st being executed when resolve_warp served it (memory_access.hpp): built in
+    // place, once per block, instead of a zeroed event per instruction. One instruction at a time uses it.
+    counts::WarpAccess warp_access;
     BlockIndex index() const { return {ctaid, linear}; }
 };
 

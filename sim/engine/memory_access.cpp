@@ -183,81 +183,84 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
     return false;
 }
 
-bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out) {
+bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out) {
     AddrSpace sp = in.space;
-    if ((in.aux & 0x200u) || sp == AddrSpace::local || sp == AddrSpace::frame_param || !std::has_single_bit(width))
+    if ((in.aux & 0x200u) || sp == AddrSpace::local || sp == AddrSpace::frame_param || !std::has_single_bit(width) ||
+        exec == 0)
         return false;
-    const uint64_t offset = static_cast<uint64_t>(in.offset);
-    uint64_t lo = ~uint64_t{0}, hi = 0, bits = 0;
-    if (in.addr_reg == kNone) {
-        for_lanes(exec, [&](uint32_t l) { out.addr[l] = offset; });
-        lo = hi = bits = offset;
-    } else {
-        const uint64_t* r = x.R + static_cast<std::size_t>(in.addr_reg) * 32;
-        for_lanes(exec, [&](uint32_t l) {
-            const uint64_t a = r[l] + offset;
-            out.addr[l] = a;
-            lo = std::min(lo, a);
-            hi = std::max(hi, a);
-            bits |= a;
-        });
-    }
-    if (bits & (width - 1)) return false;  // some lane is misaligned
+    uint64_t offset = static_cast<uint64_t>(in.offset);
+    const uint64_t first =
+        (in.addr_reg == kNone ? 0 : x.R[static_cast<std::size_t>(in.addr_reg) * 32 + std::countr_zero(exec)]) + offset;
     if (sp == AddrSpace::generic) {
-        // Windows are contiguous: lanes whose lowest and highest address lie in the shared window all do.
-        // Global lanes are checked against one allocation below, and allocations never overlap a window.
-        const auto lo_space = memory::classify_generic(lo), hi_space = memory::classify_generic(hi);
-        if (lo_space != hi_space) return false;
-        if (lo_space == memory::GenericSpace::shared) {
-            for_lanes(exec, [&](uint32_t l) { out.addr[l] -= memory::kSharedWindow; });
-            lo -= memory::kSharedWindow;
-            hi -= memory::kSharedWindow;
-            sp = AddrSpace::shared;
-        } else if (lo_space == memory::GenericSpace::global) {
-            sp = AddrSpace::global;
-        } else {
-            return false;
+        // A generic shared address is seen as its offset in the window; a lane outside the window fails the
+        // bounds check (windows are contiguous and allocations never overlap one).
+        switch (memory::classify_generic(first)) {
+        case memory::GenericSpace::shared: sp = AddrSpace::shared; offset -= memory::kSharedWindow; break;
+        case memory::GenericSpace::global: sp = AddrSpace::global; break;
+        default: return false;
         }
     }
+    uint64_t size = 0;
     switch (sp) {
     case AddrSpace::global:
     case AddrSpace::const_: {
         const memory::Allocation* al = x.last_alloc;
-        if (!al || lo - al->base >= al->size) {
-            al = x.launch->memory->find(lo);
+        if (!al || first - al->base >= al->size) {
+            al = x.launch->memory->find(first);
             if (!al) return false;
             x.last_alloc = al;
         }
-        if (hi - al->base >= al->size || width > al->size - (hi - al->base)) return false;
         if (kind != counts::AccessKind::load && al->read_only) return false;
         out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
         out.data = al->data.get();
         out.origin = al->base;
-        return true;
+        size = al->size;
+        break;
     }
-    case AddrSpace::shared: {
-        // An address of another CTA's shared memory (shared::cluster) fails this check: per-lane path.
-        auto& sh = x.block->shared;
-        if (hi > sh.size() || width > sh.size() - hi) return false;
+    case AddrSpace::shared:
+        // An address of another CTA's shared memory (shared::cluster) fails the bounds check: per-lane path.
         out.space = counts::AccessSpace::shared;
-        out.data = sh.data();
+        out.data = x.block->shared.data();
         out.origin = 0;
-        return true;
-    }
-    case AddrSpace::kernel_param: {
-        const auto p = x.launch->params;
-        if (kind != counts::AccessKind::load || hi > p.size() || width > p.size() - hi) return false;
+        size = x.block->shared.size();
+        break;
+    case AddrSpace::kernel_param:
+        if (kind != counts::AccessKind::load) return false;
         out.space = counts::AccessSpace::param;
-        out.data = const_cast<uint8_t*>(p.data());  // loads only (checked above)
+        out.data = const_cast<uint8_t*>(x.launch->params.data());  // loads only (checked above)
         out.origin = 0;
-        return true;
-    }
+        size = x.launch->params.size();
+        break;
     default: return false;
     }
+    if (width > size) return false;
+    out.offset = offset;
+    out.limit = size - width;
+    out.addr = x.block->warp_access.addr.data();
+    return true;
+}
+
+bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out) {
+    if (!warp_buffer(x, in, exec, width, kind, out)) return false;
+    const uint64_t offset = out.offset, origin = out.origin, limit = out.limit;
+    uint64_t* addr = out.addr;
+    LaneChecks checks;
+    if (in.addr_reg == kNone) {
+        for_lanes(exec, [&](uint32_t l) { addr[l] = offset; });
+        checks.add(offset - origin, limit);
+    } else {
+        const uint64_t* r = x.R + static_cast<std::size_t>(in.addr_reg) * 32;
+        for_lanes(exec, [&](uint32_t l) {
+            const uint64_t a = r[l] + offset;
+            addr[l] = a;
+            checks.add(a - origin, limit);
+        });
+    }
+    return checks.ok(width);
 }
 
 AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane)
-    : in_(&in) {
+    : block_event_(&x.block->warp_access), in_(&in) {
     const auto& d = in.ir->d;
     kind_ = kind;
     bytes_per_lane_ = static_cast<uint8_t>(bytes_per_lane);
@@ -276,20 +279,23 @@ AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKin
                   std::find(in.ir->mods.begin(), in.ir->mods.end(), "bulk") == in.ir->mods.end();
 }
 
+void AccessRecorder::fill_header(counts::WarpAccess& a, counts::AccessSpace space) const {
+    a.space = space;
+    a.kind = kind_;
+    a.bytes_per_lane = bytes_per_lane_;
+    a.pc = pc_;
+    a.function = function_;
+    a.warp = warp_;
+    a.non_coherent = non_coherent_;
+    a.caches_in_l1 = caches_in_l1_;
+    a.redux_op = redux_op_;
+    a.async_fill = async_fill_;
+}
+
 counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {
     const auto s = static_cast<uint32_t>(space);
     if (!(used_ & (1u << s))) {
-        auto* a = new (&acc_[s].a) counts::WarpAccess();
-        a->space = space;
-        a->kind = kind_;
-        a->bytes_per_lane = bytes_per_lane_;
-        a->pc = pc_;
-        a->function = function_;
-        a->warp = warp_;
-        a->non_coherent = non_coherent_;
-        a->caches_in_l1 = caches_in_l1_;
-        a->redux_op = redux_op_;
-        a->async_fill = async_fill_;
+        fill_header(*new (&acc_[s].a) counts::WarpAccess(), space);
         used_ |= 1u << s;
     }
     return slot(s);
@@ -303,10 +309,14 @@ void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
 }
 
 void AccessRecorder::add_warp(uint32_t exec, const WarpTarget& t) {
-    auto& a = start(t.space);
-    a.active_mask |= exec;
-    if (exec == 0xffffffffu) a.addr = t.addr;
-    else for_lanes(exec, [&](uint32_t l) { a.addr[l] = t.addr[l]; });
+    // The same event as a zeroed WarpAccess filled lane by lane: the header, the mask, the addresses
+    // resolve_warp wrote for the lanes of `exec` and zero for the others.
+    counts::WarpAccess& a = *block_event_;
+    fill_header(a, t.space);
+    a.active_mask = exec;
+    if (exec != 0xffffffffu) for_lanes(~exec, [&](uint32_t l) { a.addr[l] = 0; });
+    whole_ = &a;
+    used_ = 1u << static_cast<uint32_t>(t.space);
 }
 
 void AccessRecorder::flush(Exec& x) {

@@ -35,9 +35,31 @@ struct WarpTarget {
     counts::AccessSpace space = counts::AccessSpace::global;
     uint8_t* data = nullptr;
     uint64_t origin = 0;
-    std::array<uint64_t, 32> addr;  // active lanes only: device address, or offset for shared (what counts sees)
+    uint64_t offset = 0;  // what a lane adds to its address register (a generic shared access: less the window)
+    uint64_t limit = 0;   // the buffer's size less the access width: a lane is inside iff addr - origin <= limit
+    // Active lanes only: device address, or offset for shared (what counts sees). It is the block's
+    // BlockContext::warp_access.addr, which AccessRecorder::add_warp then reports without a copy.
+    uint64_t* addr = nullptr;
     uint8_t* ptr(uint32_t lane) const { return data + (addr[lane] - origin); }
 };
+
+// The lane checks of a warp-level access, folded over its lanes' d = addr - origin without a branch or a
+// min/max chain: d <= limit (limit < 2^63) iff neither d nor limit - d has the top bit set. Origins are
+// aligned (allocations to 256 bytes, shared memory and parameters start at 0), so d's low bits are the
+// address's: any of them below the width is a misaligned lane.
+struct LaneChecks {
+    uint64_t bits = 0, outside = 0;
+    void add(uint64_t d, uint64_t limit) {
+        bits |= d;
+        outside |= limit - d;
+    }
+    bool ok(uint32_t width) const { return ((bits | outside) >> 63) == 0 && (bits & (width - 1)) == 0; }
+};
+
+// The first half of resolve_warp: the one buffer the lanes of `exec` must lie in, picked by the first active
+// lane's address, with out.addr pointing at where the lanes' addresses go. False when the access cannot be
+// served warp-wide (local memory, frame parameters, a store to read-only or parameter memory, no buffer).
+bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out);
 
 // The warp-level fast path of resolve_lane: resolves every lane of `exec` at once with one bounds check when
 // they are aligned and fall in one buffer of a space known at decode time (or a generic address in global or
@@ -51,7 +73,8 @@ class AccessRecorder {
 public:
     AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane);
     void add(uint32_t lane, const LaneTarget& t);
-    // Every lane of `exec` at once, from resolve_warp.
+    // Every lane of `exec` at once, from resolve_warp, as the only call for this access (no add before or
+    // after): the event is the block's warp_access, whose addresses resolve_warp wrote.
     void add_warp(uint32_t exec, const WarpTarget& t);
     void flush(Exec& x);
 
@@ -65,10 +88,13 @@ private:
         Slot() {}
         counts::WarpAccess a;
     };
-    counts::WarpAccess& slot(uint32_t s) { return acc_[s].a; }
-    const counts::WarpAccess& slot(uint32_t s) const { return acc_[s].a; }
+    counts::WarpAccess& slot(uint32_t s) { return whole_ ? *whole_ : acc_[s].a; }
+    const counts::WarpAccess& slot(uint32_t s) const { return whole_ ? *whole_ : acc_[s].a; }
+    void fill_header(counts::WarpAccess& a, counts::AccessSpace space) const;
 
     Slot acc_[5];
+    counts::WarpAccess* whole_ = nullptr;     // add_warp's event (BlockContext::warp_access)
+    counts::WarpAccess* block_event_ = nullptr;
     // The fields every space's access shares.
     counts::AccessKind kind_ = counts::AccessKind::load;
     uint8_t bytes_per_lane_ = 0;
