@@ -45,10 +45,7 @@ void report_deadlock(BlockContext& b) {
     for (const auto& bs : b.barriers)
         if (bs.started && bs.where && bs.where->ir) {
             f.ptx_line = bs.where->ir->loc.ptx_line;
-            if (bs.where->ir->loc.line) {
-                std::string_view file = L.program->module->file_path(bs.where->ir->loc.file);
-                f.cuda_location = fmt::format("{}:{}", file.empty() ? "?" : file, bs.where->ir->loc.line);
-            }
+            f.cuda_location = cuda_location(L, bs.where);
             f.function = L.program->functions[L.kernel].fn->name;
             break;
         }

@@ -4,26 +4,26 @@
 
 #include "sim/engine/handler_util.hpp"
 
+#include "kernels_ir/source_chain.hpp"
+
 namespace warpsim::engine {
 
 std::string ptx_location(const Exec& x, const DInst& in) {
     return fmt::format("{}:{}", x.launch->cfg->ptx_file, in.ir ? in.ir->loc.ptx_line : 0);
 }
 
-std::string cuda_location(const Exec& x, const DInst& in) {
-    if (!in.ir || in.ir->loc.line == 0) return {};
-    std::string_view file = x.launch->program->module->file_path(in.ir->loc.file);
-    return fmt::format("{}:{}", file.empty() ? "?" : file, in.ir->loc.line);
+std::string cuda_location(const LaunchContext& L, const DInst* in) {
+    if (!in || !in->ir) return {};
+    return ir::source_location_text(*L.program->module, in->ir->loc, ir::PathStyle::recorded);
 }
+
+std::string cuda_location(const Exec& x, const DInst& in) { return cuda_location(*x.launch, &in); }
 
 std::string source_line_text(const LaunchContext& L, const DInst* in) {
     if (!in || !in->ir) return "an unknown line";
-    std::string s = fmt::format("{}:{}", L.cfg->ptx_file, in->ir->loc.ptx_line);
-    if (in->ir->loc.line) {
-        std::string_view f = L.program->module->file_path(in->ir->loc.file);
-        s = fmt::format("{}:{} ({})", f.empty() ? "?" : f, in->ir->loc.line, s);
-    }
-    return s;
+    const std::string ptx = fmt::format("{}:{}", L.cfg->ptx_file, in->ir->loc.ptx_line);
+    const std::string cuda = cuda_location(L, in);
+    return cuda.empty() ? ptx : fmt::format("{} ({})", cuda, ptx);
 }
 
 namespace {

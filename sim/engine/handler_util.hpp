@@ -76,9 +76,12 @@ void raise_fault(Exec& x, const DInst& in, uint32_t lane, std::string name, std:
                  std::string details, FaultDetails where = {});
 // "kernel.ptx:12" and, when .loc says, "  (vector_add.cu:9)".
 std::string ptx_location(const Exec& x, const DInst& in);
+// "vector_add.cu:9", for inlined code the chain down from the user's line: "device_atomic_functions.hpp:107 in
+// atomicAdd, inlined from reduce.cu:42" (kernels_ir/source_chain.hpp); "" without .loc.
 std::string cuda_location(const Exec& x, const DInst& in);
-// For block-level reports (deadlocks, cluster barriers): "kernel.cu:9 (kernel.ptx:12)", or "kernel.ptx:12"
-// without .loc, or "an unknown line" for a null instruction.
+std::string cuda_location(const LaunchContext& L, const DInst* in);
+// For block-level reports (deadlocks, cluster barriers, the hottest loop): cuda_location and the PTX line,
+// "kernel.cu:9 (kernel.ptx:12)", or "kernel.ptx:12" without .loc, or "an unknown line" for a null instruction.
 std::string source_line_text(const LaunchContext& L, const DInst* in);
 
 }  // namespace warpsim::engine

@@ -193,10 +193,7 @@ bool report_cluster_deadlock(BlockContext& b) {
     f.block = b.ctaid;
     if (c.where && c.where->ir) {
         f.ptx_line = c.where->ir->loc.ptx_line;
-        if (c.where->ir->loc.line) {
-            std::string_view file = L.program->module->file_path(c.where->ir->loc.file);
-            f.cuda_location = fmt::format("{}:{}", file.empty() ? "?" : file, c.where->ir->loc.line);
-        }
+        f.cuda_location = cuda_location(L, c.where);
     }
     f.function = L.program->functions[L.kernel].fn->name;
     b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated", details, f};
