@@ -85,17 +85,21 @@ uint32_t CheckContext::ptx_line(Site s) const {
 
 uint32_t CheckContext::cuda_line(Site s) const {
     const auto* in = instruction(s);
-    return in ? in->loc.line : 0;
+    return in ? ir::call_site(*module, in->loc).line : 0;
+}
+
+std::vector<ir::SourceFrame> CheckContext::source_chain(Site s) const {
+    const auto* in = instruction(s);
+    if (!in || (in->loc.line == 0 && in->loc.inlined_at == 0)) return {};
+    return ir::source_chain(*module, in->loc);
 }
 
 std::string CheckContext::where(Site s) const {
     const auto* in = instruction(s);
     if (!in) return fmt::format("{}:?", ptx_file);
     std::string ptx = fmt::format("{}:{}", ptx_file, in->loc.ptx_line);
-    if (in->loc.line == 0) return ptx;
-    std::string_view file = module->file_path(in->loc.file);
-    if (auto slash = file.find_last_of('/'); slash != std::string_view::npos) file = file.substr(slash + 1);
-    return fmt::format("{}:{} ({})", file.empty() ? "?" : file, in->loc.line, ptx);
+    const std::string cuda = ir::source_location_text(*module, in->loc, ir::PathStyle::file_name);
+    return cuda.empty() ? ptx : fmt::format("{} ({})", cuda, ptx);
 }
 
 std::string CheckContext::line_word(Site s) const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels_ir/ir.hpp"
+#include "kernels_ir/source_chain.hpp"
 
 namespace warpsim::check {
 
@@ -54,10 +55,14 @@ struct CheckContext {
 
     const ir::Instruction* instruction(Site s) const;
     uint32_t ptx_line(Site s) const;
-    uint32_t cuda_line(Site s) const;          // 0 without .loc
-    // "reverse_blocks.cu:19 (reverse_blocks.ptx:52)" or "reverse_blocks.ptx:52".
+    // The user's line: for inlined code the call site in the kernel's (or .func's) own body, 0 without .loc.
+    uint32_t cuda_line(Site s) const;
+    // Innermost first: the .loc and, for inlined code, each call site up to the user's line; empty without .loc.
+    std::vector<ir::SourceFrame> source_chain(Site s) const;
+    // "reverse_blocks.cu:19 (reverse_blocks.ptx:52)" or "reverse_blocks.ptx:52"; inlined code names the chain
+    // "sm_30_intrinsics.hpp:449 in __shfl_xor_sync, inlined from planted.cu:72 (planted.ptx:490)".
     std::string where(Site s) const;
-    // "line 19" (CUDA) or "PTX line 52": what a fix suggestion names.
+    // "line 19" (CUDA, the user's line as cuda_line) or "PTX line 52": what a fix suggestion names.
     std::string line_word(Site s) const;
     std::string function_name(Site s) const;
     std::array<uint32_t, 3> thread(uint32_t warp, uint32_t lane) const;

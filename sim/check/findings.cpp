@@ -44,6 +44,20 @@ namespace {
 
 constexpr const char* kBar = "========= ";
 
+// An inlined party's chain, innermost first: [{"file": "device_atomic_functions.hpp", "line": 107, "function":
+// "atomicAdd"}, ..., {"file": "reduce.cu", "line": 42}] (the last entry is the user's line, cuda_line).
+nlohmann::json chain_json(const CheckContext& ctx, const std::vector<ir::SourceFrame>& chain) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& frame : chain) {
+        std::string file(ctx.module->file_path(frame.at.file));
+        if (auto slash = file.find_last_of('/'); slash != std::string::npos) file.erase(0, slash + 1);
+        nlohmann::json j = {{"file", file}, {"line", frame.at.line}};
+        if (!frame.function.empty()) j["function"] = frame.function;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
 std::string render_one(const Finding& f, const CheckContext& ctx) {
     std::string s = fmt::format("{}{}: {}", kBar, tool_name(f.tool), f.title);
     if (f.count > 1) s += fmt::format(" ({} occurrences)", f.count);
@@ -92,14 +106,16 @@ nlohmann::json render_json(const FindingLog& log, const CheckContext& ctx) {
         j["count"] = f.count;
         nlohmann::json parties = nlohmann::json::array();
         for (const auto& p : f.parties) {
-            parties.push_back({{"what", p.what},
-                               {"ptx_line", ctx.ptx_line(p.at)},
-                               {"cuda_line", ctx.cuda_line(p.at)},
-                               {"where", ctx.where(p.at)},
-                               {"function", ctx.function_name(p.at)},
-                               {"pc", p.at.pc},
-                               {"thread", p.thread},
-                               {"block", p.block}});
+            nlohmann::json party = {{"what", p.what},
+                                    {"ptx_line", ctx.ptx_line(p.at)},
+                                    {"cuda_line", ctx.cuda_line(p.at)},
+                                    {"where", ctx.where(p.at)},
+                                    {"function", ctx.function_name(p.at)},
+                                    {"pc", p.at.pc},
+                                    {"thread", p.thread},
+                                    {"block", p.block}};
+            if (auto chain = ctx.source_chain(p.at); chain.size() > 1) party["inlined"] = chain_json(ctx, chain);
+            parties.push_back(std::move(party));
         }
         j["parties"] = parties;
         if (f.address) j["address"] = fmt::format("0x{:x}", *f.address);

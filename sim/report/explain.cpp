@@ -13,6 +13,7 @@
 
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/printer.hpp"
+#include "kernels_ir/source_chain.hpp"
 #include "sim/counts/global_sectors.hpp"
 #include "sim/counts/shared_banks.hpp"
 
@@ -46,11 +47,12 @@ bool is_data_access(const ir::Instruction& inst) {
     return memory_op && inst.d.space != ir::Space::param && inst.d.space != ir::Space::const_;
 }
 
-// The file the kernel's own .loc directives name most often: the .cu the user wrote.
-uint32_t main_file(const ir::Function& kernel) {
+// The file the kernel's own lines (call sites of inlined code included) are in most often: the .cu the user
+// wrote.
+uint32_t main_file(const ir::Module& m, const ir::Function& kernel) {
     std::map<uint32_t, size_t> uses;
     for (const auto& inst : kernel.body)
-        if (inst.loc.file) ++uses[inst.loc.file];
+        if (const uint32_t file = ir::call_site(m, inst.loc).file) ++uses[file];
     uint32_t best = 0;
     size_t most = 0;
     for (const auto& [file, n] : uses) {
@@ -70,11 +72,11 @@ std::string line_name(const session::PreparedLaunch& p, const ExplainRequest& r,
     return fmt::format("line {} of {}", *r.line, name.empty() ? "the CUDA source" : name);
 }
 
-// Source lines (or PTX lines) of the kernel that hold a data access, for "try line ..." hints.
-// Lines of other files than the kernel's own (an atomicAdd's body in a CUDA header: the PTX's .loc names the
-// header's line; the call's line survives only in `inlined_at`, which the IR does not keep) say which file.
+// Source lines (or PTX lines) of the kernel that hold a data access, for "try line ..." hints: for inlined
+// code (atomicAdd in a CUDA header) the line that calls it. Lines of other files than the kernel's own (a
+// .func of a header) say which file.
 std::string access_lines(const session::PreparedLaunch& p, bool ptx, const session::SimRun* executed_in) {
-    const uint32_t own = ptx ? 0 : main_file(*p.kernel);
+    const uint32_t own = ptx ? 0 : main_file(*p.module, *p.kernel);
     std::set<std::pair<bool, uint32_t>> lines;  // (in another file, line)
     std::map<uint32_t, uint32_t> file_of;       // line of another file -> that file
     for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
@@ -87,11 +89,12 @@ std::string access_lines(const session::PreparedLaunch& p, bool ptx, const sessi
                 const auto* s = executed_in->counters.line(f, pc);
                 if (!s || s->requests == 0) continue;
             }
-            const uint32_t line = ptx ? inst.loc.ptx_line : inst.loc.line;
+            const ir::SourcePosition at = ir::call_site(*p.module, inst.loc);
+            const uint32_t line = ptx ? inst.loc.ptx_line : at.line;
             if (!line) continue;
-            const bool other = !ptx && inst.loc.file != own;
+            const bool other = !ptx && at.file != own;
             lines.insert({other, line});
-            if (other) file_of[line] = inst.loc.file;
+            if (other) file_of[line] = at.file;
         }
     }
     std::string out;
@@ -123,14 +126,17 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
     const uint32_t wanted = ptx ? *r.ptx_line : *r.line;
     LineSite site;
     if (!ptx) {
-        // A line number can exist in several files (headers); the kernel's own file wins.
+        // A line number can exist in several files (headers); the kernel's own file wins. Inlined code belongs
+        // to every line of its chain: the line that calls atomicAdd as well as the header's line.
         std::set<uint32_t> files;
         for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
             if (!in_scope(p, f)) continue;
-            for (const auto& inst : p.module->functions[f].body)
-                if (inst.loc.file && inst.loc.line == wanted) files.insert(inst.loc.file);
+            for (const auto& inst : p.module->functions[f].body) {
+                for (const auto& frame : ir::source_chain(*p.module, inst.loc))
+                    if (frame.at.file && frame.at.line == wanted) files.insert(frame.at.file);
+            }
         }
-        const uint32_t main = main_file(*p.kernel);
+        const uint32_t main = main_file(*p.module, *p.kernel);
         if (main == 0) {
             return Fail::failure(
                 fmt::format("{}: the PTX of kernel {} has no .loc source lines (compile with -lineinfo); "
@@ -144,7 +150,7 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
         const auto& body = p.module->functions[f].body;
         for (uint32_t pc = 0; pc < body.size(); ++pc) {
             const auto& loc = body[pc].loc;
-            const bool here = ptx ? loc.ptx_line == wanted : loc.file == site.file && loc.line == wanted;
+            const bool here = ptx ? loc.ptx_line == wanted : ir::chain_has_line(*p.module, loc, site.file, wanted);
             if (!here) continue;
             site.all.emplace_back(f, pc);
             if (is_data_access(body[pc])) site.memory.emplace_back(f, pc);
@@ -415,9 +421,10 @@ ExplainedAccess access_at(const session::PreparedLaunch& p, const session::SimRu
     x.pc = pc;
     x.ptx_line = inst.loc.ptx_line;
     x.instruction = ir::print_instruction(p.module->functions[f], inst);
+    if (inst.loc.inlined_at) x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
     x.space = space;
     if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
-    const AccessRow label{space, access_kind(inst), f, {pc}, {}, nullptr, ""};
+    const AccessRow label{space, access_kind(inst), f, {pc}, {}, nullptr, "", ""};
     x.what = label.label();
     return x;
 }

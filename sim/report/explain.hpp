@@ -23,7 +23,8 @@
 namespace warpsim::report {
 
 struct ExplainRequest {
-    std::optional<uint32_t> line;                          // CUDA source line (from the PTX's .loc) ...
+    std::optional<uint32_t> line;                          // CUDA source line (from the PTX's .loc; any line
+                                                           // of an inlining chain, such as a helper's call) ...
     std::optional<uint32_t> ptx_line;                      // ... or PTX line; exactly one of the two
     std::optional<std::array<uint32_t, 3>> block;          // blockIdx of the warp to show; nullopt: any
     std::optional<uint32_t> warp;                          // warp within the block; nullopt: any
@@ -42,6 +43,8 @@ struct SharedPass {
 struct ExplainedAccess {
     uint32_t function = 0, pc = 0, ptx_line = 0;
     std::string instruction;  // the PTX text ("ld.global.f32 %f1, [%rd8];")
+    std::string inlined;      // inlined code: its chain, "device_atomic_functions.hpp:107 in atomicAdd, inlined
+                              // from reduce.cu:42"; "" for the kernel's own code
     AccessSpace space = AccessSpace::global;
     std::string what;                        // "global load", "shared store", ...
     bool sampled = false;                    // some warp executed it within the sample

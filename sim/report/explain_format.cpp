@@ -148,6 +148,7 @@ std::string lane_table(const ExplainedAccess& x, const std::array<uint32_t, 3>& 
 std::string access_text(const Explanation& e, const ExplainedAccess& x) {
     std::string out = wrap(fmt::format("PTX line {}: {}", x.ptx_line, x.instruction),
                            fmt::format("{:<14}", x.what), kIndent, kWidth);
+    if (!x.inlined.empty()) out += wrap(x.inlined, "  source      ", kIndent, kWidth);
     if (!x.sampled) return out + wrap(x.why, "  why         ", kIndent, kWidth);
     const LaneSample& s = x.sample.first;
     if (!x.from_chosen_warp) {
@@ -196,6 +197,7 @@ nlohmann::ordered_json lanes_json(const ExplainedAccess& x, const std::array<uin
 nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& x) {
     nlohmann::ordered_json j = {
         {"access", x.what}, {"ptx_line", x.ptx_line}, {"instruction", x.instruction}, {"sampled", x.sampled}};
+    if (!x.inlined.empty()) j["inlined"] = x.inlined;
     auto cost = [&](const LineStats& c) {
         nlohmann::ordered_json o = {{"requests", c.requests}};
         if (x.space == AccessSpace::shared) {

@@ -29,6 +29,7 @@ table.lines { border-collapse: collapse; width: 100%; }
 table.lines th, table.lines td { padding: 2px 6px; border-bottom: 1px solid #e4e4e4; text-align: right; vertical-align: top; }
 table.lines td.src, table.lines td.acc { text-align: left; }
 table.lines tr.note td { text-align: left; color: #8a3b00; border-bottom: none; font-size: 0.9em; }
+table.lines tr.note.inlined td { color: #555; }
 .caption { color: #555; font-size: 0.9em; margin: 0.3em 0 0.8em; }
 svg text { font-family: ui-monospace, monospace; font-size: 10px; }
 .legend span { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin: 0 4px 0 12px; }
@@ -355,7 +356,11 @@ std::string lines_table(const ReportModel& m) {
                                a.space == AccessSpace::shared ? "wavefronts" : "sectors", a.ideal_per_request(), note);
         }
         for (const auto& a : r.accesses) {
+            if (!a.inlined.empty()) out += fmt::format("<tr class=\"note inlined\"><td></td><td colspan=\"9\">&#9650; {}: at {}</td></tr>\n", a.label(), html_escape(a.inlined));
             if (!a.note.empty()) out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}: {}</td></tr>\n", a.label(), html_escape(a.note));
+        }
+        if (const std::string inlined = inlined_note(r); !inlined.empty()) {
+            out += fmt::format("<tr class=\"note inlined\"><td></td><td colspan=\"9\">&#9650; {}</td></tr>\n", html_escape(inlined));
         }
         if (!r.lanes_note.empty()) out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}</td></tr>\n", html_escape(r.lanes_note));
     }

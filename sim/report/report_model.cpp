@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "kernels_ir/source_chain.hpp"
+
 namespace warpsim::report {
 namespace {
 
@@ -77,7 +79,7 @@ uint64_t excess_of(AccessSpace space, const LineStats& s) {
 }
 
 void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instruction& inst, const LineStats& s,
-                const LaneSamples* samples) {
+                const LaneSamples* samples, const std::string& inlined) {
     const AccessSpace space = space_of(inst, s);
     const AccessKind kind = access_kind(inst);
     const LaneSample* sample = samples ? samples->find(function, pc, engine_space(space)) : nullptr;
@@ -85,7 +87,9 @@ void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instru
         // Accesses of one kind share a row when they cost the same, or when none of them costs more than its
         // ideal (a loop unrolled by the compiler: four loads of one array with slightly different tails).
         const bool both_ideal = a.excess() == 0 && excess_of(space, s) == 0;
-        if (a.space != space || a.kind != kind || a.function != function || !(same_cost(a.s, s) || both_ideal)) continue;
+        if (a.space != space || a.kind != kind || a.function != function || a.inlined != inlined ||
+            !(same_cost(a.s, s) || both_ideal))
+            continue;
         a.pcs.push_back(pc);
         a.s.add(s);
         if (!a.sample) a.sample = sample;
@@ -98,6 +102,7 @@ void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instru
     a.pcs.push_back(pc);
     a.s = s;
     a.sample = sample;
+    a.inlined = inlined;
     row.accesses.push_back(a);
 }
 
@@ -286,6 +291,21 @@ std::vector<LookAt> look_at(const ReportModel& m) {
     return items;
 }
 
+std::string inlined_note(const SourceRow& r) {
+    std::vector<std::string> others;
+    for (const auto& chain : r.inlined) {
+        const bool named = std::any_of(r.accesses.begin(), r.accesses.end(),
+                                       [&](const AccessRow& a) { return a.inlined == chain; });
+        if (!named) others.push_back(chain);
+    }
+    if (others.empty()) return "";
+    constexpr size_t kShown = 3;
+    std::string out = "inlined here: ";
+    for (size_t i = 0; i < std::min(kShown, others.size()); ++i) out += (i ? "; " : "") + others[i];
+    if (others.size() > kShown) out += fmt::format("; and {} more", others.size() - kShown);
+    return out;
+}
+
 std::string explain_access(const AccessRow& a) {
     if (a.s.requests == 0 || a.excess() == 0) return "";
     return a.space == AccessSpace::shared ? explain_shared(a) : explain_global(a);
@@ -297,21 +317,30 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
     const uint64_t warps = (threads + 31) / 32;
     m.lane_capacity = warps ? static_cast<double>(threads) / static_cast<double>(warps) : 32.0;
 
-    // Key: (file, line with compiler-generated last, PTX line for PTX without .loc).
+    // Key: (file, line with compiler-generated last, PTX line for PTX without .loc). Inlined code counts at the
+    // call site in the function's own body, the last frame of its chain.
     std::map<std::tuple<uint32_t, uint32_t>, SourceRow> rows;
     for (const auto& [key, s] : run.counters.per_pc()) {
         const auto& fn = p.module->functions.at(key.first);
         if (key.second >= fn.body.size()) continue;
         const auto& inst = fn.body[key.second];
-        const bool has_loc = inst.loc.file != 0;
-        const bool generated = has_loc && inst.loc.line == 0;
-        const uint32_t line = !has_loc ? inst.loc.ptx_line : generated ? UINT32_MAX : inst.loc.line;
-        auto& row = rows[{inst.loc.file, line}];
-        row.file = inst.loc.file;
+        const ir::SourcePosition at = ir::call_site(*p.module, inst.loc);
+        const bool has_loc = at.file != 0;
+        const bool generated = has_loc && at.line == 0;
+        const uint32_t line = !has_loc ? inst.loc.ptx_line : generated ? UINT32_MAX : at.line;
+        auto& row = rows[{at.file, line}];
+        row.file = at.file;
         row.line = generated ? 0 : line;
         row.compiler_generated = generated;
         row.total.add(s);
-        if (s.requests > 0) add_access(row, key.first, key.second, inst, s, samples);
+        std::string inlined;
+        if (inst.loc.inlined_at != 0) {
+            const auto chain = ir::source_chain(*p.module, inst.loc);
+            inlined = ir::chain_text(*p.module, chain, ir::PathStyle::file_name, 0, chain.size() - 1);
+            if (std::find(row.inlined.begin(), row.inlined.end(), inlined) == row.inlined.end())
+                row.inlined.push_back(inlined);
+        }
+        if (s.requests > 0) add_access(row, key.first, key.second, inst, s, samples, inlined);
     }
     std::map<uint32_t, std::vector<std::string>> sources;
     for (auto& [key, row] : rows) {

@@ -33,6 +33,9 @@ struct AccessRow {
     LineStats s;                           // summed over pcs
     const LaneSample* sample = nullptr;    // one warp's addresses for one of the pcs (the costliest), if sampled
     std::string note;                      // one sentence when the access costs more than the ideal
+    // Inlined code: where the instructions are, down from the row's line ("device_atomic_functions.hpp:107 in
+    // atomicAdd, inlined from reduce.cu:8 in add_pair"); "" for the line's own code.
+    std::string inlined;
 
     // Sectors per request (global, local) or wavefronts per request (shared), and the ideal.
     double per_request() const;
@@ -44,7 +47,8 @@ struct AccessRow {
     std::string label() const;             // "global load", "shared store x2"
 };
 
-// One CUDA source line (or one PTX line where the PTX has no .loc).
+// One CUDA source line (or one PTX line where the PTX has no .loc). Code inlined from device functions
+// (atomicAdd, the user's __device__ helpers) counts at the line of the kernel (or .func) that calls it.
 struct SourceRow {
     uint32_t file = 0, line = 0;           // file 0: `line` is a PTX line
     bool compiler_generated = false;       // .loc FILE 0: no source line
@@ -52,6 +56,7 @@ struct SourceRow {
     LineStats total;                       // all instructions of the line
     std::vector<AccessRow> accesses;
     std::string lanes_note;                // "on average 31.2 of 32 lanes active: ..." when lanes idle
+    std::vector<std::string> inlined;      // the inlined code counted here, one chain each (as AccessRow::inlined)
 
     double lanes() const;                  // average active lanes per warp instruction
     std::string where() const;             // "line 22", "PTX line 388", "no line"
@@ -81,6 +86,10 @@ struct LookAt {
     std::string what;    // "global load: 32.00 sectors per request where 4.00 would do (12.5 % of the bytes used)"
 };
 std::vector<LookAt> look_at(const ReportModel& m);
+
+// "inlined here: CHAIN; CHAIN" for the row's inlined code that no access row names already (at most three
+// chains, then "and N more"); "" when there is none. The text and HTML reports print it under the row.
+std::string inlined_note(const SourceRow& r);
 
 // The sentence for one access row (empty when nothing is off); exposed for tests.
 std::string explain_access(const AccessRow& a);

@@ -65,7 +65,11 @@ std::string format_row(const SourceRow& r) {
         out += std::string(lead.size(), ' ') + "  " + access_columns(r.accesses[i]) + "\n";
     }
     for (const auto& a : r.accesses) {
+        if (!a.inlined.empty()) out += wrap(a.label() + ": at " + a.inlined, "       ^ ", "         ", kWidth);
         if (!a.note.empty()) out += wrap(a.label() + ": " + a.note, "       ^ ", "         ", kWidth);
+    }
+    if (const std::string inlined = inlined_note(r); !inlined.empty()) {
+        out += wrap(inlined, "       ^ ", "         ", kWidth);
     }
     if (!r.lanes_note.empty()) out += wrap(r.lanes_note, "       ^ ", "         ", kWidth);
     return out;

@@ -10,6 +10,7 @@
 
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/parser.hpp"
+#include "kernels_ir/source_chain.hpp"
 #include "kernels_ir/verifier.hpp"
 #include "sim/device/ptxas.hpp"
 #include "sim/engine/simulator.hpp"
@@ -44,7 +45,8 @@ long long declared_static_shared(const ir::Module& m, const ir::Function& f) {
 }
 
 // Per executed PTX instruction: where it is (PTX line, CUDA file:line from .loc) and what it cost, like
-// Nsight Compute's source view. Keys are stable; zero fields are left out.
+// Nsight Compute's source view. Keys are stable; zero fields are left out. Inlined code has the user's line
+// (the call site in the function's own body) as file:line, and its chain innermost first in "inlined".
 nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& counters) {
     nlohmann::json lines = nlohmann::json::array();
     for (const auto& [key, s] : counters.per_pc()) {
@@ -53,9 +55,18 @@ nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& 
         const auto& inst = fn.body[key.second];
         nlohmann::json row = {{"function", fn.name}, {"pc", key.second}, {"ptx_line", inst.loc.ptx_line},
                               {"opcode", std::string(ir::opcode_name(inst.op))}};
-        if (inst.loc.line) {
-            row["file"] = std::string(m.file_path(inst.loc.file));
-            row["line"] = inst.loc.line;
+        if (const ir::SourcePosition at = ir::call_site(m, inst.loc); at.line) {
+            row["file"] = std::string(m.file_path(at.file));
+            row["line"] = at.line;
+        }
+        if (inst.loc.inlined_at) {
+            nlohmann::json chain = nlohmann::json::array();
+            for (const auto& frame : ir::source_chain(m, inst.loc)) {
+                nlohmann::json j = {{"file", std::string(m.file_path(frame.at.file))}, {"line", frame.at.line}};
+                if (!frame.function.empty()) j["function"] = frame.function;
+                chain.push_back(std::move(j));
+            }
+            row["inlined"] = std::move(chain);
         }
         auto put = [&](const char* name, uint64_t v) {
             if (v) row[name] = v;

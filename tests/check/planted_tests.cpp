@@ -117,11 +117,14 @@ TEST_CASE("planted: per-lane member masks of a grouped shuffle", "[check][plante
                             "are not in the mask");
     CHECK(other->notes[0].find("lanes 16-31 pass member mask 0x0001fffe (executing lanes 0-31); lanes 1-15 execute "
                                "it with a different member mask (lane 1: 0x0000ffff)") != std::string::npos);
-    // The shuffle is planted.cu line 72, inlined from __shfl_xor_sync: its .loc names the intrinsic's header
-    // line (the IR keeps no inlined_at), so the PTX line identifies it: planted.ptx line 490, shfl.sync.bfly.
-    // compute-sanitizer's synccheck on the H200 reports it at planted.cu:72, first thread (16,0,0) of block
-    // (0,0,0) (tests/hardware/h200/sanitizer_planted.txt).
+    // The shuffle is planted.cu line 72, __shfl_xor_sync inlined there: planted.ptx line 490, shfl.sync.bfly,
+    // after `.loc 2 449 9, function_name $L__info_string1, inlined_at 1 72 5`. compute-sanitizer's synccheck on
+    // the H200 reports it "at __shfl_xor_sync(...) in sm_30_intrinsics.hpp:449", device frame planted.cu:72,
+    // first thread (16,0,0) of block (0,0,0) (tests/hardware/h200/sanitizer_planted.txt).
     CHECK(r.ctx.ptx_line(self->parties[0].at) == 490);
+    CHECK(r.ctx.cuda_line(self->parties[0].at) == 72);
+    CHECK(r.ctx.where(self->parties[0].at) ==
+          "sm_30_intrinsics.hpp:449 in __shfl_xor_sync, inlined from planted.cu:72 (planted.ptx:490)");
     CHECK(self->parties[0].thread == std::array<uint32_t, 3>{16, 0, 0});
     CHECK(self->parties[0].block == std::array<uint32_t, 3>{0, 0, 0});
 }

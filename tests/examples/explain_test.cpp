@@ -203,14 +203,18 @@ TEST_CASE("explain: lines it cannot explain are errors that name the spec, the l
                    Catch::Contains("no warp executed them") && Catch::Contains("skipped it"));
 }
 
-TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the header's line",
+TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the calling line and the header's",
           "[examples][explain]") {
     auto e = prepared_run("grid_sum_int_65536");
     report::ExplainRequest r;
-    r.line =
-        32;  // if (threadIdx.x % 32 == 0) atomicAdd(total, v);  -- the atom's .loc is the header's line 107
-    CHECK_THAT(explain_error(e, r), Catch::Contains("no memory instruction") &&
-                                        Catch::Contains("107 (of device_atomic_functions.hpp)"));
+    // if (threadIdx.x % 32 == 0) atomicAdd(total, v);  -- PTX 256-258: `.loc 1 32 5`, `.loc 3 107 3,
+    // function_name $L__info_string3, inlined_at 1 32 5`, atom.global.add.u32
+    r.line = 32;
+    const auto call = explain_ok(e, r);
+    CHECK(call.source_file == "warp_reduce.cu");
+    REQUIRE(call.accesses.size() == 1);
+    CHECK(call.accesses[0].ptx_line == 258);
+    CHECK(call.accesses[0].inlined == "device_atomic_functions.hpp:107 in atomicAdd, inlined from warp_reduce.cu:32");
     r.line = 107;
     const auto x = explain_ok(e, r);
     CHECK(x.source_file == "device_atomic_functions.hpp");
@@ -221,6 +225,10 @@ TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the head
     CHECK(a.sample.first.active_mask == 1u);
     CHECK(a.warp_cost.sectors == 1);
     CHECK(a.warp_cost.ideal_sectors == 1);
+    // A line of neither file: the hint names the kernel's access lines, the atomic at its calling line 32.
+    r.line = 33;
+    CHECK_THAT(explain_error(e, r), Catch::Contains("try --line") && Catch::Contains("32") &&
+                                        !Catch::Contains("(of device_atomic_functions.hpp)"));
 }
 
 TEST_CASE("explain: 16-byte shared loads go in two half-warp passes; two words per bank there is no conflict",

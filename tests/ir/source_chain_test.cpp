@@ -86,12 +86,12 @@ TEST_CASE("inlining chains of nvcc's PTX: helpers, atomicAdd, cooperative groups
     CHECK(chain_has_line(m, atom1.loc, 2, 107));
     CHECK_FALSE(chain_has_line(m, atom1.loc, 1, 9));
 
-    // Four levels: __syncthreads of cooperative groups (PTX line 123).
-    CHECK(chain_of(m, "sync_in_branch", 123) ==
+    // Four levels: __syncthreads of cooperative groups (PTX line 125).
+    CHECK(chain_of(m, "sync_in_branch", 125) ==
           "sm_30_intrinsics.hpp:98 in __barrier_sync, inlined from helpers.h:87 in sync, inlined from "
           "cooperative_groups.h:489 in sync, inlined from inlined_lines.cu:34 in wait_for_block, inlined from "
-          "inlined_lines.cu:38");
-    CHECK(source_location_text(m, at_ptx_line(m, "sync_in_branch", 123).loc, PathStyle::recorded)
+          "inlined_lines.cu:39");
+    CHECK(source_location_text(m, at_ptx_line(m, "sync_in_branch", 125).loc, PathStyle::recorded)
               .starts_with("/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp:98 in "));
 
     // Equal chains share their sites: the two atoms differ only in the innermost call site (lines 8 and 9),

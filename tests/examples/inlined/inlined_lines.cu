@@ -35,7 +35,11 @@ __device__ __forceinline__ void wait_for_block() {
 }
 
 extern "C" __global__ void sync_in_branch(int* out) {
-    if (threadIdx.x < 32) wait_for_block();
+    if (threadIdx.x < 32) {
+        wait_for_block();
+    } else {
+        asm volatile("bar.sync 1, 64;");
+    }
     out[threadIdx.x] = 1;
 }
 
