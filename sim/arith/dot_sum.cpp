@@ -12,6 +12,7 @@ namespace warpsim::arith {
 namespace {
 
 constexpr int kWindow = 25;  // bits kept below the largest term's alignment exponent
+constexpr uint32_t kNaN16 = 0x7fffu;  // the NaN an f16 result gets (as the f32 one is 0x7fffffff)
 
 struct Decoded {
     bool neg = false;
@@ -65,32 +66,37 @@ uint32_t truncate_to_f32(bool neg, uint64_t mag, int exp) {
     return sign | static_cast<uint32_t>(lead + 127) << 23 | static_cast<uint32_t>(m & 0x7fffffu);
 }
 
-}  // namespace
+// The terms' sum truncated to the adder's window, or a special outcome (NaN, +inf, -inf) when one wins.
+struct WindowSum {
+    enum class Kind : uint8_t { finite, nan, pos_inf, neg_inf } kind = Kind::finite;
+    bool neg = false;
+    uint64_t mag = 0;  // |sum| = mag * 2^unit
+    int unit = 0;
+};
 
-uint32_t dot_f32(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, uint32_t c) {
-    constexpr uint32_t kNaN = 0x7fffffffu;
+WindowSum window_sum(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, const Decoded& dc) {
+    using K = WindowSum::Kind;
     bool pos_inf = false, neg_inf = false;
     std::vector<Term> terms;
     terms.reserve(a.size() + 1);
-    const Decoded dc = decode(c, 8, 23);
-    if (dc.nan) return kNaN;
+    if (dc.nan) return {K::nan};
     if (dc.inf) (dc.neg ? neg_inf : pos_inf) = true;
     else if (dc.mant) terms.push_back({dc.neg, dc.mant, dc.exp, dc.lead()});
     for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
         const Decoded x = decode_in(a[k], in), y = decode_in(b[k], in);
-        if (x.nan || y.nan) return kNaN;
+        if (x.nan || y.nan) return {K::nan};
         const bool neg = x.neg != y.neg;
         if (x.inf || y.inf) {
-            if ((!x.inf && x.mant == 0) || (!y.inf && y.mant == 0)) return kNaN;  // inf * 0
+            if ((!x.inf && x.mant == 0) || (!y.inf && y.mant == 0)) return {K::nan};  // inf * 0
             (neg ? neg_inf : pos_inf) = true;
             continue;
         }
         if (x.mant && y.mant) terms.push_back({neg, x.mant * y.mant, x.exp + y.exp, x.lead() + y.lead()});
     }
-    if (pos_inf && neg_inf) return kNaN;
-    if (pos_inf) return 0x7f800000u;
-    if (neg_inf) return 0xff800000u;
-    if (terms.empty()) return 0;
+    if (pos_inf && neg_inf) return {K::nan};
+    if (pos_inf) return {K::pos_inf};
+    if (neg_inf) return {K::neg_inf};
+    if (terms.empty()) return {};
     int top = terms.front().align;
     for (const Term& t : terms) top = std::max(top, t.align);
     // Every truncated term is an integer multiple of 2^(top - kWindow) below 2^(kWindow + 2): the sum of at
@@ -102,7 +108,62 @@ uint32_t dot_f32(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFo
         const uint64_t m = shift <= 0 ? t.mant << -shift : shift >= 64 ? 0 : t.mant >> shift;
         sum += t.neg ? -static_cast<int64_t>(m) : static_cast<int64_t>(m);
     }
-    return truncate_to_f32(sum < 0, sum < 0 ? static_cast<uint64_t>(-sum) : static_cast<uint64_t>(sum), unit);
+    WindowSum w;
+    w.neg = sum < 0;
+    w.mag = sum < 0 ? static_cast<uint64_t>(-sum) : static_cast<uint64_t>(sum);
+    w.unit = unit;
+    return w;
+}
+
+// mag * 2^exp (mag > 0) rounded to nearest, ties to even, as f16 bits with the given sign; overflow gives infinity.
+uint16_t round_to_f16(bool neg, uint64_t mag, int exp) {
+    const uint16_t sign = neg ? 0x8000 : 0;
+    const int lead = exp + static_cast<int>(std::bit_width(mag)) - 1;
+    if (lead > 15) return sign | 0x7c00;
+    const int lsb = lead >= -14 ? lead - 10 : -24;  // weight of the f16 result's last bit
+    uint64_t m;
+    if (lsb <= exp) {
+        m = mag << (exp - lsb);
+    } else {
+        const int drop = lsb - exp;
+        if (drop >= 64) return sign;  // below half of the smallest subnormal
+        m = mag >> drop;
+        const uint64_t rest = mag & ((uint64_t{1} << drop) - 1), half = uint64_t{1} << (drop - 1);
+        if (rest > half || (rest == half && (m & 1))) ++m;
+    }
+    // m may have carried into the next binade (or out of the subnormals): re-read its leading bit.
+    if (m == 0) return sign;
+    const int lead2 = lsb + static_cast<int>(std::bit_width(m)) - 1;
+    if (lead2 > 15) return sign | 0x7c00;
+    if (lead2 < -14) return sign | static_cast<uint16_t>(m);  // subnormal
+    const int shift = static_cast<int>(std::bit_width(m)) - 11;  // 0, or 1 after a carry into the next binade
+    return sign | static_cast<uint16_t>((lead2 + 15) << 10 | ((m >> shift) & 0x3ffu));
+}
+
+}  // namespace
+
+uint32_t dot_f32(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, uint32_t c) {
+    const WindowSum w = window_sum(a, b, in, decode(c, 8, 23));
+    switch (w.kind) {
+    case WindowSum::Kind::nan: return 0x7fffffffu;
+    case WindowSum::Kind::pos_inf: return 0x7f800000u;
+    case WindowSum::Kind::neg_inf: return 0xff800000u;
+    default: return truncate_to_f32(w.neg, w.mag, w.unit);
+    }
+}
+
+uint32_t dot_acc(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, uint32_t c, DotAcc c_type,
+                 DotAcc d_type) {
+    const WindowSum w = window_sum(a, b, in, c_type == DotAcc::f16 ? decode(c & 0xffffu, 5, 10) : decode(c, 8, 23));
+    const bool f16 = d_type == DotAcc::f16;
+    switch (w.kind) {
+    case WindowSum::Kind::nan: return f16 ? kNaN16 : 0x7fffffffu;
+    case WindowSum::Kind::pos_inf: return f16 ? 0x7c00u : 0x7f800000u;
+    case WindowSum::Kind::neg_inf: return f16 ? 0xfc00u : 0xff800000u;
+    default:
+        if (!f16) return truncate_to_f32(w.neg, w.mag, w.unit);
+        return w.mag == 0 ? 0 : round_to_f16(w.neg, w.mag, w.unit);
+    }
 }
 
 }  // namespace warpsim::arith

@@ -312,10 +312,11 @@ private:
                     if (in.ndst == in.dst.size()) { ok = ok && inst.op == ir::Opcode::wgmma; break; }
                     in.dst[in.ndst++] = e.kind == Operand::Kind::reg ? e.reg : scratch_;
                 } else {
-                    // mma's fragments (up to 4 + 4 + 2 + 4 registers) and wgmma's accumulators (up to 128)
-                    // outgrow the slots: their handlers read them from the IR operands.
+                    // mma's and wmma's fragments (up to 8 + 8 + 8 registers) and wgmma's accumulators (up to
+                    // 128) outgrow the slots: their handlers read them from the IR operands.
                     if (in.nsrc == in.src.size()) {
-                        ok = ok && (inst.op == ir::Opcode::mma || inst.op == ir::Opcode::wgmma);
+                        ok = ok && (inst.op == ir::Opcode::mma || inst.op == ir::Opcode::wmma ||
+                                    inst.op == ir::Opcode::wgmma);
                         break;
                     }
                     if (e.negated) in.neg_mask |= static_cast<uint8_t>(1u << in.nsrc);

@@ -35,7 +35,8 @@ DispatchTable build_table() {
          O::vmax2, O::vmax4, O::vset2, O::vset4},
         &select_video);
     set({O::mapa, O::getctarank}, &select_cluster);
-    set({O::ldmatrix, O::stmatrix, O::mma}, &select_tensor);
+    set({O::ldmatrix, O::stmatrix, O::mma, O::movmatrix}, &select_tensor);
+    set({O::wmma}, &select_wmma);
     set({O::alloca, O::stacksave, O::stackrestore}, &select_stack);
     set({O::wgmma}, &select_wgmma);
     set({O::cp, O::mbarrier, O::griddepcontrol, O::setmaxnreg, O::createpolicy}, &select_async);

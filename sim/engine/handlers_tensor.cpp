@@ -1,21 +1,27 @@
 // sim/engine/handlers_tensor.cpp — warp-level matrix instructions: ldmatrix / stmatrix (.m8n8 .b16, .x1 .x2
-// .x4, .trans) and mma.sync.aligned on m16n8k{8,16} f16/bf16 -> f32, m16n8k8 tf32 -> f32 and m16n8k{16,32}
-// s8/u8 -> s32.
+// .x4, .trans), movmatrix (.m8n8.trans.b16) and mma.sync.aligned on m16n8k{8,16} f16/bf16 -> f32, f16 -> f16,
+// m16n8k8 tf32 -> f32 and m16n8k{16,32} s8/u8 -> s32 (wmma lives in handlers_wmma.cpp).
 //
 // Fragment layouts (PTX ISA 9.7.14.5.x "Matrix Fragments for mma.m16n8k*"), with g = lane / 4 and
 // t = lane % 4, and e elements per 32-bit register (f16/bf16 2, tf32 1, s8/u8 4):
 //  * A (16 x K, row-major): register j holds row g + 8 * (j % 2), columns t*e + s + (j / 2) * K/2 for its
 //    elements s = 0..e-1 (the low bits first).
 //  * B (K x 8, column-major): register j holds column g, rows t*e + s + j * K/2.
-//  * C and D (16 x 8, f32 or s32): register j holds row g + 8 * (j / 2), column 2t + j % 2.
+//  * C and D (16 x 8, f32 or s32): register j holds row g + 8 * (j / 2), column 2t + j % 2; as f16, register j
+//    holds row g + 8j, columns 2t (low half) and 2t + 1.
 // ldmatrix: lanes 8i..8i+7 give the row addresses (16 bytes each) of matrix i; lane l receives row l/4,
-// columns 2(l%4) and 2(l%4)+1 of each matrix in its register i (with .trans the matrix transposed).
+// columns 2(l%4) and 2(l%4)+1 of each matrix in its register i (with .trans the matrix transposed). movmatrix
+// takes a matrix in that layout from the registers and gives its transpose in the same layout.
 //
 // The floating-point sums follow sim/arith/dot_sum.hpp (the H200's tensor-core arithmetic, measured).
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "sim/arith/dot_sum.hpp"
 #include "sim/engine/dispatch.hpp"
@@ -61,8 +67,11 @@ void move_matrix(Exec& x, const DInst& in, uint32_t e) {
     rec.flush(x);
 }
 
+void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec);
+
 template <bool Store>
 Handler pick_move_matrix(const ir::Instruction& inst, const DInst& in) {
+    if (inst.has_mod("m16n16") || inst.has_mod("m8n16")) return &reject_b8_shape;
     if (!inst.has_mod("m8n8") || !inst.has_mod("b16")) return nullptr;
     const uint32_t n = inst.has_mod("x4") ? 4 : inst.has_mod("x2") ? 2 : inst.has_mod("x1") ? 1 : 0;
     if (n == 0 || (Store ? in.nsrc : in.ndst) != n) return nullptr;
@@ -91,7 +100,7 @@ struct Fragments {
     std::array<std::array<uint32_t, K>, 8> b{};   // b[col][k]
     std::array<std::array<uint32_t, 8>, 16> c{};  // c[row][col]
 
-    void gather(const Exec& x, const DInst& in) {
+    void gather(const Exec& x, const DInst& in, bool c_f16 = false) {
         constexpr uint32_t bits = 32 / PerReg;
         constexpr uint64_t emask = bits == 32 ? 0xffffffffull : (1ull << bits) - 1;
         constexpr uint32_t a_regs = 16 * K / 32 / PerReg, b_regs = 8 * K / 32 / PerReg;
@@ -107,7 +116,15 @@ struct Fragments {
                 for (uint32_t s = 0; s < PerReg; ++s)
                     b[g][t * PerReg + s + j * K / 2] = static_cast<uint32_t>((v >> (bits * s)) & emask);
             }
-            for (uint32_t j = 0; j < 4; ++j) c[g + 8 * (j / 2)][2 * t + j % 2] = static_cast<uint32_t>(fragment(x, in, 3, j, l));
+            if (c_f16) {
+                for (uint32_t j = 0; j < 2; ++j) {
+                    const uint64_t v = fragment(x, in, 3, j, l);
+                    c[g + 8 * j][2 * t] = static_cast<uint32_t>(v & 0xffffu);
+                    c[g + 8 * j][2 * t + 1] = static_cast<uint32_t>((v >> 16) & 0xffffu);
+                }
+            } else {
+                for (uint32_t j = 0; j < 4; ++j) c[g + 8 * (j / 2)][2 * t + j % 2] = static_cast<uint32_t>(fragment(x, in, 3, j, l));
+            }
         }
     }
 };
@@ -120,6 +137,31 @@ void scatter_d(Exec& x, const DInst& in, uint32_t e, const std::array<std::array
             if (elems[j].kind == ir::Operand::Kind::reg)
                 x.R[std::size_t{elems[j].reg} * 32 + l] = d[g + 8 * (j / 2)][2 * t + j % 2];
     });
+}
+
+// D as f16: register j of lane (g, t) packs row g + 8j, columns 2t (low half) and 2t + 1.
+void scatter_d_f16(Exec& x, const DInst& in, uint32_t e, const std::array<std::array<uint32_t, 8>, 16>& d) {
+    const auto& elems = in.ir->args[0].elems;
+    for_lanes(e, [&](uint32_t l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t j = 0; j < 2; ++j)
+            if (elems[j].kind == ir::Operand::Kind::reg)
+                x.R[std::size_t{elems[j].reg} * 32 + l] = d[g + 8 * j][2 * t] | d[g + 8 * j][2 * t + 1] << 16;
+    });
+}
+
+// f16 inputs, f16 C and D (the rounding: sim/arith/dot_sum.hpp).
+template <uint32_t K>
+void mma_f16_f16(Exec& x, const DInst& in, uint32_t e) {
+    if (!e) return;
+    Fragments<K, 2> fr;
+    fr.gather(x, in, true);
+    std::array<std::array<uint32_t, 8>, 16> d{};
+    for (uint32_t r = 0; r < 16; ++r)
+        for (uint32_t col = 0; col < 8; ++col)
+            d[r][col] = arith::dot_acc(fr.a[r], fr.b[col], arith::DotFormat::f16, fr.c[r][col], arith::DotAcc::f16,
+                                       arith::DotAcc::f16);
+    scatter_d_f16(x, in, e, d);
 }
 
 template <uint32_t K, arith::DotFormat F>
@@ -177,6 +219,50 @@ bool fragment_sizes(const ir::Instruction& inst, std::size_t d, std::size_t a, s
     return true;
 }
 
+// Forms the PTX parser accepts that the H200 does not run: a clear error instead of "not executed yet".
+void reject(Exec& x, const DInst& in, uint32_t exec, std::string_view why) {
+    std::string spelled(ir::opcode_name(in.ir->op));
+    for (const auto& m : in.ir->mods) spelled += "." + m;
+    const std::string text = fmt::format("`{}` ({}): {}", spelled, ptx_location(x, in), why);
+    raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, "cudaErrorInvalidPtx", text, text);
+}
+
+void reject_mixed_f16(Exec& x, const DInst& in, uint32_t exec) {
+    reject(x, in, exec,
+           "mma.sync .m16n8k8 and .m16n8k16 with f16 inputs need .dtype equal to .ctype (ptxas rejects "
+           ".f32.f16.f16.f16 and .f16.f16.f16.f32 for these shapes); use .f16.f16.f16.f16 or .f32.f16.f16.f32");
+}
+
+void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec) {
+    reject(x, in, exec,
+           "the .m16n16 and .m8n16 shapes of ldmatrix/stmatrix (.b8, .b8x16) need sm_100a or later; the H200 is "
+           "sm_90: load 16-bit elements with .m8n8 .b16, or compile for an sm_100a target");
+}
+
+// movmatrix.sync.aligned.m8n8.trans.b16 d, a: lane l gets element (c, r) and (c + 1, r) of the matrix, with
+// r = l / 4 and c = 2 (l % 4); element (i, j) is half j % 2 of lane 4i + j / 2's register.
+void movmatrix_trans(Exec& x, const DInst& in, uint32_t e) {
+    if (!e) return;
+    const uint64_t* a = lanes_of(x, in.src[0]);
+    auto elem = [&](uint32_t i, uint32_t j) { return static_cast<uint32_t>((a[4 * i + j / 2] >> (16 * (j % 2))) & 0xffffu); };
+    std::array<uint32_t, 32> out{};
+    for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t r = l / 4, c = 2 * (l % 4);
+        out[l] = elem(c, r) | elem(c + 1, r) << 16;
+    }
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t mask = x.frame->code->reg_width_mask[in.dst[0]];
+    for_lanes(e, [&](uint32_t l) { d[l] = out[l] & mask; });
+}
+
+Handler select_movmatrix(const ir::Instruction& inst, const DInst& in) {
+    if (!inst.has_mod("sync") || !inst.has_mod("aligned") || !inst.has_mod("m8n8") || !inst.has_mod("trans") ||
+        !inst.has_mod("b16") || in.ndst != 1 || in.nsrc != 1 || inst.args.size() != 2 ||
+        inst.args[0].kind != ir::Operand::Kind::reg || inst.args[1].kind != ir::Operand::Kind::reg)
+        return nullptr;
+    return &movmatrix_trans;
+}
+
 Handler select_mma(const ir::Instruction& inst) {
     std::vector<std::string_view> types;
     for (const auto& m : inst.mods)
@@ -195,6 +281,12 @@ Handler select_mma(const ir::Instruction& inst) {
         if (at == "tf32" && k8 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<8, F::tf32>;
         return nullptr;
     }
+    if (dt == "f16" && ct == "f16" && at == "f16" && bt == "f16") {
+        if (k16 && fragment_sizes(inst, 2, 4, 2, 2)) return &mma_f16_f16<16>;
+        if (k8 && fragment_sizes(inst, 2, 2, 1, 2)) return &mma_f16_f16<8>;
+        return nullptr;
+    }
+    if (at == "f16" && bt == "f16" && (k8 || k16) && dt != ct) return &reject_mixed_f16;
     const bool int8 = (at == "s8" || at == "u8") && (bt == "s8" || bt == "u8");
     if (dt == "s32" && ct == "s32" && int8) {
         const bool sat = inst.has_mod("satfinite");
@@ -211,6 +303,7 @@ Handler select_tensor(const ir::Instruction& inst, DInst& in, const SelectContex
     case ir::Opcode::ldmatrix: return pick_move_matrix<false>(inst, in);
     case ir::Opcode::stmatrix: return pick_move_matrix<true>(inst, in);
     case ir::Opcode::mma: return select_mma(inst);
+    case ir::Opcode::movmatrix: return select_movmatrix(inst, in);
     default: return nullptr;
     }
 }

@@ -139,7 +139,7 @@ TEST_CASE("an instruction the engine does not execute is reported by name and li
 {
     .reg .b32 %r<3>;
     mov.u32 %r1, 1;
-    movmatrix.sync.aligned.m8n8.trans.b16 %r2, %r1;
+    vadd.s32.s32.s32 %r2, %r1, %r1;
     ret;
 }
 )";
@@ -151,7 +151,7 @@ TEST_CASE("an instruction the engine does not execute is reported by name and li
     p.add(uint64_t{0});
     auto r = sim.launch(k.parsed.module, k.parsed.module.functions[0], test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error->message == "warpsim does not execute `movmatrix.sync.aligned.m8n8.trans.b16` yet (test.ptx:9)");
+    CHECK(r.error->message == "warpsim does not execute `vadd.s32.s32.s32` yet (test.ptx:9)");
 }
 
 TEST_CASE("__launch_bounds__(256) refuses a block of 512 threads and accepts 256 (H200: invalid argument)") {

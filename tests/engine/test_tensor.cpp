@@ -1,8 +1,14 @@
 // tests/engine/test_tensor.cpp — ldmatrix / stmatrix in every .m8n8 form and mma.sync on f16, bf16, tf32 and
-// 8-bit integers (tests/ptx/tensor_mma.cu). Expected values come from the PTX ISA's fragment layouts written
-// out again here, and from plain integer arithmetic (all floating-point inputs are small integers, so every
-// sum is exact and no rounding model is involved).
+// 8-bit integers (tests/ptx/tensor_mma.cu); mma.sync with f16 accumulators and movmatrix (tests/ptx/mma_f16acc.cu);
+// wmma in every shape, type and layout and a small nvcuda::wmma GEMM (tests/ptx/wmma.cu), checked against plain
+// integer matrix products; the tf32 two-step case and the rejected forms worked out by hand. Expected values
+// come from the PTX ISA's fragment layouts written out again here, and from plain integer arithmetic (all
+// floating-point inputs are small integers, so every sum is exact and no rounding model is involved).
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <tuple>
 
 #include "tests/engine/engine_harness.hpp"
 
@@ -176,4 +182,266 @@ TEST_CASE("mma.sync m16n8k32 s8/u8 -> s32, wrapping without .satfinite and clamp
             }
         if (c0 > 0) CHECK(clamped);  // the data does reach the clamp
     }
+}
+
+// ---- f16 accumulators, movmatrix, wmma (tests/ptx/mma_f16acc.cu, tests/ptx/wmma.cu) -------------------------
+
+namespace {
+
+const test::Kernel& f16acc_kernels() {
+    static const test::Kernel k =
+        test::parse(test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/mma_f16acc.sm_90.lineinfo.ptx"));
+    return k;
+}
+
+const test::Kernel& wmma_kernels() {
+    static const test::Kernel k =
+        test::parse(test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/wmma.sm_90.lineinfo.ptx"));
+    return k;
+}
+
+uint32_t f32_bits(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("mma.sync m16n8k16 and m16n8k8 with f16 C and D on exact integer data") {
+    const auto& k = f16acc_kernels();
+    REQUIRE(k.parsed.ok());
+    for (const int K : {16, 8}) {
+        const ir::Function* fn = test::kernel_named(k, K == 16 ? "mma_f16acc_m16n8k16" : "mma_f16acc_m16n8k8");
+        REQUIRE(fn);
+        // a[r][k] = (3r + 5k) % 7, b[n][k] = (n + 2k) % 5, c[r][n] = 2r + n: every sum is an integer below 2048.
+        std::vector<uint16_t> a(16 * K), b(8 * K), c16(128);
+        std::vector<float> c32(128);
+        for (int r = 0; r < 16; ++r)
+            for (int kk = 0; kk < K; ++kk) a[r * K + kk] = to_f16((3 * r + 5 * kk) % 7);
+        for (int n = 0; n < 8; ++n)
+            for (int kk = 0; kk < K; ++kk) b[n * K + kk] = to_f16((n + 2 * kk) % 5);
+        for (int i = 0; i < 128; ++i) c16[i] = to_f16(2 * (i / 8) + i % 8), c32[i] = static_cast<float>(2 * (i / 8) + i % 8);
+        engine::Simulator sim;
+        const uint64_t da = test::upload(sim, a), db = test::upload(sim, b), dc16 = test::upload(sim, c16),
+                       dc32 = test::upload(sim, c32), dd16 = test::upload(sim, std::vector<uint16_t>(128, 0xffff)),
+                       dd32 = test::upload(sim, std::vector<float>(128, -1));
+        test::Params p;
+        p.add(da).add(db).add(dc16).add(dc32).add(dd16).add(dd32).add(int32_t{0});
+        auto r = sim.launch(k.parsed.module, *fn, test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+        INFO("K " << K << ": " << details(r));
+        REQUIRE(r.ok());
+        auto d16 = test::download<uint16_t>(sim, dd16, 128);
+        auto d32 = test::download<float>(sim, dd32, 128);
+        for (int row = 0; row < 16; ++row)
+            for (int n = 0; n < 8; ++n) {
+                int sum = 2 * row + n;
+                for (int kk = 0; kk < K; ++kk) sum += ((3 * row + 5 * kk) % 7) * ((n + 2 * kk) % 5);
+                INFO("K " << K << " D[" << row << "][" << n << "]");
+                CHECK(d16[row * 8 + n] == to_f16(sum));
+                CHECK(d32[row * 8 + n] == static_cast<float>(sum));
+            }
+    }
+}
+
+TEST_CASE("mma.sync f16 forms the H200 does not have and ldmatrix .b8 shapes of sm_100a stop with a clear error") {
+    auto k = test::parse(R"(
+.version 8.7
+.target sm_90
+.address_size 64
+.visible .entry mixed(.param .u64 out)
+{
+    .reg .b32 %r<12>;
+    .reg .f32 %f<8>;
+    mov.b32 %r1, 0;
+    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {%f1, %f2, %f3, %f4}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%r1, %r1};
+    ret;
+}
+.visible .entry b8(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<2>;
+    mov.u64 %rd1, 0;
+    ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%rd1];
+    ret;
+}
+)");
+    REQUIRE(k.parsed.ok());
+    engine::Simulator sim;
+    const uint64_t out = test::upload(sim, std::vector<uint32_t>(4, 0));
+    test::Params p;
+    p.add(out);
+    auto mixed = sim.launch(k.parsed.module, *test::kernel_named(k, "mixed"), test::config({1, 1, 1}, {32, 1, 1}),
+                            p.span(), nullptr);
+    REQUIRE(mixed.error);
+    CHECK_THAT(mixed.error->message, Catch::Contains("need .dtype equal to .ctype"));
+    CHECK_THAT(mixed.error->message, Catch::Contains("test.ptx:10"));
+    auto b8 = sim.launch(k.parsed.module, *test::kernel_named(k, "b8"), test::config({1, 1, 1}, {32, 1, 1}), p.span(),
+                         nullptr);
+    REQUIRE(b8.error);
+    CHECK_THAT(b8.error->message, Catch::Contains("need sm_100a"));
+    CHECK_THAT(b8.error->message, Catch::Contains("test.ptx:18"));
+}
+
+TEST_CASE("movmatrix.m8n8.trans.b16 transposes the matrix held in the ldmatrix fragment layout") {
+    const auto& k = f16acc_kernels();
+    const ir::Function* fn = test::kernel_named(k, "movmatrix_trans");
+    REQUIRE(fn);
+    std::vector<uint16_t> m(128);
+    for (int i = 0; i < 128; ++i) m[i] = static_cast<uint16_t>(i * 37 + 5);
+    engine::Simulator sim;
+    const uint64_t din = test::upload(sim, m), dout = test::upload(sim, std::vector<uint32_t>(128, 0)),
+                   d16 = test::upload(sim, std::vector<uint16_t>(128, 0));
+    test::Params p;
+    p.add(din).add(dout).add(d16);
+    auto r = sim.launch(k.parsed.module, *fn, test::config({2, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    auto t = test::download<uint16_t>(sim, d16, 128);
+    auto regs = test::download<uint32_t>(sim, dout, 128);
+    for (int blk = 0; blk < 2; ++blk)
+        for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 8; ++j) {
+                INFO("block " << blk << " element (" << i << ", " << j << ")");
+                CHECK(t[blk * 64 + i * 8 + j] == m[blk * 64 + j * 8 + i]);
+            }
+    // Lane 1 holds row 0, columns 2 and 3 before; after, the transpose's row 0, columns 2 and 3: m[2][0], m[3][0].
+    CHECK(regs[64 + 32 + 1] == (m[64 + 16] | uint32_t{m[64 + 24]} << 16));
+}
+
+TEST_CASE("wmma.load/mma/store on f16 (f32 and f16 accumulators), every shape and layout, exact integer data") {
+    const auto& k = wmma_kernels();
+    REQUIRE(k.parsed.ok());
+    // Block b: A column-major if b & 1, B column-major if b & 2, C and D column-major if b & 4; leading dimensions
+    // the matrix's own + 16; blocks 8-15 repeat 0-7 with the f16 accumulator; each block's matrices start at 2048 b.
+    for (auto [name, M, N] : {std::tuple{"wmma_f16_m16n16k16", 16, 16}, std::tuple{"wmma_f16_m32n8k16", 32, 8},
+                              std::tuple{"wmma_f16_m8n32k16", 8, 32}}) {
+        const ir::Function* fn = test::kernel_named(k, name);
+        REQUIRE(fn);
+        const int K = 16, R = 2048;
+        std::vector<uint16_t> a(16 * R), b(16 * R), c16(16 * R);
+        std::vector<float> c32(16 * R);
+        for (int i = 0; i < 16 * R; ++i) {
+            a[i] = to_f16(i % 5), b[i] = to_f16((i / 3) % 4);
+            c16[i] = to_f16(i % 9), c32[i] = static_cast<float>(i % 9);
+        }
+        engine::Simulator sim;
+        const uint64_t da = test::upload(sim, a), db = test::upload(sim, b), dc32 = test::upload(sim, c32),
+                       dc16 = test::upload(sim, c16), dd32 = test::upload(sim, std::vector<float>(16 * R, 0)),
+                       dd16 = test::upload(sim, std::vector<uint16_t>(16 * R, 0));
+        test::Params p;
+        p.add(da).add(db).add(dc32).add(dc16).add(dd32).add(dd16);
+        auto r = sim.launch(k.parsed.module, *fn, test::config({16, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+        INFO(name << ": " << details(r));
+        REQUIRE(r.ok());
+        auto d32 = test::download<float>(sim, dd32, 16 * R);
+        auto d16 = test::download<uint16_t>(sim, dd16, 16 * R);
+        for (int blk = 0; blk < 16; ++blk) {
+            const bool acol = blk & 1, bcol = blk & 2, ccol = blk & 4;
+            const int off = blk * R, lda = (acol ? M : K) + 16, ldb = (bcol ? K : N) + 16, ldc = (ccol ? M : N) + 16;
+            for (int i = 0; i < M; ++i)
+                for (int j = 0; j < N; ++j) {
+                    const int ci = off + (ccol ? j * ldc + i : i * ldc + j);
+                    int sum = ci % 9;
+                    for (int kk = 0; kk < K; ++kk)
+                        sum += ((off + (acol ? kk * lda + i : i * lda + kk)) % 5) * (((off + (bcol ? j * ldb + kk : kk * ldb + j)) / 3) % 4);
+                    INFO(name << " block " << blk << " D[" << i << "][" << j << "]");
+                    if (blk < 8) CHECK(d32[ci] == static_cast<float>(sum));
+                    else CHECK(d16[ci] == to_f16(sum));
+                }
+        }
+    }
+}
+
+TEST_CASE("wmma on s8/u8 (wrapping, and clamping with .satfinite), every shape and layout") {
+    const auto& k = wmma_kernels();
+    for (auto [name, M, N] : {std::tuple{"wmma_int8_m16n16k16", 16, 16}, std::tuple{"wmma_int8_m32n8k16", 32, 8},
+                              std::tuple{"wmma_int8_m8n32k16", 8, 32}}) {
+        const ir::Function* fn = test::kernel_named(k, name);
+        REQUIRE(fn);
+        const int K = 16, R = 2048;
+        std::vector<uint8_t> a(24 * R), b(24 * R);
+        std::vector<int32_t> c(24 * R);
+        for (int i = 0; i < 24 * R; ++i) {
+            a[i] = static_cast<uint8_t>(i * 37 + 11), b[i] = static_cast<uint8_t>(i * 91 + 5);
+            c[i] = (i % 3 == 0) ? 2147483000 - i : (i % 3 == 1 ? -2147483000 + i : i);  // near both limits
+        }
+        engine::Simulator sim;
+        const uint64_t da = test::upload(sim, a), db = test::upload(sim, b), dc = test::upload(sim, c),
+                       dd = test::upload(sim, std::vector<int32_t>(24 * R, 0));
+        test::Params p;
+        p.add(da).add(db).add(dc).add(dd);
+        auto r = sim.launch(k.parsed.module, *fn, test::config({24, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+        INFO(name << ": " << details(r));
+        REQUIRE(r.ok());
+        auto d = test::download<int32_t>(sim, dd, 24 * R);
+        for (int blk = 0; blk < 24; ++blk) {
+            const bool acol = blk & 1, bcol = blk & 2, ccol = blk & 4, u8 = blk >= 8 && blk < 16, sat = blk >= 16;
+            const int off = blk * R, lda = (acol ? M : K) + 16, ldb = (bcol ? K : N) + 16, ldc = (ccol ? M : N) + 16;
+            for (int i = 0; i < M; ++i)
+                for (int j = 0; j < N; ++j) {
+                    const int ci = off + (ccol ? j * ldc + i : i * ldc + j);
+                    int64_t sum = c[ci];
+                    for (int kk = 0; kk < K; ++kk) {
+                        const uint8_t x = a[off + (acol ? kk * lda + i : i * lda + kk)];
+                        const uint8_t y = b[off + (bcol ? j * ldb + kk : kk * ldb + j)];
+                        sum += u8 ? int64_t{x} * y : int64_t{static_cast<int8_t>(x)} * static_cast<int8_t>(y);
+                    }
+                    const int32_t want = sat ? static_cast<int32_t>(std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX))
+                                             : static_cast<int32_t>(static_cast<uint32_t>(sum));
+                    INFO(name << " block " << blk << " D[" << i << "][" << j << "]");
+                    CHECK(d[ci] == want);
+                }
+        }
+    }
+}
+
+TEST_CASE("wmma m16n16k8 tf32 adds in two k4 steps with the f32 result truncated in between") {
+    const auto& k = wmma_kernels();
+    const ir::Function* fn = test::kernel_named(k, "wmma_tf32_m16n16k8");
+    REQUIRE(fn);
+    // Block 0: A (16 x 8, ld 24), B (8 x 16, ld 32), C (16 x 16, ld 32), all row-major; 2^-12 = 0x39800000.
+    std::vector<float> a(2048, 0), b(2048, 0), c(2048, 0);
+    const float t = 1.0f / 4096;
+    // D[0][0] = 1 + 2^-24 (k = 0) + 2^-24 (k = 4): each k4 step truncates 1 + 2^-24 to 1, so 1.0.
+    a[0 * 24 + 0] = t, b[0 * 32 + 0] = t, a[0 * 24 + 4] = t, b[4 * 32 + 0] = t, c[0] = 1;
+    // D[1][1] = 1 + 2^-24 (k = 0) + 2^-24 (k = 1): one step, 1 + 2^-23 exactly (0x3f800001).
+    a[1 * 24 + 0] = t, a[1 * 24 + 1] = t, b[0 * 32 + 1] = t, b[1 * 32 + 1] = t, c[1 * 32 + 1] = 1;
+    engine::Simulator sim;
+    const uint64_t da = test::upload(sim, a), db = test::upload(sim, b), dc = test::upload(sim, c),
+                   dd = test::upload(sim, std::vector<float>(2048, -1));
+    test::Params p;
+    p.add(da).add(db).add(dc).add(dd);
+    auto r = sim.launch(k.parsed.module, *fn, test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    auto d = test::download<float>(sim, dd, 2048);
+    CHECK(f32_bits(d[0]) == 0x3f800000u);
+    CHECK(f32_bits(d[1 * 32 + 1]) == 0x3f800001u);
+    CHECK(d[2 * 32 + 3] == 0.0f);
+}
+
+TEST_CASE("an nvcuda::wmma GEMM staged through shared memory: C = 1.5 A B - 0.5 C on exact data") {
+    const auto& k = wmma_kernels();
+    const ir::Function* fn = test::kernel_named(k, "wmma_gemm");
+    REQUIRE(fn);
+    const int n = 64;
+    std::vector<uint16_t> A(n * n), B(n * n);  // A row-major, B column-major (B[col * n + k])
+    std::vector<float> C(n * n);
+    for (int i = 0; i < n * n; ++i) A[i] = to_f16(i % 7), B[i] = to_f16((i / 5) % 3), C[i] = static_cast<float>(2 * (i % 11));
+    engine::Simulator sim;
+    const uint64_t da = test::upload(sim, A), db = test::upload(sim, B), dc = test::upload(sim, C);
+    test::Params p;
+    p.add(da).add(db).add(dc).add(int32_t{n}).add(int32_t{n}).add(int32_t{n}).add(1.5f).add(-0.5f);
+    auto r = sim.launch(k.parsed.module, *fn, test::config({2, 2, 1}, {128, 1, 1}), p.span(), nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    auto out = test::download<float>(sim, dc, n * n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            int s = 0;
+            for (int kk = 0; kk < n; ++kk) s += ((i * n + kk) % 7) * (((j * n + kk) / 5) % 3);
+            INFO("C[" << i << "][" << j << "]");
+            CHECK(out[i * n + j] == 1.5f * static_cast<float>(s) - 0.5f * C[i * n + j]);
+        }
 }

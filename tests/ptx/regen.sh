@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 DEBUG_FILES="control_flow device_functions warp_shuffle local_struct"
-SM90_FILES="clusters tensor_mma"
+SM90_FILES="clusters tensor_mma wmma mma_f16acc"
 CHECK=0
 [[ "${1:-}" == "--check" ]] && CHECK=1
 
