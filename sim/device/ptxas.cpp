@@ -204,6 +204,27 @@ std::vector<PtxasUsage> parse_ptxas_verbose(std::string_view output) {
     return entries;
 }
 
+namespace {
+
+// ARCH, or ARCH + "a" when the PTX's .target directive names that architecture-specific variant.
+std::string target_arch(std::string_view ptx_text, std::string_view arch) {
+    const std::string variant = std::string(arch) + "a";
+    for (std::size_t at = ptx_text.find(".target"); at != std::string_view::npos; at = ptx_text.find(".target", at + 1)) {
+        if (at > 0 && ptx_text[at - 1] != '\n' && ptx_text[at - 1] != ' ' && ptx_text[at - 1] != '\t') continue;
+        std::string_view rest = ptx_text.substr(at + 7);
+        const std::size_t eol = rest.find('\n');
+        rest = rest.substr(0, eol);
+        const std::size_t first = rest.find_first_not_of(" \t");
+        if (first == std::string_view::npos) break;
+        rest = rest.substr(first);
+        const std::string_view name = rest.substr(0, rest.find_first_of(" \t,\r"));
+        return name == variant ? variant : std::string(arch);
+    }
+    return std::string(arch);
+}
+
+}  // namespace
+
 std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
                                       std::string* log) {
     std::string scratch;
@@ -220,7 +241,7 @@ std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_vie
         out = std::string("cannot write a temporary file: ") + std::strerror(errno);
         return std::nullopt;
     }
-    std::vector<std::string> args{*ptxas, "-v", "-arch=" + std::string(arch), "-o", cubin.path(), ptx.path()};
+    std::vector<std::string> args{*ptxas, "-v", "-arch=" + target_arch(ptx_text, arch), "-o", cubin.path(), ptx.path()};
     int status = run_capture(args, out);
     if (status != 0) {
         if (status > 0) out = "ptxas failed (exit " + std::to_string(status) + "):\n" + out;

@@ -25,7 +25,8 @@ std::optional<std::string> find_ptxas();
 // Runs `ptxas -v -arch=ARCH` on the PTX (through a unique temporary file, no shell) and returns the report
 // for `kernel_name` (the mangled name, or the plain name of a C++ kernel such as "transpose" for
 // "_Z9transposePfS_"). nullopt when there is no ptxas, ptxas fails or the kernel is not in the output;
-// `log`, when given, receives ptxas's output or the reason.
+// `log`, when given, receives ptxas's output or the reason. PTX whose `.target` is ARCH's architecture-specific
+// variant (`sm_90a` for sm_90: wgmma, setmaxnreg) is compiled for that variant, which only it accepts.
 std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
                                       std::string* log = nullptr);
 

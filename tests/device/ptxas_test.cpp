@@ -69,6 +69,26 @@ TEST_CASE("registers from ptxas on the seed's occupancy probe", "[ptxas][toolkit
     CHECK_THAT(log, Catch::StartsWith("ptxas failed"));
 }
 
+TEST_CASE("PTX for sm_90a is compiled for sm_90a on an sm_90 device", "[ptxas][toolkit]") {
+    if (!warpsim::device::find_ptxas()) {
+        WARN("ptxas not installed: skipped");
+        return;
+    }
+    std::ifstream in(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/wgmma_kernels.sm_90a.lineinfo.ptx");
+    std::ostringstream text;
+    text << in.rdbuf();
+    REQUIRE_FALSE(text.str().empty());
+    std::string log;
+    // ptxas -arch=sm_90 refuses `.target sm_90a`; the H200's driver reported 144 and 60 registers for these.
+    auto ss = warpsim::device::registers_from_ptxas(text.str(), "sm_90", "wgmma_ss_m64n128k16", &log);
+    INFO(log);
+    REQUIRE(ss.has_value());
+    CHECK(*ss == 144);
+    auto s8 = warpsim::device::registers_from_ptxas(text.str(), "sm_90", "wgmma_s8u8_m64n64k32", &log);
+    REQUIRE(s8.has_value());
+    CHECK(*s8 == 60);
+}
+
 TEST_CASE("the register estimate without ptxas states its method", "[ptxas]") {
     const char* ptx =
         ".version 8.0\n.target sm_90\n.address_size 64\n"
