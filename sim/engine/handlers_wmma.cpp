@@ -2,7 +2,8 @@
 // m32n8k16, m8n32k16 on f16/bf16/s8/u8 and m16n16k8 on tf32; f16, f32 and s32 accumulators).
 //
 // PTX leaves the fragment layouts unspecified; these are the H200's, read off tests/specs/wmma_probe_*.json
-// (every element of every lane, both layouts, padded strides: all 41 fragments agree with fragment_element).
+// (every element of every lane, both layouts, padded strides: all 36 fragments, 72 with both layouts, agree
+// with fragment_element).
 // They do not depend on the row/col qualifier: the layout only says how the matrix lies in memory. Each is
 // built from mma.sync's m16n8 fragments (g = lane / 4, t = lane % 4):
 //  * 16-bit A 16x16: element e at (g + 8 ((e / 2) % 2), 2t + e % 2 + 8 (e / 4)); 16-bit B 16x8 (k, n):
@@ -157,7 +158,11 @@ struct MemOp {
     bool store = false;
 };
 
-// The operand holding a value per lane: a register or an immediate.
+bool immediate(const ir::Operand& o) {
+    return o.kind == ir::Operand::Kind::imm_int || o.kind == ir::Operand::Kind::imm_f32;
+}
+
+// The operand holding a value per lane: a register or an immediate (an f32 immediate's bits).
 uint64_t operand_value(const Exec& x, const ir::Operand& o, uint32_t lane) {
     return o.kind == ir::Operand::Kind::reg ? x.R[std::size_t{o.reg} * 32 + lane] : static_cast<uint64_t>(o.imm);
 }
@@ -332,7 +337,7 @@ Handler select_memory_op(const ir::Instruction& inst, DInst& in, bool store) {
     const ir::Operand& v = inst.args[frag_arg];
     if (v.kind != ir::Operand::Kind::vector || v.elems.size() != op.f.regs()) return nullptr;
     for (const auto& e : v.elems)
-        if (e.kind != ir::Operand::Kind::reg && (!store || e.kind != ir::Operand::Kind::imm_int)) return nullptr;
+        if (e.kind != ir::Operand::Kind::reg && (!store || !immediate(e))) return nullptr;
     if (inst.args[addr_arg].kind != ir::Operand::Kind::address) return nullptr;
     if (inst.args.size() == 3 && inst.args[2].kind != ir::Operand::Kind::reg && inst.args[2].kind != ir::Operand::Kind::imm_int)
         return nullptr;
@@ -423,7 +428,7 @@ void wmma_mma(Exec& x, const DInst& in, uint32_t exec) {
 bool fragment_operand(const ir::Operand& o, std::size_t regs, bool dest) {
     if (o.kind != ir::Operand::Kind::vector || o.elems.size() != regs) return false;
     for (const auto& e : o.elems)
-        if (e.kind != ir::Operand::Kind::reg && (dest || e.kind != ir::Operand::Kind::imm_int)) return false;
+        if (e.kind != ir::Operand::Kind::reg && (dest || !immediate(e))) return false;
     return true;
 }
 

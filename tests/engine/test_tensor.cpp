@@ -445,3 +445,45 @@ TEST_CASE("an nvcuda::wmma GEMM staged through shared memory: C = 1.5 A B - 0.5 
             CHECK(out[i * n + j] == 1.5f * static_cast<float>(s) - 0.5f * C[i * n + j]);
         }
 }
+
+TEST_CASE("wmma.mma takes immediate C elements; wmma.load without a stride uses the matrix's own width") {
+    auto k = test::parse(R"(
+.version 8.7
+.target sm_90
+.address_size 64
+.visible .entry imm_c(.param .u64 pa, .param .u64 pb, .param .u64 pd)
+{
+    .reg .b32 %r<20>;
+    .reg .f32 %f<10>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pb];
+    ld.param.u64 %rd3, [pd];
+    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];
+    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%r9, %r10, %r11, %r12, %r13, %r14, %r15, %r16}, [%rd2];
+    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r9, %r10, %r11, %r12, %r13, %r14, %r15, %r16}, {0f3F800000, 0f3F800000, 0f3F800000, 0f3F800000, 0f3F800000, 0f3F800000, 0f3F800000, 0f3F800000};
+    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd3], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
+    ret;
+}
+)");
+    REQUIRE(k.parsed.ok());
+    // A row-major 16 x 16 (ld 16), B column-major (column n at b[16 n]), D row-major (ld 16): D = A B + 1.
+    std::vector<uint16_t> a(256), b(256);
+    for (int i = 0; i < 256; ++i) a[i] = to_f16(i % 6), b[i] = to_f16((i * 7) % 5);
+    engine::Simulator sim;
+    const uint64_t da = test::upload(sim, a), db = test::upload(sim, b), dd = test::upload(sim, std::vector<float>(256, -1));
+    test::Params p;
+    p.add(da).add(db).add(dd);
+    auto r = sim.launch(k.parsed.module, *test::kernel_named(k, "imm_c"), test::config({1, 1, 1}, {32, 1, 1}), p.span(),
+                        nullptr);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    auto d = test::download<float>(sim, dd, 256);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            int s = 1;
+            for (int kk = 0; kk < 16; ++kk) s += ((i * 16 + kk) % 6) * (((j * 16 + kk) * 7) % 5);
+            INFO("D[" << i << "][" << j << "]");
+            CHECK(d[i * 16 + j] == static_cast<float>(s));
+        }
+}
