@@ -184,10 +184,12 @@ ElementAddrs element_addresses(const Exec& x, const DInst& in, const MemOp& op, 
     out.n = op.f.distinct();
     for (uint32_t l = 0; l < 32; ++l) {
         if (!((exec >> l) & 1)) continue;
-        uint64_t base = (in.addr_reg == kNone ? 0 : x.R[std::size_t{in.addr_reg} * 32 + l]) + static_cast<uint64_t>(in.offset);
+        uint64_t base = in.addr_reg == kNone ? 0 : x.R[std::size_t{in.addr_reg} * 32 + l];
+        base += static_cast<uint64_t>(in.offset);
         if (in.aux & 0x200u) base += in.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
-        const uint64_t ld = inst.args.size() > stride_arg ? static_cast<uint32_t>(operand_value(x, inst.args[stride_arg], l))
-                                                          : (op.col ? op.f.rows() : op.f.cols());
+        const uint64_t ld = inst.args.size() > stride_arg
+                                ? static_cast<uint32_t>(operand_value(x, inst.args[stride_arg], l))
+                                : (op.col ? op.f.rows() : op.f.cols());
         for (uint32_t e = 0; e < out.n; ++e) {
             const auto [r, c] = fragment_element(op.f, l, e);
             out.at[e][l] = base + (op.col ? c * ld + r : r * ld + c) * esize;
@@ -309,7 +311,8 @@ void wmma_memory(Exec& x, const DInst& in, uint32_t exec) {
                     for (uint32_t b = 0; b < esize; ++b) el |= uint64_t{ptr[e][l][b]} << (8 * b);
                     v |= el << (bits * s);
                 }
-                if (regs[r].kind == ir::Operand::Kind::reg) x.R[std::size_t{regs[r].reg} * 32 + l] = v & masks[regs[r].reg];
+                if (regs[r].kind == ir::Operand::Kind::reg)
+                    x.R[std::size_t{regs[r].reg} * 32 + l] = v & masks[regs[r].reg];
             }
         }
     }
@@ -339,8 +342,8 @@ Handler select_memory_op(const ir::Instruction& inst, DInst& in, bool store) {
     for (const auto& e : v.elems)
         if (e.kind != ir::Operand::Kind::reg && (!store || !immediate(e))) return nullptr;
     if (inst.args[addr_arg].kind != ir::Operand::Kind::address) return nullptr;
-    if (inst.args.size() == 3 && inst.args[2].kind != ir::Operand::Kind::reg && inst.args[2].kind != ir::Operand::Kind::imm_int)
-        return nullptr;
+    const auto stride_kind = inst.args.size() == 3 ? inst.args[2].kind : ir::Operand::Kind::reg;
+    if (stride_kind != ir::Operand::Kind::reg && stride_kind != ir::Operand::Kind::imm_int) return nullptr;
     // The descriptor lives in aux's upper half: the lower bits are the decoder's (0x200: frame-relative address).
     in.aux |= static_cast<uint32_t>(op.f.shape) << 16 | static_cast<uint32_t>(op.f.mat) << 18 |
               static_cast<uint32_t>(op.f.elem) << 20 | uint32_t{op.col} << 23;
@@ -385,7 +388,9 @@ void wmma_mma(Exec& x, const DInst& in, uint32_t exec) {
         b[p.second * dm.k + p.first] = read_element(x, in, 2, op.in, l, e);
     });
     const Frag cf{op.shape, WMat::c, op.c};
-    for_fragment(cf, [&](uint32_t l, uint32_t e, RC p) { c[p.first * dm.n + p.second] = read_element(x, in, 3, op.c, l, e); });
+    for_fragment(cf, [&](uint32_t l, uint32_t e, RC p) {
+        c[p.first * dm.n + p.second] = read_element(x, in, 3, op.c, l, e);
+    });
     std::vector<uint32_t> d(dm.m * dm.n);
     const bool integer = op.in == WElem::s8 || op.in == WElem::u8;
     const auto fmt = op.in == WElem::bf16 ? arith::DotFormat::bf16 : op.in == WElem::tf32 ? arith::DotFormat::tf32
@@ -421,7 +426,8 @@ void wmma_mma(Exec& x, const DInst& in, uint32_t exec) {
     const auto& masks = x.frame->code->reg_width_mask;
     for_lanes(exec, [&](uint32_t l) {
         for (uint32_t r = 0; r < regs.size(); ++r)
-            if (regs[r].kind == ir::Operand::Kind::reg) x.R[std::size_t{regs[r].reg} * 32 + l] = out[l][r] & masks[regs[r].reg];
+            if (regs[r].kind == ir::Operand::Kind::reg)
+                x.R[std::size_t{regs[r].reg} * 32 + l] = out[l][r] & masks[regs[r].reg];
     });
 }
 
