@@ -71,7 +71,7 @@ void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec);
 
 template <bool Store>
 Handler pick_move_matrix(const ir::Instruction& inst, const DInst& in) {
-    if (inst.has_mod("m16n16") || inst.has_mod("m8n16")) return &reject_b8_shape;
+    if (inst.has_mod("m16n16") || inst.has_mod("m8n16") || inst.has_mod("m16n8")) return &reject_b8_shape;
     if (!inst.has_mod("m8n8") || !inst.has_mod("b16")) return nullptr;
     const uint32_t n = inst.has_mod("x4") ? 4 : inst.has_mod("x2") ? 2 : inst.has_mod("x1") ? 1 : 0;
     if (n == 0 || (Store ? in.nsrc : in.ndst) != n) return nullptr;
@@ -235,7 +235,7 @@ void reject_mixed_f16(Exec& x, const DInst& in, uint32_t exec) {
 
 void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec) {
     reject(x, in, exec,
-           "the .m16n16 and .m8n16 shapes of ldmatrix/stmatrix (.b8, .b8x16) need sm_100a or later; the H200 is "
+           "ldmatrix's .m16n16 and .m8n16 and stmatrix's .m16n8 shapes (.b8, .b8x16) need sm_100a or later; the H200 is "
            "sm_90: load 16-bit elements with .m8n8 .b16, or compile for an sm_100a target");
 }
 

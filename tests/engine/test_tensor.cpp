@@ -265,6 +265,15 @@ TEST_CASE("mma.sync f16 forms the H200 does not have and ldmatrix .b8 shapes of 
     ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%rd1];
     ret;
 }
+.visible .entry st_b8(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<2>;
+    mov.u64 %rd1, 0;
+    mov.b32 %r1, 0;
+    stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%rd1], {%r1};
+    ret;
+}
 )");
     REQUIRE(k.parsed.ok());
     engine::Simulator sim;
@@ -281,6 +290,11 @@ TEST_CASE("mma.sync f16 forms the H200 does not have and ldmatrix .b8 shapes of 
     REQUIRE(b8.error);
     CHECK_THAT(b8.error->message, Catch::Contains("need sm_100a"));
     CHECK_THAT(b8.error->message, Catch::Contains("test.ptx:18"));
+    auto st = sim.launch(k.parsed.module, *test::kernel_named(k, "st_b8"), test::config({1, 1, 1}, {32, 1, 1}), p.span(),
+                         nullptr);
+    REQUIRE(st.error);
+    CHECK_THAT(st.error->message, Catch::Contains("need sm_100a"));
+    CHECK_THAT(st.error->message, Catch::Contains("test.ptx:27"));
 }
 
 TEST_CASE("movmatrix.m8n8.trans.b16 transposes the matrix held in the ldmatrix fragment layout") {
