@@ -24,6 +24,7 @@
 #include "sim/arith/dot_sum.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
+#include "sim/engine/memory_access.hpp"
 #include "sim/engine/wgmma_layout.hpp"
 
 namespace warpsim::engine {
@@ -166,9 +167,10 @@ bool uniform_descriptor(Exec& x, const DInst& in, std::size_t arg, const char* w
     return true;
 }
 
-// Reads an operand tile of rows x K elements (raw bits) through a descriptor; false after a fault.
+// Reads an operand tile of rows x K elements (raw bits) through a descriptor; false after a fault. With an
+// observer, `chunks` collects the 16-byte chunks read (the layouts read whole chunks).
 bool read_tile(Exec& x, const DInst& in, const MatrixDescriptor& d, bool mn_major, const Config& c, uint32_t row0,
-               uint32_t rows, const char* which, std::vector<uint32_t>& out) {
+               uint32_t rows, const char* which, std::vector<uint32_t>& out, std::vector<uint32_t>& chunks) {
     const std::vector<uint8_t>& sh = x.block->shared;
     const uint32_t eb = c.element_bytes(), k = c.k();
     out.assign(std::size_t{rows} * k, 0);
@@ -187,8 +189,26 @@ bool read_tile(Exec& x, const DInst& in, const MatrixDescriptor& d, bool mn_majo
             uint32_t v = 0;
             std::memcpy(&v, sh.data() + a, eb);  // little-endian host, like the device
             out[std::size_t{r} * k + kk] = v;
+            if (x.launch->observer) chunks.push_back(a & ~15u);
         }
     return true;
+}
+
+// Tells the checkers (racecheck, initcheck) which shared memory the warp's MMA read, as plain reads: one event
+// per 32 chunks of 16 bytes, whose "lanes" are chunk slots rather than threads. A tile written by other warps
+// without a barrier before the wgmma is then a race. (fence.proxy.async is not checked.)
+void report_tile_reads(Exec& x, const DInst& in, std::vector<uint32_t>& chunks) {
+    std::sort(chunks.begin(), chunks.end());
+    chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+    for (std::size_t i = 0; i < chunks.size(); i += 32) {
+        std::array<uint64_t, 32> addr{};
+        uint32_t mask = 0;
+        for (std::size_t j = 0; j < 32 && i + j < chunks.size(); ++j) {
+            addr[j] = chunks[i + j];
+            mask |= 1u << j;
+        }
+        report_memory(x, in, MemoryKind::read, MemorySpace::shared, 16, mask, addr, false);
+    }
 }
 
 uint32_t negate(uint32_t v, Kind kind) { return v ^ (kind == Kind::tf32 ? 0x80000000u : 0x8000u); }
@@ -201,7 +221,7 @@ void mma_async(Exec& x, const DInst& in, uint32_t e) {
     const auto& args = in.ir->args;
     const uint32_t n = c.n, k = c.k(), quarter = x.warp->index % 4;
     // A: this warp's 16 rows; B: all N columns (B[n][k]).
-    std::vector<uint32_t> a, b;
+    std::vector<uint32_t> a, b, chunks;
     if (c.has(kARegs)) {
         const uint32_t per_reg = 4 / c.element_bytes(), bits = 32 / per_reg;
         const uint64_t emask = bits == 32 ? 0xffffffffull : (1ull << bits) - 1;
@@ -217,11 +237,13 @@ void mma_async(Exec& x, const DInst& in, uint32_t e) {
     } else {
         uint64_t bits = 0;
         if (!uniform_descriptor(x, in, 1, "A", bits)) return;
-        if (!read_tile(x, in, wgmma::decode_descriptor(bits), c.has(kTransA), c, 16 * quarter, 16, "A", a)) return;
+        if (!read_tile(x, in, wgmma::decode_descriptor(bits), c.has(kTransA), c, 16 * quarter, 16, "A", a, chunks))
+            return;
     }
     uint64_t bdesc = 0;
     if (!uniform_descriptor(x, in, 2, "B", bdesc)) return;
-    if (!read_tile(x, in, wgmma::decode_descriptor(bdesc), c.has(kTransB), c, 0, n, "B", b)) return;
+    if (!read_tile(x, in, wgmma::decode_descriptor(bdesc), c.has(kTransB), c, 0, n, "B", b, chunks)) return;
+    if (x.launch->observer) report_tile_reads(x, in, chunks);
     if (c.has(kNegA)) for (auto& v : a) v = negate(v, c.kind);
     if (c.has(kNegB)) for (auto& v : b) v = negate(v, c.kind);
 

@@ -5,6 +5,8 @@
 // against the H200 by the differential test (tests/specs/wgmma_*.json).
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "sim/engine/wgmma_layout.hpp"
 #include "tests/engine/engine_harness.hpp"
 
@@ -167,7 +169,8 @@ IntCase int_case() {
     return ic;
 }
 
-engine::LaunchResult run_int(const IntCase& ic, uint32_t threads, int mode, std::vector<int32_t>* out) {
+engine::LaunchResult run_int(const IntCase& ic, uint32_t threads, int mode, std::vector<int32_t>* out,
+                             engine::ExecutionObserver* observer = nullptr) {
     const auto& k = wgmma_kernels();
     const ir::Function* fn = test::kernel_named(k, "wgmma_s8u8_m64n64k32");
     engine::Simulator sim;
@@ -175,7 +178,9 @@ engine::LaunchResult run_int(const IntCase& ic, uint32_t threads, int mode, std:
                    dd = test::upload(sim, std::vector<int32_t>(64 * 64, 0));
     test::Params p;
     p.add(da).add(db).add(dc).add(dd).add(mode);
-    auto r = sim.launch(k.parsed.module, *fn, test::config({1, 1, 1}, {threads, 1, 1}), p.span(), nullptr);
+    auto cfg = test::config({1, 1, 1}, {threads, 1, 1});
+    cfg.observer = observer;
+    auto r = sim.launch(k.parsed.module, *fn, cfg, p.span(), nullptr);
     if (out) *out = test::download<int32_t>(sim, dd, 64 * 64);
     return r;
 }
@@ -196,6 +201,55 @@ TEST_CASE("wgmma s8.u8 m64n64k32 through every swizzle mode equals the integer p
             INFO("row " << i / 64 << " column " << i % 64);
             REQUIRE(out[i] == ic.expected[i]);
         }
+    }
+}
+
+namespace {
+
+struct SharedReads : engine::ExecutionObserver {
+    std::vector<engine::MemoryEvent> reads;  // shared-memory reads of wgmma.mma_async
+    const ir::Function* fn = nullptr;
+    void on_memory(const engine::MemoryEvent& e) override {
+        if (e.space == engine::MemorySpace::shared && e.kind == engine::MemoryKind::read &&
+            fn->body[e.site.pc].op == ir::Opcode::wgmma)
+            reads.push_back(e);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("wgmma reports the shared memory it reads to the checkers") {
+    const IntCase ic = int_case();
+    SharedReads obs;
+    obs.fn = test::kernel_named(wgmma_kernels(), "wgmma_s8u8_m64n64k32");
+    REQUIRE(obs.fn);
+    auto r = run_int(ic, 128, 0, nullptr, &obs);
+    INFO(details(r));
+    REQUIRE(r.ok());
+    // No swizzle, K-major, 32 bytes of K per row: a warp reads its 16 rows of A (32 chunks of 16 bytes) and all
+    // 64 rows of B (128 chunks): 160 chunks, reported as 5 events of 32.
+    REQUIRE(obs.reads.size() == 20);
+    std::map<uint64_t, int> times;  // chunk -> warps that read it
+    for (const auto& e : obs.reads) {
+        CHECK(e.bytes_per_lane == 16);
+        CHECK(e.active_mask == 0xffffffffu);
+        CHECK_FALSE(e.async);
+        for (uint32_t l = 0; l < 32; ++l) {
+            CHECK(e.addr[l] % 16 == 0);
+            ++times[e.addr[l]];
+        }
+    }
+    // A: 2048 bytes, each chunk read by one warp; B: 2048 bytes, each chunk read by all four warps.
+    REQUIRE(times.size() == 256);
+    const uint64_t a0 = times.begin()->first, b0 = std::next(times.begin(), 128)->first;
+    CHECK(a0 % 1024 == 0);
+    CHECK(b0 % 1024 == 0);
+    int i = 0;
+    for (const auto& [addr, n] : times) {
+        INFO("chunk " << i << " at " << addr);
+        CHECK(addr == (i < 128 ? a0 + 16 * i : b0 + 16 * (i - 128)));
+        CHECK(n == (i < 128 ? 1 : 4));
+        ++i;
     }
 }
 
