@@ -86,6 +86,7 @@ void KernelCounters::on_access(const WarpAccess& access) {
     const bool global_like_store = access.kind == AccessKind::store &&
                                    (access.space == AccessSpace::global || access.space == AccessSpace::local);
     if (!global_like_store && access.warp < store_memo_.size()) store_memo_[access.warp].mergeable = false;
+    if (access.barrier_object) return;  // mbarrier operations: no LSU counter (access.hpp)
     switch (access.space) {
     case AccessSpace::global:
         count_global_like(access, false, line_slot(access.function, access.pc));

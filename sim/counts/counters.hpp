@@ -10,9 +10,9 @@
 //   loads (not .cg/.cs/.cv ones: WarpAccess::caches_in_l1), write-through and no-allocate for stores, and
 //   bypassed by atomics and reductions. It is emptied at every on_block_begin: each block sees a cold L1 of
 //   its own, so the result depends only on the order of accesses within a block, never on which worker ran
-//   the block. Hits between blocks that share an SM are therefore not modelled; set l1_bytes to the L1
-//   share of one block (L1 data capacity after the shared-memory carve-out / resident blocks per SM) to
-//   model the capacity a block really has.
+//   the block. Hits between blocks that share an SM are therefore not modelled. l1_bytes is the SM's L1 data
+//   capacity during the launch: the combined L1/shared array less the shared-memory carve-out the driver
+//   picks (l1_capacity.hpp; session::run_simulated sets it from the device preset and the occupancy).
 // - L2 and DRAM: an order-independent footprint model (footprint.hpp). The L2 receives every L1 miss (and
 //   every store, atomic and reduction sector); the distinct sectors read and written form a footprint that
 //   merges by union. Within L2 capacity, each distinct sector read misses once (cold L2: ncu flushes caches
@@ -51,9 +51,9 @@
 
 namespace warpsim::counts {
 
-// Sizes of the modelled caches; filled from the device preset by the caller.
+// Sizes of the modelled caches; filled from the device preset by the caller (the defaults are an H200's).
 struct CountsConfig {
-    uint64_t l1_bytes = 256 * 1024;
+    uint64_t l1_bytes = 256 * 1024;  // L1 data capacity per SM: l1_data_bytes(preset, occupancy)
     uint64_t l2_bytes = 60ull * 1024 * 1024;
     uint32_t num_sms = 132;
     uint32_t l1_ways = 4;

@@ -277,6 +277,7 @@ AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKin
                  d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
     async_fill_ = kind == counts::AccessKind::store && in.ir->op == ir::Opcode::cp &&
                   std::find(in.ir->mods.begin(), in.ir->mods.end(), "bulk") == in.ir->mods.end();
+    barrier_object_ = counts::is_barrier_object_op(*in.ir);
 }
 
 void AccessRecorder::fill_header(counts::WarpAccess& a, counts::AccessSpace space) const {
@@ -290,6 +291,7 @@ void AccessRecorder::fill_header(counts::WarpAccess& a, counts::AccessSpace spac
     a.caches_in_l1 = caches_in_l1_;
     a.redux_op = redux_op_;
     a.async_fill = async_fill_;
+    a.barrier_object = barrier_object_;
 }
 
 counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {

@@ -99,7 +99,7 @@ private:
     counts::AccessKind kind_ = counts::AccessKind::load;
     uint8_t bytes_per_lane_ = 0;
     bool non_coherent_ = false, caches_in_l1_ = false;
-    bool redux_op_ = false, async_fill_ = false;
+    bool redux_op_ = false, async_fill_ = false, barrier_object_ = false;
     uint32_t pc_ = 0, function_ = 0, warp_ = 0;
     uint32_t used_ = 0;  // bit per AccessSpace
     const DInst* in_ = nullptr;

@@ -12,6 +12,7 @@
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/source_chain.hpp"
 #include "kernels_ir/verifier.hpp"
+#include "sim/counts/l1_capacity.hpp"
 #include "sim/device/ptxas.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/launch/buffer_init.hpp"
@@ -232,6 +233,8 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     // instruction (local_array_sort, struct_with_array: 0 local sectors on the H200).
     cfg.counts_config.local_in_registers =
         run.registers.method.rfind("ptxas", 0) == 0 && run.registers.stack_frame_bytes == 0;
+    // The L1 is what the combined L1/shared array leaves after the carve-out the driver picks for this launch.
+    if (run.occupancy) cfg.counts_config.l1_bytes = counts::l1_data_bytes(run.preset, *run.occupancy);
     run.counters = counts::KernelCounters(cfg.counts_config);
 
     const auto launch_start = std::chrono::steady_clock::now();

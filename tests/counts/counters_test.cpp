@@ -272,3 +272,36 @@ TEST_CASE("cp.async shared fills are no LSU shared stores; global reds count per
     CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") == 1);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 32);
 }
+
+TEST_CASE("mbarrier operations are in no LSU shared counter, and still end a run of merging stores",
+          "[counts][counters]") {
+    KernelCounters k;
+    // mbarrier_phases on the H200: 8 warps per block arrive on one 8-byte barrier object and poll it with
+    // test_wait, yet op_atom wavefronts and shared atomic instructions are 0.
+    auto arrive = make_access(AccessSpace::shared, AccessKind::atomic, 8, kAll, [](uint32_t) { return 1024ull; });
+    arrive.barrier_object = true;
+    k.on_access(arrive);
+    CHECK(metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0);
+    CHECK(metric(k, "smsp__inst_executed_op_shared_atom.sum") == 0);
+    CHECK(metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 0);
+    CHECK(metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 0);
+    // The same access without the flag is a shared atomic: 32 lanes on one word, one instruction.
+    arrive.barrier_object = false;
+    k.on_access(arrive);
+    CHECK(metric(k, "smsp__inst_executed_op_shared_atom.sum") == 1);
+
+    // A warp stores 32 consecutive ints (128 bytes, 4 sectors) twice. Back to back the second store merges
+    // with the first (4 L2 write sectors in all); with an mbarrier operation between them (something the
+    // warp waits on) both reach L2 (8).
+    const auto store = make_access(AccessSpace::global, AccessKind::store, 4, kAll,
+                                   [](uint32_t i) { return kBase + 4ull * i; });
+    arrive.barrier_object = true;
+    KernelCounters merged, apart;
+    merged.on_access(store);
+    merged.on_access(store);
+    apart.on_access(store);
+    apart.on_access(arrive);
+    apart.on_access(store);
+    CHECK(metric(merged, "lts__t_sectors_srcunit_tex_op_write.sum") == 4);
+    CHECK(metric(apart, "lts__t_sectors_srcunit_tex_op_write.sum") == 8);
+}
