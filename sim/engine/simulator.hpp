@@ -74,7 +74,8 @@ struct FaultDetails {
     std::array<uint32_t, 3> block{0, 0, 0};
     std::array<uint32_t, 3> thread{0, 0, 0};
     uint32_t ptx_line = 0;
-    std::string cuda_location;       // "kernel.cu:12" from .loc, empty without
+    std::string cuda_location;       // "kernel.cu:12" from .loc (inlined code: its chain, "hdr:107 in atomicAdd,
+                                     // inlined from kernel.cu:12"), empty without
     std::string function;            // the function (kernel or .func) executing
 };
 
