@@ -81,6 +81,8 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global, options.synccheck,
                            options.initcheck);
     cfg.observer = &observer;
+    cfg.progress = options.progress;
+    if (options.launch_started) options.launch_started(0, std::max<uint32_t>(options.schedules, 1));
     auto result = sim.launch(*p.module, *p.kernel, cfg, setup->params, nullptr);
     if (result.error) {
         observer.abandon_block();
@@ -92,9 +94,10 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     }
     if (options.schedules > 1 && r.incomplete.empty()) {
         r.schedules.push_back({options.schedule_seed, read_buffers(p, *setup), result.error});
-        for (uint64_t k = 1; k < options.schedules; ++k) {
+        for (uint32_t k = 1; k < options.schedules; ++k) {
+            if (options.launch_started) options.launch_started(k, options.schedules);
             auto run = run_schedule(p, preset.value(), regs.registers, options.schedule_seed + k,
-                                    options.max_instructions);
+                                    options.max_instructions, options.progress);
             if (!run) return Fail::failure(run.error());
             r.schedules.push_back(std::move(run.value()));
         }

@@ -2,6 +2,7 @@
 // (memcheck, racecheck, synccheck, initcheck) and collect their findings.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,10 @@ struct CheckOptions {
     uint64_t max_instructions = 20'000'000'000ull;
     uint32_t schedules = 1;           // legal warp orders to run (seeds 0..N-1) and compare the buffers of
     uint64_t schedule_seed = 0;       // the order the checkers watch (engine::LaunchConfig::schedule_seed)
+    // A progress display (optional): every launch of the check (the checked one, then each further schedule)
+    // counts into `progress`, and `launch_started(k, n)` is called before launch k of n (k from 0).
+    engine::LaunchProgress* progress = nullptr;
+    std::function<void(uint32_t, uint32_t)> launch_started;
 };
 
 struct CheckResult {

@@ -91,13 +91,15 @@ std::vector<BufferSnapshot> read_buffers(const session::PreparedLaunch& p, const
 }
 
 launch::Outcome<ScheduleRun> run_schedule(const session::PreparedLaunch& p, const device::DevicePreset& preset,
-                                          int registers, uint64_t seed, uint64_t max_instructions) {
+                                          int registers, uint64_t seed, uint64_t max_instructions,
+                                          engine::LaunchProgress* progress) {
     auto setup = session::setup_launch(p, preset, registers);
     if (!setup) return launch::Outcome<ScheduleRun>::failure(setup.error());
     engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = max_instructions;
     cfg.host_workers = 1;
     cfg.schedule_seed = seed;
+    cfg.progress = progress;
     ScheduleRun run;
     run.seed = seed;
     auto result = setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, nullptr);

@@ -34,9 +34,11 @@ struct ScheduleRun {
 // Reads every buffer argument of the spec back from a simulator the launch ran on.
 std::vector<BufferSnapshot> read_buffers(const session::PreparedLaunch& p, const session::LaunchSetup& setup);
 
-// Runs the prepared launch once with `seed` on freshly initialised buffers, no checkers attached.
+// Runs the prepared launch once with `seed` on freshly initialised buffers, no checkers attached; `progress`
+// (optional) gets the launch's progress counters.
 launch::Outcome<ScheduleRun> run_schedule(const session::PreparedLaunch& p, const device::DevicePreset& preset,
-                                          int registers, uint64_t seed, uint64_t max_instructions);
+                                          int registers, uint64_t seed, uint64_t max_instructions,
+                                          engine::LaunchProgress* progress = nullptr);
 
 // Compares every run with the first: nullopt when all buffers agree byte for byte (and the runs stopped
 // alike); otherwise one finding naming each buffer, the schedules, how many bytes and elements differ, and

@@ -1,11 +1,13 @@
 // sim/cli/check_command.cpp — `warpsim check SPEC`: memcheck, racecheck, synccheck and initcheck on the
-// simulator, reported like compute-sanitizer. Exit code: 0 nothing found, 1 findings, 2 bad input.
+// simulator, reported like compute-sanitizer, with a progress bar on a terminal. Exit code: 0 nothing found,
+// 1 findings, 2 bad input.
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "sim/check/run_check.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/report/progress.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::cli {
@@ -28,12 +30,26 @@ int check_command(const CheckArgs& args) {
         return kExitBadInput;
     }
     for (const auto& w : prepared->warnings) std::cerr << "warpsim: warning: " << w << "\n";
-    auto run = check::check_prepared(*prepared, options);
+    // A progress bar on stderr while the checked launch and each further schedule run (as `warpsim run` has):
+    // after a second, on a terminal only, never with --json or --quiet.
+    auto run = [&] {
+        report::ProgressMeter meter(stderr, prepared->spec.block_count(), !args.json && !args.quiet);
+        options.progress = &meter.counters();
+        options.launch_started = [&meter](uint32_t k, uint32_t n) {
+            meter.next_launch(n == 1 ? std::string("checking") : fmt::format("schedule {}/{}", k + 1, n));
+        };
+        auto result = check::check_prepared(*prepared, options);
+        options.progress = nullptr;
+        options.launch_started = nullptr;
+        return result;
+    }();
     if (!run) {
         std::cerr << "warpsim: " << run.error() << "\n";
         return kExitBadInput;
     }
-    if (args.json) {
+    if (args.quiet) {
+        // --quiet: nothing but the exit code
+    } else if (args.json) {
         nlohmann::json j = check::render_json(run->log, run->ctx);
         j["kernel"] = run->kernel;
         j["spec"] = run->spec;

@@ -55,7 +55,7 @@ struct CheckArgs {
     uint64_t max_instructions = 20'000'000'000ull;
     uint32_t schedules = 1;
     uint64_t schedule_seed = 0;
-    bool json = false, shared_only = false;
+    bool json = false, shared_only = false, quiet = false;
 };
 int check_command(const CheckArgs& args);
 

@@ -73,6 +73,8 @@ int main(int argc, char** argv) {
                         "default)");
     chk_cmd->add_flag("--shared-only", chk.shared_only, "racecheck: shared memory only (not global)");
     chk_cmd->add_flag("--json", chk.json, "JSON output");
+    chk_cmd->add_flag("--quiet", chk.quiet, "Print nothing but errors in the input; the exit code says whether "
+                      "anything was found (0 nothing, 1 findings)");
 
     ExplainArgs exp;
     auto* exp_cmd = app.add_subcommand("explain", "One source line's memory accesses for one warp, lane by lane: "

@@ -31,12 +31,12 @@ size_t terminal_width(std::FILE* out) {
 }  // namespace
 
 std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_t thread_insts,
-                            double seconds, size_t width) {
+                            double seconds, size_t width, std::string_view label) {
     const uint64_t done = std::min(blocks_done, blocks_total);
     const double rate = seconds > 0 ? static_cast<double>(thread_insts) / seconds : 0.0;
     const std::string tail =
         fmt::format("] {}/{} blocks, {} thread-inst/s", done, blocks_total, human_rate(rate));
-    const std::string head = "simulating [";
+    const std::string head = std::string(label) + " [";
     const size_t room = width > head.size() + tail.size() ? width - head.size() - tail.size() : 0;
     const size_t bar = std::clamp(room, kBarMin, kBarMax);
     const size_t filled = blocks_total ? static_cast<size_t>(done * bar / blocks_total) : 0;
@@ -51,7 +51,7 @@ bool is_terminal(std::FILE* stream) {
 
 ProgressMeter::ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled,
                              const ProgressOptions& options)
-    : out_(out), blocks_total_(blocks_total), options_(options) {
+    : out_(out), blocks_total_(blocks_total), options_(options), launch_start_(std::chrono::steady_clock::now()) {
     if (!enabled || !is_terminal(out)) return;
     thread_ = std::jthread([this](std::stop_token stop) { watch(stop); });
 }
@@ -67,6 +67,12 @@ ProgressMeter::~ProgressMeter() {
     }
 }
 
+void ProgressMeter::next_launch(std::string label) {
+    std::lock_guard lock(mutex_);
+    label_ = std::move(label);
+    launch_start_ = std::chrono::steady_clock::now();
+}
+
 void ProgressMeter::watch(std::stop_token stop) {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
@@ -77,11 +83,13 @@ void ProgressMeter::watch(std::stop_token stop) {
     while (!stop.stop_requested()) {
         wake_.wait_for(lock, stop, std::chrono::duration_cast<clock::duration>(period), [] { return false; });
         if (stop.stop_requested()) break;
-        const std::chrono::duration<double> elapsed = clock::now() - start;
+        const auto now = clock::now();
+        const std::chrono::duration<double> elapsed = now - start;
         if (elapsed < delay) continue;
+        const std::chrono::duration<double> this_launch = now - launch_start_;
         const std::string line = format_progress(
             progress_.blocks_done.load(std::memory_order_relaxed), blocks_total_,
-            progress_.thread_instructions.load(std::memory_order_relaxed), elapsed.count(), width);
+            progress_.thread_instructions.load(std::memory_order_relaxed), this_launch.count(), width, label_);
         // Pad over what a longer previous line left behind.
         const std::string pad(drawn_width_ > line.size() ? drawn_width_ - line.size() : 0, ' ');
         std::fputs(("\r" + line + pad).c_str(), out_);

@@ -6,11 +6,13 @@
 // thread here polls them a few times a second. Nothing in the engine waits for the display.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "sim/engine/simulator.hpp"
@@ -19,9 +21,10 @@ namespace warpsim::report {
 
 // The bar's text, at most `width` columns (the bar itself shrinks first):
 //   "simulating [##########..........] 512/1024 blocks, 125.0 M thread-inst/s"
-// Rates: below 1000 as is, then k, M, G (powers of 1000). `seconds` <= 0 gives a rate of 0.
+// `label` replaces "simulating" (warpsim check: "checking", "schedule 2/4"). Rates: below 1000 as is, then k,
+// M, G (powers of 1000). `seconds` <= 0 gives a rate of 0.
 std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_t thread_insts,
-                            double seconds, size_t width = 80);
+                            double seconds, size_t width = 80, std::string_view label = "simulating");
 
 // Whether `stream` is a terminal (isatty on its file descriptor).
 bool is_terminal(std::FILE* stream);
@@ -44,6 +47,9 @@ class ProgressMeter {
     ProgressMeter& operator=(const ProgressMeter&) = delete;
 
     engine::LaunchProgress& counters() { return progress_; }
+    // Several launches in a row (warpsim check --schedules N): the next one is called `label` on the bar, and
+    // its rate counts from now. Each launch zeroes the counters itself when it starts.
+    void next_launch(std::string label);
     bool active() const { return thread_.joinable(); }  // a drawing thread runs (the output is a terminal)
 
   private:
@@ -56,6 +62,8 @@ class ProgressMeter {
     std::mutex mutex_;
     std::condition_variable_any wake_;
     size_t drawn_width_ = 0;  // columns of the line on screen (0: nothing drawn)
+    std::string label_ = "simulating";                      // guarded by mutex_
+    std::chrono::steady_clock::time_point launch_start_;   // guarded by mutex_: when the rate starts
     std::jthread thread_;
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/explain_and_progress.sh — the command line around `warpsim explain` and the progress bar: exit codes,
-# where the text goes, and that nothing but the report reaches a stderr that is not a terminal.
+# where the text goes, and that nothing but the report reaches a stderr that is not a terminal (run, explain and
+# check).
 # Usage: explain_and_progress.sh WARPSIM SOURCE_DIR OUT_DIR
 set -uo pipefail
 warpsim=$1
@@ -49,6 +50,15 @@ expect 2 "" "say which line to explain" -- explain "$spec" --line 9 --ptx-line 5
 expect 2 "" "--block 1,x: write blockIdx as X, X,Y or X,Y,Z" -- explain "$spec" --line 9 --block 1,x
 expect 2 "" "--block 4,0,0 is outside the grid (4,1,1)" -- explain "$spec" --line 9 --block 4
 expect 2 "" "no warp executed them" -- explain "$src/tests/examples/specs/vector_add_n0.json" --line 9
+
+# warpsim check: stderr is a file here too: no progress bar with any of its options; --quiet prints nothing.
+nosync="$src/examples/specs/reverse_blocks_nosync_4096.json"
+expect 0 "ERROR SUMMARY: 0 errors" "" -- check "$spec"
+expect 0 '"kernel": "vecAdd"' "" -- check "$spec" --json
+expect 0 "ran 3 schedules (seeds 0..2)" "" -- check "$spec" --schedules 3
+expect 0 "" "" -- check "$spec" --quiet
+expect 1 "" "" -- check "$nosync" --quiet --schedules 2
+expect 1 "race.rw.shared" "" -- check "$nosync" --json --tool racecheck
 
 [ "$failed" -eq 0 ] && echo "explain and progress: command line as expected"
 exit "$failed"
