@@ -17,6 +17,13 @@ void CheckObserver::on_launch_begin(const engine::LaunchInfo& info) {
     if (race_) race_->begin_launch();
 }
 
+void CheckObserver::on_cluster_begin(std::span<const engine::BlockIndex> ctas) {
+    ++events_;
+    if (race_) race_->begin_cluster(ctas);
+    if (sync_) sync_->begin_cluster(ctas);
+    if (init_) init_->begin_cluster(ctas);
+}
+
 void CheckObserver::on_block_begin(const engine::BlockIndex& b) {
     in_block_ = true;
     if (race_) race_->begin_block(b, info_.warps_per_block, info_.threads_per_block, info_.shared_bytes);
@@ -24,13 +31,13 @@ void CheckObserver::on_block_begin(const engine::BlockIndex& b) {
     if (init_) init_->begin_block(b, info_.shared_bytes);
 }
 
-void CheckObserver::on_block_end(const engine::BlockIndex&) {
+void CheckObserver::on_block_end(const engine::BlockIndex& b) {
     in_block_ = false;
-    if (sync_) sync_->end_block();
+    if (sync_) sync_->end_block(b);
 }
 
 void CheckObserver::abandon_block() {
-    if (in_block_ && sync_) sync_->end_block();
+    if (in_block_ && sync_) sync_->end_all_blocks();
     in_block_ = false;
 }
 
@@ -46,10 +53,10 @@ void CheckObserver::on_barrier(const engine::BarrierEvent& e) {
     if (sync_) sync_->on_barrier(e);
 }
 
-void CheckObserver::on_barrier_release(const engine::BlockIndex&, uint32_t barrier) {
+void CheckObserver::on_barrier_release(const engine::BlockIndex& b, uint32_t barrier) {
     ++events_;
-    if (race_) race_->on_barrier_release(barrier);
-    if (sync_) sync_->on_barrier_release(barrier);
+    if (race_) race_->on_barrier_release(b, barrier);
+    if (sync_) sync_->on_barrier_release(b, barrier);
 }
 
 void CheckObserver::on_warp_sync(const engine::WarpSyncEvent& e) {
@@ -64,7 +71,7 @@ void CheckObserver::on_fence(const engine::FenceEvent& e) {
 
 void CheckObserver::on_thread_exit(const engine::EventSite& s, uint32_t mask) {
     ++events_;
-    if (race_) race_->on_thread_exit(s.warp, mask);
+    if (race_) race_->on_thread_exit(s, mask);
     if (sync_) sync_->on_thread_exit(s, mask);
 }
 

@@ -16,6 +16,7 @@ public:
                   bool sync, bool init);
 
     void on_launch_begin(const engine::LaunchInfo& info) override;
+    void on_cluster_begin(std::span<const engine::BlockIndex> ctas) override;
     void on_block_begin(const engine::BlockIndex& b) override;
     void on_block_end(const engine::BlockIndex& b) override;
     void on_memory(const engine::MemoryEvent& e) override;

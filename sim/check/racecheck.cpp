@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "sim/memory/address_map.hpp"
+
 namespace warpsim::check {
 namespace {
 
@@ -45,20 +47,54 @@ const char* access_word(const engine::MemoryEvent& e) {
 
 }  // namespace
 
+void RaceChecker::begin_cluster(std::span<const engine::BlockIndex> ctas) {
+    ctas_.assign(ctas.begin(), ctas.end());
+    awaiting_ = static_cast<uint32_t>(ctas_.size());
+}
+
 void RaceChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads, uint32_t shared_bytes) {
-    block_ = b;
+    if (awaiting_ > 0 && rank_of(b) < ctas_.size()) {  // a CTA of the announced cluster: one group for them all
+        if (awaiting_-- == ctas_.size()) start_group(warps, threads, shared_bytes);
+        return;
+    }
+    awaiting_ = 0;
+    ctas_.assign(1, b);
+    start_group(warps, threads, shared_bytes);
+}
+
+void RaceChecker::start_group(uint32_t warps, uint32_t threads, uint32_t shared_bytes) {
+    const auto ctas = static_cast<uint32_t>(ctas_.size());
+    const uint32_t all = warps * ctas;
     warps_ = warps;
-    live_.assign(warps, 0xffffffffu);
-    if (warps && threads % 32) live_.back() = (1u << (threads % 32)) - 1;
-    exited_join_.clear();
-    clock_.assign(warps, Clock(warps, 0));
-    released_.assign(warps, Clock{});
-    pending_.assign(warps, Clock{});
-    barrier_join_.assign(kBarrierIds, Clock{});
-    barrier_waiters_.assign(kBarrierIds, 0);
-    shared_.assign((uint64_t{shared_bytes} + 3) / 4, Word{});
+    live_.assign(all, 0xffffffffu);
+    if (warps && threads % 32)
+        for (uint32_t r = 0; r < ctas; ++r) live_[r * warps + warps - 1] = (1u << (threads % 32)) - 1;
+    exited_join_.assign(ctas, Clock{});
+    cluster_exited_join_.clear();
+    clock_.assign(all, Clock(all, 0));
+    released_.assign(all, Clock{});
+    pending_.assign(all, Clock{});
+    barrier_join_.assign(ctas, std::vector<Clock>(kBarrierIds));
+    barrier_waiters_.assign(ctas, std::vector<uint64_t>(kBarrierIds, 0));
+    shared_.assign(ctas, std::vector<Word>((uint64_t{shared_bytes} + 3) / 4));
     global_.clear();
     sync_objects_.clear();
+    cluster_arrived_.assign(all, 0);
+    cluster_join_.clear();
+    cluster_phase_ = 0;
+    cluster_waiting_.clear();
+}
+
+uint32_t RaceChecker::rank_of(const engine::BlockIndex& b) const {
+    for (uint32_t r = 0; r < ctas_.size(); ++r)
+        if (ctas_[r].linear == b.linear) return r;
+    return static_cast<uint32_t>(ctas_.size());
+}
+
+uint32_t RaceChecker::warp_of(const engine::EventSite& s) const {
+    const uint32_t rank = rank_of(s.block);
+    if (rank >= ctas_.size() || s.warp >= warps_) return kNoWarp;
+    return rank * warps_ + s.warp;
 }
 
 bool RaceChecker::ordered(const Stamp& earlier, uint32_t warp) const {
@@ -117,60 +153,81 @@ bool barrier_between(const ir::Module& m, uint32_t fn, uint32_t lo, uint32_t hi)
 // Where a barrier must go, from the program alone (the same answer whichever access ran first). With `lo`
 // and `hi` the two accesses in program order: between them, unless a loop holds both and either a barrier
 // already separates them (the hazard crosses iterations) or the source puts `lo` after `hi` (an unrolled
-// loop): then the missing barrier closes the iteration.
-std::string RaceChecker::barrier_fix(Site a, Site b) const {
+// loop): then the missing barrier closes the iteration. Accesses of two CTAs of a cluster need the cluster's
+// barrier: __syncthreads() orders the threads of one block only.
+std::string RaceChecker::barrier_fix(Site a, Site b, bool across_ctas) const {
+    const char* barrier = across_ctas ? "cluster.sync() (barrier.cluster.arrive and barrier.cluster.wait)"
+                                      : "__syncthreads()";
     if (a == b || ctx_.line_word(a) == ctx_.line_word(b))
-        return fmt::format("add __syncthreads() between two executions of {} (in a loop: at the end of the iteration)",
+        return fmt::format("add {} between two executions of {} (in a loop: at the end of the iteration)", barrier,
                            ctx_.line_word(a));
     const Site lo = a.pc <= b.pc ? a : b, hi = a.pc <= b.pc ? b : a;
     const std::string llo = ctx_.line_word(lo), lhi = ctx_.line_word(hi);
-    if (a.function != b.function || !ctx_.module) return fmt::format("add __syncthreads() between {} and {}", llo, lhi);
+    if (a.function != b.function || !ctx_.module) return fmt::format("add {} between {} and {}", barrier, llo, lhi);
     const bool loop = in_one_loop(*ctx_.module, lo.function, lo.pc, hi.pc);
     const bool separated = barrier_between(*ctx_.module, lo.function, lo.pc, hi.pc);
     const uint32_t clo = ctx_.cuda_line(lo), chi = ctx_.cuda_line(hi);
     if (loop && separated)
-        return fmt::format("add __syncthreads() at the end of the loop iteration: after {} and before {} runs again",
+        return fmt::format("add {} at the end of the loop iteration: after {} and before {} runs again", barrier,
                            lhi, llo);
     if (loop && clo && chi && clo > chi)
-        return fmt::format("add __syncthreads() at the end of the loop iteration: after {} and before {} runs again",
+        return fmt::format("add {} at the end of the loop iteration: after {} and before {} runs again", barrier,
                            llo, lhi);
-    return fmt::format("add __syncthreads() between {} and {}", llo, lhi);
+    return fmt::format("add {} between {} and {}", barrier, llo, lhi);
 }
 
 void RaceChecker::report(const char* hazard, const Stamp& first, const Access& a, bool first_is_write,
                          bool second_is_write) {
     const auto& e = *a.ev;
     const bool shared = e.space == engine::MemorySpace::shared;
-    const std::string space = shared ? "shared" : "global";
     const bool both_write = first_is_write && second_is_write;
+    const uint32_t first_rank = first.warp / warps_, second_rank = a.warp / warps_;
+    const bool across = first_rank != second_rank;
+    const auto& first_block = ctas_[first_rank].ctaid;
+    const auto& second_block = e.site.block.ctaid;
+    // Shared words of another CTA (or of one CTA reached by two): distributed shared memory.
+    const bool dsmem = shared && (across || a.owner != second_rank);
+    const std::string space = dsmem ? "dsmem" : shared ? "shared" : "global";
     Finding f;
     f.tool = Tool::racecheck;
     // Like compute-sanitizer, one finding per pair of instructions whichever ran first: the write party
     // comes first, so read-after-write and write-after-read between the same two pcs fold together.
     f.kind = fmt::format("race.{}.{}", both_write ? "ww" : "rw", space);
-    f.title = fmt::format("Race between {} of {} memory by threads of block {}",
-                          both_write ? "two writes" : "a write and a read", space, xyz(block_.ctaid));
-    Party p1{first_is_write ? "write" : "read", first.at, ctx_.thread(first.warp, first.lane), block_.ctaid};
+    const std::string whose = across ? fmt::format("threads of blocks {} and {} of one cluster", xyz(first_block),
+                                                   xyz(second_block))
+                                     : fmt::format("threads of block {}", xyz(second_block));
+    f.title = fmt::format("Race between {} of {} memory by {}", both_write ? "two writes" : "a write and a read",
+                          shared ? "shared" : "global", whose);
+    const uint32_t first_warp = first.warp % warps_, second_warp = a.warp % warps_;
+    Party p1{first_is_write ? "write" : "read", first.at, ctx_.thread(first_warp, first.lane), first_block};
     Party p2{second_is_write ? access_word(e) : "read", Site{e.site.function, e.site.pc},
-             ctx_.thread(e.site.warp, a.lane), block_.ctaid};
+             ctx_.thread(second_warp, a.lane), second_block};
     const bool swap = !both_write && !first_is_write;
     f.parties.push_back(swap ? p2 : p1);
     f.parties.push_back(swap ? p1 : p2);
-    f.address = e.addr[a.lane];
-    f.space = space;
-    f.variable = shared ? ctx_.shared_name(e.addr[a.lane], e.bytes_per_lane) : ctx_.global_name(e.addr[a.lane]);
+    f.address = a.offset;
+    f.space = shared ? "shared" : "global";
+    f.variable = shared ? ctx_.shared_name(a.offset, e.bytes_per_lane) : ctx_.global_name(a.offset);
     const char* order = std::string_view(hazard) == "raw"   ? "read-after-write"
                         : std::string_view(hazard) == "war" ? "write-after-read"
                                                             : "write-after-write";
-    f.notes.push_back(fmt::format("first seen as a {} hazard: thread {} (warp {}) then thread {} (warp {}), with no "
-                                  "barrier between them; the outcome depends on which warp runs first",
-                                  order, xyz(p1.thread), first.warp, xyz(p2.thread), e.site.warp));
-    f.fix = barrier_fix(f.parties[0].at, f.parties[1].at);
+    const auto who = [&](const Party& p, uint32_t warp) {
+        return across ? fmt::format("thread {} of block {} (warp {})", xyz(p.thread), xyz(p.block), warp)
+                      : fmt::format("thread {} (warp {})", xyz(p.thread), warp);
+    };
+    f.notes.push_back(fmt::format("first seen as a {} hazard: {} then {}, with no barrier between them; the outcome "
+                                  "depends on which warp runs first",
+                                  order, who(p1, first_warp), who(p2, second_warp)));
+    if (dsmem)
+        f.notes.push_back(fmt::format("the word is in the shared memory of block {} (cluster rank {}), reached from "
+                                      "other CTAs through shared::cluster addresses (mapa)",
+                                      xyz(ctas_[a.owner].ctaid), a.owner));
+    f.fix = barrier_fix(f.parties[0].at, f.parties[1].at, across);
     log_.add(std::move(f));
 }
 
 void RaceChecker::check_word(Word& w, const Access& a, bool reads, bool writes) {
-    const uint32_t me = a.ev->site.warp;
+    const uint32_t me = a.warp;
     const Stamp now{me, a.lane, clock_[me][me], Site{a.ev->site.function, a.ev->site.pc}};
     if (reads && !writes) {
         if (w.written && !w.write_strong && !ordered(w.write, me)) report("raw", w.write, a, true, false);
@@ -239,8 +296,9 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
 
     const bool shared = e.space == engine::MemorySpace::shared;
     if (!shared && !(check_global_ && e.space == engine::MemorySpace::global)) return;
-    const uint32_t me = e.site.warp;
-    if (me >= warps_) return;
+    const uint32_t me = warp_of(e.site);
+    if (me == kNoWarp) return;
+    const uint32_t my_rank = me / warps_;
     const bool strong = is_strong(e);
     const bool writes = e.kind != engine::MemoryKind::read;
     const bool reads = e.kind == engine::MemoryKind::read;
@@ -248,19 +306,26 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
     const uint32_t bytes = std::max<uint32_t>(e.bytes_per_lane, 1);
     for (uint32_t m = e.active_mask; m; m &= m - 1) {
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
-        const uint64_t first = e.addr[lane] / 4, last = (e.addr[lane] + bytes - 1) / 4;
+        uint32_t owner = my_rank;
+        uint64_t addr = e.addr[lane];
+        if (shared && addr >= memory::kClusterRankStride) {  // a shared::cluster address: CTA rank, offset
+            owner = static_cast<uint32_t>((addr >> memory::kClusterRankShift) - 1);
+            addr &= memory::kClusterRankStride - 1;
+            if (owner >= shared_.size()) continue;
+        }
+        const uint64_t first = addr / 4, last = (addr + bytes - 1) / 4;
         for (uint64_t word = first; word <= last; ++word) {
-            Access a{&e, lane, word * 4, strong};
+            Access a{&e, lane, me, owner, addr, strong};
             Word* w = nullptr;
             if (shared) {
-                if (word >= shared_.size()) continue;
-                w = &shared_[word];
+                if (word >= shared_[owner].size()) continue;
+                w = &shared_[owner][word];
             } else {
                 w = &global_[word];
             }
             check_word(*w, a, reads, writes);
             if (!strong) continue;
-            const uint64_t key = shared ? (kSharedKey | word) : word;
+            const uint64_t key = shared ? (kSharedKey | (uint64_t{owner} << 40) | word) : word;
             if (writes) publish(me, key);
             if (e.kind == engine::MemoryKind::read || e.read_modify_write || acquires(e.sem)) observe(me, key);
         }
@@ -269,38 +334,85 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
 }
 
 void RaceChecker::on_barrier(const engine::BarrierEvent& e) {
-    const uint32_t me = e.site.warp;
-    if (me >= warps_ || e.barrier >= kBarrierIds) return;
+    const uint32_t me = warp_of(e.site);
+    if (me == kNoWarp) return;
+    if (e.barrier == engine::kClusterBarrierEvent) return cluster_barrier(e, me);
+    if (e.barrier >= kBarrierIds) return;
+    const uint32_t rank = me / warps_;
     acquire_point(me);
     ++clock_[me][me];
-    join(barrier_join_[e.barrier], clock_[me]);
-    if (e.kind != engine::BarrierKind::arrive) barrier_waiters_[e.barrier] |= 1ull << me;
+    join(barrier_join_[rank][e.barrier], clock_[me]);
+    if (e.kind != engine::BarrierKind::arrive) barrier_waiters_[rank][e.barrier] |= 1ull << (me % warps_);
 }
 
-void RaceChecker::on_barrier_release(uint32_t barrier) {
-    if (barrier >= kBarrierIds) return;
+void RaceChecker::on_barrier_release(const engine::BlockIndex& b, uint32_t barrier) {
+    if (barrier == engine::kClusterBarrierEvent) return cluster_release();
+    const uint32_t rank = rank_of(b);
+    if (barrier >= kBarrierIds || rank >= ctas_.size()) return;
     for (uint32_t w = 0; w < warps_; ++w)
-        if (barrier_waiters_[barrier] >> w & 1) {
-            join(clock_[w], barrier_join_[barrier]);
-            if (!exited_join_.empty()) join(clock_[w], exited_join_);
+        if (barrier_waiters_[rank][barrier] >> w & 1) {
+            Clock& c = clock_[rank * warps_ + w];
+            join(c, barrier_join_[rank][barrier]);
+            if (!exited_join_[rank].empty()) join(c, exited_join_[rank]);
         }
-    barrier_join_[barrier].clear();
-    barrier_waiters_[barrier] = 0;
+    barrier_join_[rank][barrier].clear();
+    barrier_waiters_[rank][barrier] = 0;
 }
 
-void RaceChecker::on_thread_exit(uint32_t warp, uint32_t mask) {
-    if (warp >= warps_) return;
+// barrier.cluster.arrive: the warp's first arrival of the current phase releases what it did before (unless
+// .relaxed; a second arrival in one phase counts once, as in the engine). barrier.cluster.wait: the warp waits
+// for the phase of its last arrival; if that phase has completed it acquires it now, else at its release.
+void RaceChecker::cluster_barrier(const engine::BarrierEvent& e, uint32_t warp) {
+    if (e.kind == engine::BarrierKind::arrive) {
+        if (cluster_arrived_[warp] == cluster_phase_ + 1) return;
+        cluster_arrived_[warp] = cluster_phase_ + 1;
+        const ir::Instruction* in = ctx_.instruction(Site{e.site.function, e.site.pc});
+        if (in && in->has_mod("relaxed")) return;
+        acquire_point(warp);
+        ++clock_[warp][warp];
+        join(cluster_join_[cluster_phase_], clock_[warp]);
+        return;
+    }
+    if (cluster_arrived_[warp] == 0) return;  // a wait without an arrival never returns (the engine reports it)
+    const uint64_t phase = cluster_arrived_[warp] - 1;
+    if (phase >= cluster_phase_) {
+        cluster_waiting_.emplace_back(warp, phase);
+        return;
+    }
+    if (auto it = cluster_join_.find(phase); it != cluster_join_.end()) join(clock_[warp], it->second);
+    if (!cluster_exited_join_.empty()) join(clock_[warp], cluster_exited_join_);
+}
+
+void RaceChecker::cluster_release() {
+    ++cluster_phase_;
+    std::erase_if(cluster_waiting_, [&](const std::pair<uint32_t, uint64_t>& wt) {
+        if (wt.second >= cluster_phase_) return false;
+        if (auto it = cluster_join_.find(wt.second); it != cluster_join_.end()) join(clock_[wt.first], it->second);
+        if (!cluster_exited_join_.empty()) join(clock_[wt.first], cluster_exited_join_);
+        return true;
+    });
+    // A live warp that has not waited yet arrived in the phase just completed or later (the phase could not
+    // complete without it): older phases are done with.
+    if (cluster_phase_ >= 2) cluster_join_.erase(cluster_join_.begin(), cluster_join_.lower_bound(cluster_phase_ - 1));
+}
+
+void RaceChecker::on_thread_exit(const engine::EventSite& s, uint32_t mask) {
+    const uint32_t warp = warp_of(s);
+    if (warp == kNoWarp) return;
     live_[warp] &= ~mask;
     if (live_[warp]) return;
-    // The engine releases barriers without warps whose every lane exited: what such a warp did before it
-    // exited is ordered before those releases (synccheck reports the exit itself).
+    // The engine releases barriers (bar.sync of the block, barrier.cluster of the cluster) without warps whose
+    // every lane exited: what such a warp did before it exited is ordered before those releases (synccheck
+    // reports the exit itself).
     ++clock_[warp][warp];
-    join(exited_join_, clock_[warp]);
+    join(exited_join_[warp / warps_], clock_[warp]);
+    join(cluster_exited_join_, clock_[warp]);
 }
 
 void RaceChecker::on_fence(const engine::FenceEvent& e) {
-    if (e.site.warp >= warps_ || e.kind == engine::FenceKind::fence_proxy) return;
-    release_point(e.site.warp);
+    const uint32_t warp = warp_of(e.site);
+    if (warp == kNoWarp || e.kind == engine::FenceKind::fence_proxy) return;
+    release_point(warp);
 }
 
 }  // namespace warpsim::check

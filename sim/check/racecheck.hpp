@@ -1,11 +1,18 @@
-// sim/check/racecheck.hpp — shared- and global-memory hazards between warps of one block that no barrier,
-// and no fence-plus-atomic hand-off, orders (read-after-write, write-after-read, write-after-write).
+// sim/check/racecheck.hpp — shared- and global-memory hazards between warps of one block, or of the CTAs of
+// one thread-block cluster, that no barrier and no fence-plus-atomic hand-off orders (read-after-write,
+// write-after-read, write-after-write).
 //
-// Happens-before, not the simulator's schedule: every warp carries a vector clock over the block's warps.
-// A warp's own entry advances when it arrives at a barrier (bar.sync/red/arrive) or fences; when a barrier
-// completes, the warps that waited there take the join of every arriving warp's clock. Access A (warp a,
-// epoch e) is ordered before a later access by warp b iff a == b or clock[b][a] > e. Per 4-byte word the
+// Happens-before, not the simulator's schedule: every warp carries a vector clock over the warps of its block
+// (of its cluster's CTAs in a launch with clusters: warp w of CTA rank r is entry r * warps + w). A warp's own
+// entry advances when it arrives at a barrier (bar.sync/red/arrive, barrier.cluster.arrive) or fences; when a
+// barrier completes, the warps that waited there take the join of every arriving warp's clock. Access A (warp
+// a, epoch e) is ordered before a later access by warp b iff a == b or clock[b][a] > e. Per 4-byte word the
 // checker keeps the last write and the reads since (one per warp), FastTrack style.
+//
+// Clusters: each CTA's shared memory has words of its own, reached by that CTA's shared accesses and by any
+// CTA's shared::cluster accesses (mapa addresses, distributed shared memory). barrier.cluster.arrive releases
+// (not with .relaxed) and barrier.cluster.wait acquires: the arrivals of one phase are ordered before every
+// wait that returns for that phase, in every CTA of the cluster; bar.sync orders the warps of one CTA only.
 //
 // Atomics and other morally strong accesses (volatile, relaxed, acquire, release) never race with each
 // other, and a strong write does not race with a plain read either (the atomicCAS loop reads the old value
@@ -22,7 +29,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/check/context.hpp"
@@ -39,19 +48,21 @@ public:
                 const memory::DeviceMemory* memory = nullptr)
         : ctx_(ctx), log_(log), check_global_(check_global), memory_(memory) {}
 
+    // The CTAs of the cluster whose on_block_begin calls follow (observer.hpp); without it each block is alone.
+    void begin_cluster(std::span<const engine::BlockIndex> ctas);
     void begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads, uint32_t shared_bytes);
     void on_memory(const engine::MemoryEvent& e);
     void on_barrier(const engine::BarrierEvent& e);
-    void on_barrier_release(uint32_t barrier);
+    void on_barrier_release(const engine::BlockIndex& b, uint32_t barrier);
     void on_fence(const engine::FenceEvent& e);
-    void on_thread_exit(uint32_t warp, uint32_t mask);
+    void on_thread_exit(const engine::EventSite& s, uint32_t mask);
     // Copies the named allocations (ctx.allocations) so that a later write can be compared with what was
     // there before it: events come after the instruction has been performed.
     void begin_launch();
 
 private:
     struct Stamp {
-        uint32_t warp = 0, lane = 0, epoch = 0;
+        uint32_t warp = 0, lane = 0, epoch = 0;  // warp: rank * warps_ + warp within the CTA
         Site at;
     };
     struct Word {
@@ -63,38 +74,54 @@ private:
     struct Access {
         const engine::MemoryEvent* ev;
         uint32_t lane;
-        uint64_t word_addr;             // address of the 4-byte word (shared offset or device address)
+        uint32_t warp;                  // the accessing warp (cluster-wide index)
+        uint32_t owner;                 // shared: the CTA rank whose shared memory holds the word
+        uint64_t offset;                // shared: byte offset in the owner's window; global: device address
         bool strong;
     };
 
     using Clock = std::vector<uint32_t>;
+    static constexpr uint32_t kNoWarp = ~0u;
+    void start_group(uint32_t warps, uint32_t threads, uint32_t shared_bytes);
+    uint32_t rank_of(const engine::BlockIndex& b) const;   // ctas_.size() when b is not in the group
+    uint32_t warp_of(const engine::EventSite& s) const;    // cluster-wide warp index, kNoWarp if unknown
     bool ordered(const Stamp& earlier, uint32_t warp) const;
     void check_word(Word& w, const Access& a, bool reads, bool writes);
     void report(const char* hazard, const Stamp& first, const Access& a, bool first_is_write, bool second_is_write);
     uint32_t drop_silent_lanes(const engine::MemoryEvent& e);
-    std::string barrier_fix(Site a, Site b) const;
+    std::string barrier_fix(Site a, Site b, bool across_ctas) const;
     void publish(uint32_t warp, uint64_t key);
     void observe(uint32_t warp, uint64_t key);
     void release_point(uint32_t warp);
     void acquire_point(uint32_t warp);
+    void cluster_barrier(const engine::BarrierEvent& e, uint32_t warp);
+    void cluster_release();
 
     const CheckContext& ctx_;
     FindingLog& log_;
     bool check_global_ = true;
     const memory::DeviceMemory* memory_ = nullptr;
     std::map<uint64_t, std::vector<uint8_t>> mirror_;   // allocation base -> its bytes as of the last event
-    engine::BlockIndex block_;
-    uint32_t warps_ = 0;
+    std::vector<engine::BlockIndex> ctas_;              // the group: one block, or a cluster's CTAs by rank
+    uint32_t awaiting_ = 0;                             // CTAs of the announced cluster not begun yet
+    uint32_t warps_ = 0;                                // per CTA
     std::vector<Clock> clock_;                           // per warp
     std::vector<Clock> released_;                        // per warp: clock at its last release point
     std::vector<Clock> pending_;                         // per warp: clocks observed, applied at its next acquire
-    std::vector<Clock> barrier_join_;                    // per barrier id: join of the arrivals' clocks
-    std::vector<uint64_t> barrier_waiters_;              // per barrier id: warps that wait there (bitmask)
+    std::vector<std::vector<Clock>> barrier_join_;       // [rank][barrier id]: join of the arrivals' clocks
+    std::vector<std::vector<uint64_t>> barrier_waiters_; // [rank][barrier id]: warps that wait there (bitmask)
     std::vector<uint32_t> live_;                         // per warp: lanes that have not exited
-    Clock exited_join_;                                  // join of the clocks of warps that exited entirely
-    std::vector<Word> shared_;                           // per 4-byte word of the shared window
-    std::unordered_map<uint64_t, Word> global_;          // per 4-byte word touched in this block
+    std::vector<Clock> exited_join_;                     // per CTA: join of the clocks of warps that exited entirely
+    Clock cluster_exited_join_;                          // the same over the cluster
+    std::vector<std::vector<Word>> shared_;              // [rank][4-byte word of that CTA's shared window]
+    std::unordered_map<uint64_t, Word> global_;          // per 4-byte word touched in this group
     std::unordered_map<uint64_t, Clock> sync_objects_;   // word key -> clock published there
+    // barrier.cluster: per warp 1 + the phase of its last arrival (0: none), per phase the join of its
+    // releasing arrivals, the completed phases, and the warps waiting (warp, phase).
+    std::vector<uint64_t> cluster_arrived_;
+    std::map<uint64_t, Clock> cluster_join_;
+    uint64_t cluster_phase_ = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> cluster_waiting_;
 };
 
 }  // namespace warpsim::check

@@ -41,24 +41,43 @@ constexpr const char* kBarrierFix =
 
 }  // namespace
 
+void SyncChecker::begin_cluster(std::span<const engine::BlockIndex> ctas) {
+    ctas_.clear();
+    for (const auto& b : ctas) ctas_.push_back(CtaState{b, {}, {}});
+    awaiting_ = static_cast<uint32_t>(ctas_.size());
+}
+
 void SyncChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads) {
-    block_ = b;
     warps_ = warps;
     threads_ = threads;
-    phases_ = {};
-    exits_.assign(warps, {});
+    if (awaiting_ > 0 && select(b)) {  // a CTA of the announced cluster
+        --awaiting_;
+        cur_->exits.assign(warps, {});
+        return;
+    }
+    awaiting_ = 0;
+    ctas_.assign(1, CtaState{b, {}, {}});
+    ctas_.front().exits.assign(warps, {});
+    cur_ = &ctas_.front();
+}
+
+SyncChecker::CtaState* SyncChecker::select(const engine::BlockIndex& b) {
+    cur_ = nullptr;
+    for (auto& c : ctas_)
+        if (c.block.linear == b.linear) cur_ = &c;
+    return cur_;
 }
 
 void SyncChecker::on_thread_exit(const engine::EventSite& s, uint32_t mask) {
-    if (s.warp >= warps_) return;
+    if (!select(s.block) || s.warp >= warps_) return;
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
-        exits_[s.warp][lane] = Exit{Site{s.function, s.pc}, lane, true};
+        cur_->exits[s.warp][lane] = Exit{Site{s.function, s.pc}, lane, true};
     }
 }
 
 void SyncChecker::on_barrier(const engine::BarrierEvent& e) {
-    if (e.barrier >= phases_.size()) return;
+    if (!select(e.site.block) || e.barrier >= cur_->phases.size()) return;
     const Site at{e.site.function, e.site.pc};
     const uint32_t missing = e.live_mask & ~e.arriving_mask;
     if (missing) {
@@ -69,14 +88,14 @@ void SyncChecker::on_barrier(const engine::BarrierEvent& e) {
                               "threads of the warp must execute it)", e.barrier);
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(e.arriving_mask));
         const uint32_t other = static_cast<uint32_t>(std::countr_zero(missing));
-        f.parties.push_back({"barrier", at, ctx_.thread(e.site.warp, lane), block_.ctaid});
+        f.parties.push_back({"barrier", at, ctx_.thread(e.site.warp, lane), cur_->block.ctaid});
         f.notes.push_back(fmt::format("warp {}: lanes {} execute it, lanes {} (thread {} first) do not (diverged, or on their way to an early return)", e.site.warp,
                                       lane_list(e.arriving_mask), lane_list(missing),
                                       xyz(ctx_.thread(e.site.warp, other))));
         f.fix = kBarrierFix;
         log_.add(std::move(f));
     }
-    Phase& p = phases_[e.barrier];
+    Phase& p = cur_->phases[e.barrier];
     p.arrivals.push_back(Arrival{at, e.site.warp, e.arriving_mask, e.kind == engine::BarrierKind::arrive});
     p.expected_threads = e.expected_threads;
 }
@@ -91,7 +110,7 @@ void SyncChecker::report_exited(uint32_t barrier, const Phase& p) {
     std::vector<std::pair<Site, std::pair<uint64_t, std::array<uint32_t, 3>>>> by_site;
     for (uint32_t w = 0; w < warps_; ++w)
         for (uint32_t l = 0; l < 32; ++l) {
-            const Exit& x = exits_[w][l];
+            const Exit& x = cur_->exits[w][l];
             if (!x.valid || (arrived[w] >> l & 1)) continue;
             auto it = std::find_if(by_site.begin(), by_site.end(), [&](const auto& s) { return s.first == x.at; });
             if (it == by_site.end()) by_site.push_back({x.at, {1, ctx_.thread(w, l)}});
@@ -104,12 +123,12 @@ void SyncChecker::report_exited(uint32_t barrier, const Phase& p) {
         f.tool = Tool::synccheck;
         f.kind = "sync.barrier_exited_threads";
         f.title = fmt::format("Barrier {} reached by only part of the block: threads exited before it", barrier);
-        f.parties.push_back({"barrier", waiter.at, ctx_.thread(waiter.warp, waiter_lane), block_.ctaid});
-        f.parties.push_back({"exited", site, info.second, block_.ctaid});
+        f.parties.push_back({"barrier", waiter.at, ctx_.thread(waiter.warp, waiter_lane), cur_->block.ctaid});
+        f.parties.push_back({"exited", site, info.second, cur_->block.ctaid});
         f.notes.push_back(fmt::format("{} threads of block {} passed the barrier; {} threads had exited at {} "
                                       "without reaching it (the GPU lets the others through, but CUDA leaves it "
                                       "undefined)",
-                                      waiting, xyz(block_.ctaid), info.first, ctx_.where(site)));
+                                      waiting, xyz(cur_->block.ctaid), info.first, ctx_.where(site)));
         f.fix = kBarrierFix;
         log_.add(std::move(f));
     }
@@ -124,17 +143,17 @@ void SyncChecker::report_mixed_sites(uint32_t barrier, const Phase& p) {
         f.kind = "sync.barrier_different_sites";
         f.title = fmt::format("Barrier {} completed by different bar.sync instructions (a __syncthreads() in each "
                               "branch of a divergent if)", barrier);
-        f.parties.push_back({"barrier", first.at, ctx_.thread(first.warp, static_cast<uint32_t>(std::countr_zero(first.lanes))), block_.ctaid});
-        f.parties.push_back({"barrier", a.at, ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))), block_.ctaid});
+        f.parties.push_back({"barrier", first.at, ctx_.thread(first.warp, static_cast<uint32_t>(std::countr_zero(first.lanes))), cur_->block.ctaid});
+        f.parties.push_back({"barrier", a.at, ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))), cur_->block.ctaid});
         f.fix = "use one __syncthreads() after the if/else that every thread reaches";
         log_.add(std::move(f));
         return;
     }
 }
 
-void SyncChecker::on_barrier_release(uint32_t barrier) {
-    if (barrier >= phases_.size()) return;
-    Phase& p = phases_[barrier];
+void SyncChecker::on_barrier_release(const engine::BlockIndex& b, uint32_t barrier) {
+    if (!select(b) || barrier >= cur_->phases.size()) return;
+    Phase& p = cur_->phases[barrier];
     if (!p.arrivals.empty()) {
         if (p.expected_threads == 0) {  // named barriers with counts legitimately use several sites
             report_exited(barrier, p);
@@ -154,17 +173,22 @@ void SyncChecker::report_incomplete(uint32_t barrier, const Phase& p) {
     f.kind = "sync.barrier_incomplete";
     f.title = fmt::format("Barrier {} never completed: {} of {} threads arrived", barrier, waiting, expected);
     f.parties.push_back({"barrier", a.at, ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))),
-                         block_.ctaid});
+                         cur_->block.ctaid});
     f.notes.push_back("on a GPU the block would hang (or the threads would pass an unmatched barrier)");
     f.fix = kBarrierFix;
     log_.add(std::move(f));
 }
 
-void SyncChecker::end_block() {
-    for (uint32_t id = 0; id < phases_.size(); ++id) {
-        if (phases_[id].arrivals.empty()) continue;
-        report_incomplete(id, phases_[id]);
-        phases_[id] = Phase{};
+void SyncChecker::end_all_blocks() {
+    for (const auto& c : ctas_) end_block(c.block);
+}
+
+void SyncChecker::end_block(const engine::BlockIndex& b) {
+    if (!select(b)) return;
+    for (uint32_t id = 0; id < cur_->phases.size(); ++id) {
+        if (cur_->phases[id].arrivals.empty()) continue;
+        report_incomplete(id, cur_->phases[id]);
+        cur_->phases[id] = Phase{};
     }
 }
 
@@ -176,7 +200,7 @@ std::string SyncChecker::exit_text(const engine::WarpSyncEvent& e, uint32_t mask
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
         std::optional<Site> at;
         if (e.leaving_mask >> lane & 1) at = Site{ctx_.kernel_index, e.leaving_pc};
-        else if (e.site.warp < exits_.size() && exits_[e.site.warp][lane].valid) at = exits_[e.site.warp][lane].at;
+        else if (e.site.warp < cur_->exits.size() && cur_->exits[e.site.warp][lane].valid) at = cur_->exits[e.site.warp][lane].at;
         auto it = std::find_if(by_site.begin(), by_site.end(), [&](const auto& g) { return g.first == at; });
         if (it == by_site.end()) by_site.push_back({at, 1u << lane});
         else it->second |= 1u << lane;
@@ -198,7 +222,7 @@ void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, 
         f.tool = Tool::synccheck;
         f.kind = kind;
         f.title = std::move(title);
-        f.parties.push_back({collective_name(e.kind), at, ctx_.thread(w, lead), block_.ctaid});
+        f.parties.push_back({collective_name(e.kind), at, ctx_.thread(w, lead), cur_->block.ctaid});
         f.notes.push_back(std::move(note));
         f.fix = std::move(fix);
         log_.add(std::move(f));
@@ -241,6 +265,7 @@ void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, 
 }
 
 void SyncChecker::on_warp_sync(const engine::WarpSyncEvent& e) {
+    if (!select(e.site.block)) return;
     if (e.kind == engine::WarpSyncKind::activemask) return;
     const uint32_t w = e.site.warp;
     const uint32_t exist_lanes = threads_ > w * 32 ? std::min<uint32_t>(32, threads_ - w * 32) : 32;

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,13 +25,17 @@ class SyncChecker {
 public:
     SyncChecker(const CheckContext& ctx, FindingLog& log) : ctx_(ctx), log_(log) {}
 
+    // The CTAs of the cluster whose on_block_begin calls follow (observer.hpp): each keeps its own barrier
+    // state while their events interleave. Without it each block is alone.
+    void begin_cluster(std::span<const engine::BlockIndex> ctas);
     void begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads);
     void on_barrier(const engine::BarrierEvent& e);
-    void on_barrier_release(uint32_t barrier);
+    void on_barrier_release(const engine::BlockIndex& b, uint32_t barrier);
     void on_warp_sync(const engine::WarpSyncEvent& e);
     void on_thread_exit(const engine::EventSite& s, uint32_t mask);
-    // Barriers left incomplete when the block ends (or the launch stopped inside it).
-    void end_block();
+    // Barriers left incomplete when block `b` ends (or the launch stopped inside it: every block of the group).
+    void end_block(const engine::BlockIndex& b);
+    void end_all_blocks();
 
 private:
     struct Arrival {
@@ -54,12 +59,20 @@ private:
     void report_mixed_sites(uint32_t barrier, const Phase& p);
     void report_incomplete(uint32_t barrier, const Phase& p);
 
+    struct CtaState {
+        engine::BlockIndex block;
+        std::array<Phase, 16> phases;
+        std::vector<std::array<Exit, 32>> exits;  // per warp, per lane: where it exited
+    };
+    // The state of block `b` if it belongs to the group (nullptr otherwise); becomes cur_.
+    CtaState* select(const engine::BlockIndex& b);
+
     const CheckContext& ctx_;
     FindingLog& log_;
-    engine::BlockIndex block_;
     uint32_t warps_ = 0, threads_ = 0;
-    std::array<Phase, 16> phases_;
-    std::vector<std::array<Exit, 32>> exits_;   // per warp, per lane: where it exited
+    std::vector<CtaState> ctas_;  // one block, or a cluster's CTAs by rank
+    uint32_t awaiting_ = 0;       // CTAs of the announced cluster not begun yet
+    CtaState* cur_ = nullptr;     // the CTA of the event being handled
 };
 
 }  // namespace warpsim::check

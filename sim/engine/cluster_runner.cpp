@@ -69,6 +69,11 @@ void run_cluster(std::span<BlockContext> blocks, ClusterContext& c) {
         c.pending += b.warps.size();
     }
     c.arrived.assign(blocks.size() * L.warps_per_block, 0);
+    if (L.observer) {
+        std::vector<BlockIndex> ctas;
+        for (const BlockContext& b : blocks) ctas.push_back(b.index());
+        L.observer->on_cluster_begin(ctas);
+    }
     for (BlockContext& b : blocks) {
         if (b.counters) b.counters->on_block_begin(b.linear, b.sm);
         if (L.observer) L.observer->on_block_begin(b.index());

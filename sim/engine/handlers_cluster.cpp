@@ -60,6 +60,7 @@ bool released(const ClusterContext& c, const LaunchContext& L, uint32_t rank, ui
 void complete_phase(ClusterContext& c, const LaunchContext& L) {
     if (c.pending != 0) return;
     ++c.phase;
+    if (L.observer) L.observer->on_barrier_release(c.ctas.front()->index(), kClusterBarrierEvent);
     c.where = nullptr;
     c.pending = live_warps(c);
     std::erase_if(c.waiting, [&](const ClusterContext::Waiter& wt) {
@@ -70,12 +71,27 @@ void complete_phase(ClusterContext& c, const LaunchContext& L) {
     });
 }
 
+static_assert(kClusterBarrierEvent == kClusterBarrierId, "observer and engine name barrier.cluster alike");
+
+// The checkers see barrier.cluster as a BarrierEvent of id kClusterBarrierEvent (observer.hpp).
+void notify_cluster_barrier(Exec& x, const DInst& in, uint32_t e, BarrierKind kind) {
+    BarrierEvent ev;
+    ev.site = event_site(x, in);
+    ev.barrier = kClusterBarrierEvent;
+    ev.arriving_mask = e;
+    ev.live_mask = live_lanes(*x.warp);
+    ev.kind = kind;
+    ev.aligned = in.ir->has_mod("aligned");
+    x.launch->observer->on_barrier(ev);
+}
+
 template <bool Arrive, bool Wait>
 void cluster_barrier(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     const LaunchContext& L = *x.launch;
     ClusterContext& c = cluster_of(*x.block);
     const uint32_t rank = x.block->cluster_rank, warp = x.warp->index;
+    if (L.observer) notify_cluster_barrier(x, in, e, Arrive ? BarrierKind::arrive : BarrierKind::sync);
     if constexpr (Arrive) {
         uint64_t& a = c.arrived[warp_slot(L, rank, warp)];
         if (a != c.phase + 1) {  // a second arrival in one phase (undefined in PTX) counts once

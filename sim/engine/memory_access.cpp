@@ -304,7 +304,11 @@ counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {
 }
 
 void AccessRecorder::add(uint32_t lane, const LaneTarget& t) {
-    if (t.remote_shared) return;
+    if (t.remote_shared) {
+        remote_mask_ |= 1u << lane;
+        remote_addr_[lane] = t.addr;
+        return;
+    }
     auto& a = start(t.space);
     a.active_mask |= 1u << lane;
     a.addr[lane] = t.addr;
@@ -370,6 +374,13 @@ void AccessRecorder::notify(Exec& x) const {
         ev.async = in_->ir->op == ir::Opcode::cp;
         x.launch->observer->on_memory(ev);
     }
+    if (!remote_mask_) return;
+    const MemoryKind kind = kind_ == counts::AccessKind::load ? MemoryKind::read
+                          : kind_ == counts::AccessKind::store ? MemoryKind::write : MemoryKind::atomic;
+    MemoryEvent ev = base_event(x, *in_, kind, MemorySpace::shared, bytes_per_lane_, remote_mask_);
+    for_lanes(remote_mask_, [&](uint32_t l) { ev.addr[l] = remote_addr_[l]; });
+    ev.async = in_->ir->op == ir::Opcode::cp;
+    x.launch->observer->on_memory(ev);
 }
 
 void report_memory(Exec& x, const DInst& in, MemoryKind kind, MemorySpace space, uint32_t bytes_per_lane,

@@ -103,6 +103,10 @@ private:
     uint32_t pc_ = 0, function_ = 0, warp_ = 0;
     uint32_t used_ = 0;  // bit per AccessSpace
     const DInst* in_ = nullptr;
+    // Lanes whose address is a shared::cluster one (LaneTarget::remote_shared): no counter sees them (the H200
+    // counts distributed shared memory in no LSU metric), the observer does, with the shared::cluster address.
+    uint32_t remote_mask_ = 0;
+    std::array<uint64_t, 32> remote_addr_;  // valid for the lanes of remote_mask_ only (never cleared: see acc_)
 };
 
 // Reports one warp-level access of `kind` to the observer (call only when one is set); for accesses that do

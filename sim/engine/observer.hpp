@@ -9,6 +9,13 @@
 //    on_block_end(b), then the next block. Within a block the events come in the engine's deterministic warp
 //    schedule (warps take turns; a warp runs until it waits at a barrier, exits or uses up its quantum of 1024
 //    warp instructions; the seed changes the order of turns and their lengths).
+//  * Thread-block clusters: the CTAs of a cluster run together (cluster_runner.cpp). on_cluster_begin names
+//    them by %cluster_ctarank, then comes on_block_begin of each, their events interleaved (EventSite::block
+//    says whose), and on_block_end of each. A launch without clusters makes no on_cluster_begin call.
+//    barrier.cluster.arrive and .wait are BarrierEvents with barrier == kClusterBarrierEvent (kind arrive and
+//    sync); on_barrier_release(first CTA of the cluster, kClusterBarrierEvent) says that the cluster barrier's
+//    current phase completed: every arrival reported before it is ordered before every wait that returns
+//    for that phase (one of the waits may have been reported before, and the others come after).
 //  * A memory event is reported when its warp-level instruction has been performed and before any other warp
 //    runs (a checker that reads memory in on_memory sees the new values); on_barrier comes before the
 //    on_barrier_release it may trigger. A memory instruction that faults in some lane reports nothing.
@@ -21,6 +28,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "kernels_ir/ir.hpp"
 
@@ -62,7 +70,9 @@ struct MemoryEvent {
     MemoryKind kind = MemoryKind::read;
     uint32_t bytes_per_lane = 0;            // width x vector count (ld.v4.f32: 16)
     uint32_t active_mask = 0;               // lanes that performed the access
-    // Per lane: global/const: device address; shared: byte offset in the block's shared window; local:
+    // Per lane: global/const: device address; shared: byte offset in the block's shared window, or for an
+    // access through a shared::cluster address (distributed shared memory, mapa) that address,
+    // ((rank + 1) << memory::kClusterRankShift) + offset in CTA `rank`'s window (it may be the block's own); local:
     // memory::kLocalWindow + offset in the thread's stack; param: offset in the kernel's parameter buffer
     // (kernel params) or in the thread's call-frame parameter area.
     std::array<uint64_t, 32> addr{};
@@ -79,10 +89,13 @@ struct MemoryEvent {
 
 enum class BarrierKind : uint8_t { sync, arrive, red };
 
+// BarrierEvent::barrier of barrier.cluster.arrive (kind arrive) and barrier.cluster.wait (kind sync).
+inline constexpr uint32_t kClusterBarrierEvent = 16;
+
 // A warp executed bar.sync / bar.arrive / bar.red / barrier.sync (with at least one lane).
 struct BarrierEvent {
     EventSite site;
-    uint32_t barrier = 0;                   // barrier id 0..15
+    uint32_t barrier = 0;                   // barrier id 0..15; kClusterBarrierEvent: barrier.cluster
     uint32_t arriving_mask = 0;             // lanes of this warp that executed the instruction
     uint32_t live_mask = 0;                 // lanes of this warp that have not exited
     uint32_t expected_threads = 0;          // the thread-count operand; 0: no operand (all non-exited warps)
@@ -126,6 +139,8 @@ public:
     virtual ~ExecutionObserver() = default;
     virtual void on_launch_begin(const LaunchInfo&) {}
     virtual void on_launch_end() {}
+    // The CTAs of one cluster, by %cluster_ctarank, before their on_block_begin calls.
+    virtual void on_cluster_begin(std::span<const BlockIndex> /*ctas*/) {}
     virtual void on_block_begin(const BlockIndex&) {}
     virtual void on_block_end(const BlockIndex&) {}
     virtual void on_memory(const MemoryEvent&) {}

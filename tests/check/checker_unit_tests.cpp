@@ -61,7 +61,7 @@ TEST_CASE("racecheck: a completed barrier orders the two warps", "[check][race]"
     f.race.on_memory(shared_access(0, 1, engine::MemoryKind::write, 0, 0));
     f.race.on_barrier(bar_sync(0, 2));
     f.race.on_barrier(bar_sync(1, 2));
-    f.race.on_barrier_release(0);
+    f.race.on_barrier_release({}, 0);
     f.race.on_memory(shared_access(1, 3, engine::MemoryKind::read, 0, 0));
     f.race.on_memory(shared_access(1, 4, engine::MemoryKind::write, 0, 0));
     CHECK(f.log.size() == 0);
@@ -71,7 +71,7 @@ TEST_CASE("racecheck: accesses after the barrier are concurrent again (write-aft
     RaceFixture f;
     f.race.on_barrier(bar_sync(0, 2));
     f.race.on_barrier(bar_sync(1, 2));
-    f.race.on_barrier_release(0);
+    f.race.on_barrier_release({}, 0);
     f.race.on_memory(shared_access(0, 3, engine::MemoryKind::read, 0, 8));
     f.race.on_memory(shared_access(1, 4, engine::MemoryKind::write, 5, 8));
     REQUIRE(f.log.size() == 1);
@@ -97,7 +97,7 @@ TEST_CASE("racecheck: bar.arrive orders the producer before the consumer, not th
     f.race.on_memory(shared_access(0, 1, engine::MemoryKind::write, 0, 0));
     f.race.on_barrier(bar_sync(0, 2, engine::BarrierKind::arrive));
     f.race.on_barrier(bar_sync(1, 3, engine::BarrierKind::sync));
-    f.race.on_barrier_release(0);
+    f.race.on_barrier_release({}, 0);
     f.race.on_memory(shared_access(1, 4, engine::MemoryKind::read, 0, 0));
     CHECK(f.log.size() == 0);
     f.race.on_memory(shared_access(1, 5, engine::MemoryKind::write, 0, 32));
@@ -205,14 +205,14 @@ TEST_CASE("synccheck: threads that exit before a barrier the others pass", "[che
     sync.begin_block({}, 2, 64);
     sync.on_thread_exit(engine::EventSite{{}, 1, 0, 9}, 0xffffffffu);  // warp 1 leaves at pc 9
     sync.on_barrier(bar_sync(0, 4));
-    sync.on_barrier_release(0);
+    sync.on_barrier_release({}, 0);
     REQUIRE(log.size() == 1);
     const Finding& f = log.findings()[0];
     CHECK(f.kind == "sync.barrier_exited_threads");
     CHECK(f.parties[0].at.pc == 4);
     CHECK(f.parties[1].at.pc == 9);
     CHECK(f.parties[1].thread == std::array<uint32_t, 3>{32, 0, 0});
-    sync.end_block();
+    sync.end_block({});
     CHECK(log.size() == 1);
 }
 
@@ -225,7 +225,7 @@ TEST_CASE("synccheck: a barrier left waiting at the end of the block", "[check][
     b.barrier = 1;
     b.expected_threads = 64;
     sync.on_barrier(b);
-    sync.end_block();
+    sync.end_block({});
     REQUIRE(log.size() == 1);
     CHECK(log.findings()[0].kind == "sync.barrier_incomplete");
     CHECK(log.findings()[0].title.find("32 of 64 threads") != std::string::npos);
@@ -245,7 +245,9 @@ TEST_CASE("initcheck: shared bytes read before any write, per block", "[check][i
     REQUIRE(log.size() == 1);
     CHECK(log.findings()[0].kind == "init.shared");
     init.begin_block({{1, 0, 0}, 1}, 64);  // a new block starts with nothing written
-    init.on_memory(shared_access(0, 2, engine::MemoryKind::read, 0, 0));
+    auto next_block = shared_access(0, 2, engine::MemoryKind::read, 0, 0);
+    next_block.site.block = {{1, 0, 0}, 1};  // events name their block
+    init.on_memory(next_block);
     REQUIRE(log.size() == 2);
 }
 
