@@ -26,40 +26,11 @@ uint64_t load_lane(const uint8_t* p, uint64_t mask) {
     return v & mask;
 }
 
-// ld of one value per lane from an address register, warp-wide: address, checks and load in one pass over
-// the lanes (a lane outside the buffer reads its last element instead, and then the whole warp goes the
-// per-lane way), the destination written once every lane is known to be good. False: nothing changed.
-template <uint32_t W, bool Signed>
-bool load_warp(Exec& x, const DInst& in, uint32_t e, AccessRecorder& rec) {
-    WarpTarget wt;
-    if (in.vec != 1 || in.addr_reg == kNone || !warp_buffer(x, in, e, W, counts::AccessKind::load, wt)) return false;
-    const uint64_t* r = lanes_of(x, in.addr_reg);
-    const uint64_t offset = wt.offset, origin = wt.origin, limit = wt.limit;
-    const uint8_t* data = wt.data;
-    uint64_t* addr = wt.addr;
-    const uint64_t mask = x.frame->code->reg_width_mask[in.dst[0]];
-    std::array<uint64_t, 32> value;
-    LaneChecks checks;
-    for_lanes(e, [&](uint32_t l) {
-        const uint64_t a = r[l] + offset;
-        addr[l] = a;
-        checks.add(a - origin, limit);
-        value[l] = load_lane<W, Signed>(data + std::min(a - origin, limit), mask);
-    });
-    if (!checks.ok(W)) return false;
-    uint64_t* d = lanes_of(x, in.dst[0]);
-    for_lanes(e, [&](uint32_t l) { d[l] = value[l]; });
-    rec.add_warp(e, wt);
-    rec.flush(x);
-    return true;
-}
-
 template <uint32_t W, bool Signed>
 void ld(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     const uint32_t n = in.vec, total = W * n;
     AccessRecorder rec(x, in, counts::AccessKind::load, total);
-    if (load_warp<W, Signed>(x, in, e, rec)) return;
     const auto& masks = x.frame->code->reg_width_mask;
     WarpTarget wt;
     if (resolve_warp(x, in, e, total, counts::AccessKind::load, wt)) {

@@ -5,6 +5,9 @@
 #include <bit>
 #include <new>
 #include <fmt/format.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "sim/engine/handler_util.hpp"
 #include "sim/memory/address_map.hpp"
@@ -250,6 +253,29 @@ bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, count
         checks.add(offset - origin, limit);
     } else {
         const uint64_t* r = x.R + static_cast<std::size_t>(in.addr_reg) * 32;
+#if defined(__SSE2__)
+        if (exec == 0xffffffffu) {
+            // A full warp two lanes per SSE2 instruction, the same sums as the loop below (which GCC's -O2 cost
+            // model leaves scalar): the address pass was a quarter of an ld.shared.
+            const __m128i off = _mm_set1_epi64x(static_cast<long long>(offset));
+            const __m128i org = _mm_set1_epi64x(static_cast<long long>(origin));
+            const __m128i lim = _mm_set1_epi64x(static_cast<long long>(limit));
+            __m128i bits = _mm_setzero_si128(), outside = _mm_setzero_si128();
+            for (uint32_t l = 0; l < 32; l += 2) {
+                const __m128i a = _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + l)), off);
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(addr + l), a);
+                const __m128i d = _mm_sub_epi64(a, org);
+                bits = _mm_or_si128(bits, d);
+                outside = _mm_or_si128(outside, _mm_sub_epi64(lim, d));
+            }
+            std::array<uint64_t, 2> b, o;
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(b.data()), bits);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(o.data()), outside);
+            checks.bits = b[0] | b[1];
+            checks.outside = o[0] | o[1];
+            return checks.ok(width);
+        }
+#endif
         for_lanes(exec, [&](uint32_t l) {
             const uint64_t a = r[l] + offset;
             addr[l] = a;
