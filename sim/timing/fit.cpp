@@ -25,26 +25,12 @@ std::pair<double, double> bounds_of(const std::string& name) {
     if (name == "block_issue_cycles") return {1, 2000};
     if (name == "int_issue_weight") return {0.1, 1.0};
     if (name == "partial_sector_cost") return {0.01, 20};
-    if (name == "l2_resident_fraction") return {0.3, 1.0};
     return {1e-6, 1e9};
-}
-
-constexpr const char* kGridName = "l2_resident_fraction";
-
-// The parameters the Levenberg-Marquardt steps move: all fitted ones but the grid-searched step.
-const std::vector<std::string>& smooth_names() {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> v;
-        for (const auto& n : fitted_names())
-            if (n != kGridName) v.push_back(n);
-        return v;
-    }();
-    return names;
 }
 
 ModelParams from_vector(const ModelParams& base, const Eigen::VectorXd& x) {
     ModelParams m = base;
-    const auto& names = smooth_names();
+    const auto& names = fitted_names();
     for (std::size_t i = 0; i < names.size(); ++i) {
         auto [lo, hi] = bounds_of(names[i]);
         set_param(m, names[i], std::clamp(std::exp(x[Eigen::Index(i)]), lo, hi));
@@ -59,10 +45,14 @@ Eigen::VectorXd residuals(const std::vector<const Sample*>& cal, const ModelPara
     return r;
 }
 
+}  // namespace
 
-// Levenberg-Marquardt over smooth_names() from `start`.
-FitResult fit_smooth(const std::vector<const Sample*>& cal, const ModelParams& start) {
-    const auto& names = smooth_names();
+// Levenberg-Marquardt over fitted_names() from `start`, on the calibration samples.
+FitResult fit_params(const std::vector<Sample>& samples, const ModelParams& start) {
+    std::vector<const Sample*> cal;
+    for (const auto& s : samples)
+        if (s.calibration && s.measured_us > 0) cal.push_back(&s);
+    const auto& names = fitted_names();
     auto np = Eigen::Index(names.size());
     Eigen::VectorXd x(np);
     for (Eigen::Index i = 0; i < np; ++i) x[i] = std::log(std::max(1e-9, get_param(start, names[std::size_t(i)])));
@@ -111,34 +101,6 @@ FitResult fit_smooth(const std::vector<const Sample*>& cal, const ModelParams& s
     }
     out.params = from_vector(start, x);
     out.rms_log_error = std::sqrt(cost / double(cal.size()));
-    return out;
-}
-
-}  // namespace
-
-FitResult fit_params(const std::vector<Sample>& samples, const ModelParams& start) {
-    std::vector<const Sample*> cal;
-    for (const auto& s : samples)
-        if (s.calibration && s.measured_us > 0) cal.push_back(&s);
-    std::vector<FitResult> grid;
-    for (int step = 0; step <= 35; ++step) {
-        ModelParams m = start;
-        m.l2_resident_fraction = 0.30 + 0.02 * step;
-        grid.push_back(fit_smooth(cal, m));
-    }
-    double best = grid.front().rms_log_error;
-    for (const auto& g : grid) best = std::min(best, g.rms_log_error);
-    // The longest run of grid points within 0.1 % of the best cost; its middle point.
-    std::size_t run_start = 0, run_len = 0;
-    for (std::size_t i = 0; i < grid.size();) {
-        if (grid[i].rms_log_error > best * 1.001) { ++i; continue; }
-        std::size_t j = i;
-        while (j < grid.size() && grid[j].rms_log_error <= best * 1.001) ++j;
-        if (j - i > run_len) { run_start = i; run_len = j - i; }
-        i = j;
-    }
-    FitResult out = grid[run_start + run_len / 2];
-    for (const auto& g : grid) out.iterations += g.iterations;
     return out;
 }
 

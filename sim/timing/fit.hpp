@@ -24,9 +24,7 @@ struct FitResult {
 };
 
 // Fits fitted_names() on the calibration samples, starting from `start`. Parameters stay positive
-// (fitted in log space) and within broad physical bounds. l2_resident_fraction is a step (a footprint
-// fits or it does not), which has no useful derivative: it is chosen by a grid search (0.30 to 1.00 in
-// steps of 0.02, a Levenberg-Marquardt fit of the others at each), taking the middle of the best run.
+// (fitted in log space) and within broad physical bounds.
 FitResult fit_params(const std::vector<Sample>& samples, const ModelParams& start);
 
 struct Accuracy {

@@ -32,10 +32,14 @@ struct ModelParams {
     // Extra L2 cost of a partially written sector (a store whose bytes fill less than its sectors: the L2
     // merges it byte by byte), in full-sector transfers.
     double partial_sector_cost = 1;
-    // Share of the L2 whose data is still there when the same launch runs again (CUDA-event timing repeats
-    // a launch): a footprint up to this share stays resident and costs no DRAM traffic; a larger one is
-    // streamed through (LRU over a cyclic pattern keeps nothing). Fitted by a grid search (a step).
-    double l2_resident_fraction = 0.5;
+    // What the L2 still holds when the same launch runs again (CUDA-event timing repeats a launch): all of a
+    // footprint (LaunchProfile::footprint_l2_bytes: 64-byte granules read, sectors written) up to
+    // l2_keep_all_fraction of the capacity, none of one from the keep-none fraction on, a linearly falling
+    // share in between (hashed sets fill unevenly: the fullest overflow first). The keep-none fraction is
+    // l2_keep_none_fraction for a footprint only read and l2_keep_none_written_fraction for one half or more
+    // written (linear in between). Measured on the H200 with re-read, copy and in-place streams of 8-96 MiB
+    // (tests/timing/l2_reuse), not fitted.
+    double l2_keep_all_fraction = 0.67, l2_keep_none_fraction = 0.90, l2_keep_none_written_fraction = 0.80;
     // Architectural (whitepaper / microbenchmark figures; not fitted).
     double alu_latency = 4, fp32_latency = 4, fp64_latency = 8, sfu_latency = 18, shared_latency = 30;
     double constant_latency = 4, warp_latency = 24, barrier_latency = 20;
@@ -84,20 +88,25 @@ struct Prediction {
     Pipe top_pipe = Pipe::fp32;
     double chain_cycles_per_warp = 0;
     uint32_t warps_per_sm = 0;   // in a full wave
-    bool l2_resident = false;    // the footprint fits the share of L2 that survives between launches
+    double l2_kept = 0;          // share of the footprint the L2 keeps from one run of the launch to the next
     double dram_bytes = 0;       // what the model charges DRAM with (steady state of repeated launches)
     double spill_bytes = 0;      // local-memory bytes of ptxas's register spills (L1), whole launch
 };
 
-// Register spills (ptxas -v) turned into executed local-memory traffic of the launch: the spill code's
-// bytes per thread scaled by how often the average instruction of the kernel ran. Per warp, a 4-byte
-// spill of 32 lanes is 4 sectors, so sectors per warp = bytes per thread.
+// Register spills (ptxas -v) turned into executed local-memory traffic of the launch. Where the SASS was
+// read (LaunchProfile::spill_sites_known), each STL/LDL counts as often as its PTX line ran, with ptxas's
+// spill bytes spread evenly over those instructions; else the spill code's bytes per thread are scaled by
+// how often the average instruction of the kernel ran. Per warp, a 4-byte spill of 32 lanes is 4 sectors,
+// so sectors per warp = bytes per thread.
 struct SpillTraffic {
     double store_sectors = 0, load_sectors = 0;  // L1, whole launch
     double instructions = 0;                      // warp instructions, whole launch (4-byte accesses)
     double l1_hit = 1, l2_hit = 1;                // of the reloads: stack frames of resident threads vs capacity
 };
 SpillTraffic spill_traffic(const LaunchProfile& prof);
+
+// The share of the launch's footprint that stays in L2 between repeated runs (see l2_keep_all_fraction).
+double l2_kept_share(const LaunchProfile& prof, const ModelParams& m);
 
 // The per-warp dependency chain in cycles (average warp), for the given latencies.
 double chain_cycles(const LaunchProfile& prof, const ModelParams& m, double* memory_share = nullptr);

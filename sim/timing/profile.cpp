@@ -2,10 +2,12 @@
 #include "sim/timing/profile.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "kernels_ir/details.hpp"
 #include "sim/session/run.hpp"
+#include "sim/timing/sass_spills.hpp"
 
 namespace warpsim::timing {
 
@@ -154,6 +156,34 @@ double flops_of(const ir::Instruction& inst, uint64_t lanes) {
     return 0;
 }
 
+// Weights ptxas's spill instructions by how often their PTX line ran (ptxas -lineinfo, sass_spills.hpp).
+// STL/LDL at a PTX ld.local/st.local are the PTX's own local accesses, already in the counts: not spills.
+// A line that holds no instruction ('{', a label) takes the next instruction's count.
+void add_spill_sites(const session::PreparedLaunch& p, const session::SimRun& run, LaunchProfile& prof) {
+    auto sites = sass_local_accesses_of_ptx(p.ptx, run.preset.arch());
+    if (!sites) return;
+    std::map<uint32_t, double> execs;
+    std::set<uint32_t> ptx_local;
+    for (uint32_t fi = 0; fi < p.module->functions.size(); ++fi) {
+        const auto& fn = p.module->functions[fi];
+        for (uint32_t pc = 0; pc < fn.body.size(); ++pc) {
+            const auto& inst = fn.body[pc];
+            const auto* s = run.counters.line(fi, pc);
+            double& n = execs[inst.loc.ptx_line];
+            n = std::max(n, s ? double(s->warp_insts) : 0.0);
+            if (is_memory_op(inst.op) && inst.d.space == ir::Space::local) ptx_local.insert(inst.loc.ptx_line);
+        }
+    }
+    for (const auto& site : *sites) {
+        if (site.ptx_line == 0 || ptx_local.count(site.ptx_line)) continue;
+        auto it = execs.lower_bound(site.ptx_line);
+        double n = it != execs.end() ? it->second : 0.0;
+        (site.store ? prof.spill_store_insts : prof.spill_load_insts) += 1;
+        (site.store ? prof.spill_store_execs : prof.spill_load_execs) += n;
+    }
+    prof.spill_sites_known = prof.spill_store_insts + prof.spill_load_insts > 0;
+}
+
 }  // namespace
 
 LaunchProfile build_profile(const session::PreparedLaunch& p, const session::SimRun& run) {
@@ -191,6 +221,7 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
     prof.footprint_bytes = double(fp.either) * 32.0;
     prof.footprint_read_bytes = double(fp.read) * 32.0;
     prof.footprint_write_bytes = double(fp.write) * 32.0;
+    prof.footprint_l2_bytes = double(fp.read_blocks64) * 64.0 + double(fp.either - fp.read) * 32.0;
     prof.l2_capacity_bytes = double(run.counters.config().l2_bytes);
     prof.l1_capacity_bytes = double(run.counters.config().l1_bytes);
     prof.spill_store_bytes = double(run.registers.spill_store_bytes);
@@ -212,6 +243,7 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
             (store ? prof.store_ideal_sectors : prof.load_ideal_sectors) += double(s.ideal_sectors);
         }
     }
+    if (prof.spill_store_bytes > 0 || prof.spill_load_bytes > 0) add_spill_sites(p, run, prof);
     std::set<uint32_t> fns;
     for (const auto& [key, s] : run.counters.per_pc()) fns.insert(key.first);
     for (auto fi : fns)

@@ -61,6 +61,9 @@ struct LaunchProfile {
     double dram_read_bytes = 0, dram_write_bytes = 0;  // the counts model's (cold L2, as ncu measures)
     double footprint_bytes = 0;   // distinct bytes (32-byte sectors) read or written
     double footprint_read_bytes = 0, footprint_write_bytes = 0;
+    // What the footprint takes of the L2's capacity: a read allocates its whole 64-byte granule (the DRAM
+    // fetch unit), so one sector read per 128-byte line takes twice its bytes; written sectors their own.
+    double footprint_l2_bytes = 0;
     double l2_capacity_bytes = 0;  // of the preset
     double l1_capacity_bytes = 0;  // per SM
     // Global stores and loads per PTX line summed: sectors and the ideal sectors for their bytes (a store
@@ -71,6 +74,12 @@ struct LaunchProfile {
     // static instruction count of the kernel, to scale code bytes into executed traffic.
     double spill_store_bytes = 0, spill_load_bytes = 0, stack_frame_bytes = 0;
     double static_insts = 0;
+    // The spill code in the SASS (sass_spills.hpp, ptxas -lineinfo): STL/LDL instructions at PTX lines that
+    // are no PTX local access, and their warp-level executions (each counts as often as its PTX line ran).
+    // spill_sites_known is false without ptxas or spills: the model then scales by the average instruction.
+    bool spill_sites_known = false;
+    double spill_store_insts = 0, spill_load_insts = 0;
+    double spill_store_execs = 0, spill_load_execs = 0;
     std::vector<ChainBlock> chain;  // executed basic blocks
 };
 

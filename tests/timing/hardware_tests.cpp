@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/device/ptxas.hpp"
 #include "sim/session/run.hpp"
 #include "sim/timing/fit.hpp"
 #include "sim/timing/fitted.hpp"
@@ -95,11 +96,9 @@ std::string table(const std::vector<Sample>& samples, const ModelParams& m) {
 
 }  // namespace
 
-// The issue's targets, MAPE <= 15 % on both sets, and regression guards at the accuracy the shipped fit
-// reached (tests/hardware/h200/results.json, 2026-11-29; refit 2026-11-30: calibration 7.8 %, validation
-// 8.2 %, 0 and 1 misordered pairs). The one misordered pair is coalescing_read_stride8_2p20 (36 MiB
-// footprint, just past the share of L2 the model keeps between launches, so predicted DRAM-bound; the H200
-// keeps part of it) against transpose_padded_2048.
+// The issue's targets, MAPE <= 15 % on both sets and no misordered pair (measured > 20 % apart, predicted in
+// the other order), and regression guards at the accuracy the shipped fit reached (tests/hardware/h200/
+// results.json, 2026-11-29; refit 2026-11-30 with the measured L2 ramps: calibration 7.8 %, validation 7.6 %).
 TEST_CASE("H200: MAPE <= 15 % and pairwise order over calibration and validation sets", "[timing][hardware]") {
     auto samples = load_samples();
     if (samples.empty()) return;
@@ -116,16 +115,109 @@ TEST_CASE("H200: MAPE <= 15 % and pairwise order over calibration and validation
     CHECK(cal.mape <= 15.0);
     CHECK(val.mape <= 15.0);
     CHECK(cal.mape <= 8.5);
-    CHECK(val.mape <= 9.0);
+    CHECK(val.mape <= 8.5);
     CHECK(cal.misordered.empty());
-    CHECK(val.misordered.size() <= 1);
+    CHECK(val.misordered.empty());
+}
+
+namespace {
+
+// Least-squares line t = a + b f through the (footprint, time) points with lo <= f <= hi.
+std::pair<double, double> line_through(const nlohmann::json& series, double lo, double hi) {
+    double n = 0, sf = 0, st = 0, sff = 0, sft = 0;
+    for (const auto& [k, v] : series.items()) {
+        double f = std::stod(k), t = v.get<double>();
+        if (f < lo || f > hi) continue;
+        n += 1, sf += f, st += t, sff += f * f, sft += f * t;
+    }
+    double b = (n * sft - sf * st) / (n * sff - sf * sf);
+    return {(st - b * sf) / n, b};
+}
+
+}  // namespace
+
+// The L2 between repeated launches against tests/timing/l2_reuse/results.json: for each measured stream the
+// share of the footprint the L2 kept is read off the time as the position between the stream's all-L2 line
+// (footprints <= 36 MiB) and its all-DRAM line (>= 64 MiB). The mean over the read-only streams (two machine
+// starts of l2_reread, l2_mixed's read-only) and over the written ones (copy: half written; in place: all
+// written) must follow the model's ramps (all kept up to 0.67 x 60 MiB; none from 0.90 x 60 MiB read-only,
+// from 0.80 x 60 MiB half or more written) within 0.25 at every measured footprint from 32 to 64 MiB (the
+// read-only stream kept 0.30 of 48 MiB on one machine start and 0.78-0.83 on two others).
+TEST_CASE("H200: the share of a footprint the L2 keeps between launches follows the measured streams",
+          "[timing][hardware]") {
+    auto data = read_json(kRoot + "/tests/timing/l2_reuse/results.json");
+    REQUIRE(data.has_value());
+    const auto& mixed = data->at("run_b_mixed");
+    std::vector<const nlohmann::json*> read_only{&data->at("read_only_run_a"), &data->at("read_only_run_b"),
+                                                 &mixed.at("read_only")};
+    std::vector<const nlohmann::json*> written{&mixed.at("copy"), &mixed.at("scale_in_place")};
+    auto m = h200_params();
+    for (bool writes : {false, true}) {
+        const auto& streams = writes ? written : read_only;
+        for (int mib : {32, 36, 40, 44, 48, 56, 64}) {
+            double sum = 0;
+            for (const auto* s : streams) {
+                auto [a2, b2] = line_through(*s, 0, 36);
+                auto [ad, bd] = line_through(*s, 64, 1e9);
+                double t = s->at(std::to_string(mib)).get<double>();
+                sum += (ad + bd * mib - t) / ((ad + bd * mib) - (a2 + b2 * mib));
+            }
+            double measured = sum / double(streams.size());
+            LaunchProfile p;
+            p.l2_capacity_bytes = 60.0 * 1048576;
+            p.footprint_bytes = p.footprint_l2_bytes = mib * 1048576.0;
+            p.footprint_write_bytes = writes ? p.footprint_bytes / 2 : 0;
+            INFO((writes ? "written" : "read-only") << ", " << mib << " MiB: measured mean kept share " << measured
+                                                    << ", model " << l2_kept_share(p, m));
+            CHECK(std::abs(measured - l2_kept_share(p, m)) <= 0.25);
+        }
+    }
+}
+
+// Register spills against the H200 (tests/hardware/spills/results.json, none of them in the fit's data): the
+// straight-line capped_registers launches (132 to 8448 blocks) and spill_loop with spills inside a loop of 4
+// and 32 iterations, which the average-instruction estimate predicted 39-46 % fast. With ptxas (the SASS
+// read, each spill weighted by its PTX line's executions) every one is within 25 %, and both spill_loop
+// launches are closer to the H200 than the average-instruction estimate; without ptxas the spills are
+// unknown and the test says so.
+TEST_CASE("H200: register-spill launches within 25 %, spills in a loop better than the average estimate",
+          "[timing][hardware]") {
+    auto results = read_json(kRoot + "/tests/hardware/spills/results.json");
+    if (!results || !results->contains("runs")) {
+        WARN("tests/hardware/spills/results.json missing: skipped");
+        return;
+    }
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: spills are not charged, the spill launches are not compared");
+        return;
+    }
+    nlohmann::json specs = nlohmann::json::array();
+    for (const auto& [k, v] : results->at("runs").items())
+        if (k.rfind("tests/hardware/spills/", 0) == 0) specs.push_back(k);
+    std::vector<Sample> samples;
+    add_samples(results->at("runs"), specs, false, samples);
+    REQUIRE(samples.size() == 6);
+    auto m = h200_params();
+    WARN(table(samples, m));
+    for (const auto& s : samples) {
+        double pred = predict_profile(s.profile, m).time_us;
+        LaunchProfile average = s.profile;
+        average.spill_sites_known = false;
+        double pred_average = predict_profile(average, m).time_us;
+        INFO(s.spec << ": measured " << s.measured_us << " us, predicted " << pred << " (average estimate "
+                    << pred_average << ")");
+        CHECK(s.profile.spill_sites_known);
+        CHECK(std::abs(pred - s.measured_us) / s.measured_us <= 0.25);
+        if (s.spec.find("spill_loop") != std::string::npos)
+            CHECK(std::abs(pred - s.measured_us) < std::abs(pred_average - s.measured_us));
+    }
 }
 
 TEST_CASE("fit the H200 timing parameters (writes sim/timing/h200_fit.json)", "[.fit]") {
     nlohmann::json results;
     auto samples = load_samples(&results);
     REQUIRE(!samples.empty());
-    auto fit = fit_params(samples, ModelParams{});
+    auto fit = fit_params(samples, h200_params());  // from the shipped fit
     auto cal = accuracy(samples, fit.params, true);
     auto val = accuracy(samples, fit.params, false);
     nlohmann::ordered_json out;
@@ -134,8 +226,8 @@ TEST_CASE("fit the H200 timing parameters (writes sim/timing/h200_fit.json)", "[
                                   "tests/timing/sets.json ({} launches)",
                                   results.value("date", ""), results.value("driver", ""), cal.n);
     out["method"] =
-        "Levenberg-Marquardt on log(predicted/measured), Eigen LDLT steps; l2_resident_fraction by grid search "
-        "(sim/timing/fit.cpp)";
+        "Levenberg-Marquardt on log(predicted/measured), Eigen LDLT steps (sim/timing/fit.cpp); L2 kept between "
+        "launches measured (tests/timing/l2_reuse), not fitted";
     out["values"] = params_to_values(fit.params);
     out["calibration_mape_pct"] = cal.mape;
     out["validation_mape_pct"] = val.mape;

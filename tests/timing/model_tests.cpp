@@ -174,24 +174,46 @@ TEST_CASE("bound classification on synthetic profiles", "[timing]") {
     }
 }
 
-TEST_CASE("warm L2: a footprint within the resident share costs no DRAM time, a larger one all of it", "[timing]") {
+// The L2 between repeated launches (tests/timing/l2_reuse on the H200): a footprint up to keep_all x capacity
+// keeps all its reads in L2, one from keep_none x capacity on none, linearly in between; keep_none moves from
+// the read-only fraction to the written one as the written share goes from 0 to half; writes reach DRAM.
+// Hand-computed: capacity 60e6, keep_all 0.5 (30e6), keep_none 0.9 read-only (54e6), 0.7 half written;
+// cold reads 1e8 B.
+TEST_CASE("warm L2: kept share of the footprint falls linearly between the measured bounds; writes reach DRAM",
+          "[timing]") {
     auto m = simple_params();
-    m.l2_resident_fraction = 0.5;
+    m.l2_keep_all_fraction = 0.5;
+    m.l2_keep_none_fraction = 0.9;
+    m.l2_keep_none_written_fraction = 0.7;
     LaunchProfile p = compute_profile(1056);
     p.l2_capacity_bytes = 60e6;
-    p.dram_read_bytes = 1e8;  // what a cold L2 reads
-    p.footprint_write_bytes = 5e7;
-    p.footprint_bytes = 30e6;  // fits in 0.5 x 60 MB
-    auto fits = predict_profile(p, m);
-    CHECK(fits.l2_resident);
-    CHECK(fits.dram_bytes == 0);
-    CHECK(fits.bound != "dram");
-    p.footprint_bytes = 31e6;  // does not: reads plus every dirty byte written back, 1.5e8 B / 1000 B per cycle
-    auto streams = predict_profile(p, m);
-    CHECK_FALSE(streams.l2_resident);
-    CHECK(streams.dram_bytes == Approx(1.5e8));
+    p.dram_read_bytes = 1e8;
+    auto at = [&](double footprint, double written) {
+        p.footprint_bytes = p.footprint_l2_bytes = footprint;
+        p.footprint_write_bytes = written;
+        return predict_profile(p, m);
+    };
+    auto fits = at(30e6, 10.5e6);
+    CHECK(fits.l2_kept == 1);
+    CHECK(fits.dram_bytes == Approx(10.5e6));  // the writes alone
+    auto half = at(42e6, 0);                   // read-only: (54 - 42) / (54 - 30) = 0.5 kept
+    CHECK(half.l2_kept == Approx(0.5));
+    CHECK(half.dram_bytes == Approx(0.5e8));
+    // A quarter written (half of "half written"): keep_none 0.9 + 0.5 x (0.7 - 0.9) = 0.8 -> 48e6;
+    // (48 - 42) / (48 - 30) = 1/3 kept.
+    auto written = at(42e6, 10.5e6);
+    CHECK(written.l2_kept == Approx(1.0 / 3));
+    CHECK(written.dram_bytes == Approx(1e8 * 2 / 3 + 10.5e6));
+    auto streams = at(54e6, 0);  // nothing kept: 1e8 B / 1000 B per cycle
+    CHECK(streams.l2_kept == 0);
+    CHECK(streams.dram_bytes == Approx(1e8));
     CHECK(streams.bound == "dram");
-    CHECK(streams.cycles == Approx(1.5e5));
+    CHECK(streams.cycles == Approx(1e5));
+    // A read of one sector per 128-byte line takes its 64-byte granule: 30e6 of sectors use 60e6 of L2.
+    p.footprint_bytes = 30e6;
+    p.footprint_l2_bytes = 60e6;
+    p.footprint_write_bytes = 0;
+    CHECK(predict_profile(p, m).l2_kept == 0);
 }
 
 TEST_CASE("partially written sectors cost the L2 extra transfers", "[timing]") {
@@ -230,6 +252,28 @@ TEST_CASE("register spills: ptxas's spill bytes become local traffic, scaled by 
     CHECK(with.cycles > without.cycles);
     CHECK(with.spill_bytes == Approx(32.0 * (64 + 128) * 2 * 8448));
     CHECK(without.spill_bytes == 0);
+}
+
+// With the SASS read: each spill instruction counts as often as its PTX line ran. Hand-computed: ptxas says
+// 64 B of spill stores in 16 STL (4 B each) and 128 B of loads in 32 LDL; the STLs ran 10 times per warp in
+// all 160 times per warp (summed over the 16 sites), the LDLs 3200 times (they sit in a loop).
+TEST_CASE("register spills: with the SASS read, each spill instruction weighs its PTX line's executions", "[timing]") {
+    LaunchProfile p = compute_profile(1056);  // 8448 warps
+    p.static_insts = 50;
+    p.spill_store_bytes = 64;
+    p.spill_load_bytes = 128;
+    p.stack_frame_bytes = 256;
+    p.spill_sites_known = true;
+    p.spill_store_insts = 16;
+    p.spill_load_insts = 32;
+    p.spill_store_execs = 160.0 * 8448;
+    p.spill_load_execs = 3200.0 * 8448;
+    auto s = spill_traffic(p);
+    CHECK(s.store_sectors == Approx(4.0 * 160 * 8448));   // 4 B per thread per STL = 4 sectors per warp
+    CHECK(s.load_sectors == Approx(4.0 * 3200 * 8448));
+    CHECK(s.instructions == Approx((160.0 + 3200.0) * 8448));
+    p.spill_sites_known = false;  // the fallback: the average instruction ran twice per warp
+    CHECK(spill_traffic(p).load_sectors == Approx(128.0 * 2 * 8448));
 }
 
 TEST_CASE("integer and branch instructions take int_issue_weight of an issue slot", "[timing]") {

@@ -1,0 +1,340 @@
+// sim/timing/sass_spills.cpp — reads STL/LDL instructions and their PTX lines out of an sm_90 cubin.
+#include "sim/timing/sass_spills.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+
+#include "sim/device/ptxas.hpp"
+
+extern char** environ;
+
+namespace warpsim::timing {
+
+namespace {
+
+constexpr uint32_t kOpcodeMask = 0xfff;
+constexpr uint32_t kStl = 0x387, kLdl = 0x983;
+constexpr std::size_t kInstBytes = 16;
+
+// Little-endian reads that fail (return false) past the end instead of reading outside the bytes.
+struct Reader {
+    std::string_view bytes;
+    std::size_t pos = 0;
+    bool ok = true;
+
+    uint64_t fixed(std::size_t n) {
+        if (pos + n > bytes.size()) {
+            ok = false;
+            pos = bytes.size();
+            return 0;
+        }
+        uint64_t v = 0;
+        for (std::size_t i = 0; i < n; ++i) v |= uint64_t(static_cast<unsigned char>(bytes[pos + i])) << (8 * i);
+        pos += n;
+        return v;
+    }
+    uint64_t uleb() {
+        uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            uint64_t b = fixed(1);
+            if (!ok) return 0;
+            v |= (b & 0x7f) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        ok = false;
+        return 0;
+    }
+    int64_t sleb() {
+        int64_t v = 0;
+        int shift = 0;
+        uint64_t b = 0;
+        do {
+            b = fixed(1);
+            if (!ok) return 0;
+            v |= int64_t(b & 0x7f) << shift;
+            shift += 7;
+        } while ((b & 0x80) && shift < 64);
+        if (shift < 64 && (b & 0x40)) v |= -(int64_t(1) << shift);
+        return v;
+    }
+    void skip_string() {
+        while (pos < bytes.size() && bytes[pos] != '\0') ++pos;
+        fixed(1);
+    }
+};
+
+struct Section {
+    std::string name;
+    uint64_t flags = 0, offset = 0, size = 0;
+    uint32_t type = 0;
+};
+
+struct Symbol {
+    uint16_t section = 0;
+    uint64_t value = 0;
+};
+
+struct Elf {
+    std::vector<Section> sections;
+    std::vector<Symbol> symbols;
+    std::string_view bytes;
+    std::string_view data(const Section& s) const { return bytes.substr(s.offset, s.size); }
+    const Section* find(std::string_view name) const {
+        for (const auto& s : sections)
+            if (s.name == name) return &s;
+        return nullptr;
+    }
+};
+
+std::optional<Elf> read_elf(std::string_view bytes, std::string& error) {
+    if (bytes.size() < 64 || bytes.substr(0, 4) != "\x7f" "ELF" || bytes[4] != 2 || bytes[5] != 1) {
+        error = "not a 64-bit little-endian ELF file (a cubin from ptxas is one)";
+        return std::nullopt;
+    }
+    Reader r{bytes, 0x28};
+    uint64_t shoff = r.fixed(8);
+    r.pos = 0x3a;
+    uint64_t shentsize = r.fixed(2), shnum = r.fixed(2), shstrndx = r.fixed(2);
+    if (shentsize < 64 || shoff + shnum * shentsize > bytes.size() || shstrndx >= shnum) {
+        error = "section headers outside the file";
+        return std::nullopt;
+    }
+    Elf elf;
+    elf.bytes = bytes;
+    std::vector<uint32_t> name_at(shnum);
+    for (uint64_t i = 0; i < shnum; ++i) {
+        r.pos = shoff + i * shentsize;
+        Section s;
+        name_at[i] = static_cast<uint32_t>(r.fixed(4));
+        s.type = static_cast<uint32_t>(r.fixed(4));
+        s.flags = r.fixed(8);
+        r.fixed(8);
+        s.offset = r.fixed(8);
+        s.size = r.fixed(8);
+        if (s.type != 8 /* SHT_NOBITS */ && s.offset + s.size > bytes.size()) {
+            error = "section " + std::to_string(i) + " lies outside the file";
+            return std::nullopt;
+        }
+        if (s.type == 8) s.size = 0;
+        elf.sections.push_back(s);
+    }
+    std::string_view names = elf.data(elf.sections[shstrndx]);
+    for (uint64_t i = 0; i < shnum; ++i) {
+        if (name_at[i] >= names.size()) continue;
+        auto end = names.find('\0', name_at[i]);
+        elf.sections[i].name = std::string(names.substr(name_at[i], end - name_at[i]));
+    }
+    if (const Section* symtab = elf.find(".symtab")) {
+        Reader s{elf.data(*symtab)};
+        while (s.pos + 24 <= s.bytes.size()) {
+            s.fixed(6);
+            Symbol sym;
+            sym.section = static_cast<uint16_t>(s.fixed(2));
+            sym.value = s.fixed(8);
+            s.fixed(8);
+            elf.symbols.push_back(sym);
+        }
+    }
+    return elf;
+}
+
+// One row of the line table: from `address` on (in `section`), instructions come from PTX line `line`.
+struct LineRow {
+    int section = -1;
+    uint64_t address = 0;
+    uint32_t line = 0;
+};
+
+// The section a DW_LNE_set_address operand at `pos` of the line section points into: its relocation's symbol.
+int relocated_section(const Elf& elf, const std::map<uint64_t, std::pair<uint32_t, int64_t>>& relocs, uint64_t pos,
+                      uint64_t& address) {
+    auto it = relocs.find(pos);
+    if (it == relocs.end() || it->second.first >= elf.symbols.size()) return -1;
+    const Symbol& sym = elf.symbols[it->second.first];
+    address += sym.value + static_cast<uint64_t>(it->second.second);
+    return sym.section;
+}
+
+// Decodes the DWARF line programs of .nv_debug_line_sass (SASS address -> PTX line).
+bool read_line_table(const Elf& elf, std::vector<LineRow>& rows, std::string& error) {
+    const Section* lines = elf.find(".nv_debug_line_sass");
+    if (!lines) return true;  // no -lineinfo: every access gets line 0
+    std::map<uint64_t, std::pair<uint32_t, int64_t>> relocs;  // offset -> (symbol, addend)
+    if (const Section* rela = elf.find(".rela.nv_debug_line_sass")) {
+        Reader r{elf.data(*rela)};
+        while (r.pos + 24 <= r.bytes.size()) {
+            uint64_t off = r.fixed(8), info = r.fixed(8);
+            relocs[off] = {static_cast<uint32_t>(info >> 32), static_cast<int64_t>(r.fixed(8))};
+        }
+    }
+    int only_text = -1;
+    for (std::size_t i = 0; i < elf.sections.size(); ++i)
+        if (elf.sections[i].name.rfind(".text.", 0) == 0) only_text = only_text == -1 ? int(i) : -2;
+    Reader r{elf.data(*lines)};
+    while (r.ok && r.pos < r.bytes.size()) {
+        uint64_t unit_length = r.fixed(4);
+        std::size_t offset_size = 4;
+        if (unit_length == 0xffffffffu) {
+            unit_length = r.fixed(8);
+            offset_size = 8;
+        }
+        std::size_t unit_end = r.pos + unit_length;
+        uint64_t version = r.fixed(2);
+        uint64_t header_length = r.fixed(offset_size);
+        std::size_t program = r.pos + header_length;
+        uint64_t min_len = r.fixed(1);
+        if (version >= 4) r.fixed(1);
+        r.fixed(1);  // default_is_stmt
+        auto line_base = static_cast<int8_t>(r.fixed(1));
+        uint64_t line_range = r.fixed(1), opcode_base = r.fixed(1);
+        std::vector<uint64_t> arg_count(opcode_base > 0 ? opcode_base - 1 : 0);
+        for (auto& a : arg_count) a = r.fixed(1);
+        if (!r.ok || unit_end > r.bytes.size() || version < 2 || version > 4 || line_range == 0 || opcode_base == 0) {
+            error = ".nv_debug_line_sass: unsupported or truncated line table header";
+            return false;
+        }
+        r.pos = program;
+        LineRow row{only_text >= 0 ? only_text : -1, 0, 1};
+        while (r.ok && r.pos < unit_end) {
+            uint64_t op = r.fixed(1);
+            if (op >= opcode_base) {
+                uint64_t adj = op - opcode_base;
+                row.address += (adj / line_range) * min_len;
+                row.line = static_cast<uint32_t>(int64_t(row.line) + line_base + int64_t(adj % line_range));
+                rows.push_back(row);
+            } else if (op == 0) {
+                uint64_t len = r.uleb();
+                std::size_t next = r.pos + len;
+                uint64_t sub = len > 0 ? r.fixed(1) : 0;
+                if (sub == 1) {  // end_sequence
+                    rows.push_back(row);
+                    row = LineRow{only_text >= 0 ? only_text : -1, 0, 1};
+                } else if (sub == 2) {  // set_address
+                    uint64_t at = r.pos;
+                    row.address = r.fixed(len - 1);
+                    int sec = relocated_section(elf, relocs, at, row.address);
+                    if (sec >= 0) row.section = sec;
+                }
+                r.pos = next;
+            } else if (op == 1) {
+                rows.push_back(row);
+            } else if (op == 2) {
+                row.address += r.uleb() * min_len;
+            } else if (op == 3) {
+                row.line = static_cast<uint32_t>(int64_t(row.line) + r.sleb());
+            } else if (op == 8) {
+                row.address += ((255 - opcode_base) / line_range) * min_len;
+            } else if (op == 9) {
+                row.address += r.fixed(2);
+            } else {
+                for (uint64_t k = 0; k < arg_count[op - 1]; ++k) r.uleb();
+            }
+        }
+        if (!r.ok) {
+            error = ".nv_debug_line_sass: truncated line program";
+            return false;
+        }
+        r.pos = unit_end;
+    }
+    return true;
+}
+
+// The PTX line of the instruction at `address` of `section`: the last row at or before it.
+uint32_t line_of(const std::vector<LineRow>& rows, int section, uint64_t address) {
+    const LineRow* best = nullptr;
+    for (const auto& row : rows)
+        if (row.section == section && row.address <= address && (!best || row.address >= best->address)) best = &row;
+    return best ? best->line : 0;
+}
+
+// Runs the program with its output discarded; returns the exit status (-1 if it could not run).
+int run_quiet(const std::vector<std::string>& args) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) return -1;
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+std::optional<std::vector<SassLocalAccess>> sass_local_accesses(std::string_view cubin, std::string* error) {
+    std::string scratch;
+    std::string& err = error ? *error : scratch;
+    auto elf = read_elf(cubin, err);
+    if (!elf) return std::nullopt;
+    std::vector<LineRow> rows;
+    if (!read_line_table(*elf, rows, err)) return std::nullopt;
+    std::vector<SassLocalAccess> out;
+    for (std::size_t i = 0; i < elf->sections.size(); ++i) {
+        const Section& s = elf->sections[i];
+        if (s.name.rfind(".text.", 0) != 0 || !(s.flags & 4 /* SHF_EXECINSTR */)) continue;
+        Reader r{elf->data(s)};
+        for (std::size_t at = 0; at + kInstBytes <= s.size; at += kInstBytes) {
+            r.pos = at;
+            auto op = static_cast<uint32_t>(r.fixed(8) & kOpcodeMask);
+            if (op != kStl && op != kLdl) continue;
+            out.push_back({s.name, static_cast<uint32_t>(at), line_of(rows, int(i), at), op == kStl});
+        }
+    }
+    return out;
+}
+
+std::optional<std::vector<SassLocalAccess>> sass_local_accesses_of_ptx(std::string_view ptx_text, std::string_view arch,
+                                                                       std::string* log) {
+    std::string scratch;
+    std::string& out = log ? *log : scratch;
+    auto ptxas = device::find_ptxas();
+    if (!ptxas) {
+        out = "ptxas not found (looked in PATH, $CUDA_HOME/bin and /usr/local/cuda/bin)";
+        return std::nullopt;
+    }
+    namespace fs = std::filesystem;
+    std::string pattern = (fs::temp_directory_path() / "warpsim-sass-XXXXXX").string();
+    std::vector<char> dir(pattern.begin(), pattern.end());
+    dir.push_back('\0');
+    if (!::mkdtemp(dir.data())) {
+        out = std::string("cannot make a temporary folder: ") + std::strerror(errno);
+        return std::nullopt;
+    }
+    fs::path folder(dir.data());
+    std::optional<std::vector<SassLocalAccess>> result;
+    {
+        std::ofstream(folder / "kernel.ptx", std::ios::binary) << ptx_text;
+        std::vector<std::string> args{*ptxas, "-lineinfo", "-arch=" + std::string(arch), "-o",
+                                      (folder / "kernel.cubin").string(), (folder / "kernel.ptx").string()};
+        int status = run_quiet(args);
+        std::ifstream in(folder / "kernel.cubin", std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (status != 0)
+            out = "ptxas -lineinfo failed (exit " + std::to_string(status) + ")";
+        else
+            result = sass_local_accesses(bytes, &out);
+    }
+    std::error_code ec;
+    fs::remove_all(folder, ec);
+    return result;
+}
+
+}  // namespace warpsim::timing
