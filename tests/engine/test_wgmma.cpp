@@ -5,9 +5,13 @@
 // against the H200 by the differential test (tests/specs/wgmma_*.json).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 
+#include "sim/check/run_check.hpp"
 #include "sim/engine/wgmma_layout.hpp"
+#include "sim/session/run.hpp"
 #include "tests/engine/engine_harness.hpp"
 
 using namespace warpsim;
@@ -250,6 +254,50 @@ TEST_CASE("wgmma reports the shared memory it reads to the checkers") {
         CHECK(addr == (i < 128 ? a0 + 16 * i : b0 + 16 * (i - 128)));
         CHECK(n == (i < 128 ? 1 : 4));
         ++i;
+    }
+}
+
+TEST_CASE("racecheck: a tile written by other warps without a barrier before wgmma") {
+    // wgmma_s8u8_tile with and without the kernel's __syncthreads() (bar.sync between the tile stores and the
+    // MMA), written to a temporary folder with a copy of the spec.
+    const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/test_wgmma_racecheck";
+    std::filesystem::create_directories(dir);
+    std::string ptx = test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/wgmma_kernels.sm_90a.lineinfo.ptx");
+    std::string spec = test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/wgmma_s8u8_tile.json");
+    const std::string source = "\"source\": \"wgmma_kernels.sm_90a.lineinfo.ptx\"";
+    REQUIRE(spec.find(source) != std::string::npos);
+    spec.replace(spec.find(source), source.size(), "\"source\": \"kernels.ptx\"");
+    auto check_with = [&](bool barrier) {
+        std::string text = ptx;
+        if (!barrier) {
+            const std::size_t kernel = text.find(".visible .entry wgmma_s8u8_m64n64k32(");
+            const std::size_t bar = text.find("bar.sync \t0;", kernel);
+            REQUIRE(bar != std::string::npos);
+            text.replace(bar, 12, "// no barrier");
+        }
+        std::ofstream(dir + "/kernels.ptx") << text;
+        std::ofstream(dir + "/spec.json") << spec;
+        auto p = session::prepare(dir + "/spec.json");
+        INFO((p ? "" : p.error()));
+        REQUIRE(p.ok());
+        check::CheckOptions options;
+        options.memcheck = options.synccheck = options.initcheck = false;
+        auto r = check::check_prepared(*p, options);
+        REQUIRE(r.ok());
+        return std::move(r.value());
+    };
+    const auto clean = check_with(true);
+    CHECK(clean.log.size() == 0);
+    const auto racy = check_with(false);
+    REQUIRE(racy.log.count(check::Tool::racecheck) == 2);  // the A tile and the B tile
+    for (const auto& f : racy.log.findings()) {
+        CHECK(f.kind == "race.rw.shared");
+        CHECK(f.fix.find("add __syncthreads() between line") != std::string::npos);
+        // wgmma_kernels.cu: lines 280 and 281 store the A and B tiles (sa, sb), lines 289-291 are the asm wgmma.
+        const uint32_t write = racy.ctx.cuda_line(f.parties[0].at), read = racy.ctx.cuda_line(f.parties[1].at);
+        CHECK(write == (f.variable.rfind("sa[", 0) == 0 ? 280u : 281u));
+        CHECK(read >= 289u);
+        CHECK(read <= 291u);
     }
 }
 
