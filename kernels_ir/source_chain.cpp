@@ -36,6 +36,14 @@ std::vector<SourceFrame> source_chain(const Module& m, const SrcLoc& loc) {
     return frames;
 }
 
+std::vector<SourcePosition> chain_positions(const Module& m, const SrcLoc& loc) {
+    std::vector<SourcePosition> out{{loc.file, loc.line, loc.col}};
+    for (uint32_t s = loc.inlined_at; const InlineSite* site = site_at(m, s); s = parent_of(m, s)) {
+        out.push_back({site->file, site->line, site->col});
+    }
+    return out;
+}
+
 SourcePosition call_site(const Module& m, const SrcLoc& loc) {
     SourcePosition at{loc.file, loc.line, loc.col};
     for (uint32_t s = loc.inlined_at; const InlineSite* site = site_at(m, s); s = parent_of(m, s)) {

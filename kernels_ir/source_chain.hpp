@@ -31,6 +31,9 @@ std::vector<SourceFrame> source_chain(const Module& m, const SrcLoc& loc);
 // otherwise). Reports count an instruction's work at this line.
 SourcePosition call_site(const Module& m, const SrcLoc& loc);
 
+// The frames' positions alone (no names looked up), innermost first.
+std::vector<SourcePosition> chain_positions(const Module& m, const SrcLoc& loc);
+
 // Whether file:line is one of the chain's frames.
 bool chain_has_line(const Module& m, const SrcLoc& loc, uint32_t file, uint32_t line);
 

@@ -132,8 +132,8 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
         for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
             if (!in_scope(p, f)) continue;
             for (const auto& inst : p.module->functions[f].body) {
-                for (const auto& frame : ir::source_chain(*p.module, inst.loc))
-                    if (frame.at.file && frame.at.line == wanted) files.insert(frame.at.file);
+                for (const auto& at : ir::chain_positions(*p.module, inst.loc))
+                    if (at.file && at.line == wanted) files.insert(at.file);
             }
         }
         const uint32_t main = main_file(*p.module, *p.kernel);

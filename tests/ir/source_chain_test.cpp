@@ -69,6 +69,8 @@ TEST_CASE("inlining chains of nvcc's PTX: helpers, atomicAdd, cooperative groups
     CHECK(frames[2].at == SourcePosition{1, 20, 9});
     CHECK(frames[2].function.empty());
     CHECK(call_site(m, atom1.loc) == SourcePosition{1, 20, 9});
+    CHECK(chain_positions(m, atom1.loc) ==
+          std::vector<SourcePosition>{SourcePosition{2, 107, 3}, SourcePosition{1, 8, 5}, SourcePosition{1, 20, 9}});
     CHECK(chain_of(m, "sum_pairs", 52) ==
           "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:8 in add_pair, inlined from "
           "inlined_lines.cu:20");
