@@ -188,6 +188,18 @@ std::string explain_shared(const AccessRow& a) {
     return head + tail;
 }
 
+// The inlined frames of a chain (all but the row's own line) for a report row: in full up to two levels,
+// else the innermost and the outermost with the count between ("helpers.h:545 in laneid, inlined through 4
+// more levels from cooperative_groups.h:1409 in thread_block_tile"); explain and --json keep the whole chain.
+std::string inlined_text(const ir::Module& m, const std::vector<ir::SourceFrame>& chain) {
+    if (chain.size() < 2) return "";
+    const size_t inlined = chain.size() - 1;
+    if (inlined <= 2) return ir::chain_text(m, chain, ir::PathStyle::file_name, 0, inlined);
+    return fmt::format("{}, inlined through {} more level{} from {}",
+                       ir::chain_text(m, chain, ir::PathStyle::file_name, 0, 1), inlined - 2, inlined == 3 ? "" : "s",
+                       ir::chain_text(m, chain, ir::PathStyle::file_name, inlined - 1, inlined));
+}
+
 std::string explain_lanes(const SourceRow& r, double capacity) {
     const double lanes = r.lanes();
     if (r.total.warp_insts == 0 || lanes >= capacity - 0.5) return "";
@@ -335,8 +347,7 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
         row.total.add(s);
         std::string inlined;
         if (inst.loc.inlined_at != 0) {
-            const auto chain = ir::source_chain(*p.module, inst.loc);
-            inlined = ir::chain_text(*p.module, chain, ir::PathStyle::file_name, 0, chain.size() - 1);
+            inlined = inlined_text(*p.module, ir::source_chain(*p.module, inst.loc));
             if (std::find(row.inlined.begin(), row.inlined.end(), inlined) == row.inlined.end())
                 row.inlined.push_back(inlined);
         }

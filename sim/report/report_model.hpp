@@ -34,7 +34,8 @@ struct AccessRow {
     const LaneSample* sample = nullptr;    // one warp's addresses for one of the pcs (the costliest), if sampled
     std::string note;                      // one sentence when the access costs more than the ideal
     // Inlined code: where the instructions are, down from the row's line ("device_atomic_functions.hpp:107 in
-    // atomicAdd, inlined from reduce.cu:8 in add_pair"); "" for the line's own code.
+    // atomicAdd, inlined from reduce.cu:8 in add_pair"; more than two levels are shortened to the innermost and
+    // the outermost: "..., inlined through 2 more levels from ..."); "" for the line's own code.
     std::string inlined;
 
     // Sectors per request (global, local) or wavefronts per request (shared), and the ideal.

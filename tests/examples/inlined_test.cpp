@@ -229,3 +229,20 @@ TEST_CASE("inlined: checker findings name the user's line and the chain", "[exam
     }
     CHECK(chained);
 }
+
+TEST_CASE("inlined: report rows shorten chains of more than two inlined levels", "[examples][inlined]") {
+    // coop_groups.sm_90.lineinfo.ptx, the shfl.sync.down of cg_tile_reduce: `.loc 2 897 16, function_name
+    // $L__info_string6, inlined_at 1 13 5`, `.loc 3 321 17, ... inlined_at 2 897 16`, `.loc 4 397 9, function_name
+    // $L__info_string8, inlined_at 3 321 17`: three inlined levels below coop_groups.cu line 13.
+    auto p = session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/cg_tile_reduce.json");
+    REQUIRE(p.ok());
+    const auto run = simulate(p.value());
+    const auto m = report::build_model(p.value(), run, nullptr);
+    const report::SourceRow* r13 = nullptr;
+    for (const auto& r : m.rows)
+        if (r.line == 13) r13 = &r;
+    REQUIRE(r13);
+    CHECK(std::find(r13->inlined.begin(), r13->inlined.end(),
+                    "sm_30_intrinsics.hpp:397 in __shfl_down_sync, inlined through 1 more level from "
+                    "cooperative_groups.h:897 in shfl_down") != r13->inlined.end());
+}
