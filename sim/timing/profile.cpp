@@ -158,8 +158,10 @@ double flops_of(const ir::Instruction& inst, uint64_t lanes) {
 
 // Weights ptxas's spill instructions by how often their PTX line ran (ptxas -lineinfo, sass_spills.hpp).
 // STL/LDL at a PTX ld.local/st.local are the PTX's own local accesses, already in the counts: not spills.
-// A line that holds no instruction ('{', a label) takes the next instruction's count.
+// A line that holds no instruction ('{', a label) takes the next instruction's count. Only for sm_90, the
+// architecture whose STL/LDL encodings were checked against nvdisasm; others keep the average estimate.
 void add_spill_sites(const session::PreparedLaunch& p, const session::SimRun& run, LaunchProfile& prof) {
+    if (run.preset.arch() != "sm_90") return;
     auto sites = sass_local_accesses_of_ptx(p.ptx, run.preset.arch());
     if (!sites) return;
     std::map<uint32_t, double> execs;

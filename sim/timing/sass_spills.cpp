@@ -166,6 +166,81 @@ int relocated_section(const Elf& elf, const std::map<uint64_t, std::pair<uint32_
     return sym.section;
 }
 
+struct LineHeader {
+    std::size_t unit_end = 0, program = 0;
+    uint64_t min_len = 1, line_range = 1, opcode_base = 1;
+    int8_t line_base = 0;
+    std::vector<uint64_t> arg_count;  // operands of each standard opcode
+};
+
+// The header of one line-number unit (DWARF 2-4, 32- or 64-bit offsets); false when unsupported or cut off.
+bool read_line_header(Reader& r, LineHeader& h) {
+    uint64_t unit_length = r.fixed(4);
+    std::size_t offset_size = 4;
+    if (unit_length == 0xffffffffu) {
+        unit_length = r.fixed(8);
+        offset_size = 8;
+    }
+    h.unit_end = r.pos + unit_length;
+    uint64_t version = r.fixed(2);
+    uint64_t header_length = r.fixed(offset_size);
+    h.program = r.pos + header_length;
+    h.min_len = r.fixed(1);
+    if (version >= 4) r.fixed(1);  // maximum_operations_per_instruction
+    r.fixed(1);                    // default_is_stmt
+    h.line_base = static_cast<int8_t>(r.fixed(1));
+    h.line_range = r.fixed(1);
+    h.opcode_base = r.fixed(1);
+    h.arg_count.assign(h.opcode_base > 0 ? h.opcode_base - 1 : 0, 0);
+    for (auto& a : h.arg_count) a = r.fixed(1);
+    return r.ok && h.unit_end <= r.bytes.size() && version >= 2 && version <= 4 && h.line_range != 0 &&
+           h.opcode_base != 0;
+}
+
+// Runs one unit's line program, appending a row for every row the program emits.
+void run_line_program(Reader& r, const LineHeader& h, const Elf& elf,
+                      const std::map<uint64_t, std::pair<uint32_t, int64_t>>& relocs, int only_text,
+                      std::vector<LineRow>& rows) {
+    const LineRow start{only_text >= 0 ? only_text : -1, 0, 1};
+    LineRow row = start;
+    r.pos = h.program;
+    while (r.ok && r.pos < h.unit_end) {
+        uint64_t op = r.fixed(1);
+        if (op >= h.opcode_base) {  // special opcode: advance address and line, emit a row
+            uint64_t adj = op - h.opcode_base;
+            row.address += (adj / h.line_range) * h.min_len;
+            row.line = static_cast<uint32_t>(int64_t(row.line) + h.line_base + int64_t(adj % h.line_range));
+            rows.push_back(row);
+        } else if (op == 0) {  // extended opcode
+            uint64_t len = r.uleb();
+            std::size_t next = r.pos + len;
+            uint64_t sub = len > 0 ? r.fixed(1) : 0;
+            if (sub == 1) {  // end_sequence
+                rows.push_back(row);
+                row = start;
+            } else if (sub == 2) {  // set_address, relocated against the function's section
+                uint64_t at = r.pos;
+                row.address = r.fixed(len - 1);
+                int sec = relocated_section(elf, relocs, at, row.address);
+                if (sec >= 0) row.section = sec;
+            }
+            r.pos = next;
+        } else if (op == 1) {  // copy
+            rows.push_back(row);
+        } else if (op == 2) {  // advance_pc
+            row.address += r.uleb() * h.min_len;
+        } else if (op == 3) {  // advance_line
+            row.line = static_cast<uint32_t>(int64_t(row.line) + r.sleb());
+        } else if (op == 8) {  // const_add_pc
+            row.address += ((255 - h.opcode_base) / h.line_range) * h.min_len;
+        } else if (op == 9) {  // fixed_advance_pc
+            row.address += r.fixed(2);
+        } else {
+            for (uint64_t k = 0; k < h.arg_count[op - 1]; ++k) r.uleb();
+        }
+    }
+}
+
 // Decodes the DWARF line programs of .nv_debug_line_sass (SASS address -> PTX line).
 bool read_line_table(const Elf& elf, std::vector<LineRow>& rows, std::string& error) {
     const Section* lines = elf.find(".nv_debug_line_sass");
@@ -178,74 +253,22 @@ bool read_line_table(const Elf& elf, std::vector<LineRow>& rows, std::string& er
             relocs[off] = {static_cast<uint32_t>(info >> 32), static_cast<int64_t>(r.fixed(8))};
         }
     }
-    int only_text = -1;
+    int only_text = -1;  // the one .text section, if there is only one (-2: several)
     for (std::size_t i = 0; i < elf.sections.size(); ++i)
         if (elf.sections[i].name.rfind(".text.", 0) == 0) only_text = only_text == -1 ? int(i) : -2;
     Reader r{elf.data(*lines)};
     while (r.ok && r.pos < r.bytes.size()) {
-        uint64_t unit_length = r.fixed(4);
-        std::size_t offset_size = 4;
-        if (unit_length == 0xffffffffu) {
-            unit_length = r.fixed(8);
-            offset_size = 8;
-        }
-        std::size_t unit_end = r.pos + unit_length;
-        uint64_t version = r.fixed(2);
-        uint64_t header_length = r.fixed(offset_size);
-        std::size_t program = r.pos + header_length;
-        uint64_t min_len = r.fixed(1);
-        if (version >= 4) r.fixed(1);
-        r.fixed(1);  // default_is_stmt
-        auto line_base = static_cast<int8_t>(r.fixed(1));
-        uint64_t line_range = r.fixed(1), opcode_base = r.fixed(1);
-        std::vector<uint64_t> arg_count(opcode_base > 0 ? opcode_base - 1 : 0);
-        for (auto& a : arg_count) a = r.fixed(1);
-        if (!r.ok || unit_end > r.bytes.size() || version < 2 || version > 4 || line_range == 0 || opcode_base == 0) {
+        LineHeader h;
+        if (!read_line_header(r, h)) {
             error = ".nv_debug_line_sass: unsupported or truncated line table header";
             return false;
         }
-        r.pos = program;
-        LineRow row{only_text >= 0 ? only_text : -1, 0, 1};
-        while (r.ok && r.pos < unit_end) {
-            uint64_t op = r.fixed(1);
-            if (op >= opcode_base) {
-                uint64_t adj = op - opcode_base;
-                row.address += (adj / line_range) * min_len;
-                row.line = static_cast<uint32_t>(int64_t(row.line) + line_base + int64_t(adj % line_range));
-                rows.push_back(row);
-            } else if (op == 0) {
-                uint64_t len = r.uleb();
-                std::size_t next = r.pos + len;
-                uint64_t sub = len > 0 ? r.fixed(1) : 0;
-                if (sub == 1) {  // end_sequence
-                    rows.push_back(row);
-                    row = LineRow{only_text >= 0 ? only_text : -1, 0, 1};
-                } else if (sub == 2) {  // set_address
-                    uint64_t at = r.pos;
-                    row.address = r.fixed(len - 1);
-                    int sec = relocated_section(elf, relocs, at, row.address);
-                    if (sec >= 0) row.section = sec;
-                }
-                r.pos = next;
-            } else if (op == 1) {
-                rows.push_back(row);
-            } else if (op == 2) {
-                row.address += r.uleb() * min_len;
-            } else if (op == 3) {
-                row.line = static_cast<uint32_t>(int64_t(row.line) + r.sleb());
-            } else if (op == 8) {
-                row.address += ((255 - opcode_base) / line_range) * min_len;
-            } else if (op == 9) {
-                row.address += r.fixed(2);
-            } else {
-                for (uint64_t k = 0; k < arg_count[op - 1]; ++k) r.uleb();
-            }
-        }
+        run_line_program(r, h, elf, relocs, only_text, rows);
         if (!r.ok) {
             error = ".nv_debug_line_sass: truncated line program";
             return false;
         }
-        r.pos = unit_end;
+        r.pos = h.unit_end;
     }
     return true;
 }
