@@ -285,39 +285,44 @@ bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, count
     return checks.ok(width);
 }
 
-AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane)
-    : block_event_(&x.block->warp_access), in_(&in) {
-    const auto& d = in.ir->d;
-    kind_ = kind;
-    bytes_per_lane_ = static_cast<uint8_t>(bytes_per_lane);
-    pc_ = in.pc;
-    function_ = x.frame->code->index;
-    warp_ = x.warp->index;
-    non_coherent_ = d.nc || in.ir->op == ir::Opcode::ldu;
-    caches_in_l1_ = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg && d.cache != ir::CacheOp::cs &&
+AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::AccessKind kind,
+                           uint32_t bytes_per_lane) {
+    const auto& d = inst.d;
+    AccessHeader h;
+    h.kind = kind;
+    h.bytes_per_lane = static_cast<uint8_t>(bytes_per_lane);
+    h.non_coherent = d.nc || inst.op == ir::Opcode::ldu;
+    h.caches_in_l1 = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg && d.cache != ir::CacheOp::cs &&
                      d.cache != ir::CacheOp::cv;
     // For the counts: a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine a warp's lanes), and
     // the shared-memory write of a (non-bulk) cp.async, which the H200 does not count as an LSU shared store.
-    redux_op_ = bytes_per_lane == 4 && !ir::is_float(in.type) &&
-                (d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
-                 d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
-    async_fill_ = kind == counts::AccessKind::store && in.ir->op == ir::Opcode::cp &&
-                  std::find(in.ir->mods.begin(), in.ir->mods.end(), "bulk") == in.ir->mods.end();
-    barrier_object_ = counts::is_barrier_object_op(*in.ir);
+    h.redux_op = bytes_per_lane == 4 && !ir::is_float(type) &&
+                 (d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
+                  d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
+    h.async_fill = kind == counts::AccessKind::store && inst.op == ir::Opcode::cp && !inst.has_mod("bulk");
+    h.barrier_object = counts::is_barrier_object_op(inst);
+    return h;
+}
+
+AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane)
+    : block_event_(&x.block->warp_access), header_(access_header(*in.ir, in.type, kind, bytes_per_lane)), in_(&in) {
+    pc_ = in.pc;
+    function_ = x.frame->code->index;
+    warp_ = x.warp->index;
 }
 
 void AccessRecorder::fill_header(counts::WarpAccess& a, counts::AccessSpace space) const {
     a.space = space;
-    a.kind = kind_;
-    a.bytes_per_lane = bytes_per_lane_;
+    a.kind = header_.kind;
+    a.bytes_per_lane = header_.bytes_per_lane;
     a.pc = pc_;
     a.function = function_;
     a.warp = warp_;
-    a.non_coherent = non_coherent_;
-    a.caches_in_l1 = caches_in_l1_;
-    a.redux_op = redux_op_;
-    a.async_fill = async_fill_;
-    a.barrier_object = barrier_object_;
+    a.non_coherent = header_.non_coherent;
+    a.caches_in_l1 = header_.caches_in_l1;
+    a.redux_op = header_.redux_op;
+    a.async_fill = header_.async_fill;
+    a.barrier_object = header_.barrier_object;
 }
 
 counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {
@@ -401,9 +406,10 @@ void AccessRecorder::notify(Exec& x) const {
         x.launch->observer->on_memory(ev);
     }
     if (!remote_mask_) return;
-    const MemoryKind kind = kind_ == counts::AccessKind::load ? MemoryKind::read
-                          : kind_ == counts::AccessKind::store ? MemoryKind::write : MemoryKind::atomic;
-    MemoryEvent ev = base_event(x, *in_, kind, MemorySpace::shared, bytes_per_lane_, remote_mask_);
+    const MemoryKind kind = header_.kind == counts::AccessKind::load    ? MemoryKind::read
+                          : header_.kind == counts::AccessKind::store ? MemoryKind::write
+                                                                      : MemoryKind::atomic;
+    MemoryEvent ev = base_event(x, *in_, kind, MemorySpace::shared, header_.bytes_per_lane, remote_mask_);
     for_lanes(remote_mask_, [&](uint32_t l) { ev.addr[l] = remote_addr_[l]; });
     ev.async = in_->ir->op == ir::Opcode::cp;
     x.launch->observer->on_memory(ev);

@@ -67,6 +67,19 @@ bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts
 // and nothing changes, and the caller takes the per-lane path, which reports faults lane by lane.
 bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out);
 
+// What every space's WarpAccess of one instruction shares (all but the lanes and the space): the one
+// description of an access for the counters, used by AccessRecorder and by explain, which rebuilds a warp's
+// access from lane samples. `kind` is what the instruction does (load, store, atomic, reduction);
+// `type` its operand type (DInst::type).
+struct AccessHeader {
+    counts::AccessKind kind = counts::AccessKind::load;
+    uint8_t bytes_per_lane = 0;
+    bool non_coherent = false, caches_in_l1 = false;
+    bool redux_op = false, async_fill = false, barrier_object = false;
+};
+AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::AccessKind kind,
+                           uint32_t bytes_per_lane);
+
 // Collects the lanes' addresses of one warp-level access and reports them to the counters (one event per
 // space the lanes touched).
 class AccessRecorder {
@@ -95,11 +108,7 @@ private:
     Slot acc_[5];
     counts::WarpAccess* whole_ = nullptr;     // add_warp's event (BlockContext::warp_access)
     counts::WarpAccess* block_event_ = nullptr;
-    // The fields every space's access shares.
-    counts::AccessKind kind_ = counts::AccessKind::load;
-    uint8_t bytes_per_lane_ = 0;
-    bool non_coherent_ = false, caches_in_l1_ = false;
-    bool redux_op_ = false, async_fill_ = false, barrier_object_ = false;
+    AccessHeader header_;  // the fields every space's access shares
     uint32_t pc_ = 0, function_ = 0, warp_ = 0;
     uint32_t used_ = 0;  // bit per AccessSpace
     const DInst* in_ = nullptr;

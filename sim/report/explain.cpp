@@ -16,6 +16,8 @@
 #include "kernels_ir/source_chain.hpp"
 #include "sim/counts/global_sectors.hpp"
 #include "sim/counts/shared_banks.hpp"
+#include "sim/engine/decode.hpp"
+#include "sim/engine/memory_access.hpp"
 
 namespace warpsim::report {
 namespace {
@@ -206,24 +208,29 @@ counts::AccessSpace counts_space(engine::MemorySpace s) {
     }
 }
 
-// The warp access as the engine hands it to the counters (memory_access.cpp: AccessRecorder).
-counts::WarpAccess warp_access(const LaneSample& s, const ir::Instruction& inst, uint32_t function,
-                               uint32_t pc) {
+// The warp access as the engine hands it to the counters (memory_access.cpp: AccessRecorder, with the same
+// access_header; an atom whose old value the function never reads is a reduction, as the engine runs it).
+counts::WarpAccess warp_access(const LaneSample& s, const ir::Function& fn, const ir::Instruction& inst,
+                               uint32_t function, uint32_t pc) {
+    const bool reduction = inst.op == ir::Opcode::red ||
+                           (inst.op == ir::Opcode::atom && engine::atom_result_unused(fn, inst));
+    const auto kind = reduction                            ? counts::AccessKind::reduction
+                      : s.kind == engine::MemoryKind::read  ? counts::AccessKind::load
+                      : s.kind == engine::MemoryKind::write ? counts::AccessKind::store
+                                                            : counts::AccessKind::atomic;
+    const engine::AccessHeader h = engine::access_header(inst, inst.d.type, kind, s.bytes_per_lane);
     counts::WarpAccess a;
     a.space = counts_space(s.space);
-    a.kind = inst.op == ir::Opcode::red            ? counts::AccessKind::reduction
-             : s.kind == engine::MemoryKind::read  ? counts::AccessKind::load
-             : s.kind == engine::MemoryKind::write ? counts::AccessKind::store
-                                                   : counts::AccessKind::atomic;
-    a.bytes_per_lane = static_cast<uint8_t>(s.bytes_per_lane);
+    a.kind = h.kind;
+    a.bytes_per_lane = h.bytes_per_lane;
+    a.non_coherent = h.non_coherent;
+    a.caches_in_l1 = h.caches_in_l1;
+    a.redux_op = h.redux_op;
+    a.async_fill = h.async_fill;
+    a.barrier_object = h.barrier_object;
     a.active_mask = s.active_mask;
     a.pc = pc;
     a.function = function;
-    const auto atom = inst.d.atom;
-    a.redux_op = s.bytes_per_lane == 4 && !ir::is_float(inst.d.type) &&
-                 (atom == ir::AtomOp::add || atom == ir::AtomOp::min || atom == ir::AtomOp::max ||
-                  atom == ir::AtomOp::and_ || atom == ir::AtomOp::or_ || atom == ir::AtomOp::xor_);
-    a.async_fill = a.kind == counts::AccessKind::store && inst.op == ir::Opcode::cp && !inst.has_mod("bulk");
     a.addr = s.addr;
     return a;
 }
@@ -314,9 +321,10 @@ std::string why_ideal(const ExplainedAccess& x, AccessKind kind) {
 }
 
 void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const session::SimRun& run) {
-    const auto& inst = p.module->functions[x.function].body[x.pc];
+    const auto& fn = p.module->functions[x.function];
+    const auto& inst = fn.body[x.pc];
     const LaneSample& s = x.sample.first;
-    const counts::WarpAccess a = warp_access(s, inst, x.function, x.pc);
+    const counts::WarpAccess a = warp_access(s, fn, inst, x.function, x.pc);
     counts::KernelCounters one(run.counters.config());
     one.on_access(a);
     if (const auto* c = one.line(x.function, x.pc)) x.warp_cost = *c;

@@ -261,3 +261,25 @@ TEST_CASE("explain: 16-byte shared loads go in two half-warp passes; two words p
     CHECK(text.find("bank conflict)") == std::string::npos);
     CHECK_THAT(text, Catch::Contains("lanes 0-15: 2 wavefronts; lanes 16-31: 2 wavefronts"));
 }
+
+TEST_CASE("explain: an atomicAdd whose old value is unused costs what the run counts (a reduction)",
+          "[examples][explain]") {
+    // tests/ptx/atomics_global.cu:12 `atomicAdd(&counters[0], 1);` -> `atom.global.add.u32 %r15, [%rd8], 1;`
+    // and %r15 is never read: ptxas emits RED, the engine runs and counts it as one. All 32 lanes of a warp
+    // add to one word: one request, one 32-byte sector (the warp's adds combine), not one sector per lane.
+    auto p = session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/atomic_int_global.json");
+    REQUIRE(p.ok());
+    Explained e{std::move(p.value()), {}};
+    e.run = simulate(e.p);
+    report::ExplainRequest r;
+    r.line = 12;
+    const auto x = explain_ok(e, r);
+    REQUIRE(x.accesses.size() == 1);
+    const auto& a = x.accesses[0];
+    CHECK(a.sample.first.active_mask == 0xffffffffu);
+    CHECK(a.warp_cost.requests == 1);
+    CHECK(a.warp_cost.sectors == 1);
+    // The run's own counters for the line: 16 blocks x 8 warps, each one request and one sector.
+    CHECK(a.run_cost.requests == 128);
+    CHECK(a.run_cost.sectors == 128);
+}
