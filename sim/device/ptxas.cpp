@@ -54,43 +54,6 @@ private:
     std::string path_;
 };
 
-// Runs argv[0] with stdout and stderr captured together; returns the exit status (-1 if it could not run).
-int run_capture(const std::vector<std::string>& args, std::string& output) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-        output = std::string("pipe failed: ") + std::strerror(errno);
-        return -1;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fds[1]);
-    if (rc != 0) {
-        ::close(fds[0]);
-        output = "cannot run " + args[0] + ": " + std::strerror(rc);
-        return -1;
-    }
-    char buf[4096];
-    for (;;) {
-        ssize_t n = ::read(fds[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        output.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 // "transpose" names "_Z9transposePfS_": the Itanium mangling of a function at namespace scope.
 bool names_kernel(std::string_view entry, std::string_view kernel) {
     if (entry == kernel) return true;
@@ -158,6 +121,42 @@ long long declared_register_words(std::string_view body) {
 }
 
 }  // namespace
+
+int run_capture(const std::vector<std::string>& args, std::string& output) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+        output = std::string("pipe failed: ") + std::strerror(errno);
+        return -1;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(fds[1]);
+    if (rc != 0) {
+        ::close(fds[0]);
+        output = "cannot run " + args[0] + ": " + std::strerror(rc);
+        return -1;
+    }
+    char buf[4096];
+    for (;;) {
+        ssize_t n = ::read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        output.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 std::optional<std::string> find_ptxas() {
     if (const char* path = std::getenv("PATH")) {

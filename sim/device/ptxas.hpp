@@ -19,6 +19,10 @@ struct PtxasUsage {
     long long stack_frame_bytes = 0;  // per thread, in local memory (spills and local arrays)
 };
 
+// Runs args[0] (a path, no shell) with stdout and stderr captured together into `output`; returns the exit
+// status, -1 if it could not run (`output` then says why).
+int run_capture(const std::vector<std::string>& args, std::string& output);
+
 // The ptxas executable: PATH first, then $CUDA_HOME/bin, then /usr/local/cuda/bin. nullopt if none.
 std::optional<std::string> find_ptxas();
 

@@ -1,9 +1,6 @@
 // sim/timing/sass_spills.cpp — reads STL/LDL instructions and their PTX lines out of an sm_90 cubin.
 #include "sim/timing/sass_spills.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,8 +13,6 @@
 #include <sstream>
 
 #include "sim/device/ptxas.hpp"
-
-extern char** environ;
 
 namespace warpsim::timing {
 
@@ -281,25 +276,6 @@ uint32_t line_of(const std::vector<LineRow>& rows, int section, uint64_t address
     return best ? best->line : 0;
 }
 
-// Runs the program with its output discarded; returns the exit status (-1 if it could not run).
-int run_quiet(const std::vector<std::string>& args) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) return -1;
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 }  // namespace
 
 std::optional<std::vector<SassLocalAccess>> sass_local_accesses(std::string_view cubin, std::string* error) {
@@ -347,11 +323,12 @@ std::optional<std::vector<SassLocalAccess>> sass_local_accesses_of_ptx(std::stri
         std::ofstream(folder / "kernel.ptx", std::ios::binary) << ptx_text;
         std::vector<std::string> args{*ptxas, "-lineinfo", "-arch=" + std::string(arch), "-o",
                                       (folder / "kernel.cubin").string(), (folder / "kernel.ptx").string()};
-        int status = run_quiet(args);
+        std::string ptxas_output;
+        int status = device::run_capture(args, ptxas_output);
         std::ifstream in(folder / "kernel.cubin", std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         if (status != 0)
-            out = "ptxas -lineinfo failed (exit " + std::to_string(status) + ")";
+            out = "ptxas -lineinfo failed (exit " + std::to_string(status) + "): " + ptxas_output;
         else
             result = sass_local_accesses(bytes, &out);
     }
