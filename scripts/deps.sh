@@ -5,6 +5,8 @@ set -euo pipefail
 packages=(build-essential cmake libspdlog-dev libfmt-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev)
 # chromium: the HTML report test (tests/html/render_in_chromium.sh) renders the pages in headless Chromium.
 packages+=(chromium)
+# python3-numpy: tests/cli/buffers_io.sh has NumPy write the .npy inputs and read back what --save wrote.
+packages+=(python3-numpy)
 if [ "${WARPSIM_WITH_CLANG:-1}" = 1 ]; then
   packages+=(clang libclang-rt-14-dev)
 fi

@@ -16,6 +16,8 @@
 #include "sim/cli/gpu_commands.hpp"
 #include "sim/device/device.hpp"
 #include "sim/launch/launch_spec.hpp"
+#include "sim/launch/npy.hpp"
+#include "sim/launch/show.hpp"
 #include "sim/launch/source.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/lane_sample.hpp"
@@ -27,9 +29,46 @@
 namespace warpsim::cli {
 namespace {
 
-// Exit codes: 0 success, 1 the kernel failed (launch or memory error) or a count differs, 2 bad input.
+// Exit codes: 0 success, 1 the kernel failed (launch or memory error) or a count differs, 2 bad input,
+// 3 the kernel ran but a buffer differs from its "expect".
 constexpr int kExitKernelError = 1;
 constexpr int kExitBadInput = 2;
+constexpr int kExitMismatch = 3;
+
+// Writes each buffer after the kernel to DIR/argN.npy; returns the JSON listing, or an error message.
+launch::Outcome<nlohmann::ordered_json> save_buffers(const session::PreparedLaunch& p, const session::SimRun& run,
+                                                     const std::string& dir) {
+    using Fail = launch::Outcome<nlohmann::ordered_json>;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Fail::failure("--save " + dir + ": cannot create the folder: " + ec.message());
+    nlohmann::ordered_json saved = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < p.spec.args.size(); ++i) {
+        const auto& a = p.spec.args[i];
+        if (a.kind != launch::ArgSpec::Kind::buffer || i >= run.final_buffers.size()) continue;
+        const std::string file = (std::filesystem::path(dir) / ("arg" + std::to_string(i) + ".npy")).string();
+        if (std::string err = launch::write_npy(file, a.type, a.count, run.final_buffers[i]); !err.empty())
+            return Fail::failure("--save: " + err);
+        nlohmann::ordered_json row = {{"arg", i}};
+        if (i < p.arg_names.size() && !p.arg_names[i].empty()) row["name"] = p.arg_names[i];
+        row["file"] = file;
+        row["type"] = std::string(launch::elem_name(a.type));
+        row["count"] = a.count;
+        row["dtype"] = launch::npy_descr(a.type);
+        saved.push_back(std::move(row));
+    }
+    return saved;
+}
+
+std::string saved_text(const nlohmann::ordered_json& saved) {
+    std::string out;
+    for (const auto& row : saved) {
+        const std::string name = row.contains("name") ? " " + row["name"].get<std::string>() : "";
+        out += fmt::format("saved     args[{}]{} -> {} ({} x {})\n", row["arg"].get<size_t>(), name,
+                           row["file"].get<std::string>(), row["count"].get<uint64_t>(), row["type"].get<std::string>());
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -41,7 +80,17 @@ int run_command(const RunArgs& args, const char* argv0) {
         return kExitBadInput;
     }
     for (const auto& w : prepared->warnings) std::cerr << "warpsim: warning: " << w << "\n";
+    std::vector<launch::ShowRequest> shows;
+    for (const auto& text : args.show) {
+        auto r = launch::parse_show(text, prepared->spec, prepared->arg_names);
+        if (!r) {
+            std::cerr << "warpsim: " << r.error() << "\n";
+            return kExitBadInput;
+        }
+        shows.push_back(*r);
+    }
     session::SimOptions options;
+    options.keep_buffers = !args.save.empty() || !shows.empty();
     options.device = args.device;
     options.max_instructions = args.max_instructions;
     options.workers = args.workers;
@@ -65,6 +114,29 @@ int run_command(const RunArgs& args, const char* argv0) {
         run->report.predicted = timing.predicted;
         timing_text = timing.text;
     }
+    // What the user asked to see and keep of the buffers after the kernel.
+    std::string buffers_text;
+    if (!shows.empty()) {
+        nlohmann::ordered_json shown = nlohmann::ordered_json::array();
+        for (const auto& r : shows) {
+            const auto& arg = prepared->spec.args[r.arg];
+            const std::vector<uint8_t> none;
+            const auto& bytes = r.arg < run->final_buffers.size() ? run->final_buffers[r.arg] : none;
+            buffers_text += launch::format_show(r, arg, bytes);
+            shown.push_back(launch::show_json(r, arg, bytes));
+        }
+        run->report.extra["show"] = std::move(shown);
+    }
+    if (!args.save.empty()) {
+        auto saved = save_buffers(*prepared, *run, args.save);
+        if (!saved) {
+            std::cerr << "warpsim: " << saved.error() << "\n";
+            return kExitBadInput;
+        }
+        buffers_text += saved_text(*saved);
+        run->report.extra["saved"] = std::move(saved.value());
+    }
+    buffers_text += launch::format_checks(run->checks);
     const auto& report = run->report;
     // A short second run with an observer gives one warp's addresses per instruction (strides, lane diagrams).
     std::optional<report::LaneSamples> samples;
@@ -85,10 +157,13 @@ int run_command(const RunArgs& args, const char* argv0) {
         text_options.samples = samples ? &*samples : nullptr;
         std::cout << report::text_report(*prepared, *run, text_options);
         if (!timing_text.empty()) std::cout << "\n" << timing_text << (timing_text.ends_with('\n') ? "" : "\n");
+        if (!buffers_text.empty()) std::cout << "\n" << buffers_text;
     } else if (report.error) {
         std::cerr << "warpsim: " << report.error->message << "\n" << report.error->details << "\n";
+    } else if (!run->checks_passed()) {
+        std::cerr << launch::format_checks(run->checks);
     }
-    if (!report.error) return 0;
+    if (!report.error) return run->checks_passed() ? 0 : kExitMismatch;
     return launch::error_is_expected(report, prepared->spec.expect_error) ? 0 : kExitKernelError;
 }
 

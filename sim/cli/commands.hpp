@@ -16,6 +16,8 @@ struct RunArgs {
     uint64_t max_instructions = 20'000'000'000ull;
     uint32_t workers = 0;
     std::string html;   // --html FILE: also write the HTML report there
+    std::string save;   // --save DIR: every buffer after the kernel as DIR/argN.npy
+    std::vector<std::string> show;  // --show 'c[990:1000]': print these elements after the kernel
 };
 int run_command(const RunArgs& args, const char* argv0);
 

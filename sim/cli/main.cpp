@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--max-instructions", run.max_instructions,
                         "Stop a kernel after this many thread-instructions (default 2e10)");
     run_cmd->add_option("--threads", run.workers, "Host threads for the simulator (default: all cores)");
+    run_cmd->add_option("--save", run.save, "Save every buffer after the kernel as DIR/argN.npy (NumPy), listed in "
+                        "the report");
+    run_cmd->add_option("--show", run.show, "Print elements after the kernel: NAME[a:b] or args[N][a:b] (Python "
+                        "slices; repeat for more)");
     run_cmd->add_option("--html", run.html, "Also write a self-contained HTML page (launch picture, per-line bars, "
                         "lane diagrams) to this file");
 

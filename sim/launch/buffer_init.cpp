@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "sim/launch/npy.hpp"
+
 namespace warpsim::launch {
 namespace {
 
@@ -17,14 +19,14 @@ void store_le(uint8_t* p, uint64_t v, uint32_t bytes) {
 
 std::string read_file_into(const std::string& path, std::span<uint8_t> out, const std::string& label) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) return label + ".init: cannot open " + path;
+    if (!in) return label + ": cannot open " + path;
     auto size = static_cast<uint64_t>(in.tellg());
     if (size != out.size())
-        return label + ".init: " + path + " has " + std::to_string(size) + " bytes, the buffer " +
+        return label + ": " + path + " has " + std::to_string(size) + " bytes, the buffer " +
                std::to_string(out.size());
     in.seekg(0);
     in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
-    if (!in) return label + ".init: reading " + path + " failed";
+    if (!in) return label + ": reading " + path + " failed";
     return {};
 }
 
@@ -37,13 +39,22 @@ uint64_t splitmix64_at(uint64_t seed, uint64_t k) {
     return x ^ (x >> 31);
 }
 
-uint64_t generated_component_bits(const ArgSpec& arg, uint64_t k) {
-    const ElemType t = arg.type;
-    switch (arg.init.kind) {
-        case BufferInit::Kind::iota: return bits_from_uint(t, k);
-        case BufferInit::Kind::fill: return arg.init.fill_bits;
+uint64_t generated_component_bits(const ArgSpec& arg, uint64_t k) { return generated_bits(arg.type, arg.init, k); }
+
+uint64_t generated_bits(ElemType t, const BufferInit& init, uint64_t k) {
+    switch (init.kind) {
+        case BufferInit::Kind::iota: {
+            if (init.iota_start == 0 && init.iota_step == 1) return bits_from_uint(t, k);
+            if (!elem_is_float(t)) {  // integral START and STEP (the spec reader checks), wrapping
+                const auto start = static_cast<uint64_t>(static_cast<int64_t>(init.iota_start));
+                const auto step = static_cast<uint64_t>(static_cast<int64_t>(init.iota_step));
+                return bits_from_uint(t, start + step * k);
+            }
+            return bits_from_double(t, static_cast<double>(init.iota_start + init.iota_step * static_cast<long double>(k)));
+        }
+        case BufferInit::Kind::fill: return init.fill_bits;
         case BufferInit::Kind::random: {
-            uint64_t z = splitmix64_at(arg.init.seed, k);
+            uint64_t z = splitmix64_at(init.seed, k);
             if (!elem_is_float(t)) return bits_from_uint(t, z);
             ElemType s = elem_scalar(t);
             // (z >> 40) * 2^-24 and (z >> 11) * 2^-53 are exact; round_to_ieee is exact for f32/f64 here
@@ -66,18 +77,29 @@ std::string fill_buffer(const LaunchSpec& spec, size_t arg_index, std::span<uint
     if (out.size() != arg.buffer_bytes())
         return label + ": internal: destination has " + std::to_string(out.size()) + " bytes, expected " +
                std::to_string(arg.buffer_bytes());
-    switch (arg.init.kind) {
+    return fill_components(arg.type, arg.count * elem_components(arg.type), arg.init, out, label + ".init");
+}
+
+std::string fill_components(ElemType t, uint64_t components, const BufferInit& init, std::span<uint8_t> out,
+                            const std::string& label) {
+    switch (init.kind) {
         case BufferInit::Kind::zero: std::memset(out.data(), 0, out.size()); return {};
-        case BufferInit::Kind::file: return read_file_into(arg.init.file, out, label);
+        case BufferInit::Kind::file: return read_file_into(init.file, out, label);
+        case BufferInit::Kind::npy: {
+            NpyHeader h;
+            h.descr = init.npy_descr;
+            h.data_offset = init.npy_data_offset;
+            std::string err = read_npy_data(init.file, h, out);
+            return err.empty() ? err : label + ": " + err;
+        }
         default: break;
     }
-    const uint32_t sb = scalar_bytes(arg.type);
-    const uint64_t components = arg.count * elem_components(arg.type);
-    if (arg.init.kind == BufferInit::Kind::fill) {
-        for (uint64_t k = 0; k < components; ++k) store_le(out.data() + k * sb, arg.init.fill_bits, sb);
+    const uint32_t sb = scalar_bytes(t);
+    if (init.kind == BufferInit::Kind::fill) {
+        for (uint64_t k = 0; k < components; ++k) store_le(out.data() + k * sb, init.fill_bits, sb);
         return {};
     }
-    for (uint64_t k = 0; k < components; ++k) store_le(out.data() + k * sb, generated_component_bits(arg, k), sb);
+    for (uint64_t k = 0; k < components; ++k) store_le(out.data() + k * sb, generated_bits(t, init, k), sb);
     return {};
 }
 

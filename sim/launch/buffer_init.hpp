@@ -16,7 +16,10 @@
 //               integers take the low 8/16/32/64 bits of z; f32 is (z >> 40) * 2^-24 and f64 is
 //               (z >> 11) * 2^-53 (uniform in [0, 1), exact); f16 and bf16 take that f32 value rounded
 //               to nearest even.
+//   iota:A:B    the number A + B * k converted to the component type (integers: A and B integral, wrapping;
+//               floats: computed in extended precision, rounded to nearest even).
 //   file:PATH   the file's bytes (the size must equal count * element size).
+//   npy:PATH    a NumPy .npy file's data (its dtype the component type, count * components elements).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,12 @@ uint64_t splitmix64_at(uint64_t seed, uint64_t k);  // output number k of splitm
 
 // Bit pattern of component k for iota / random / fill (not file or zero).
 uint64_t generated_component_bits(const ArgSpec& arg, uint64_t k);
+uint64_t generated_bits(ElemType t, const BufferInit& init, uint64_t k);
+
+// Fills `out` with `components` components of `t` as `init` says (an npy init holds its file's own dtype).
+// `label` ("spec.json: args[2].expect") prefixes messages.
+std::string fill_components(ElemType t, uint64_t components, const BufferInit& init, std::span<uint8_t> out,
+                            const std::string& label);
 
 // Fills `out` (exactly arg.buffer_bytes() long) with the argument's initial contents. Returns an empty
 // string on success, else a message naming the spec file and argument.

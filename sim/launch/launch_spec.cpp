@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/launch/npy.hpp"
+#include "sim/launch/suggest.hpp"
+
 namespace warpsim::launch {
 namespace {
 
@@ -18,7 +21,8 @@ using json = nlohmann::json;
 const std::set<std::string> kTopFields = {"source", "kernel", "arch", "grid", "block", "cluster", "shared_bytes",
                                           "max_dynamic_shared_bytes", "registers", "deterministic",
                                           "expect_error", "args", "comment", "description", "name", "notes"};
-const std::set<std::string> kArgFields = {"type", "count", "init", "value", "hex", "name", "comment"};
+const std::set<std::string> kArgFields = {"type", "count", "init",  "value", "hex",  "name",
+                                          "comment", "expect", "rtol", "atol", "exact"};
 
 std::string json_kind(const json& j) {
     switch (j.type()) {
@@ -86,7 +90,11 @@ private:
     std::optional<ArgSpec> get_arg(const json& j, const std::string& field);
     bool get_buffer(const json& j, const std::string& field, ArgSpec& arg);
     bool get_scalar(const json& j, const std::string& field, ArgSpec& arg);
-    bool get_init(const std::string& text, const std::string& field, ArgSpec& arg);
+    bool get_init(const std::string& text, const std::string& field, const ArgSpec& arg, BufferInit& init,
+                  bool expect);
+    bool get_npy(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init, bool expect);
+    bool get_iota(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init);
+    bool get_expect(const json& j, const std::string& field, ArgSpec& arg);
     std::optional<uint64_t> number_text_bits(std::string_view text, ElemType t, const std::string& field);
     std::optional<uint64_t> json_number_bits(const json& v, ElemType t, const std::string& field);
     std::optional<ElemType> get_type(const json& j, const std::string& field);
@@ -136,8 +144,13 @@ std::optional<uint64_t> SpecReader::get_uint(const json& j, const std::string& f
 }
 
 std::optional<std::array<uint32_t, 3>> SpecReader::get_dims(const json& j, const std::string& field) {
+    if (j.is_number()) {  // "grid": 32 is dim3(32), as in <<<32, 256>>>
+        auto v = get_uint(j, field, 1, 0xffffffffu);
+        if (!v) return std::nullopt;
+        return std::array<uint32_t, 3>{static_cast<uint32_t>(*v), 1, 1};
+    }
     if (!j.is_array() || j.empty() || j.size() > 3) {
-        error(field, "expected an array of 1 to 3 positive integers, got " +
+        error(field, "expected a positive integer or an array of 1 to 3 of them, got " +
                          (j.is_array() ? "an array of " + std::to_string(j.size()) : json_kind(j)));
         return std::nullopt;
     }
@@ -245,8 +258,8 @@ std::optional<uint64_t> SpecReader::json_number_bits(const json& v, ElemType t, 
     return std::nullopt;
 }
 
-bool SpecReader::get_init(const std::string& text, const std::string& field, ArgSpec& arg) {
-    BufferInit& init = arg.init;
+bool SpecReader::get_init(const std::string& text, const std::string& field, const ArgSpec& arg, BufferInit& init,
+                          bool expect) {
     init.text = text;
     auto colon = text.find(':');
     std::string head = text.substr(0, colon), rest = colon == std::string::npos ? "" : text.substr(colon + 1);
@@ -254,6 +267,10 @@ bool SpecReader::get_init(const std::string& text, const std::string& field, Arg
         init.kind = BufferInit::Kind::zero;
     } else if (text == "iota") {
         init.kind = BufferInit::Kind::iota;
+    } else if (head == "iota" && colon != std::string::npos) {
+        return get_iota(rest, field, arg, init);
+    } else if (head == "npy" && colon != std::string::npos && !rest.empty()) {
+        return get_npy(rest, field, arg, init, expect);
     } else if (head == "fill" && colon != std::string::npos) {
         init.kind = BufferInit::Kind::fill;
         auto bits = number_text_bits(rest, arg.type, field);
@@ -282,7 +299,8 @@ bool SpecReader::get_init(const std::string& text, const std::string& field, Arg
             return false;
         }
     } else {
-        error(field, "unknown init " + quote(text) + " (expected zero, iota, fill:V, random:SEED or file:PATH)");
+        error(field, "unknown " + std::string(expect ? "expect " : "init ") + quote(text) +
+                         " (expected zero, iota, iota:START:STEP, fill:V, random:SEED, npy:PATH or file:PATH)");
         return false;
     }
     return true;
@@ -310,7 +328,91 @@ bool SpecReader::get_buffer(const json& j, const std::string& field, ArgSpec& ar
         }
         init_text = j["init"].get<std::string>();
     }
-    return get_init(init_text, field + ".init", arg);
+    if (!get_init(init_text, field + ".init", arg, arg.init, false)) return false;
+    return get_expect(j, field, arg);
+}
+
+// "npy:PATH": the header is read now, so that a wrong dtype or length is an error of the spec, not of the run.
+bool SpecReader::get_npy(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init,
+                         bool expect) {
+    init.kind = BufferInit::Kind::npy;
+    init.file = (dir_ / rest).lexically_normal().string();
+    auto header = read_npy_header(init.file);
+    if (!header) {
+        error(field, header.error());
+        return false;
+    }
+    if (std::string why = npy_fit_error(*header, arg.type, arg.count, !expect); !why.empty()) {
+        error(field, quote(init.file) + " " + why);
+        return false;
+    }
+    init.npy_data_offset = header->data_offset;
+    init.npy_descr = header->descr;
+    return true;
+}
+
+// "iota:START:STEP": component k holds START + STEP * k, integers wrapping like iota.
+bool SpecReader::get_iota(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init) {
+    init.kind = BufferInit::Kind::iota;
+    auto colon = rest.find(':');
+    long double parts[2] = {0, 1};
+    const std::string texts[2] = {rest.substr(0, colon), colon == std::string::npos ? "" : rest.substr(colon + 1)};
+    for (int i = 0; i < 2; ++i) {
+        double d = 0;
+        const std::string& t = texts[i];
+        auto r = std::from_chars(t.data(), t.data() + t.size(), d);
+        const bool integral = std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18;
+        if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size() || (!elem_is_float(arg.type) && !integral)) {
+            error(field, "bad iota " + quote("iota:" + rest) + " (iota:START:STEP, e.g. iota:0:2; integers for " +
+                             std::string(elem_name(arg.type)) + ")");
+            return false;
+        }
+        parts[i] = d;
+    }
+    init.iota_start = parts[0];
+    init.iota_step = parts[1];
+    return true;
+}
+
+bool SpecReader::get_expect(const json& j, const std::string& field, ArgSpec& arg) {
+    const bool tolerances = j.contains("rtol") || j.contains("atol") || j.contains("exact");
+    if (!j.contains("expect")) {
+        if (tolerances) warn(field, "rtol, atol and exact are ignored without \"expect\"");
+        return true;
+    }
+    if (!j["expect"].is_string()) {
+        error(field + ".expect", "expected a string (the init grammar: iota, fill:V, npy:PATH ...), got " +
+                                     json_kind(j["expect"]));
+        return false;
+    }
+    BufferExpect e;
+    // NumPy's isclose defaults for floats; integers compare exactly unless told otherwise.
+    const bool is_float = elem_is_float(arg.type);
+    e.rtol = is_float ? 1e-5 : 0;
+    e.atol = is_float ? 1e-8 : 0;
+    if (!get_init(j["expect"].get<std::string>(), field + ".expect", arg, e.values, true)) return false;
+    if (j.contains("exact")) {
+        if (!j["exact"].is_boolean()) {
+            error(field + ".exact", "expected true or false, got " + json_kind(j["exact"]));
+            return false;
+        }
+        e.exact = j["exact"].get<bool>();
+        if (e.exact && (j.contains("rtol") || j.contains("atol"))) {
+            error(field, "\"exact\": true compares bits; leave out rtol and atol (or set exact to false)");
+            return false;
+        }
+    }
+    for (const char* key : {"rtol", "atol"}) {
+        if (!j.contains(key)) continue;
+        const json& v = j[key];
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) {
+            error(field + "." + key, "expected a number of at least 0, got " + v.dump());
+            return false;
+        }
+        (std::string(key) == "rtol" ? e.rtol : e.atol) = v.get<double>();
+    }
+    arg.expect = std::move(e);
+    return true;
 }
 
 bool SpecReader::get_scalar(const json& j, const std::string& field, ArgSpec& arg) {
@@ -334,7 +436,9 @@ std::optional<ArgSpec> SpecReader::get_arg(const json& j, const std::string& fie
         return std::nullopt;
     }
     for (const auto& [key, val] : j.items())
-        if (!kArgFields.count(key)) warn(field + "." + key, "unknown field, ignored");
+        if (!kArgFields.count(key))
+            warn(field + "." + key, "unknown field, ignored" +
+                                        did_you_mean(key, std::vector<std::string>(kArgFields.begin(), kArgFields.end())));
     ArgSpec arg;
     if (auto n = get_string(j, "name", field + ".name", false)) arg.name = *n;
     if (!j.contains("type")) {
@@ -369,7 +473,9 @@ void SpecReader::run(const json& root) {
         return;
     }
     for (const auto& [key, val] : root.items())
-        if (!kTopFields.count(key)) warn(key, "unknown field, ignored");
+        if (!kTopFields.count(key))
+            warn(key, "unknown field, ignored" +
+                          did_you_mean(key, std::vector<std::string>(kTopFields.begin(), kTopFields.end())));
     LaunchSpec spec;
     spec.path = path_;
     auto source = get_string(root, "source", "source", true);
@@ -381,7 +487,7 @@ void SpecReader::run(const json& root) {
     if (auto a = get_string(root, "arch", "arch", false)) spec.arch = *a;
     for (const char* key : {"grid", "block"}) {
         if (!root.contains(key)) {
-            error(key, "missing (an array of 1 to 3 positive integers)");
+            error(key, "missing (a positive integer or an array of 1 to 3 of them)");
             continue;
         }
         if (auto d = get_dims(root[key], key)) (std::string(key) == "grid" ? spec.grid : spec.block) = *d;

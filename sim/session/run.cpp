@@ -5,6 +5,8 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +21,7 @@
 #include "sim/launch/hash.hpp"
 #include "sim/launch/params.hpp"
 #include "sim/launch/source.hpp"
+#include "sim/launch/suggest.hpp"
 
 namespace warpsim::session {
 namespace {
@@ -85,6 +88,26 @@ nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& 
     return lines;
 }
 
+// "no kernel named 'vecadd' in vector_add.ptx (did you mean 'vecAdd'?); its kernels: vecAdd, vector_add", the
+// names as written in the source (demangled), or the candidates of an ambiguous name with their signatures.
+std::string kernel_lookup_error(const ir::Module& m, const launch::LaunchSpec& spec, const ir::KernelLookup& found) {
+    std::vector<std::string> names;
+    for (const auto& f : m.functions)
+        if (f.is_entry) names.push_back(ir::demangled_base_name(f.name));
+    const std::string file = std::filesystem::path(spec.source_path).filename().string();
+    if (names.empty()) return "no kernel named '" + spec.kernel + "': " + file + " has no .entry";
+    if (found.error.find("ambiguous") != std::string::npos) {
+        std::string list;
+        for (const auto& c : found.candidates) list += "\n  " + launch::demangle(c) + "  (" + c + ")";
+        return "kernel name '" + spec.kernel + "' is ambiguous in " + file +
+               ": give the mangled name of one of" + list;
+    }
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    return "no kernel named '" + spec.kernel + "' in " + file + launch::did_you_mean(spec.kernel, names) +
+           "; its kernels: " + list;
+}
+
 }  // namespace
 
 engine::DeviceLimits limits_from(const device::DevicePreset& p) {
@@ -126,9 +149,22 @@ launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
     if (!errors.empty()) return Fail::failure(join_lines(errors));
     p.module = std::make_shared<ir::Module>(std::move(result.module));
     auto found = ir::find_kernel(*p.module, p.spec.kernel);
-    if (!found.function) return Fail::failure(p.spec.path + ": kernel: " + found.error);
+    if (!found.function) return Fail::failure(p.spec.path + ": kernel: " + kernel_lookup_error(*p.module, p.spec, found));
     p.kernel = found.function;
     p.kernel_index = static_cast<uint32_t>(found.function - p.module->functions.data());
+    // The C++ signature first: its messages name the parameter and its type ("a pointer: give a count").
+    std::string cu_text;
+    if (std::string cu = launch::find_cu_source(p.spec, *p.module); !cu.empty()) {
+        std::ifstream in(cu, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        cu_text = ss.str();
+    }
+    p.signature = launch::kernel_signature(*p.kernel, cu_text);
+    p.arg_names = launch::argument_names(p.signature, p.spec);
+    auto typed = launch::check_args_against(p.signature, p.spec);
+    if (!typed.errors.empty()) return Fail::failure(join_lines(typed.errors));
+    p.warnings.insert(p.warnings.end(), typed.warnings.begin(), typed.warnings.end());
     auto arg_errors = launch::check_args(*p.kernel, p.spec);
     if (!arg_errors.empty()) return Fail::failure(join_lines(arg_errors));
     return p;
@@ -270,13 +306,30 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
         r.metrics = run.counters.metrics();
         r.extra["lines"] = per_line_json(*p.module, run.counters);
     }
+    bool has_expect = false;
+    for (const auto& a : p.spec.args) has_expect = has_expect || a.expect.has_value();
+    const bool keep = options.keep_buffers || (has_expect && !result.error);
+    if (keep) run.final_buffers.resize(p.spec.args.size());
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer) continue;
         auto bytes = sim.read(setup->addresses[i], p.spec.args[i].buffer_bytes());
         if (!bytes) continue;
         r.buffers.push_back({static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(*bytes))});
+        if (keep) run.final_buffers[i] = std::move(*bytes);
+    }
+    if (has_expect && !result.error) {
+        auto checks = launch::check_expectations(p.spec, run.final_buffers, p.arg_names);
+        if (!checks) return Fail::failure(checks.error());
+        run.checks = std::move(checks.value());
+        r.extra["expect"] = launch::checks_json(run.checks);
+        r.extra["verdict"] = run.checks_passed() ? "pass" : "fail";
+        if (!options.keep_buffers) run.final_buffers.clear();
     }
     return run;
+}
+
+bool SimRun::checks_passed() const {
+    return std::all_of(checks.begin(), checks.end(), [](const launch::BufferCheck& c) { return c.passed(); });
 }
 
 }  // namespace warpsim::session

@@ -12,6 +12,8 @@
 #include "sim/counts/counters.hpp"
 #include "sim/device/device.hpp"
 #include "sim/device/occupancy.hpp"
+#include "sim/launch/cxx_signature.hpp"
+#include "sim/launch/expect.hpp"
 #include "sim/launch/launch_spec.hpp"
 #include "sim/launch/outcome.hpp"
 #include "sim/launch/result.hpp"
@@ -27,6 +29,8 @@ struct PreparedLaunch {
     const ir::Function* kernel = nullptr;
     uint32_t kernel_index = 0;        // index in module->functions
     std::vector<std::string> warnings;
+    launch::CxxSignature signature;   // C++ parameter types and names, where known
+    std::vector<std::string> arg_names;  // per spec argument: the spec's name, else the C++ parameter's, else ""
 };
 
 // Parses the spec file, loads (or compiles) its source, parses and verifies the PTX, finds the kernel and
@@ -51,6 +55,7 @@ struct SimOptions {
     uint32_t workers = 0;             // host threads; 0 = all cores
     bool verbose = false;
     engine::LaunchProgress* progress = nullptr;   // optional: the launch's progress counters (a progress bar)
+    bool keep_buffers = false;        // keep every buffer's bytes after the kernel in SimRun::final_buffers
 };
 
 // A simulator with the spec's buffers allocated and filled, the packed parameters, and a launch
@@ -78,6 +83,12 @@ struct SimRun {
     uint64_t thread_instructions = 0;
     double launch_seconds = 0;        // wall time of sim.launch alone (no setup, no hashing)
     double launch_cpu_seconds = 0;    // process CPU time (all threads) spent in sim.launch
+    // Per spec argument, its bytes after the kernel (empty for scalars, and for all unless keep_buffers).
+    std::vector<std::vector<uint8_t>> final_buffers;
+    // The spec's "expect" checks (also in report.extra["expect"]); empty when the spec has none or the kernel
+    // failed.
+    std::vector<launch::BufferCheck> checks;
+    bool checks_passed() const;
 };
 
 // Runs the prepared launch on the simulator. Launch and memory errors come back inside the report

@@ -125,9 +125,9 @@ TEST_CASE("malformed specs name the file and the field", "[launch][spec][errors]
         {R"({"source": 3, "kernel": "k", "grid": [1], "block": [1], "args": []})",
          "vector_add.json: source: expected a string, got an integer"},
         {R"({"source": "k.ptx", "kernel": "k", "grid": "4", "block": [1], "args": []})",
-         "vector_add.json: grid: expected an array of 1 to 3 positive integers, got a string"},
+         "vector_add.json: grid: expected a positive integer or an array of 1 to 3 of them, got a string"},
         {R"({"source": "k.ptx", "kernel": "k", "grid": [1, 1, 1, 1], "block": [1], "args": []})",
-         "grid: expected an array of 1 to 3 positive integers, got an array of 4"},
+         "grid: expected a positive integer or an array of 1 to 3 of them, got an array of 4"},
         {R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [0, 1], "args": []})",
          "vector_add.json: block[0]: 0 is out of range (1 to 4294967295)"},
         {R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1.5], "args": []})",
@@ -137,7 +137,8 @@ TEST_CASE("malformed specs name the file and the field", "[launch][spec][errors]
         {R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1], "deterministic": "no", "args": []})",
          "vector_add.json: deterministic: expected true or false, got a string"},
         {spec_with_args(R"({"type": "f32", "count": 4, "init": "ones"})"),
-         "vector_add.json: args[0].init: unknown init 'ones' (expected zero, iota, fill:V, random:SEED or file:PATH)"},
+         "vector_add.json: args[0].init: unknown init 'ones' (expected zero, iota, iota:START:STEP, fill:V, "
+         "random:SEED, npy:PATH or file:PATH)"},
         {spec_with_args(R"({"type": "f32", "count": 4, "init": "random:x"})"), "args[0].init: bad seed 'x'"},
         {spec_with_args(R"({"type": "f32", "count": 4, "init": "fill:abc"})"), "args[0].init: bad number 'abc' for f32"},
         {spec_with_args(R"({"type": "u8", "count": 4, "init": "fill:256"})"), "args[0].init: '256' is out of range for u8"},
@@ -203,8 +204,8 @@ TEST_CASE("unknown fields are warnings, not errors", "[launch][spec]") {
         "args": [{"type": "f32", "count": 2, "intit": "iota"}]})", "w.json");
     REQUIRE(p.ok());
     REQUIRE(p.warnings.size() == 2);
-    CHECK(p.warnings[0] == "w.json: gird: unknown field, ignored");
-    CHECK(p.warnings[1] == "w.json: args[0].intit: unknown field, ignored");
+    CHECK(p.warnings[0] == "w.json: gird: unknown field, ignored (did you mean 'grid'?)");
+    CHECK(p.warnings[1] == "w.json: args[0].intit: unknown field, ignored (did you mean 'init'?)");
 }
 
 TEST_CASE("a missing spec file is an error, not a crash", "[launch][spec][errors]") {
