@@ -15,6 +15,8 @@
 #include "kernels_ir/verifier.hpp"
 #include "sim/cli/gpu_commands.hpp"
 #include "sim/device/device.hpp"
+#include "sim/device/ptxas.hpp"
+#include "sim/launch/cxx_signature.hpp"
 #include "sim/launch/launch_spec.hpp"
 #include "sim/launch/npy.hpp"
 #include "sim/launch/show.hpp"
@@ -212,20 +214,53 @@ int ptx_command(const PtxArgs& args) {
     size_t line_count = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
     std::cout << fmt::format("{}: PTX {}.{}, target {}, {} lines\n", name, m.version_major, m.version_minor,
                              m.target.empty() ? "?" : m.target.front(), line_count);
+    // ptxas's own counts (what the GPU allocates), from one ptxas run over the module.
+    std::string ptxas_log;
+    auto usage = device::ptxas_usage_all(text, args.arch, &ptxas_log);
+    launch::LaunchSpec where;
+    where.source_path = args.file;
+    std::string cu_text;
+    if (std::string cu = launch::find_cu_source(where, m); !cu.empty()) {
+        std::ifstream in(cu, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        cu_text = ss.str();
+    }
     for (const auto& f : m.functions) {
         if (!f.is_entry) continue;
-        uint64_t shared = 0;
-        for (const auto& v : m.globals) {
-            if (v.space == ir::Space::shared) shared += v.size_bytes();
+        const launch::CxxSignature sig = launch::kernel_signature(f, cu_text);
+        std::cout << "\nkernel " << sig.demangled << (sig.demangled != f.name ? "  [" + f.name + "]" : "") << "\n";
+        const device::PtxasUsage* u = nullptr;
+        if (usage)
+            for (const auto& e : *usage)
+                if (e.function == f.name) u = &e;
+        if (u) {
+            std::cout << fmt::format("  ptxas ({}): {} registers per thread, {} bytes static shared, {} bytes stack, "
+                                     "{} barrier{}{}\n", args.arch, u->registers, u->shared_bytes,
+                                     u->stack_frame_bytes, u->barriers, u->barriers == 1 ? "" : "s",
+                                     u->spill_stores + u->spill_loads
+                                         ? fmt::format(", spills {} bytes stored / {} loaded", u->spill_stores,
+                                                       u->spill_loads)
+                                         : "");
+        } else {
+            uint64_t shared = 0;
+            for (const auto& v : m.globals)
+                if (v.space == ir::Space::shared) shared += v.size_bytes();
+            for (const auto& v : f.locals)
+                if (v.space == ir::Space::shared) shared += v.size_bytes();
+            std::cout << fmt::format("  no ptxas ({}): registers unknown (the PTX declares {} virtual registers; "
+                                     "ptxas allocates far fewer), {} bytes static shared\n",
+                                     ptxas_log.substr(0, ptxas_log.find('\n')), f.regs.size(), shared);
         }
-        for (const auto& v : f.locals) {
-            if (v.space == ir::Space::shared) shared += v.size_bytes();
-        }
-        std::cout << fmt::format("\nkernel {}  ({} instructions, {} registers declared, {} bytes static shared)\n",
-                                 f.name, f.body.size(), f.regs.size(), shared);
-        for (const auto& prm : f.params) {
-            std::cout << fmt::format("  param {:<40} .{}{} ({} bytes)\n", prm.name, ir::type_name(prm.type),
-                                     prm.array ? fmt::format("[{}]", prm.array) : "", prm.size_bytes());
+        std::cout << fmt::format("  {} PTX instructions\n", f.body.size());
+        for (size_t i = 0; i < f.params.size(); ++i) {
+            const auto& prm = f.params[i];
+            const launch::CxxParam cxx = i < sig.params.size() ? sig.params[i] : launch::CxxParam{};
+            const std::string ptx_type = "." + std::string(ir::type_name(prm.type)) +
+                                         (prm.array ? fmt::format("[{}]", prm.array) : "");
+            std::cout << fmt::format("  param {:<2} {:<12} {:<22} {} ({} bytes){}\n", i,
+                                     cxx.name.empty() ? "-" : cxx.name, cxx.type.empty() ? "-" : cxx.type, ptx_type,
+                                     prm.size_bytes(), "  " + prm.name);
         }
     }
     return 0;

@@ -224,8 +224,8 @@ std::string target_arch(std::string_view ptx_text, std::string_view arch) {
 
 }  // namespace
 
-std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
-                                      std::string* log) {
+std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
+                                                       std::string* log) {
     std::string scratch;
     std::string& out = log ? *log : scratch;
     out.clear();
@@ -246,7 +246,16 @@ std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_vie
         if (status > 0) out = "ptxas failed (exit " + std::to_string(status) + "):\n" + out;
         return std::nullopt;
     }
-    std::vector<PtxasUsage> entries = parse_ptxas_verbose(out);
+    return parse_ptxas_verbose(out);
+}
+
+std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
+                                      std::string* log) {
+    std::string scratch;
+    std::string& out = log ? *log : scratch;
+    std::optional<std::vector<PtxasUsage>> all = ptxas_usage_all(ptx_text, arch, &out);
+    if (!all) return std::nullopt;
+    const std::vector<PtxasUsage>& entries = *all;
     std::vector<const PtxasUsage*> matches;
     for (const PtxasUsage& e : entries) {
         if (names_kernel(e.function, kernel_name)) matches.push_back(&e);

@@ -34,6 +34,10 @@ std::optional<std::string> find_ptxas();
 std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
                                       std::string* log = nullptr);
 
+// The same for every entry ptxas compiled, from one ptxas run.
+std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
+                                                       std::string* log = nullptr);
+
 // The registers-per-thread part of ptxas_usage.
 std::optional<int> registers_from_ptxas(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
                                         std::string* log = nullptr);

@@ -253,7 +253,9 @@ ArgTypeCheck check_args_against(const CxxSignature& sig, const LaunchSpec& spec)
         const std::string where = spec.path + ": args[" + std::to_string(i) + "]";
         const std::string label = param_label(p, i);
         if (s.kind == Scalar::Kind::pointer) {
-            if (a.kind == ArgSpec::Kind::scalar)
+            // A 64-bit integer value is an address given by hand (a planted bad pointer): the parameter's width.
+            const bool address = a.kind == ArgSpec::Kind::scalar && !elem_is_float(a.type) && scalar_bytes(a.type) == 8;
+            if (a.kind == ArgSpec::Kind::scalar && !address)
                 out.errors.push_back(where + ": " + label + ", a pointer: give a count (a buffer: \"count\" and "
                                      "\"init\"), not a value");
             else if (a.kind == ArgSpec::Kind::buffer)

@@ -10,30 +10,7 @@ out=$3
 rm -rf "$out"
 mkdir -p "$out"
 ptx="$src/examples/vector_add.ptx"
-failed=0
-fail() {
-    echo "FAIL: $*"
-    failed=1
-}
-
-# expect RC PATTERN-IN-STDOUT PATTERN-IN-STDERR -- ARGS...; an empty pattern wants an empty stream.
-expect() {
-    local rc=$1 want_out=$2 want_err=$3
-    shift 4
-    "$warpsim" "$@" >"$out/stdout" 2>"$out/stderr"
-    local got=$?
-    [ "$got" -eq "$rc" ] || fail "warpsim $*: exit $got, expected $rc: $(head -c 400 "$out/stderr")"
-    if [ -z "$want_out" ]; then
-        [ ! -s "$out/stdout" ] || fail "warpsim $*: unexpected stdout: $(head -c 300 "$out/stdout")"
-    else
-        grep -qF -- "$want_out" "$out/stdout" || fail "warpsim $*: stdout lacks '$want_out'"
-    fi
-    if [ -z "$want_err" ]; then
-        [ ! -s "$out/stderr" ] || fail "warpsim $*: unexpected stderr: $(head -c 300 "$out/stderr")"
-    else
-        grep -qF -- "$want_err" "$out/stderr" || fail "warpsim $*: stderr lacks '$want_err': $(head -c 300 "$out/stderr")"
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect_lib.sh"
 
 # spec NAME GRID-AND-BLOCK ARGS: a vecAdd spec (a, b, c, n) in $out.
 spec() {
@@ -75,7 +52,7 @@ spec floatn '"grid": 4, "block": 256' '{"type": "f32", "count": 1000}, {"type": 
   {"type": "f32", "count": 1000}, {"type": "f32", "value": 1000}'
 expect 2 "" "args[3]: parameter 3 'n' is int (4 bytes, an integer) but the spec gives f32; use \"type\": \"i32\"" -- run "$out/floatn.json"
 spec valuec '"grid": 4, "block": 256' '{"type": "f32", "count": 1000}, {"type": "f32", "count": 1000},
-  {"type": "u64", "value": 0}, {"type": "i32", "value": 1000}'
+  {"type": "i32", "value": 0}, {"type": "i32", "value": 1000}'
 expect 2 "" "args[2]: parameter 2 'c' is float*, a pointer: give a count" -- run "$out/valuec.json"
 KERNEL=vecadd spec misspelt '"grid": 4, "block": 256' '{"type": "f32", "count": 1000}, {"type": "f32", "count": 1000},
   {"type": "f32", "count": 1000}, {"type": "i32", "value": 1000}'
@@ -87,6 +64,15 @@ cat >"$out/field.json" <<JSON
 JSON
 expect 0 "" "shared_byte: unknown field, ignored (did you mean 'shared_bytes'?)" -- run "$out/field.json" --quiet
 expect 0 "" "args[2].expekt: unknown field, ignored (did you mean 'expect'?)" -- run "$out/field.json" --quiet
+
+# warpsim ptx: demangled names, C++ types and names, ptxas's registers (not the PTX's virtual registers).
+expect 0 "kernel vecAdd(float const*, float const*, float*, int)  [_Z6vecAddPKfS0_Pfi]" "" -- ptx "$ptx"
+expect 0 "  param 3  n            int                    .u32 (4 bytes)  _Z6vecAddPKfS0_Pfi_param_3" "" -- ptx "$ptx"
+if command -v ptxas >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ] || [ -x /usr/local/cuda/bin/ptxas ]; then
+    expect 0 "  ptxas (sm_90): 12 registers per thread, 0 bytes static shared" "" -- ptx "$ptx"
+else
+    expect 0 "  no ptxas (" "" -- ptx "$ptx"
+fi
 
 # NumPy writes the inputs and the reference and reads back what --save wrote (skipped without python3-numpy).
 py=/usr/bin/python3

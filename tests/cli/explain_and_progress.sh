@@ -9,31 +9,7 @@ src=$2
 out=$3
 mkdir -p "$out"
 spec="$src/examples/specs/vector_add_1000.json"
-failed=0
-
-fail() {
-    echo "FAIL: $*"
-    failed=1
-}
-
-# expect RC PATTERN-IN-STDOUT PATTERN-IN-STDERR -- ARGS...: run warpsim and check; an empty pattern wants an empty stream.
-expect() {
-    local rc=$1 want_out=$2 want_err=$3
-    shift 4
-    "$warpsim" "$@" >"$out/stdout" 2>"$out/stderr"
-    local got=$?
-    [ "$got" -eq "$rc" ] || fail "warpsim $*: exit $got, expected $rc"
-    if [ -z "$want_out" ]; then
-        [ ! -s "$out/stdout" ] || fail "warpsim $*: unexpected stdout: $(head -c 300 "$out/stdout")"
-    else
-        grep -qF -- "$want_out" "$out/stdout" || fail "warpsim $*: stdout lacks '$want_out'"
-    fi
-    if [ -z "$want_err" ]; then
-        [ ! -s "$out/stderr" ] || fail "warpsim $*: unexpected stderr: $(head -c 300 "$out/stderr")"
-    else
-        grep -qF -- "$want_err" "$out/stderr" || fail "warpsim $*: stderr lacks '$want_err': $(head -c 300 "$out/stderr")"
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect_lib.sh"
 
 # stderr is a file here: no progress bar, with or without --json.
 expect 0 "launch    grid (4,1,1)" "" -- run "$spec"

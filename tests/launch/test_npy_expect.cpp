@@ -304,6 +304,8 @@ TEST_CASE("arguments against the C++ parameter types", "[launch][cxx]") {
     CHECK_THAT(r.errors[3], Catch::Contains("parameter 4 'x' is double, a value: give \"value\" (\"type\": \"f64\"), "
                                             "not a count"));
     CHECK(r.warnings.empty());
+    // A 64-bit integer for a pointer is an address given by hand: accepted.
+    CHECK(check_args_against(sig, spec_of(R"([{"type": "f32", "count": 4}, {"type": "u64", "value": 16}])")).errors.empty());
     auto names = argument_names(sig, spec);
     CHECK(names[2] == "nx");
     // A buffer of another element type is a warning only (kernels reinterpret on purpose).
