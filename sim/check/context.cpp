@@ -5,34 +5,14 @@
 #include <cctype>
 #include <fmt/format.h>
 
+#include "kernels_ir/layout.hpp"
 #include "kernels_ir/names.hpp"
 
 namespace warpsim::check {
 namespace {
 
-uint64_t align_up(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
-// The engine's rule (sim/engine/decode.cpp): .align when given, else the element size.
-uint64_t var_align(const ir::Variable& v) {
-    return std::max<uint64_t>(1, v.align ? v.align : uint64_t{ir::type_bytes(v.type)} * std::max<uint8_t>(1, v.vec));
-}
-
-bool is_shared(const ir::Variable& v) { return v.space == ir::Space::shared || v.space == ir::Space::shared_cta; }
-bool is_unsized(const ir::Variable& v) { return !v.dims.empty() && v.dims[0] == 0; }
-
-void place(const ir::Variable& v, uint64_t& cursor, SharedLayout& out, bool keep) {
-    if (!is_shared(v) || is_unsized(v)) return;
-    cursor = align_up(cursor, var_align(v));
-    if (keep) {
-        SharedVar s;
-        s.name = v.name;
-        s.offset = cursor;
-        s.size = v.size_bytes();
-        s.elem_bytes = std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec));
-        s.dims = v.dims;
-        out.vars.push_back(std::move(s));
-    }
-    cursor += v.size_bytes();
+uint32_t element_bytes(const ir::Variable& v) {
+    return std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec));
 }
 
 std::string index_text(uint64_t element, const std::vector<uint64_t>& dims) {
@@ -52,19 +32,21 @@ std::string index_text(uint64_t element, const std::vector<uint64_t>& dims) {
 
 SharedLayout shared_layout(const ir::Module& m, uint32_t kernel_index) {
     SharedLayout out;
-    uint64_t cursor = 0;
-    for (const auto& v : m.globals) place(v, cursor, out, true);
-    for (size_t f = 0; f < m.functions.size(); ++f)
-        if (!m.functions[f].is_entry)
-            for (const auto& v : m.functions[f].locals) place(v, cursor, out, true);
-    if (kernel_index < m.functions.size())
-        for (const auto& v : m.functions[kernel_index].locals) place(v, cursor, out, true);
-    out.dynamic_base = align_up(cursor, 16);
+    const ir::SharedLayout window = ir::shared_layout(m);
+    for (const auto& p : window.placements) {
+        // Module scope, every .func, then this kernel: other kernels' variables are not in its window.
+        const bool common = p.owner < 0 || !m.functions[static_cast<size_t>(p.owner)].is_entry;
+        if (!common && p.owner != int64_t{kernel_index}) continue;
+        const auto& vars = p.owner < 0 ? m.globals : m.functions[static_cast<size_t>(p.owner)].locals;
+        const ir::Variable& v = vars[p.index];
+        out.vars.push_back({v.name, p.offset, p.size, element_bytes(v), v.dims});
+    }
+    out.dynamic_base = kernel_index < window.dynamic_base.size() ? window.dynamic_base[kernel_index] : 0;
     auto find_extern = [&](const std::vector<ir::Variable>& vars) {
         for (const auto& v : vars)
-            if (is_shared(v) && is_unsized(v) && out.dynamic_name.empty()) {
+            if (ir::is_dynamic_shared(v) && out.dynamic_name.empty()) {
                 out.dynamic_name = v.name;
-                out.dynamic_elem_bytes = std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec));
+                out.dynamic_elem_bytes = element_bytes(v);
             }
     };
     if (kernel_index < m.functions.size()) find_extern(m.functions[kernel_index].locals);

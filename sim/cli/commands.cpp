@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "kernels_ir/layout.hpp"
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/printer.hpp"
 #include "kernels_ir/verifier.hpp"
@@ -226,7 +227,9 @@ int ptx_command(const PtxArgs& args) {
         ss << in.rdbuf();
         cu_text = ss.str();
     }
-    for (const auto& f : m.functions) {
+    const ir::SharedLayout window = ir::shared_layout(m);
+    for (std::size_t k = 0; k < m.functions.size(); ++k) {
+        const auto& f = m.functions[k];
         if (!f.is_entry) continue;
         const launch::CxxSignature sig = launch::kernel_signature(f, cu_text);
         std::cout << "\nkernel " << sig.demangled << (sig.demangled != f.name ? "  [" + f.name + "]" : "") << "\n";
@@ -243,11 +246,7 @@ int ptx_command(const PtxArgs& args) {
                                                        u->spill_loads)
                                          : "");
         } else {
-            uint64_t shared = 0;
-            for (const auto& v : m.globals)
-                if (v.space == ir::Space::shared) shared += v.size_bytes();
-            for (const auto& v : f.locals)
-                if (v.space == ir::Space::shared) shared += v.size_bytes();
+            const uint32_t shared = window.static_bytes[k];  // the engine's layout (kernels_ir/layout)
             std::cout << fmt::format("  no ptxas ({}): registers unknown (the PTX declares {} virtual registers; "
                                      "ptxas allocates far fewer), {} bytes static shared\n",
                                      ptxas_log.substr(0, ptxas_log.find('\n')), f.regs.size(), shared);

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "kernels_ir/cfg.hpp"
+#include "kernels_ir/dataflow.hpp"
+#include "kernels_ir/layout.hpp"
 
 #include "sim/engine/contract.hpp"
 #include "sim/engine/dispatch.hpp"
@@ -23,13 +25,6 @@ uint64_t width_mask(ir::Type t) {
 
 namespace {
 
-uint32_t align_up(uint32_t v, uint32_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
-uint32_t var_align(const ir::Variable& v) {
-    return std::max<uint32_t>(1, v.align ? v.align : ir::type_bytes(v.type) * std::max<uint32_t>(1, v.vec));
-}
-uint32_t param_align(const ir::Param& p) { return std::max<uint32_t>(1, p.align ? p.align : ir::type_bytes(p.type)); }
-
 struct SymbolInfo {
     bool found = false;
     AddrSpace space = AddrSpace::global;
@@ -37,79 +32,23 @@ struct SymbolInfo {
     bool frame_relative = false;  // local depot or frame param: add the frame's base at run time
 };
 
-// Shared-memory layout of the whole module (see header of Program for the rule).
-struct SharedLayout {
-    std::map<std::pair<int64_t, std::string>, uint32_t> offsets;  // (function index or -1, name)
-    std::vector<uint32_t> dynamic_base;                           // per function
-    std::vector<uint32_t> static_bytes;                           // per function (kernels)
-};
-
-SharedLayout layout_shared(const ir::Module& m) {
-    SharedLayout L;
-    uint32_t off = 0, max_align = 16;
-    auto place = [&](int64_t owner, const ir::Variable& v, uint32_t& cursor) {
-        if (v.space != ir::Space::shared && v.space != ir::Space::shared_cta) return;
-        if (!v.dims.empty() && v.dims[0] == 0) return;  // extern unsized: dynamic shared
-        cursor = align_up(cursor, var_align(v));
-        L.offsets[{owner, v.name}] = cursor;
-        cursor += static_cast<uint32_t>(v.size_bytes());
-    };
-    for (const auto& v : m.globals) place(-1, v, off);
-    for (std::size_t f = 0; f < m.functions.size(); ++f)
-        if (!m.functions[f].is_entry)
-            for (const auto& v : m.functions[f].locals) place(static_cast<int64_t>(f), v, off);
-    const uint32_t common = off;
-    L.dynamic_base.assign(m.functions.size(), 0);
-    L.static_bytes.assign(m.functions.size(), common);
-    uint32_t max_dyn = align_up(common, max_align);
-    for (std::size_t f = 0; f < m.functions.size(); ++f) {
-        if (!m.functions[f].is_entry) continue;
-        uint32_t k = common;
-        for (const auto& v : m.functions[f].locals) place(static_cast<int64_t>(f), v, k);
-        L.static_bytes[f] = k;
-        L.dynamic_base[f] = align_up(k, max_align);
-        max_dyn = std::max(max_dyn, L.dynamic_base[f]);
-    }
-    for (std::size_t f = 0; f < m.functions.size(); ++f)
-        if (!m.functions[f].is_entry) L.dynamic_base[f] = max_dyn;
-    return L;
-}
-
-// Pass 1: the per-frame .param area and .local depot of every function.
+// Pass 1: the per-frame .param area and .local depot of every function (kernels_ir/layout).
 void layout_frame(const ir::Function& fn, DecodedFunction& df) {
-    uint32_t p = 0;
-    if (!fn.is_entry) {
-        for (const auto& a : fn.params) {
-            p = align_up(p, param_align(a));
-            df.formal_offsets.push_back(p);
-            p += static_cast<uint32_t>(a.size_bytes());
-        }
-        for (const auto& r : fn.returns) {
-            p = align_up(p, param_align(r));
-            df.return_offsets.push_back(p);
-            p += static_cast<uint32_t>(r.size_bytes());
-        }
-    }
-    uint32_t l = 0;
-    for (const auto& v : fn.locals) {
-        if (v.space == ir::Space::param) {
-            p = align_up(p, var_align(v));
-            df.frame_symbols[v.name] = {AddrSpace::frame_param, p};
-            p += static_cast<uint32_t>(v.size_bytes());
-        } else if (v.space == ir::Space::local) {
-            l = align_up(l, var_align(v));
-            df.frame_symbols[v.name] = {AddrSpace::local, l};
-            l += static_cast<uint32_t>(v.size_bytes());
-        }
-    }
-    df.param_bytes = align_up(p, 16);
-    df.local_bytes = align_up(l, 16);
+    ir::FrameLayout F = ir::frame_layout(fn);
+    df.formal_offsets = std::move(F.formal_offsets);
+    df.return_offsets = std::move(F.return_offsets);
+    for (const auto& [name, slot] : F.symbols)
+        df.frame_symbols[name] = {slot.space == ir::Space::param ? AddrSpace::frame_param : AddrSpace::local,
+                                  slot.offset};
+    df.param_bytes = F.param_bytes;
+    df.local_bytes = F.local_bytes;
 }
 
 class FunctionDecoder {
 public:
-    FunctionDecoder(const ir::Module& m, const ModuleLayout& ml, const SharedLayout& sl, Program& prog, uint32_t f)
-        : m_(m), ml_(ml), sl_(sl), prog_(prog), fidx_(f), fn_(m.functions[f]), df_(prog.functions[f]) {}
+    FunctionDecoder(const ir::Module& m, const ModuleLayout& ml, Program& prog, uint32_t f)
+        : m_(m), ml_(ml), sl_(prog.shared), prog_(prog), fidx_(f), fn_(m.functions[f]), df_(prog.functions[f]),
+          kernel_params_(ir::param_layout(m.functions[f].params)) {}
 
     void run() {
         df_.num_regs = static_cast<uint32_t>(fn_.regs.size());
@@ -157,7 +96,7 @@ private:
                 return shared(fidx_, v);
         for (std::size_t i = 0; i < fn_.params.size(); ++i)
             if (fn_.params[i].name == name)
-                return fn_.is_entry ? SymbolInfo{true, AddrSpace::kernel_param, kernel_param_offset(i), false}
+                return fn_.is_entry ? SymbolInfo{true, AddrSpace::kernel_param, kernel_params_.offsets[i], false}
                                     : SymbolInfo{true, AddrSpace::frame_param, df_.formal_offsets[i], true};
         for (std::size_t i = 0; i < fn_.returns.size() && !fn_.is_entry; ++i)
             if (fn_.returns[i].name == name) return {true, AddrSpace::frame_param, df_.return_offsets[i], true};
@@ -172,17 +111,8 @@ private:
         return s;
     }
     SymbolInfo shared(int64_t owner, const ir::Variable& v) const {
-        if (!v.dims.empty() && v.dims[0] == 0) return {true, AddrSpace::shared, sl_.dynamic_base[fidx_], false};
-        auto it = sl_.offsets.find({owner, v.name});
-        return {true, AddrSpace::shared, it == sl_.offsets.end() ? 0 : it->second, false};
-    }
-    int64_t kernel_param_offset(std::size_t i) const {
-        uint32_t p = 0;
-        for (std::size_t k = 0; k <= i; ++k) {
-            p = align_up(p, param_align(fn_.params[k]));
-            if (k < i) p += static_cast<uint32_t>(fn_.params[k].size_bytes());
-        }
-        return p;
+        if (ir::is_dynamic_shared(v)) return {true, AddrSpace::shared, sl_.dynamic_base[fidx_], false};
+        return {true, AddrSpace::shared, std::max<int64_t>(0, sl_.offset_of(owner, v.name)), false};
     }
 
     uint32_t src_slot(const Operand& o, DInst& in) {
@@ -373,37 +303,15 @@ private:
 
     const ir::Module& m_;
     const ModuleLayout& ml_;
-    const SharedLayout& sl_;
+    const ir::SharedLayout& sl_;
     Program& prog_;
     uint32_t fidx_;
     const ir::Function& fn_;
     DecodedFunction& df_;
+    const ir::ParamLayout kernel_params_;
     std::map<uint64_t, uint32_t> consts_;
     uint32_t scratch_ = 0, zero_ = 0;
 };
-
-// Whether args[0] of `op` is only written: false for opcodes without a destination and for those whose first
-// operand is read as well (wgmma's accumulators, call's return list, which stays conservative) or is a source
-// (nanosleep, stackrestore, setmaxnreg, the address of st/cp/mbarrier/...; address operands are reads anyway).
-bool first_arg_only_written(ir::Opcode op) {
-    using O = ir::Opcode;
-    switch (op) {
-    case O::st: case O::red: case O::prefetch: case O::prefetchu: case O::applypriority: case O::discard:
-    case O::bra: case O::brx: case O::call: case O::ret: case O::exit: case O::trap: case O::brkpt:
-    case O::nanosleep: case O::pmevent: case O::bar: case O::barrier: case O::membar: case O::fence:
-    case O::stackrestore: case O::mbarrier: case O::griddepcontrol: case O::cp: case O::stmatrix: case O::wmma:
-    case O::wgmma: case O::tensormap: case O::setmaxnreg: case O::multimem: case O::sust: case O::sured:
-        return false;
-    default: return true;
-    }
-}
-
-bool operand_reads(const Operand& o, uint32_t r) {
-    if ((o.kind == Operand::Kind::reg || o.kind == Operand::Kind::address) && o.reg == r) return true;
-    for (const auto& e : o.elems)
-        if (operand_reads(e, r)) return true;
-    return false;
-}
 
 // Global atomics whose outcome depends on the order of blocks: float ones (rounding), inc/dec (wrap), exch,
 // cas, and any atom whose old value some instruction reads. An integer add/min/max/and/or/xor whose result
@@ -412,7 +320,7 @@ bool has_cross_block_atomics(const ir::Function& fn) {
     for (const auto& inst : fn.body) {
         if (inst.op != ir::Opcode::atom && inst.op != ir::Opcode::red) continue;
         if (inst.d.space == ir::Space::shared || inst.d.space == ir::Space::shared_cta) continue;
-        const bool result_used = inst.op == ir::Opcode::atom && !atom_result_unused(fn, inst);
+        const bool result_used = inst.op == ir::Opcode::atom && !ir::atom_result_unused(fn, inst);
         if (result_used || ir::is_float(inst.d.type) || inst.d.atom == ir::AtomOp::inc ||
             inst.d.atom == ir::AtomOp::dec || inst.d.atom == ir::AtomOp::exch || inst.d.atom == ir::AtomOp::cas)
             return true;
@@ -422,38 +330,20 @@ bool has_cross_block_atomics(const ir::Function& fn) {
 
 }  // namespace
 
-bool register_read(const ir::Function& fn, uint32_t reg) {
-    for (const auto& inst : fn.body) {
-        if (inst.pred.reg == reg) return true;
-        for (std::size_t i = 0; i < inst.args.size(); ++i) {
-            const Operand& o = inst.args[i];
-            const bool written_only = i == 0 && o.kind != Operand::Kind::address && first_arg_only_written(inst.op);
-            if (!written_only && operand_reads(o, reg)) return true;
-        }
-    }
-    return false;
-}
-
-bool atom_result_unused(const ir::Function& fn, const ir::Instruction& atom) {
-    if (atom.args.empty()) return false;
-    const Operand& d = atom.args[0];
-    return d.kind == Operand::Kind::sink || (d.kind == Operand::Kind::reg && !register_read(fn, d.reg));
-}
-
 Program decode_module(const ir::Module& module, const ModuleLayout& layout) {
     Program prog;
     prog.module = &module;
     prog.functions.resize(module.functions.size());
-    const SharedLayout shared = layout_shared(module);
+    prog.shared = ir::shared_layout(module);
     for (uint32_t f = 0; f < module.functions.size(); ++f) {
         prog.functions[f].fn = &module.functions[f];
         prog.functions[f].index = f;
-        prog.functions[f].static_shared = shared.static_bytes[f];
+        prog.functions[f].static_shared = prog.shared.static_bytes[f];
         layout_frame(module.functions[f], prog.functions[f]);
         prog.functions[f].uses_global_atomics = has_cross_block_atomics(module.functions[f]);
     }
     for (uint32_t f = 0; f < module.functions.size(); ++f)
-        if (module.functions[f].has_body) FunctionDecoder(module, layout, shared, prog, f).run();
+        if (module.functions[f].has_body) FunctionDecoder(module, layout, prog, f).run();
     return prog;
 }
 

@@ -4,7 +4,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "sim/engine/decode.hpp"
+#include "kernels_ir/dataflow.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/arith/float_ops.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -115,7 +115,7 @@ Handler select_atomic(const ir::Instruction& inst, DInst& in, const SelectContex
     const bool red = inst.op == ir::Opcode::red;
     if (inst.d.atom == AtomOp::none || inst.d.atom == AtomOp::popc || in.vec != 1) return nullptr;
     if (inst.d.atom == AtomOp::cas && in.nsrc < 2) return nullptr;
-    const bool unused = !red && ctx.function && atom_result_unused(*ctx.function, inst);
+    const bool unused = !red && ctx.function && ir::atom_result_unused(*ctx.function, inst);
     switch (ir::type_bytes(inst.d.type)) {
     case 2: return red ? &atom<2, true, false> : unused ? &atom<2, true, true> : &atom<2, false, true>;
     case 4: return red ? &atom<4, true, false> : unused ? &atom<4, true, true> : &atom<4, false, true>;

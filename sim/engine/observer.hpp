@@ -55,7 +55,7 @@ struct LaunchInfo {
     std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
     uint32_t threads_per_block = 0;
     uint32_t warps_per_block = 0;
-    uint32_t shared_bytes = 0;              // static + dynamic shared memory per block
+    uint32_t shared_bytes = 0;              // a block's shared window: static, then dynamic at its aligned start
 };
 
 enum class MemorySpace : uint8_t { global, shared, local, const_, param };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels_ir/ir.hpp"
+#include "kernels_ir/layout.hpp"
 
 namespace warpsim::engine {
 
@@ -95,6 +96,7 @@ struct DecodedFunction {
 struct Program {
     const ir::Module* module = nullptr;
     std::vector<DecodedFunction> functions;  // same order as Module::functions
+    ir::SharedLayout shared;                 // the module's shared-memory window (kernels_ir/layout)
     std::vector<std::string> problems;       // decode-time notes (unresolved symbols, ...)
 };
 

@@ -31,19 +31,6 @@ bool Simulator::free(uint64_t addr) { return memory_.free(addr); }
 bool Simulator::write(uint64_t addr, std::span<const uint8_t> bytes) { return memory_.write(addr, bytes); }
 std::optional<std::vector<uint8_t>> Simulator::read(uint64_t addr, uint64_t n) const { return memory_.read(addr, n); }
 
-ParamLayout param_layout(const ir::Function& kernel) {
-    ParamLayout L;
-    uint32_t off = 0;
-    for (const auto& p : kernel.params) {
-        const uint32_t a = std::max<uint32_t>(1, p.align ? p.align : ir::type_bytes(p.type));
-        off = (off + a - 1) / a * a;
-        L.offsets.push_back(off);
-        off += static_cast<uint32_t>(p.size_bytes());
-    }
-    L.total = off;
-    return L;
-}
-
 LoadResult Simulator::load(const ir::Module& module) {
     LoadedModule* m = loaded(module);
     return {m->load_error.empty(), m->load_error};
@@ -185,7 +172,7 @@ void init_block(BlockContext& b, const LaunchContext& L, Chunk& c, bool with_cou
     b.ctaid = {static_cast<uint32_t>(at[0]), static_cast<uint32_t>(at[1]), static_cast<uint32_t>(at[2])};
     b.sm = static_cast<uint32_t>(lin % L.cfg->limits.num_sms);
     b.threads = L.block[0] * L.block[1] * L.block[2];
-    b.shared.assign(L.static_shared + L.dynamic_shared, 0);
+    b.shared.assign(L.shared_window, 0);
     b.counters = with_counters ? c.counters.get() : nullptr;
     b.backedges = &backedges;
     b.clock = lin * 1000;
@@ -296,7 +283,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         result.error = std::move(e);
         return result;
     }
-    const ParamLayout pl = param_layout(kernel);
+    const ir::ParamLayout pl = ir::param_layout(kernel.params);
     if (param_bytes.size() < pl.total) {
         result.error = LaunchError{"cudaErrorInvalidValue", "invalid argument",
                                    fmt::format("{} takes {} bytes of parameters, {} were given", kernel.name,
@@ -315,6 +302,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     L.kernel = static_cast<uint32_t>(kidx);
     L.static_shared = k.static_shared;
     L.dynamic_shared = cfg.dynamic_shared_bytes;
+    L.shared_window = static_cast<uint32_t>(lm->program.shared.block_bytes(L.kernel, cfg.dynamic_shared_bytes));
     L.warps_per_block = (cfg.block[0] * cfg.block[1] * cfg.block[2] + 31) / 32;
     L.grid_id = launch_count_;
     L.timer_base = 1'000'000'000ull * launch_count_;
@@ -355,7 +343,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         info.block = cfg.block;
         info.threads_per_block = cfg.block[0] * cfg.block[1] * cfg.block[2];
         info.warps_per_block = L.warps_per_block;
-        info.shared_bytes = L.static_shared + L.dynamic_shared;
+        info.shared_bytes = L.shared_window;
         cfg.observer->on_launch_begin(info);
     }
     std::atomic<uint64_t> next{0};

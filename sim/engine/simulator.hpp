@@ -135,11 +135,4 @@ private:
     uint64_t launch_count_ = 0;
 };
 
-// Byte layout of a kernel's parameters (offset of each .param, total size), as cuLaunchKernel packs them.
-struct ParamLayout {
-    std::vector<uint32_t> offsets;
-    uint32_t total = 0;
-};
-ParamLayout param_layout(const ir::Function& kernel);
-
 }  // namespace warpsim::engine

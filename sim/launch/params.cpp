@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "kernels_ir/layout.hpp"
+
 namespace warpsim::launch {
 namespace {
 
@@ -43,23 +45,10 @@ std::vector<std::string> check_args(const ir::Function& kernel, const LaunchSpec
     return errors;
 }
 
-uint32_t param_alignment(const ir::Param& p) {
-    if (p.align) return p.align;
-    uint32_t natural = ir::type_bytes(p.type);
-    return natural ? natural : 1;
-}
-
 std::vector<uint64_t> param_offsets(const ir::Function& kernel, uint64_t* total_bytes) {
-    std::vector<uint64_t> offsets;
-    uint64_t offset = 0;
-    for (const auto& p : kernel.params) {
-        const uint64_t align = param_alignment(p);
-        offset = (offset + align - 1) / align * align;
-        offsets.push_back(offset);
-        offset += p.size_bytes();
-    }
-    if (total_bytes) *total_bytes = offset;
-    return offsets;
+    const ir::ParamLayout L = ir::param_layout(kernel.params);
+    if (total_bytes) *total_bytes = L.total;
+    return {L.offsets.begin(), L.offsets.end()};
 }
 
 std::vector<uint8_t> pack_params(const ir::Function& kernel, const std::vector<uint64_t>& buffer_addresses,

@@ -15,9 +15,7 @@ namespace warpsim::launch {
 // and the parameter; empty when the arguments fit. A buffer is a pointer: its parameter must be 8 bytes.
 std::vector<std::string> check_args(const ir::Function& kernel, const LaunchSpec& spec);
 
-// Alignment of a parameter in the parameter space: its .align, else its element type's size.
-uint32_t param_alignment(const ir::Param& p);
-// Byte offset of each parameter, and the total size (the end of the last parameter).
+// Byte offset of each parameter, and the total size (the end of the last parameter): ir::param_layout.
 std::vector<uint64_t> param_offsets(const ir::Function& kernel, uint64_t* total_bytes = nullptr);
 
 // The packed parameter buffer: each parameter at its aligned offset, little-endian; a buffer argument

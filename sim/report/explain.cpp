@@ -11,12 +11,12 @@
 
 #include <fmt/format.h>
 
+#include "kernels_ir/dataflow.hpp"
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/printer.hpp"
 #include "kernels_ir/source_chain.hpp"
 #include "sim/counts/global_sectors.hpp"
 #include "sim/counts/shared_banks.hpp"
-#include "sim/engine/decode.hpp"
 #include "sim/engine/memory_access.hpp"
 
 namespace warpsim::report {
@@ -213,7 +213,7 @@ counts::AccessSpace counts_space(engine::MemorySpace s) {
 counts::WarpAccess warp_access(const LaneSample& s, const ir::Function& fn, const ir::Instruction& inst,
                                uint32_t function, uint32_t pc) {
     const bool reduction = inst.op == ir::Opcode::red ||
-                           (inst.op == ir::Opcode::atom && engine::atom_result_unused(fn, inst));
+                           (inst.op == ir::Opcode::atom && ir::atom_result_unused(fn, inst));
     const auto kind = reduction                            ? counts::AccessKind::reduction
                       : s.kind == engine::MemoryKind::read  ? counts::AccessKind::load
                       : s.kind == engine::MemoryKind::write ? counts::AccessKind::store

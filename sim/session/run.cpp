@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernels_ir/layout.hpp"
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/source_chain.hpp"
@@ -33,19 +34,6 @@ std::string join_lines(const std::vector<std::string>& lines) {
         out += l;
     }
     return out;
-}
-
-// Shared memory the kernel declares statically: its own .shared variables and the module-scope ones.
-long long declared_static_shared(const ir::Module& m, const ir::Function& f) {
-    long long total = 0;
-    auto add = [&](const ir::Variable& v) {
-        if (v.space != ir::Space::shared || v.dims == std::vector<uint64_t>{0}) return;
-        long long align = std::max<long long>(v.align, 1);
-        total = (total + align - 1) / align * align + static_cast<long long>(v.size_bytes());
-    };
-    for (const auto& v : m.globals) add(v);
-    for (const auto& v : f.locals) add(v);
-    return total;
 }
 
 // Per executed PTX instruction: where it is (PTX line, CUDA file:line from .loc) and what it cost, like
@@ -174,7 +162,7 @@ RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePrese
     // The order: ptxas on this very PTX for the preset's architecture, else the spec's
     // `registers`, else an estimate that says how it was made.
     RegisterInfo info;
-    info.static_shared_bytes = declared_static_shared(*p.module, *p.kernel);
+    info.static_shared_bytes = ir::shared_layout(*p.module).static_bytes.at(p.kernel_index);
     std::string log;
     if (auto usage = device::ptxas_usage(p.ptx, preset.arch(), p.kernel->name, &log)) {
         info.registers = usage->registers;

@@ -2,6 +2,7 @@
 // register_read / atom_result_unused), and that commutative ones give the same memory on 1 and 2 workers.
 #include <catch2/catch.hpp>
 
+#include "kernels_ir/dataflow.hpp"
 #include "sim/engine/decode.hpp"
 #include "tests/engine/engine_harness.hpp"
 
@@ -166,11 +167,11 @@ TEST_CASE("register_read: sources, vector elements, call arguments, guards and a
     REQUIRE(fn);
     for (const char* r : {"%rd_addr", "%r_vec", "%r_two", "%r_src", "%p_guard", "%r_call", "%r_shaddr"}) {
         INFO(r);
-        CHECK(engine::register_read(*fn, reg_named(*fn, r)));
+        CHECK(warpsim::ir::register_read(*fn, reg_named(*fn, r)));
     }
     for (const char* r : {"%r_unread", "%p_unread", "%r_unread_vec0", "%r_unread_vec1", "%rd_unread"}) {
         INFO(r);
-        CHECK_FALSE(engine::register_read(*fn, reg_named(*fn, r)));
+        CHECK_FALSE(warpsim::ir::register_read(*fn, reg_named(*fn, r)));
     }
 }
 
