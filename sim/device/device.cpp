@@ -212,6 +212,38 @@ void read_timing(PresetReader& r, TimingParams& timing) {
     if (!node.contains("fitted")) throw FieldError{"timing.fitted", "missing (say whether the parameters are fitted)"};
 }
 
+CopyLink read_copy_link(PresetReader& r, const std::string& path) {
+    r.object(path, {"gbps", "latency_us"});
+    CopyLink link;
+    link.gbps = r.positive_number(path + ".gbps");
+    link.latency_us = r.positive_number(path + ".latency_us");
+    return link;
+}
+
+void read_cuda_runtime(PresetReader& r, DevicePreset& p) {
+    if (r.find("cuda_runtime") == nullptr) return;
+    r.object("cuda_runtime", {"product_name", "copy_engines", "pinned_h2d", "pinned_d2h", "pageable_h2d",
+                              "pageable_d2h", "device_to_device", "attributes"});
+    CudaRuntimeSpec spec;
+    spec.product_name = r.string("cuda_runtime.product_name", "");
+    if (spec.product_name.empty()) throw FieldError{"cuda_runtime.product_name", "expected the product name"};
+    spec.copy_engines = r.positive_int("cuda_runtime.copy_engines");
+    spec.pinned_h2d = read_copy_link(r, "cuda_runtime.pinned_h2d");
+    spec.pinned_d2h = read_copy_link(r, "cuda_runtime.pinned_d2h");
+    spec.pageable_h2d = read_copy_link(r, "cuda_runtime.pageable_h2d");
+    spec.pageable_d2h = read_copy_link(r, "cuda_runtime.pageable_d2h");
+    spec.device_to_device = read_copy_link(r, "cuda_runtime.device_to_device");
+    if (const json* attrs = r.find("cuda_runtime.attributes")) {
+        if (!attrs->is_object()) throw FieldError{"cuda_runtime.attributes", "expected an object"};
+        for (const auto& item : attrs->items()) {
+            if (item.key().starts_with('_')) continue;
+            std::string path = "cuda_runtime.attributes." + item.key();
+            spec.attributes[item.key()] = r.integer(path, INT_MIN, INT_MAX, "expected a 32-bit integer");
+        }
+    }
+    p.cuda_runtime = std::move(spec);
+}
+
 // Cross-field rules: a preset that breaks one would make the occupancy calculator lie.
 void check_consistency(const DevicePreset& p) {
     const SmLimits& sm = p.sm;
@@ -261,7 +293,7 @@ void check_sources(const PresetReader& r, const DevicePreset& p) {
 DevicePreset read_preset(const json& root, std::string_view default_name) {
     PresetReader r(root);
     r.object("", {"name", "description", "compute_capability", "sm_count", "warp_size", "sm", "block", "grid", "clocks",
-                  "memory", "cache", "timing", "sources"});
+                  "memory", "cache", "timing", "cuda_runtime", "sources"});
     DevicePreset p;
     p.name = r.string("name", std::string(default_name));
     p.description = r.string("description", "");
@@ -274,6 +306,7 @@ DevicePreset read_preset(const json& root, std::string_view default_name) {
     read_block_and_grid(r, p.block, p.grid);
     read_clocks_memory_cache(r, p);
     read_timing(r, p.timing);
+    read_cuda_runtime(r, p);
 
     const json& sources = r.require("sources", "expected an object mapping field paths to their sources");
     if (!sources.is_object()) throw FieldError{"sources", "expected an object mapping field paths to their sources"};

@@ -93,6 +93,22 @@ struct CacheSpec {
     std::int64_t l2_bytes = 0;
 };
 
+// The host link as the CUDA runtime's copies see it: each copy takes latency + bytes / bandwidth.
+struct CopyLink {
+    double gbps = 0;        // 1e9 bytes per second
+    double latency_us = 0;  // the time of a copy of (almost) nothing
+};
+
+// What the simulated CUDA runtime (sim/runtime) reports and models beyond the limits above: the product name
+// of cudaDeviceProp::name, the copy engines (asyncEngineCount) and the copy model, and cudaDeviceGetAttribute
+// values that differ from the H200's (keyed by the enum's name, "cudaDevAttrEccEnabled").
+struct CudaRuntimeSpec {
+    std::string product_name;
+    int copy_engines = 0;
+    CopyLink pinned_h2d, pinned_d2h, pageable_h2d, pageable_d2h, device_to_device;
+    std::map<std::string, std::int64_t> attributes;
+};
+
 // Parameters of the timing model. Until `fitted` is true they are placeholders, not measurements.
 struct TimingParams {
     bool fitted = false;
@@ -114,6 +130,7 @@ struct DevicePreset {
     MemorySpec memory;
     CacheSpec cache;
     TimingParams timing;
+    std::optional<CudaRuntimeSpec> cuda_runtime;  // unset: the runtime reports and models no copies of its own
     std::map<std::string, std::string> sources;  // field path -> where the number comes from
 
     std::string arch() const { return compute_capability.arch(); }

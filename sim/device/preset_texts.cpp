@@ -283,6 +283,30 @@ constexpr std::string_view preset_2 = R"warpsim_preset({
   "l2_keep_none_fraction": 0.9,
   "l2_keep_none_written_fraction": 0.8
  },
+ "cuda_runtime": {
+  "product_name": "NVIDIA H200",
+  "copy_engines": 3,
+  "pinned_h2d": {
+   "gbps": 54.88,
+   "latency_us": 4.35
+  },
+  "pinned_d2h": {
+   "gbps": 55.32,
+   "latency_us": 3.18
+  },
+  "pageable_h2d": {
+   "gbps": 10.2,
+   "latency_us": 4.35
+  },
+  "pageable_d2h": {
+   "gbps": 10.56,
+   "latency_us": 9.27
+  },
+  "device_to_device": {
+   "gbps": 2328.78,
+   "latency_us": 6.38
+  }
+ },
  "sources": {
   "block.max_dims": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
   "block.max_registers": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table (maximum 32-bit registers per thread block); confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
@@ -314,7 +338,8 @@ constexpr std::string_view preset_2 = R"warpsim_preset({
   "sm.sub_partitions": "cudaOccSubPartitionsPerMultiprocessor in cuda_occupancy.h (CUDA 13.0 toolkit) (4 warp schedulers per SM)",
   "sm_count": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
   "timing": "fitted to measured CUDA-event times of the H200: sim/timing/h200_fit.json, docs/TIMING.md",
-  "warp_size": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json"
+  "warp_size": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
+  "cuda_runtime": "measured on our H200 (driver 580.159.04, CUDA 13.0), 2026-12-01: tests/hardware/programs/h200/results.json; product_name and copy_engines are cudaDeviceProp::name and asyncEngineCount; each link is a least-squares fit (relative error) of latency + bytes/bandwidth to the copy times of run extra.copy_bandwidth (events, median, 4 KB to 256 MB): pinned within 3.1 %, pageable within 49 % (the 64 KB point), device to device within 18 %"
  }
 }
 )warpsim_preset";

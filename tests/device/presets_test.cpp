@@ -85,6 +85,22 @@ TEST_CASE("the H200 preset holds what we measured on ours", "[presets][hardware]
     CHECK(h200->sources.at("sm_count").find("measured on our H200") != std::string::npos);
 }
 
+TEST_CASE("the H200 preset's CUDA runtime section: its name, copy engines and copy model", "[presets][hardware]") {
+    auto h200 = warpsim::device::load_preset("h200");
+    REQUIRE(h200.has_value());
+    REQUIRE(h200->cuda_runtime.has_value());
+    const auto& rt = *h200->cuda_runtime;
+    // cudaDeviceProp::name and asyncEngineCount as the H200 printed them (tests/hardware/programs/h200).
+    CHECK(rt.product_name == "NVIDIA H200");
+    CHECK(rt.copy_engines == 3);
+    // The fitted link reproduces the measured pinned copies: 256 MB H2D in 4855.94 us, 4 KB D2H in 3.26 us.
+    CHECK(rt.pinned_h2d.latency_us + 268435456 / (rt.pinned_h2d.gbps * 1e3) == Approx(4855.94).epsilon(0.01));
+    CHECK(rt.pinned_d2h.latency_us + 4096 / (rt.pinned_d2h.gbps * 1e3) == Approx(3.26).epsilon(0.03));
+    CHECK(rt.attributes.empty());
+    // The other presets have none: the runtime falls back to the H200's copy model.
+    CHECK_FALSE(warpsim::device::load_preset("t4")->cuda_runtime.has_value());
+}
+
 TEST_CASE("a preset can be loaded from a user's file", "[presets]") {
     auto path = std::filesystem::temp_directory_path() / "warpsim_test_custom_gpu.json";
     nlohmann::json j = nlohmann::json::parse(h200_text());
@@ -123,6 +139,14 @@ TEST_CASE("bad presets are errors that name the file and the field", "[presets][
                Catch::StartsWith("h200.json: field 'timing.dram_latency_cycles': expected a number"));
     CHECK_THAT(error_after([](nlohmann::json& j) { j["block"]["max_dims"] = {1024, 1024}; }),
                Catch::StartsWith("h200.json: field 'block.max_dims': expected an array of 3 positive integers"));
+    CHECK(error_after([](nlohmann::json& j) { j["cuda_runtime"]["pinned_h2d"].erase("gbps"); }) ==
+          "h200.json: field 'cuda_runtime.pinned_h2d.gbps': missing (expected a positive number)");
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["cuda_runtime"]["copy_engine"] = 2; }),
+               Catch::StartsWith("h200.json: field 'cuda_runtime.copy_engine': unknown field"));
+    CHECK(error_after([](nlohmann::json& j) { j["cuda_runtime"]["attributes"] = {{"cudaDevAttrEccEnabled", 1.5}}; }) ==
+          "h200.json: field 'cuda_runtime.attributes.cudaDevAttrEccEnabled': expected a 32-bit integer");
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["sources"].erase("cuda_runtime"); }),
+               Catch::Contains("no source given"));
     // A parent's source covers its children.
     CHECK(error_after([](nlohmann::json& j) {
               j["sources"].erase("cache.l2_bytes");
