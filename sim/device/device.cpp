@@ -1,6 +1,8 @@
 // Loads device presets (built in or from a user's file) and validates every field once, naming it on error.
 #include "sim/device/device.hpp"
 
+#include "sim/device/cuda_attributes.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -238,6 +240,8 @@ void read_cuda_runtime(PresetReader& r, DevicePreset& p) {
         for (const auto& item : attrs->items()) {
             if (item.key().starts_with('_')) continue;
             std::string path = "cuda_runtime.attributes." + item.key();
+            if (!is_cuda_attribute_name(item.key()))
+                throw FieldError{path, "not a cudaDeviceAttr of CUDA 13 (names as in driver_types.h)"};
             spec.attributes[item.key()] = r.integer(path, INT_MIN, INT_MAX, "expected a 32-bit integer");
         }
     }
