@@ -33,7 +33,7 @@ std::vector<std::string> split_lines(const std::string& s) {
 
 std::string memory_kind(const engine::LaunchError& err) {
     const auto& w = err.where;
-    if (err.name == "cudaErrorMisalignedAddress") return "misaligned";
+    if (err.kind == engine::Fault::misaligned_address) return "misaligned";
     if (!w.nearest.found && w.space == "global") return "unallocated";
     if (w.nearest.found && w.nearest.distance >= 0 && w.nearest.distance < 256) return "oob_in_granule";
     return "oob";
@@ -44,14 +44,14 @@ std::string memory_kind(const engine::LaunchError& err) {
 Finding launch_error_finding(const engine::LaunchError& err, const CheckContext& ctx) {
     const auto& w = err.where;
     Finding f;
-    const bool memory = err.name == "cudaErrorIllegalAddress" || err.name == "cudaErrorMisalignedAddress";
-    const bool deadlock = err.details.find("barrier deadlock") != std::string::npos;
+    const bool memory = engine::is_memory_fault(err.kind);
+    const bool deadlock = engine::is_deadlock(err.kind);
     f.tool = deadlock ? Tool::synccheck : Tool::memcheck;
     const auto site = ctx.module ? site_at_ptx_line(*ctx.module, w.ptx_line) : std::nullopt;
     if (memory) {
         const std::string space = w.space.empty() ? "global" : w.space;
         f.kind = "mem." + memory_kind(err) + "." + space;
-        f.title = err.name == "cudaErrorMisalignedAddress"
+        f.title = err.kind == engine::Fault::misaligned_address
                       ? fmt::format("Misaligned __{}__ {} of size {} bytes", space, w.access, w.access_bytes)
                       : fmt::format("Invalid __{}__ {} of size {} bytes", space, w.access, w.access_bytes);
         f.address = w.address;
@@ -70,7 +70,7 @@ Finding launch_error_finding(const engine::LaunchError& err, const CheckContext&
     }
     f.notes.push_back(fmt::format("the run stopped here ({}: {}); later errors, if any, are not reported", err.name,
                                   err.message));
-    if (memory && err.name == "cudaErrorMisalignedAddress")
+    if (memory && err.kind == engine::Fault::misaligned_address)
         f.fix = fmt::format("access {}-byte values only at addresses that are multiples of {} (check the offset "
                             "added to the pointer before a vector cast)", w.access_bytes, w.access_bytes);
     else if (memory && w.nearest.found && w.nearest.distance >= 0)

@@ -87,7 +87,7 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     if (result.error) {
         observer.abandon_block();
         r.error = result.error;
-        if (result.error->name == "cudaErrorNotSupported")
+        if (result.error->kind == engine::Fault::not_supported)
             r.incomplete = result.error->message;
         else
             r.log.add(launch_error_finding(*result.error, r.ctx));

@@ -121,7 +121,7 @@ std::optional<Finding> compare_schedules(const std::vector<ScheduleRun>& runs) {
     for (size_t k = 1; k < runs.size(); ++k) {
         const std::string name = schedule_name(runs[k], k);
         const auto& err = runs[k].error;
-        if (err.has_value() != base.error.has_value() || (err && err->name != base.error->name)) {
+        if (err.has_value() != base.error.has_value() || (err && err->kind != base.error->kind)) {
             f.notes.push_back(fmt::format("{} {}, {} {}", base_name,
                                           base.error ? "stopped with " + base.error->name : "finished", name,
                                           err ? "stopped with " + err->name : "finished"));

@@ -53,7 +53,7 @@ void report_deadlock(BlockContext& b) {
         const uint32_t t = first_warp * 32;
         f.thread = {t % L.block[0], (t / L.block[0]) % L.block[1], t / (L.block[0] * L.block[1])};
     }
-    b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated", details, f};
+    b.error = LaunchError(Fault::barrier_deadlock, details, f);
 }
 
 std::string hottest_loop(const BlockContext& b) {
@@ -85,11 +85,11 @@ bool within_budget(BlockContext& b, uint64_t thread_insts) {
     if (used <= L.cfg->max_instructions) return true;
     FaultDetails f;
     f.block = b.ctaid;
-    b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated",
+    b.error = LaunchError(Fault::budget_exhausted,
                           fmt::format("the kernel ran past warpsim's instruction budget of {} thread-instructions "
                                       "(LaunchConfig::max_instructions){}",
                                       L.cfg->max_instructions, hottest_loop(b)),
-                          f};
+                          f);
     return false;
 }
 

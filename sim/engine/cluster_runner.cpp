@@ -18,8 +18,7 @@ namespace {
 // The driver's words for every bad cluster shape (CUDA_ERROR_INVALID_CLUSTER_SIZE on the H200, driver 580:
 // tests/specs/launch_error_cluster_grid.json and launch_error_cluster_16.json).
 LaunchError cluster_error(std::string details) {
-    return {"cudaErrorInvalidClusterSize", "a kernel launch error has occurred due to cluster misconfiguration",
-            std::move(details), {}};
+    return LaunchError(Fault::invalid_cluster_size, std::move(details));
 }
 
 }  // namespace

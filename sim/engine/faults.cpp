@@ -34,7 +34,11 @@ std::array<uint32_t, 3> thread_of(const Exec& x, uint32_t lane) {
 }
 }  // namespace
 
-void raise_fault(Exec& x, const DInst& in, uint32_t lane, std::string name, std::string message,
+LaunchError::LaunchError(Fault k, std::string d, FaultDetails w, std::string m)
+    : kind(k), name(cuda_name(k)), message(m.empty() ? std::string(cuda_words(k)) : std::move(m)),
+      details(std::move(d)), where(std::move(w)) {}
+
+void raise_fault(Exec& x, const DInst& in, uint32_t lane, Fault kind, std::string message,
                  std::string details, FaultDetails where) {
     if (x.block->error) {
         x.stop = true;
@@ -50,7 +54,7 @@ void raise_fault(Exec& x, const DInst& in, uint32_t lane, std::string name, std:
                         where.cuda_location.empty() ? "" : where.cuda_location + " ", "(" + ptx_location(x, in) + ")",
                         where.function, where.thread[0], where.thread[1], where.thread[2], where.block[0],
                         where.block[1], where.block[2]);
-    x.block->error = LaunchError{std::move(name), std::move(message), std::move(text), std::move(where)};
+    x.block->error = LaunchError(kind, std::move(text), std::move(where), std::move(message));
     x.stop = true;
 }
 
@@ -58,7 +62,7 @@ void exec_unsupported(Exec& x, const DInst& in, uint32_t exec) {
     std::string spelled(ir::opcode_name(in.ir->op));
     for (const auto& m : in.ir->mods) spelled += "." + m;
     const std::string loc = ptx_location(x, in);
-    raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, "cudaErrorNotSupported",
+    raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, Fault::not_supported,
                 fmt::format("warpsim does not execute `{}` yet ({})", spelled, loc),
                 fmt::format("warpsim does not execute `{}` yet ({})", spelled, loc));
 }

@@ -71,8 +71,9 @@ void lane_ternary(Exec& x, const DInst& in, uint32_t exec, Op op) {
 // operand's lane values; nullptr: the collective has none (the executing lanes are its members).
 void report_warp_sync(Exec& x, const DInst& in, uint32_t exec, WarpSyncKind kind, const uint64_t* member);
 
-// Stops the launch with an error located at this instruction and lane (defined in faults.cpp).
-void raise_fault(Exec& x, const DInst& in, uint32_t lane, std::string name, std::string message,
+// Stops the launch with an error located at this instruction and lane (defined in faults.cpp); `message`
+// empty: CUDA's words for the kind.
+void raise_fault(Exec& x, const DInst& in, uint32_t lane, Fault kind, std::string message,
                  std::string details, FaultDetails where = {});
 // "kernel.ptx:12" and, when .loc says, "  (vector_add.cu:9)".
 std::string ptx_location(const Exec& x, const DInst& in);

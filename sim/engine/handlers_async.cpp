@@ -25,7 +25,7 @@ void cp_async(Exec& x, const DInst& in, uint32_t e) {
     const uint32_t first = static_cast<uint32_t>(std::countr_zero(e));
     const uint32_t n = static_cast<uint32_t>(size[first]);
     if (n != 4 && n != 8 && n != 16) {
-        raise_fault(x, in, first, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+        raise_fault(x, in, first, Fault::illegal_instruction, {},
                     fmt::format("cp.async copy size {} must be 4, 8 or 16", n));
         return;
     }
@@ -152,7 +152,7 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint32_t n = static_cast<uint32_t>(size[l]);
         if (n % 16 != 0) {
-            raise_fault(x, in, l, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+            raise_fault(x, in, l, Fault::illegal_instruction, {},
                         fmt::format("cp.async.bulk size {} is not a multiple of 16", n));
             return;
         }

@@ -71,12 +71,12 @@ void barrier(Exec& x, const DInst& in, uint32_t e) {
     const bool has_count = Red == RedKind::none ? in.nsrc >= 2 : in.nsrc >= 3;
     const uint32_t count = has_count ? static_cast<uint32_t>(x.R[in.src[1] * 32 + first]) : 0;
     if (id >= b.barriers.size()) {
-        raise_fault(x, in, first, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+        raise_fault(x, in, first, Fault::illegal_instruction, {},
                     fmt::format("barrier id {} is out of range (0..15)", id));
         return;
     }
     if (has_count && (count == 0 || count % 32 != 0 || count > b.warps.size() * 32)) {
-        raise_fault(x, in, first, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+        raise_fault(x, in, first, Fault::illegal_instruction, {},
                     fmt::format("barrier thread count {} must be a non-zero multiple of 32 up to the block's {} "
                                 "warps", count, b.warps.size()));
         return;

@@ -122,7 +122,7 @@ void mapa(Exec& x, const DInst& in, uint32_t e) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint64_t rank = r[l] & 0xffffffffull;
         if (rank >= ctas) {  // the H200 fails the launch (tests/specs/launch_error_mapa_rank.json)
-            raise_fault(x, in, l, "cudaErrorLaunchFailure", "unspecified launch failure",
+            raise_fault(x, in, l, Fault::launch_failure, {},
                         fmt::format("mapa to CTA rank {}, but the cluster has {} CTA{} (ranks 0..{}): the result would "
                                     "name no CTA's shared memory; map to a rank below %cluster_nctarank",
                                     rank, ctas, ctas == 1 ? "" : "s", ctas - 1));
@@ -131,7 +131,7 @@ void mapa(Exec& x, const DInst& in, uint32_t e) {
         uint64_t off = a[l];
         if (Generic) {
             if (memory::classify_generic(off) != memory::GenericSpace::shared) {
-                raise_fault(x, in, l, "cudaErrorIllegalAddress", "an illegal memory access was encountered",
+                raise_fault(x, in, l, Fault::illegal_address, {},
                             fmt::format("mapa of the generic address 0x{:x}, which is not in shared memory: mapa maps "
                                         "shared-memory addresses only (cvta.shared / __cvta_generic_to_shared)", off));
                 return;
@@ -153,7 +153,7 @@ void getctarank(Exec& x, const DInst& in, uint32_t e) {
         uint64_t off = a[l];
         if (Generic) {
             if (memory::classify_generic(off) != memory::GenericSpace::shared) {
-                raise_fault(x, in, l, "cudaErrorIllegalAddress", "an illegal memory access was encountered",
+                raise_fault(x, in, l, Fault::illegal_address, {},
                             fmt::format("getctarank of the generic address 0x{:x}, which is not in shared memory", off));
                 return;
             }
@@ -212,7 +212,7 @@ bool report_cluster_deadlock(BlockContext& b) {
         f.cuda_location = cuda_location(L, c.where);
     }
     f.function = L.program->functions[L.kernel].fn->name;
-    b.error = LaunchError{"cudaErrorLaunchTimeout", "the launch timed out and was terminated", details, f};
+    b.error = LaunchError(Fault::cluster_deadlock, details, f);
     return true;
 }
 

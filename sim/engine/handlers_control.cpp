@@ -54,7 +54,7 @@ void brx(Exec& x, const DInst& in, uint32_t exec) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(remaining));
         const uint32_t i = static_cast<uint32_t>(idx[l]);
         if (i >= table->pcs.size()) {
-            raise_fault(x, in, l, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+            raise_fault(x, in, l, Fault::illegal_instruction, {},
                         fmt::format("brx.idx index {} is outside the {}-entry branch table {}", i, table->pcs.size(), table->name));
             return;
         }
@@ -85,8 +85,8 @@ void ret(Exec& x, const DInst& in, uint32_t exec) {
 
 void trap(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
-    raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(exec)), "cudaErrorLaunchFailure",
-                "unspecified launch failure", "the kernel executed `trap`");
+    raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(exec)), Fault::launch_failure,
+                {}, "the kernel executed `trap`");
 }
 
 void nop(Exec&, const DInst&, uint32_t) {}
@@ -111,7 +111,7 @@ void call_indirect(Exec& x, const DInst& in, uint32_t exec) {
     const uint64_t index = (target - memory::kFunctionBase) / memory::kFunctionStride;
     if (target < memory::kFunctionBase || (target - memory::kFunctionBase) % memory::kFunctionStride != 0 ||
         index >= fns.size() || fns[index].fn->is_entry || !fns[index].fn->has_body) {
-        raise_fault(x, in, first, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+        raise_fault(x, in, first, Fault::illegal_instruction, {},
                     fmt::format("indirect call through 0x{:x}, which is not the address of a .func with a body", target));
         return;
     }
@@ -135,7 +135,7 @@ void assertfail(Exec& x, const DInst& in, uint32_t exec) {
     };
     std::string msg = read_guest_string(x, arg(0, 8)), file = read_guest_string(x, arg(1, 8));
     std::string func = read_guest_string(x, arg(3, 8));
-    raise_fault(x, in, l, "cudaErrorAssert", "device-side assert triggered",
+    raise_fault(x, in, l, Fault::device_assert, {},
                 fmt::format("{}:{}: {}: Assertion `{}` failed.", file, static_cast<uint32_t>(arg(2, 4)), func, msg));
 }
 

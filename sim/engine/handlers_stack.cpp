@@ -35,7 +35,7 @@ void alloca_(Exec& x, const DInst& in, uint32_t e) {
         const uint64_t n = size[l] & type_mask(in);
         const uint64_t at = (uint64_t{f.alloca_top[l]} + align - 1) / align * align;
         if (at + n > limit) {
-            raise_fault(x, in, l, "cudaErrorLaunchFailure", "unspecified launch failure",
+            raise_fault(x, in, l, Fault::launch_failure, {},
                         fmt::format("stack overflow: alloca of {} bytes needs local memory up to {} bytes per thread, "
                                     "the limit is {} (cudaLimitStackSize)", n, at + n, limit));
             return;
@@ -62,7 +62,7 @@ void stackrestore(Exec& x, const DInst& in, uint32_t e) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint64_t v = a[l] & type_mask(in);
         if (v < floor || v > f.alloca_top[l]) {
-            raise_fault(x, in, l, "cudaErrorLaunchFailure", "unspecified launch failure",
+            raise_fault(x, in, l, Fault::launch_failure, {},
                         fmt::format("stackrestore to 0x{:x}, which is not a stack pointer of this function's frame "
                                     "(its allocations span 0x{:x}..0x{:x}): restore only a value stacksave returned "
                                     "in this function, before it was overwritten", v, floor, f.alloca_top[l]));

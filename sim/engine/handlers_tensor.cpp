@@ -224,7 +224,8 @@ void reject(Exec& x, const DInst& in, uint32_t exec, std::string_view why) {
     std::string spelled(ir::opcode_name(in.ir->op));
     for (const auto& m : in.ir->mods) spelled += "." + m;
     const std::string text = fmt::format("`{}` ({}): {}", spelled, ptx_location(x, in), why);
-    raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, "cudaErrorInvalidPtx", text, text);
+    raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, Fault::invalid_ptx, text,
+                text);
 }
 
 void reject_mixed_f16(Exec& x, const DInst& in, uint32_t exec) {

@@ -117,7 +117,7 @@ uint64_t operand(const Exec& x, const ir::Operand& o, uint32_t lane) {
 }
 
 void illegal(Exec& x, const DInst& in, uint32_t lane, const std::string& why) {
-    raise_fault(x, in, lane, "cudaErrorIllegalInstruction", "an illegal instruction was encountered",
+    raise_fault(x, in, lane, Fault::illegal_instruction, {},
                 fmt::format("`{}` ({}): {}", spelled(*in.ir), ptx_location(x, in), why));
 }
 
@@ -157,7 +157,7 @@ bool uniform_descriptor(Exec& x, const DInst& in, std::size_t arg, const char* w
         }
     const MatrixDescriptor d = wgmma::decode_descriptor(out);
     if (d.base_offset != 0) {
-        raise_fault(x, in, 0, "cudaErrorNotSupported",
+        raise_fault(x, in, 0, Fault::not_supported,
                     fmt::format("warpsim does not model the matrix-descriptor base offset yet ({})", ptx_location(x, in)),
                     fmt::format("the {} descriptor {:#018x} has base offset {} (bits 49-51); warpsim reads tiles "
                                 "whose swizzle pattern starts at a multiple of its repeat (base offset 0)", which, out,
@@ -178,7 +178,7 @@ bool read_tile(Exec& x, const DInst& in, const MatrixDescriptor& d, bool mn_majo
         for (uint32_t kk = 0; kk < k; ++kk) {
             const uint32_t a = wgmma::element_address(d, mn_major, eb, row0 + r, kk);
             if (std::size_t{a} + eb > sh.size()) {
-                raise_fault(x, in, 0, "cudaErrorIllegalAddress", "an illegal memory access was encountered",
+                raise_fault(x, in, 0, Fault::illegal_address, {},
                             fmt::format("`{}` reads {} element ({}, {}) at shared address {:#x} through its descriptor "
                                         "(start {:#x}, LBO {}, SBO {}, swizzle {} bytes), past the block's {} bytes of "
                                         "shared memory", spelled(*in.ir), which, row0 + r, kk, a, d.start, d.lbo, d.sbo,

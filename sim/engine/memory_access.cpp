@@ -50,7 +50,7 @@ void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint3
             details += "is out of bounds (outside every allocation)";
         }
     }
-    raise_fault(x, in, lane, "cudaErrorIllegalAddress", "an illegal memory access was encountered", details, f);
+    raise_fault(x, in, lane, Fault::illegal_address, {}, details, f);
 }
 
 // A shared::cluster address with a CTA rank in its upper bits (kClusterRankShift): that CTA's shared memory.
@@ -109,7 +109,7 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
         f.address = addr;
         f.access_bytes = width;
         f.access = kind_word(kind);
-        raise_fault(x, in, lane, "cudaErrorMisalignedAddress", "misaligned address",
+        raise_fault(x, in, lane, Fault::misaligned_address, {},
                     fmt::format("Misaligned {} of size {} bytes\n    Address 0x{:x} is not a multiple of {}",
                                 kind_word(kind), width, addr, width), f);
         return false;

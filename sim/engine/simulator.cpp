@@ -85,16 +85,16 @@ std::optional<uint64_t> Simulator::symbol_address(const ir::Module& module, std:
 namespace {
 
 LaunchError config_error(std::string details) {
-    return {"cudaErrorInvalidConfiguration", "invalid configuration argument", std::move(details), {}};
+    return LaunchError(Fault::invalid_configuration, std::move(details));
 }
 // Block shapes the device cannot run: on an H200 (CUDA 13, driver 580) cuLaunchKernel answers
 // CUDA_ERROR_INVALID_VALUE "invalid argument" for a block of 2048 threads and for a block larger than the
 // kernel's __launch_bounds__ (tests/hardware/h200/results.json, launch_error_block_2048/_launch_bounds).
 LaunchError block_error(std::string details) {
-    return {"cudaErrorInvalidValue", "invalid argument", std::move(details), {}};
+    return LaunchError(Fault::invalid_value, std::move(details));
 }
 LaunchError resource_error(std::string details) {
-    return {"cudaErrorLaunchOutOfResources", "too many resources requested for launch", std::move(details), {}};
+    return LaunchError(Fault::launch_out_of_resources, std::move(details));
 }
 
 // .maxntid (__launch_bounds__) caps the block's thread count; .reqntid fixes the block shape.
@@ -262,14 +262,14 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     LoadedModule* lm = loaded(module);
     const std::size_t kidx = static_cast<std::size_t>(&kernel - module.functions.data());
     if (kidx >= module.functions.size() || !kernel.is_entry || !kernel.has_body) {
-        result.error = LaunchError{"cudaErrorInvalidDeviceFunction", "invalid device function",
-                                   fmt::format("{} is not a kernel (.entry) of this module", kernel.name), {}};
+        result.error = LaunchError(Fault::invalid_device_function,
+                                   fmt::format("{} is not a kernel (.entry) of this module", kernel.name));
         return result;
     }
     if (!lm->load_error.empty() || !lm->program.problems.empty()) {
         std::string d = lm->load_error;
         for (const auto& p : lm->program.problems) d += (d.empty() ? "" : "\n") + p;
-        result.error = LaunchError{"cudaErrorInvalidPtx", "a PTX JIT compilation failed", d, {}};
+        result.error = LaunchError(Fault::invalid_ptx, d);
         return result;
     }
     const DecodedFunction& k = lm->program.functions[kidx];
@@ -285,9 +285,9 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     }
     const ir::ParamLayout pl = ir::param_layout(kernel.params);
     if (param_bytes.size() < pl.total) {
-        result.error = LaunchError{"cudaErrorInvalidValue", "invalid argument",
+        result.error = LaunchError(Fault::invalid_value,
                                    fmt::format("{} takes {} bytes of parameters, {} were given", kernel.name,
-                                               pl.total, param_bytes.size()), {}};
+                                               pl.total, param_bytes.size()));
         return result;
     }
     ++launch_count_;

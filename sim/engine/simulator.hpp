@@ -14,6 +14,7 @@
 
 #include "kernels_ir/ir.hpp"
 #include "sim/counts/counters.hpp"
+#include "sim/engine/fault.hpp"
 #include "sim/engine/observer.hpp"
 #include "sim/memory/device_memory.hpp"
 
@@ -79,8 +80,13 @@ struct FaultDetails {
     std::string function;            // the function (kernel or .func) executing
 };
 
+// A launch that failed: its kind (sim/engine/faults.def), and for reports CUDA's name and words for it.
 struct LaunchError {
-    std::string name;                // "cudaErrorIllegalAddress"
+    LaunchError() = default;
+    // `message` empty: CUDA's words for the kind.
+    LaunchError(Fault kind, std::string details, FaultDetails where = {}, std::string message = {});
+    Fault kind = Fault::launch_failure;
+    std::string name;                // cuda_name(kind): "cudaErrorIllegalAddress"
     std::string message;             // "an illegal memory access was encountered"
     std::string details;             // multi-line human description
     FaultDetails where;

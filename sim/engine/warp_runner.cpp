@@ -131,8 +131,8 @@ bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t ma
     }
     const uint64_t local_top = uint64_t{f.local_base} + fn.local_bytes;
     if (local_top > x.launch->cfg->limits.local_bytes_per_thread || w.frames.size() > 4096) {
-        raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(mask)), "cudaErrorLaunchFailure",
-                    "unspecified launch failure",
+        raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(mask)), Fault::launch_failure,
+                    {},
                     fmt::format("call stack overflow: {} call frames need {} bytes of local memory per thread, the "
                                 "limit is {} (deep or unbounded recursion?)",
                                 w.frames.size() + 1, local_top, x.launch->cfg->limits.local_bytes_per_thread));

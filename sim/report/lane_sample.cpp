@@ -111,7 +111,7 @@ launch::Outcome<LaneSamples> sample_lanes(const session::PreparedLaunch& p, cons
     auto result = setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, nullptr);
     LaneSamples samples = sampler.take();
     samples.complete = result.ok();
-    samples.out_of_budget = result.error && result.error->name == "cudaErrorLaunchTimeout";
+    samples.out_of_budget = result.error && result.error->kind == engine::Fault::budget_exhausted;
     return samples;
 }
 

@@ -239,6 +239,7 @@ WAIT:
     auto r = sim.launch(k.parsed.module, *k.find("skip_arrive"), test::config({4, 1, 1}, {64, 1, 1}), {}, nullptr);
     REQUIRE(r.error);
     CHECK(r.error->name == "cudaErrorLaunchTimeout");
+    CHECK(r.error->kind == engine::Fault::cluster_deadlock);
     CHECK_THAT(r.error->details, Catch::Contains("cluster barrier deadlock in cluster (0,0,0) of 2 CTAs"));
     CHECK_THAT(r.error->details, Catch::Contains("barrier.cluster.wait (test.ptx:15)"));
     CHECK_THAT(r.error->details, Catch::Contains("CTA rank 1 (block (1,0,0)): warps not arrived in this phase: 0,1; "

@@ -126,6 +126,7 @@ TEST_CASE("a kernel past its instruction budget stops and names its loop") {
     REQUIRE_FALSE(r.ok());
     INFO(r.error->details);
     CHECK(r.error->name == "cudaErrorLaunchTimeout");
+    CHECK(r.error->kind == engine::Fault::budget_exhausted);
     CHECK(contains(r.error->details, "instruction budget of 1000000"));
     CHECK(contains(r.error->details, "engine_kernels.cu:85"));
 }

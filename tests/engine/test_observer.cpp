@@ -321,6 +321,7 @@ DONE:
     REQUIRE_FALSE(r.ok());
     INFO(details(r));
     CHECK(r.error->name == "cudaErrorLaunchTimeout");
+    CHECK(r.error->kind == engine::Fault::barrier_deadlock);
     CHECK(r.error->details.find("barrier deadlock") != std::string::npos);
     CHECK(r.error->details.find("barrier 1 at test.ptx:15: 1 of 2 warps arrived") != std::string::npos);
     CHECK(r.error->details.find("barrier 2 at test.ptx:12: 1 of 2 warps arrived") != std::string::npos);
