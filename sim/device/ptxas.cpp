@@ -203,10 +203,7 @@ std::vector<PtxasUsage> parse_ptxas_verbose(std::string_view output) {
     return entries;
 }
 
-namespace {
-
-// ARCH, or ARCH + "a" when the PTX's .target directive names that architecture-specific variant.
-std::string target_arch(std::string_view ptx_text, std::string_view arch) {
+std::string ptxas_target_arch(std::string_view ptx_text, std::string_view arch) {
     const std::string variant = std::string(arch) + "a";
     for (std::size_t at = ptx_text.find(".target"); at != std::string_view::npos; at = ptx_text.find(".target", at + 1)) {
         if (at > 0 && ptx_text[at - 1] != '\n' && ptx_text[at - 1] != ' ' && ptx_text[at - 1] != '\t') continue;
@@ -222,7 +219,6 @@ std::string target_arch(std::string_view ptx_text, std::string_view arch) {
     return std::string(arch);
 }
 
-}  // namespace
 
 std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
                                                        std::string* log) {
@@ -240,7 +236,7 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
         out = std::string("cannot write a temporary file: ") + std::strerror(errno);
         return std::nullopt;
     }
-    std::vector<std::string> args{*ptxas, "-v", "-arch=" + target_arch(ptx_text, arch), "-o", cubin.path(), ptx.path()};
+    std::vector<std::string> args{*ptxas, "-v", "-arch=" + ptxas_target_arch(ptx_text, arch), "-o", cubin.path(), ptx.path()};
     int status = run_capture(args, out);
     if (status != 0) {
         if (status > 0) out = "ptxas failed (exit " + std::to_string(status) + "):\n" + out;

@@ -38,6 +38,10 @@ std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_vie
 std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
                                                        std::string* log = nullptr);
 
+// The -arch ptxas needs for the PTX: ARCH, or ARCH + "a" when its .target names that architecture-specific
+// variant (sm_90a: wgmma, setmaxnreg).
+std::string ptxas_target_arch(std::string_view ptx_text, std::string_view arch);
+
 // The registers-per-thread part of ptxas_usage.
 std::optional<int> registers_from_ptxas(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
                                         std::string* log = nullptr);

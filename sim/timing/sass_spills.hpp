@@ -19,8 +19,7 @@ struct SassLocalAccess {
     bool store = false;    // STL (else LDL)
 };
 
-// The STL/LDL instructions of every .text section of a cubin (ELF64, 16-byte sm_70+ instructions; the
-// opcode is the low 12 bits: 0x387 STL, 0x983 LDL, as nvdisasm lists them for sm_90), in section order.
+// The STL/LDL instructions of every .text section of a cubin (decoded by sim/sass/decode.hpp), in section order.
 // nullopt with `error` set when the bytes are no such ELF or its line table is malformed.
 std::optional<std::vector<SassLocalAccess>> sass_local_accesses(std::string_view cubin, std::string* error = nullptr);
 
