@@ -20,6 +20,7 @@ struct Sample {
     double cpu_seconds = 0;
     uint64_t thread_insts = 0;
     std::string hashes;  // buffer hashes: must not change with the worker count
+    double sass_seconds = 0;  // decoding ptxas's cubin and planning the SASS-level counts (before the launch)
 };
 
 double median(std::vector<double> v) {
@@ -28,9 +29,11 @@ double median(std::vector<double> v) {
 }
 
 // One measured run: the launch's wall time and smsp__thread_inst_executed.sum from the counters.
-bool run_once(const warpsim::session::PreparedLaunch& p, uint32_t workers, Sample& out, std::string& error) {
+bool run_once(const warpsim::session::PreparedLaunch& p, uint32_t workers, bool ptx_counts, Sample& out,
+              std::string& error) {
     warpsim::session::SimOptions opt;
     opt.workers = workers;
+    opt.ptx_level_counts = ptx_counts;
     auto run = warpsim::session::run_simulated(p, opt);
     if (!run) { error = run.error(); return false; }
     const auto& r = run.value().report;
@@ -38,6 +41,7 @@ bool run_once(const warpsim::session::PreparedLaunch& p, uint32_t workers, Sampl
     const auto it = r.metrics.find("smsp__thread_inst_executed.sum");
     out.seconds = run.value().launch_seconds;
     out.cpu_seconds = run.value().launch_cpu_seconds;
+    out.sass_seconds = run.value().sass_seconds;
     out.thread_insts = it == r.metrics.end() ? 0 : static_cast<uint64_t>(it->second);
     out.hashes.clear();
     for (const auto& b : r.buffers) out.hashes += b.fnv1a + " ";
@@ -54,6 +58,8 @@ int main(int argc, char** argv) {
     app.add_option("specs", specs, "launch spec files (default: the four in bench/specs)");
     app.add_option("-r,--runs", runs, "runs per configuration; the median is reported")->check(CLI::Range(1, 100));
     app.add_option("-w,--workers", worker_list, "host worker counts to measure, comma-separated");
+    bool ptx_counts = false;
+    app.add_flag("--ptx-counts", ptx_counts, "count the PTX as written, without the SASS plan (to measure its cost)");
     CLI11_PARSE(app, argc, argv);
     std::vector<uint32_t> workers;
     for (std::size_t at = 0; at < worker_list.size();) {
@@ -82,6 +88,8 @@ int main(int argc, char** argv) {
         header += fmt::format(" {}w speed-up |", workers[i]);
         rule += "---:|";
     }
+    header += " SASS plan ms |";
+    rule += "---:|";
     std::printf("%s\n%s\n", header.c_str(), rule.c_str());
     int status = 0;
     for (const auto& path : specs) {
@@ -89,12 +97,13 @@ int main(int argc, char** argv) {
         if (!p) { std::fprintf(stderr, "%s\n", p.error().c_str()); status = 1; continue; }
         std::string line, first_hashes, error;
         uint64_t insts = 0;
-        std::vector<double> medians;
+        std::vector<double> medians, sass;
         for (uint32_t w : workers) {
             std::vector<double> secs, cpu;
             for (int i = 0; i < runs; ++i) {
                 Sample s;
-                if (!run_once(p.value(), w, s, error)) break;
+                if (!run_once(p.value(), w, ptx_counts, s, error)) break;
+                sass.push_back(s.sass_seconds);
                 if (first_hashes.empty()) first_hashes = s.hashes;
                 if (s.hashes != first_hashes) error = "buffer hashes differ between runs";
                 insts = s.thread_insts;
@@ -115,6 +124,7 @@ int main(int argc, char** argv) {
             continue;
         }
         for (std::size_t i = 1; i < medians.size(); ++i) line += fmt::format(" {:.2f} |", medians.front() / medians[i]);
+        line += fmt::format(" {:.2f} |", median(sass) * 1e3);
         std::printf("| %s | %llu |%s\n", name.c_str(), static_cast<unsigned long long>(insts), line.c_str());
         std::fflush(stdout);
     }

@@ -98,6 +98,7 @@ int run_command(const RunArgs& args, const char* argv0) {
     options.max_instructions = args.max_instructions;
     options.workers = args.workers;
     options.verbose = args.verbose;
+    options.ptx_level_counts = args.ptx_counts;
     // A progress bar on stderr while the simulation runs, when it takes more than a second and stderr is a terminal.
     auto run = [&] {
         report::ProgressMeter meter(stderr, prepared->spec.block_count(), !args.json && !args.quiet);

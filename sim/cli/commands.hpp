@@ -10,6 +10,7 @@ namespace warpsim::cli {
 struct RunArgs {
     std::string spec;
     bool json = false, quiet = false, verbose = false, profile = false;
+    bool ptx_counts = false;  // --ptx-counts: count the PTX as written, not per SASS instruction
     std::string device = "h200";
     std::string backend = "sim";
     uint32_t runs = 20;

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     run_cmd->add_flag("--json", run.json, "Print one JSON object (the launch-spec contract) instead of the report");
     run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors; the exit code says whether it worked");
     run_cmd->add_flag("-v,--verbose", run.verbose, "Print the engine's log");
+    run_cmd->add_flag("--ptx-counts", run.ptx_counts,
+                      "Count the PTX as written (PTX-level counts), not per SASS instruction as ptxas compiled it");
     run_cmd->add_option("--device", run.device, "Device preset name or preset JSON file (default h200)");
     run_cmd->add_option("--backend", run.backend, "sim (default) or cuda")->check(CLI::IsMember({"sim", "cuda"}));
     run_cmd->add_flag("--profile", run.profile, "With --backend cuda: collect the counters with Nsight Compute");

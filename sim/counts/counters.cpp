@@ -194,8 +194,19 @@ void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
     // LDGSTS fills shared memory behind the LSU pipe: the H200 counts no shared store instruction or
     // wavefront for it (cp_async_sizes, cp_async_pipeline_8x4, pipeline_memcpy_async: op_st 0).
     if (a.async_fill) return;
-    const SharedCost cost = shared_wavefronts(a, cfg_.shared_rules);
-    add(shared_stat(Stat::inst_shared_ld, a.kind), 1);
+    // Counted per SASS instruction: the members of a merged LDS/STS after the first are part of its access,
+    // and the first one is an access of the merged width from its lanes' addresses (sass_plan.hpp).
+    const SassPlan::Shared* role = cfg_.sass ? cfg_.sass->role(a.function, a.pc) : nullptr;
+    if (role && role->role == SassPlan::Role::follower) return;
+    WarpAccess merged;
+    const WarpAccess* counted = &a;
+    if (role && role->role == SassPlan::Role::leader) {
+        merged = a;
+        merged.bytes_per_lane = role->bytes;
+        counted = &merged;
+    }
+    const SharedCost cost = shared_wavefronts(*counted, cfg_.shared_rules);
+    if (!role || role->role != SassPlan::Role::generic) add(shared_stat(Stat::inst_shared_ld, a.kind), 1);
     add(shared_stat(Stat::shared_ld_wavefronts, a.kind), cost.wavefronts);
     add(shared_stat(Stat::shared_ld_conflicts, a.kind), cost.conflicts());
     add(shared_stat(Stat::shared_ld_ideal_wavefronts, a.kind), cost.ideal);
@@ -254,6 +265,7 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     at(Stat::l2_read_misses) = std::min(dram.read_sectors, reads);
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
     at(Stat::code_instructions) = executed_instructions_static();
+    add_predicated_issues(s);
     at(Stat::dram_read_bytes) = dram.read_sectors * kSectorBytes + cfg_.code_fetch_bytes +
                                 static_cast<uint64_t>(cfg_.code_fetch_bytes_per_instruction *
                                                       static_cast<double>(at(Stat::code_instructions)) + 0.5);
@@ -267,6 +279,19 @@ uint64_t KernelCounters::executed_instructions_static() const {
     for (const auto& fn : lines_)
         for (const auto& l : fn) n += l.warp_insts != 0 ? 1 : 0;
     return n;
+}
+
+void KernelCounters::add_predicated_issues(std::array<uint64_t, kStatCount>& s) const {
+    if (!cfg_.sass) return;
+    auto executions = [this](uint32_t f, uint32_t pc) -> uint64_t {
+        return f < lines_.size() && pc < lines_[f].size() ? lines_[f][pc].warp_insts : 0;
+    };
+    for (const auto& r : cfg_.sass->regions) {
+        const uint64_t head = executions(r.function, r.head_pc), entered = executions(r.function, r.first_pc);
+        const uint64_t skipped = head > entered ? head - entered : 0;
+        s[static_cast<std::size_t>(Stat::inst_shared_ld)] += skipped * r.shared_loads;
+        s[static_cast<std::size_t>(Stat::inst_shared_st)] += skipped * r.shared_stores;
+    }
 }
 
 std::map<std::string, double> KernelCounters::metrics() const {

@@ -38,6 +38,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,7 @@
 #include "sim/counts/footprint.hpp"
 #include "sim/counts/global_sectors.hpp"
 #include "sim/counts/metric_table.hpp"
+#include "sim/counts/sass_plan.hpp"
 #include "sim/counts/sectored_cache.hpp"
 #include "sim/counts/shared_banks.hpp"
 
@@ -79,6 +81,9 @@ struct CountsConfig {
     uint64_t code_fetch_bytes = 2304;
     double code_fetch_bytes_per_instruction = 27.0;
     SharedBankRules shared_rules = SharedBankRules::h200();
+    // What ptxas made of the kernel's shared accesses (merged LDS/STS, if-converted branches): shared memory is
+    // then counted per SASS instruction. nullptr: per PTX instruction ("PTX-level counts").
+    std::shared_ptr<const SassPlan> sass;
 };
 
 // One worker's statistics. The engine makes one per worker thread (or per block), calls on_instruction for
@@ -153,6 +158,8 @@ private:
     SectoredCache& l1();
     uint32_t l2_store_sectors(uint32_t warp, const SectorList& list);
     uint64_t executed_instructions_static() const;
+    // The shared loads and stores of if-converted regions issued by warps that branched over them in the PTX.
+    void add_predicated_issues(std::array<uint64_t, kStatCount>& s) const;
 
     CountsConfig cfg_;
     std::array<uint64_t, kStatCount> stats_{};

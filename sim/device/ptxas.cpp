@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 extern char** environ;
 
@@ -221,7 +223,7 @@ std::string ptxas_target_arch(std::string_view ptx_text, std::string_view arch) 
 
 
 std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
-                                                       std::string* log) {
+                                                       std::string* log, std::string* cubin_bytes) {
     std::string scratch;
     std::string& out = log ? *log : scratch;
     out.clear();
@@ -237,19 +239,24 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
         return std::nullopt;
     }
     std::vector<std::string> args{*ptxas, "-v", "-arch=" + ptxas_target_arch(ptx_text, arch), "-o", cubin.path(), ptx.path()};
+    if (cubin_bytes) args.insert(args.begin() + 1, "-lineinfo");  // line info changes no code, only adds a table
     int status = run_capture(args, out);
     if (status != 0) {
         if (status > 0) out = "ptxas failed (exit " + std::to_string(status) + "):\n" + out;
         return std::nullopt;
     }
+    if (cubin_bytes) {
+        std::ifstream in(cubin.path(), std::ios::binary);
+        cubin_bytes->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
     return parse_ptxas_verbose(out);
 }
 
 std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
-                                      std::string* log) {
+                                      std::string* log, std::string* cubin_bytes) {
     std::string scratch;
     std::string& out = log ? *log : scratch;
-    std::optional<std::vector<PtxasUsage>> all = ptxas_usage_all(ptx_text, arch, &out);
+    std::optional<std::vector<PtxasUsage>> all = ptxas_usage_all(ptx_text, arch, &out, cubin_bytes);
     if (!all) return std::nullopt;
     const std::vector<PtxasUsage>& entries = *all;
     std::vector<const PtxasUsage*> matches;

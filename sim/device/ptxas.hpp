@@ -31,12 +31,13 @@ std::optional<std::string> find_ptxas();
 // "_Z9transposePfS_"). nullopt when there is no ptxas, ptxas fails or the kernel is not in the output;
 // `log`, when given, receives ptxas's output or the reason. PTX whose `.target` is ARCH's architecture-specific
 // variant (`sm_90a` for sm_90: wgmma, setmaxnreg) is compiled for that variant, which only it accepts.
+// With `cubin_bytes`, ptxas also gets -lineinfo and the cubin it wrote is returned there (sim/sass decodes it).
 std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
-                                      std::string* log = nullptr);
+                                      std::string* log = nullptr, std::string* cubin_bytes = nullptr);
 
 // The same for every entry ptxas compiled, from one ptxas run.
 std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
-                                                       std::string* log = nullptr);
+                                                       std::string* log = nullptr, std::string* cubin_bytes = nullptr);
 
 // The -arch ptxas needs for the PTX: ARCH, or ARCH + "a" when its .target names that architecture-specific
 // variant (sm_90a: wgmma, setmaxnreg).

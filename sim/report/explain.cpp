@@ -324,7 +324,18 @@ void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const ses
     const auto& fn = p.module->functions[x.function];
     const auto& inst = fn.body[x.pc];
     const LaneSample& s = x.sample.first;
-    const counts::WarpAccess a = warp_access(s, fn, inst, x.function, x.pc);
+    counts::WarpAccess a = warp_access(s, fn, inst, x.function, x.pc);
+    // Counted per SASS instruction: a merged group's later members are counted in its first one, which
+    // accesses the merged width from its lanes' addresses (counts::SassPlan).
+    const counts::SassPlan::Shared* role = run.sass ? run.sass->role(x.function, x.pc) : nullptr;
+    if (role && role->note) x.sass = run.sass->notes[role->note - 1];
+    if (x.space == AccessSpace::shared && role && role->role == counts::SassPlan::Role::follower) {
+        x.why = "counted in the first load or store of its merged SASS instruction (see sass): the GPU issues one "
+                "instruction for the group";
+        return;
+    }
+    if (x.space == AccessSpace::shared && role && role->role == counts::SassPlan::Role::leader)
+        a.bytes_per_lane = role->bytes;
     counts::KernelCounters one(run.counters.config());
     one.on_access(a);
     if (const auto* c = one.line(x.function, x.pc)) x.warp_cost = *c;

@@ -56,6 +56,7 @@ struct ExplainedAccess {
     std::vector<uint64_t> sectors;           // global, local: distinct sector indices (address / 32)
     LineStats run_cost;                      // all executions of the instruction in the whole run
     std::string why;                         // one sentence
+    std::string sass;                        // what ptxas made of it, where that changes the count ("" if nothing)
 };
 
 struct Explanation {

@@ -170,6 +170,7 @@ std::string access_text(const Explanation& e, const ExplainedAccess& x) {
                     "  sectors     ", kIndent, kWidth);
     }
     out += wrap(run_line(x), "  whole run   ", kIndent, kWidth);
+    if (!x.sass.empty()) out += wrap(x.sass, "  sass        ", kIndent, kWidth);
     out += wrap(x.why, "  why         ", kIndent, kWidth);
     return out + lane_table(x, e.block_dim);
 }
@@ -235,6 +236,7 @@ nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& 
         }
         j["lanes"] = lanes_json(x, e.block_dim);
     }
+    if (!x.sass.empty()) j["sass"] = x.sass;
     j["why"] = x.why;
     return j;
 }

@@ -226,6 +226,7 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     out << "launch    " << describe_launch(p.spec) << "\n";
     if (options.samples) out << work_line(*options.samples, p.spec.block_count());
     out << fmt::format("registers {} per thread ({})\n", run.registers.registers, run.registers.method);
+    if (!run.counting.empty()) out << fmt::format("counted   {}\n", run.counting);
     out << occupancy_lines(p, run);
     // Lanes counted as the table counts them (issued lanes, ncu's smsp__thread_inst_executed), so the header's
     // average and the per-line averages agree; the engine's own total counts only lanes whose guard was true.

@@ -17,6 +17,7 @@
 #include "kernels_ir/verifier.hpp"
 #include "sim/counts/l1_capacity.hpp"
 #include "sim/device/ptxas.hpp"
+#include "sim/sass/kernel_sass.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/launch/buffer_init.hpp"
 #include "sim/launch/hash.hpp"
@@ -164,7 +165,9 @@ RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePrese
     RegisterInfo info;
     info.static_shared_bytes = ir::shared_layout(*p.module).static_bytes.at(p.kernel_index);
     std::string log;
-    if (auto usage = device::ptxas_usage(p.ptx, preset.arch(), p.kernel->name, &log)) {
+    auto cubin = std::make_shared<std::string>();
+    if (auto usage = device::ptxas_usage(p.ptx, preset.arch(), p.kernel->name, &log, cubin.get())) {
+        info.cubin = std::move(cubin);
         info.registers = usage->registers;
         info.barriers = std::max(usage->barriers, 1);
         info.static_shared_bytes = usage->shared_bytes;
@@ -259,6 +262,14 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
         run.registers.method.rfind("ptxas", 0) == 0 && run.registers.stack_frame_bytes == 0;
     // The L1 is what the combined L1/shared array leaves after the carve-out the driver picks for this launch.
     if (run.occupancy) cfg.counts_config.l1_bytes = counts::l1_data_bytes(run.preset, *run.occupancy);
+    const auto sass_start = std::chrono::steady_clock::now();
+    auto sass = options.ptx_level_counts
+                    ? sass::KernelSass{nullptr, "PTX-level counts (--ptx-counts)"}
+                    : sass::kernel_sass(*p.module, p.kernel_index, run.preset.arch(), run.registers.cubin.get());
+    run.sass_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sass_start).count();
+    run.sass = sass.plan;
+    run.counting = sass.counting;
+    cfg.counts_config.sass = run.sass;
     run.counters = counts::KernelCounters(cfg.counts_config);
 
     const auto launch_start = std::chrono::steady_clock::now();
@@ -293,6 +304,8 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     } else {
         r.metrics = run.counters.metrics();
         r.extra["lines"] = per_line_json(*p.module, run.counters);
+        r.extra["counting"] = run.counting;
+        if (run.sass && !run.sass->notes.empty()) r.extra["sass"] = run.sass->notes;
     }
     bool has_expect = false;
     for (const auto& a : p.spec.args) has_expect = has_expect || a.expect.has_value();

@@ -46,6 +46,8 @@ struct RegisterInfo {
     // ptxas's register spills (bytes of spill instructions in the code, per thread) and the stack frame
     // they live in: local-memory traffic the PTX does not show. Zero without ptxas.
     long long spill_store_bytes = 0, spill_load_bytes = 0, stack_frame_bytes = 0;
+    // The cubin that ptxas made (with -lineinfo), for the SASS decoder and the spill reader; empty without ptxas.
+    std::shared_ptr<const std::string> cubin;
 };
 RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset);
 
@@ -54,6 +56,7 @@ struct SimOptions {
     uint64_t max_instructions = 20'000'000'000ull;
     uint32_t workers = 0;             // host threads; 0 = all cores
     bool verbose = false;
+    bool ptx_level_counts = false;    // count the PTX as written even where the SASS could be decoded
     engine::LaunchProgress* progress = nullptr;   // optional: the launch's progress counters (a progress bar)
     bool keep_buffers = false;        // keep every buffer's bytes after the kernel in SimRun::final_buffers
 };
@@ -79,6 +82,8 @@ struct SimRun {
     RegisterInfo registers;
     std::optional<device::Occupancy> occupancy;
     counts::KernelCounters counters;
+    std::shared_ptr<const counts::SassPlan> sass;  // how ptxas's SASS shapes the counts; nullptr: PTX-level
+    std::string counting;                          // the report's sentence on it (sass::KernelSass::counting)
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
     double launch_seconds = 0;        // wall time of sim.launch alone (no setup, no hashing)
@@ -89,6 +94,7 @@ struct SimRun {
     // failed.
     std::vector<launch::BufferCheck> checks;
     bool checks_passed() const;
+    double sass_seconds = 0;          // decoding the cubin and planning the SASS-level counts
 };
 
 // Runs the prepared launch on the simulator. Launch and memory errors come back inside the report

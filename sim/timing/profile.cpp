@@ -162,7 +162,9 @@ double flops_of(const ir::Instruction& inst, uint64_t lanes) {
 // architecture whose STL/LDL encodings were checked against nvdisasm; others keep the average estimate.
 void add_spill_sites(const session::PreparedLaunch& p, const session::SimRun& run, LaunchProfile& prof) {
     if (run.preset.arch() != "sm_90") return;
-    auto sites = sass_local_accesses_of_ptx(p.ptx, run.preset.arch());
+    // The cubin of the run's own ptxas call when there was one (ptxas -v -lineinfo), else ptxas again.
+    auto sites = run.registers.cubin && !run.registers.cubin->empty() ? sass_local_accesses(*run.registers.cubin)
+                                                                      : sass_local_accesses_of_ptx(p.ptx, run.preset.arch());
     if (!sites) return;
     std::map<uint32_t, double> execs;
     std::set<uint32_t> ptx_local;

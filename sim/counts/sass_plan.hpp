@@ -1,0 +1,44 @@
+// sim/counts/sass_plan.hpp — what ptxas made of a kernel's shared-memory accesses, so that the counters
+// count per SASS instruction (the unit the SM issues) while the PTX still gives every lane's address:
+// neighbouring PTX accesses merged into one wider LDS/STS, and branches over shared accesses that ptxas
+// if-converted into predicated instructions, which a warp issues even when none of its lanes takes them.
+// sim/sass/mapping.hpp builds it from the decoded SASS; without one the counters count the PTX as it is.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpsim::counts {
+
+struct SassPlan {
+    enum class Role : uint8_t {
+        plain,     // one SASS instruction of the same width
+        leader,    // the first PTX access of a merged group: counted as one access of `bytes` per lane
+        follower,  // another member of a merged group: counted in its leader
+        generic,   // a generic ld/st (SASS LD/ST): its shared-memory wavefronts count, but it is no shared instruction
+    };
+    struct Shared {
+        Role role = Role::plain;
+        uint8_t bytes = 0;  // leader: bytes per lane of the merged SASS instruction
+        uint16_t note = 0;  // 1 + index into `notes` of the decision that made this role; 0: none
+    };
+    // An if-converted branch: the PTX branch at head_pc jumps over the straight-line region that starts at
+    // first_pc; ptxas made the region predicated instructions, so each warp that reaches the branch issues
+    // them, also when no lane enters the region. Warps that skip it = executions(head_pc) - executions(first_pc).
+    struct Region {
+        uint32_t function = 0, head_pc = 0, first_pc = 0;
+        uint32_t shared_loads = 0, shared_stores = 0;  // the region's SASS LDS / STS instructions
+    };
+    std::vector<std::vector<Shared>> shared;  // [function][pc]; missing entries are plain
+    std::vector<Region> regions;
+    // For reports, one line per decision: "ptxas merged PTX lines 514-523 into one 16-byte LDS.128 ...".
+    std::vector<std::string> notes;
+
+    const Shared* role(uint32_t function, uint32_t pc) const {
+        if (function >= shared.size() || pc >= shared[function].size()) return nullptr;
+        return &shared[function][pc];
+    }
+};
+
+}  // namespace warpsim::counts

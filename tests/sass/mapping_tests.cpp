@@ -1,0 +1,180 @@
+// tests/sass/mapping_tests.cpp — counting per SASS instruction (sim/sass/mapping, counts::SassPlan): the plans
+// of the hand-written cases (tests/sass/cases/lds_merge.ptx, their SASS read in tests/sass/corpus/lds_merge.sass)
+// worked out by hand, and every case of tests/sass/specs against the H200's counts of the very same cubins
+// (tests/hardware/sass_cases/results.json, Nsight Compute, 2026-12-01).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/device/ptxas.hpp"
+#include "sim/sass/compile.hpp"
+#include "sim/sass/kernel_sass.hpp"
+#include "sim/sass/mapping.hpp"
+#include "sim/session/run.hpp"
+
+using namespace warpsim;
+using Role = counts::SassPlan::Role;
+
+namespace {
+
+const std::string kRoot = WARPSIM_SOURCE_DIR;
+
+struct Planned {
+    session::PreparedLaunch prep;
+    counts::SassPlan plan;
+};
+
+Planned plan_of(const std::string& kernel) {
+    auto prep = session::prepare(kRoot + "/tests/sass/specs/" + kernel + ".json");
+    REQUIRE(bool(prep));
+    std::string log;
+    auto cubin = sass::compile_cubin(prep.value().ptx, "sm_90", &log);
+    INFO(log);
+    REQUIRE(cubin.has_value());
+    auto program = sass::decode_cubin(*cubin);
+    REQUIRE(program.has_value());
+    const sass::Function* code = program->find(prep.value().kernel->name);
+    REQUIRE(code != nullptr);
+    Planned out{prep.value(), sass::plan_shared_accesses(*prep.value().module, prep.value().kernel_index, *code)};
+    return out;
+}
+
+// The roles of the kernel's ld/st.shared, in PTX order: "L16" leader of a 16-byte group, "F" follower, "-" plain.
+std::vector<std::string> roles(const Planned& p) {
+    std::vector<std::string> out;
+    const auto& body = p.prep.kernel->body;
+    for (uint32_t pc = 0; pc < body.size(); ++pc) {
+        if ((body[pc].op != ir::Opcode::ld && body[pc].op != ir::Opcode::st) || body[pc].d.space != ir::Space::shared)
+            continue;
+        const auto* r = p.plan.role(p.prep.kernel_index, pc);
+        if (!r || r->role == Role::plain) out.push_back("-");
+        else if (r->role == Role::follower) out.push_back("F");
+        else out.push_back(fmt::format("L{}", r->bytes));
+    }
+    return out;
+}
+
+using V = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("SASS plan: merged shared loads and stores of the hand-written cases", "[sass][mapping]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // lds_merge.sass: merge4 is one LDS.128 R4, [R0]; merge2 one LDS.64; nomerge_unaligned two LDS (only
+    // 4-byte alignment known); merge_store4 one STS.128 and its reversed read one LDS.
+    CHECK(roles(plan_of("merge4")) == V{"L16", "F", "F", "F"});
+    CHECK(roles(plan_of("merge2")) == V{"L8", "F"});
+    CHECK(roles(plan_of("nomerge_unaligned")) == V{"-", "-"});
+    CHECK(roles(plan_of("merge_store4")) == V{"L16", "F", "F", "F", "-"});
+    // matmul_tile16: the two tile stores, Bs[k][tx] sixteen LDS, As[ty][k] four LDS.128 (sass_cases.sass,
+    // 0x0360, 0x03b0, 0x0440, 0x04d0); PTX order interleaves them: As[ty][k] (k = 0..15) at odd positions.
+    V want{"-", "-"};
+    for (int k = 0; k < 16; ++k) {
+        want.push_back("-");
+        want.push_back(k % 4 == 0 ? "L16" : "F");
+    }
+    auto tile16 = plan_of("matmul_tile16");
+    // nvcc's PTX puts Bs[k][tx] first in each k step (ld [%r8+64k], then ld [%r7+4k]).
+    CHECK(roles(tile16) == want);
+    CHECK(tile16.plan.regions.empty());
+}
+
+TEST_CASE("SASS plan: if-converted branches over shared accesses", "[sass][mapping]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // predicated_step: `@%p1 bra SKIP` over ld, ld, add, st became @!P0 LDS, @!P0 LDS, @!P0 STS (lds_merge.sass).
+    auto step = plan_of("predicated_step");
+    REQUIRE(step.plan.regions.size() == 1);
+    const auto& r = step.plan.regions[0];
+    CHECK(step.prep.kernel->body[r.head_pc].op == ir::Opcode::bra);
+    CHECK(r.first_pc == r.head_pc + 1);
+    CHECK(r.shared_loads == 2);
+    CHECK(r.shared_stores == 1);
+    // counted_loop's branch leaves the loop; it is no region over straight-line code.
+    CHECK(plan_of("counted_loop").plan.regions.empty());
+    // reduce_sequential: `if (tid < s) sdata[tid] += sdata[tid + s]` is @!P1 LDS, LDS, STS in its loop.
+    auto seq = plan_of("reduce_sequential");
+    REQUIRE(seq.plan.regions.size() == 1);
+    CHECK(seq.plan.regions[0].shared_loads == 2);
+    CHECK(seq.plan.regions[0].shared_stores == 1);
+}
+
+TEST_CASE("SASS plan: presets without a decoder count the PTX and say so", "[sass][mapping]") {
+    auto prep = session::prepare(kRoot + "/tests/sass/specs/merge4.json");
+    REQUIRE(bool(prep));
+    std::string cubin = "not used";
+    auto k = sass::kernel_sass(*prep.value().module, prep.value().kernel_index, "sm_80", &cubin);
+    CHECK(k.plan == nullptr);
+    CHECK(k.counting == "PTX-level counts (no SASS decoder for sm_80)");
+    auto none = sass::kernel_sass(*prep.value().module, prep.value().kernel_index, "sm_90", nullptr);
+    CHECK(none.plan == nullptr);
+    CHECK(none.counting == "PTX-level counts (no ptxas)");
+    session::SimOptions a100;
+    a100.device = "a100";
+    auto run = session::run_simulated(prep.value(), a100);
+    REQUIRE(bool(run));
+    CHECK(run.value().counting.rfind("PTX-level counts", 0) == 0);
+    // PTX-level: merge4's four ld.shared.f32 are four instructions of one wavefront each.
+    CHECK(run.value().report.metrics.at("smsp__inst_executed_op_shared_ld.sum") == 4 * 32);
+}
+
+TEST_CASE("SASS counting: the cases as the H200 counted the same cubins", "[sass][mapping][hardware]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: counts stay PTX-level here, so the H200's SASS-level counts are not compared");
+        return;
+    }
+    const std::vector<std::string> metrics = {
+        "smsp__inst_executed_op_shared_ld.sum",       "smsp__inst_executed_op_shared_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    };
+    // Differences understood and not modelled yet: kernel -> metrics.
+    const std::map<std::string, std::set<std::string>> gaps = {
+        // 64-bit shared atomicAdd is an LDS + ATOMS.CAS retry loop in the SASS (contention-dependent loads).
+        {"atomics", {"smsp__inst_executed_op_shared_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}},
+        // ptxas unrolls the loop 4x and loads the loop-invariant sdata[tid] once: PTX lines it removed.
+        {"counted_loop", {"smsp__inst_executed_op_shared_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}},
+        // Conflict-free 8x8 tiles: the H200 shows 170 load and 4,560 store "conflicts" (the unexplained
+        // extra wavefronts of conflict-free kernels).
+        {"matmul_tile8", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}},
+    };
+    std::ifstream in(kRoot + "/tests/hardware/sass_cases/results.json");
+    const auto measured = nlohmann::json::parse(in);
+    std::size_t compared = 0, equal = 0;
+    for (const auto& launch : measured.at("runs")) {
+        const std::string kernel = launch.at("kernel");
+        auto prep = session::prepare(kRoot + "/tests/sass/specs/" + kernel + ".json");
+        REQUIRE(bool(prep));
+        auto run = session::run_simulated(prep.value(), session::SimOptions{});
+        REQUIRE(bool(run));
+        REQUIRE_FALSE(run.value().report.error);
+        CHECK(run.value().counting == "per SASS instruction (ptxas sm_90)");
+        for (const auto& m : metrics) {
+            const double want = launch.at("metrics").at(m).get<double>();
+            const double got = run.value().report.metrics.at(m);
+            const bool gap = gaps.count(kernel) && gaps.at(kernel).count(m);
+            INFO(kernel << " " << m << ": H200 " << want << ", simulated " << got);
+            ++compared;
+            equal += got == want;
+            if (gap)
+                CHECK(got != want);  // a listed gap that closed: remove it from the list
+            else
+                CHECK(got == want);
+        }
+    }
+    CHECK(compared == 21 * metrics.size());
+    CHECK(equal >= compared - 8);
+}
