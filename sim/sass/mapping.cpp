@@ -141,13 +141,17 @@ void plan_merges(const ir::Function& f, uint32_t function, const Function& code,
     }
 }
 
-// Generic ld/st (no state space: SASS LD/ST) that reach shared memory: the H200 counts their wavefronts but not
-// as shared-memory instructions (generic_pointers: op_shared_ld 0).
-void plan_generic(const ir::Function& f, uint32_t function, counts::SassPlan& plan) {
-    for (uint32_t pc = 0; pc < f.body.size(); ++pc) {
-        const ir::Instruction& in = f.body[pc];
-        if ((in.op == ir::Opcode::ld || in.op == ir::Opcode::st) && in.d.space == ir::Space::none)
-            plan.shared[function][pc] = {counts::SassPlan::Role::generic, 0, 0};
+// Generic ld/st (no state space: SASS LD/ST) that reach shared memory, in every function the kernel may call:
+// the H200 counts their wavefronts but not as shared-memory instructions (generic_pointers: op_shared_ld 0).
+void plan_generic(const ir::Module& module, counts::SassPlan& plan) {
+    for (uint32_t fi = 0; fi < module.functions.size(); ++fi) {
+        const ir::Function& f = module.functions[fi];
+        for (uint32_t pc = 0; pc < f.body.size(); ++pc) {
+            const ir::Instruction& in = f.body[pc];
+            if ((in.op != ir::Opcode::ld && in.op != ir::Opcode::st) || in.d.space != ir::Space::none) continue;
+            plan.shared[fi].resize(f.body.size());
+            plan.shared[fi][pc] = {counts::SassPlan::Role::generic, 0, 0};
+        }
     }
 }
 
@@ -194,7 +198,7 @@ counts::SassPlan plan_shared_accesses(const ir::Module& module, uint32_t functio
     plan.shared[function].resize(f.body.size());
     const auto blocks = block_ids(f);
     const auto all = shared_accesses(f, blocks);
-    plan_generic(f, function, plan);
+    plan_generic(module, plan);
     plan_merges(f, function, code, all, plan);
     plan_regions(f, function, code, plan);
     return plan;
