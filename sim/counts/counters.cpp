@@ -109,7 +109,7 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     // any device address.
     const uint64_t local_base = (uint64_t{1} << 62) + ((block_linear_ * 64 + a.warp) << 24);
     const uint32_t touched = local ? collect_local_sectors(a, local_base, list) : (collect_sectors(a, list), list.size);
-    const uint32_t ideal = ideal_sectors(a);
+    const uint32_t ideal = ideal_sectors(a, local);
     const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
     const uint32_t sectors = rmw && !local ? rmw_sectors(a) : touched;
     ++line.requests;

@@ -85,8 +85,39 @@ uint32_t rmw_sectors(const WarpAccess& access) {
     return total + sector_max;
 }
 
-uint32_t ideal_sectors(const WarpAccess& access) {
-    const uint64_t bytes = static_cast<uint64_t>(std::popcount(access.active_mask)) * access.bytes_per_lane;
+uint64_t distinct_bytes(const uint64_t* addr, uint32_t count, uint32_t width) {
+    if (count == 0) return 0;
+    // Lanes whose addresses rise (or fall) by at least the width overlap nowhere: most warps, no sorting.
+    bool rising = true, falling = true;
+    for (uint32_t i = 1; i < count; ++i) {
+        rising &= addr[i] >= addr[i - 1] + width;
+        falling &= addr[i - 1] >= addr[i] + width;
+    }
+    if (rising || falling) return uint64_t{count} * width;
+    std::array<uint64_t, 32> sorted{};
+    const uint32_t n = std::min<uint32_t>(count, 32);
+    std::copy(addr, addr + n, sorted.begin());
+    std::sort(sorted.begin(), sorted.begin() + n);
+    uint64_t total = 0, covered_to = 0;  // the union so far ends (exclusively) at covered_to
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t end = sorted[i] + width;
+        if (i == 0 || sorted[i] >= covered_to) total += width;
+        else if (end > covered_to) total += end - covered_to;
+        covered_to = std::max(covered_to, end);
+    }
+    return total;
+}
+
+uint32_t ideal_sectors(const WarpAccess& access, bool private_lanes) {
+    const auto lanes = static_cast<uint32_t>(std::popcount(access.active_mask));
+    uint64_t bytes = uint64_t{lanes} * access.bytes_per_lane;
+    if (!private_lanes && lanes > 1 && access.bytes_per_lane > 0) {
+        std::array<uint64_t, 32> addr;
+        uint32_t n = 0;
+        for (uint32_t mask = access.active_mask; mask != 0; mask &= mask - 1)
+            addr[n++] = access.addr[static_cast<uint32_t>(std::countr_zero(mask))];
+        bytes = distinct_bytes(addr.data(), n, access.bytes_per_lane);
+    }
     return static_cast<uint32_t>((bytes + kSectorBytes - 1) / kSectorBytes);
 }
 

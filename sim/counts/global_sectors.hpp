@@ -41,8 +41,13 @@ uint32_t count_sectors(const WarpAccess& access);
 // inc/dec and 64-bit ones at 32).
 uint32_t rmw_sectors(const WarpAccess& access);
 
-// The sectors the active lanes' bytes would need if they were perfectly packed and aligned:
-// ceil(active lanes * bytes per lane / 32). 32 lanes x 4 B -> 4, 8 lanes x 4 B -> 1.
-uint32_t ideal_sectors(const WarpAccess& access);
+// The sectors the active lanes' distinct bytes would need if they were perfectly packed and aligned:
+// ceil(distinct bytes / 32). Lanes that share an address are served by the same bytes, so they count once:
+// 32 lanes x 4 B -> 4, 8 lanes x 4 B -> 1, 32 lanes on one 4-byte word (a broadcast) -> 1, 32 lanes on two
+// words -> 1. With `private_lanes` (local memory: each lane's address is its own) every lane's bytes count.
+uint32_t ideal_sectors(const WarpAccess& access, bool private_lanes = false);
+
+// The bytes `count` lanes of `width` bytes starting at `addr` touch, each byte counted once.
+uint64_t distinct_bytes(const uint64_t* addr, uint32_t count, uint32_t width);
 
 }  // namespace warpsim::counts

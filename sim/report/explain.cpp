@@ -18,6 +18,7 @@
 #include "sim/counts/global_sectors.hpp"
 #include "sim/counts/shared_banks.hpp"
 #include "sim/engine/memory_access.hpp"
+#include "sim/report/access_pattern.hpp"
 
 namespace warpsim::report {
 namespace {
@@ -360,7 +361,10 @@ void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const ses
     row.pcs = {x.pc};
     row.s = x.warp_cost;
     row.sample = &s;
-    x.why = row.excess() ? explain_access(row) : why_ideal(x, kind);
+    x.kind = kind;
+    const RequestCost cost{row.per_request(), row.ideal_per_request()};
+    if (auto shared = sharing_sentence(x.space, kind, s, cost)) x.why = *shared;
+    else x.why = row.excess() ? explain_access(row) : why_ideal(x, kind);
 }
 
 AccessSpace report_space(engine::MemorySpace s) {

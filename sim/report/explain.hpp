@@ -47,6 +47,7 @@ struct ExplainedAccess {
                               // from reduce.cu:42"; "" for the kernel's own code
     AccessSpace space = AccessSpace::global;
     std::string what;                        // "global load", "shared store", ...
+    AccessKind kind = AccessKind::load;
     bool sampled = false;                    // some warp executed it within the sample
     bool from_chosen_warp = false;           // the lanes below are the chosen warp's (else a stand-in's)
     FocusSample sample;                      // that warp's first execution

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/access_pattern.hpp"
 #include "sim/report/text_report.hpp"
 
 namespace warpsim::report {
@@ -44,6 +45,16 @@ std::string header(const Explanation& e) {
     return out + wrap(warp, "warp      ", std::string(10, ' '), kWidth);
 }
 
+// Lanes of the shown warp on one word when the access is an atomic that costs more than its ideal, else 0.
+uint32_t contended_lanes(const ExplainedAccess& x) {
+    const bool atomic = x.kind == AccessKind::atomic || x.kind == AccessKind::reduction;
+    const auto& c = x.warp_cost;
+    const bool excess = x.space == AccessSpace::shared ? c.wavefronts > c.ideal_wavefronts : c.sectors > c.ideal_sectors;
+    if (!atomic || !excess) return 0;
+    const uint32_t n = address_sharing(x.sample.first).most_on_one;
+    return n > 1 ? n : 0;
+}
+
 std::string warp_line(const ExplainedAccess& x) {
     const LaneSample& s = x.sample.first;
     const auto lanes = std::popcount(s.active_mask);
@@ -54,9 +65,13 @@ std::string warp_line(const ExplainedAccess& x) {
         // Wide lanes fill a pass with more than 32 words: two words per bank is then the ideal, not a
         // conflict.
         const bool conflict = c.wavefronts > c.ideal_wavefronts && c.max_way > 1;
+        const uint32_t contended = contended_lanes(x);
         return fmt::format("1 request: {} where {} would do{}; {}", plural(c.wavefronts, "wavefront"),
                            c.ideal_wavefronts,
-                           conflict ? fmt::format(" ({}-way bank conflict)", c.max_way) : "", shape);
+                           contended  ? fmt::format(" (atomic contention: {} updates of one word)", contended)
+                           : conflict ? fmt::format(" ({}-way bank conflict)", c.max_way)
+                                      : "",
+                           shape);
     }
     return fmt::format("1 request: {} where {} would do; {}", plural(c.sectors, "sector"), c.ideal_sectors,
                        shape);
@@ -66,11 +81,13 @@ std::string run_line(const ExplainedAccess& x) {
     const auto& r = x.run_cost;
     if (!r.requests) return "no requests";
     if (x.space == AccessSpace::shared) {
+        const bool atomic = x.kind == AccessKind::atomic || x.kind == AccessKind::reduction;
         return fmt::format("{}: {:.2f} wavefronts per request where {:.2f} would do{}",
                            plural(r.requests, "request"), per(r.wavefronts, r.requests),
                            per(r.ideal_wavefronts, r.requests),
                            r.wavefronts > r.ideal_wavefronts && r.max_way > 1
-                               ? fmt::format(", up to {}-way bank conflicts", r.max_way)
+                               ? (atomic ? fmt::format(", up to {} updates in one bank, one after another", r.max_way)
+                                         : fmt::format(", up to {}-way bank conflicts", r.max_way))
                                : "");
     }
     return fmt::format("{}: {:.2f} sectors per request where {:.2f} would do ({:.1f} % of the bytes used)",
@@ -103,8 +120,12 @@ std::string passes_line(const ExplainedAccess& x) {
         if (!out.empty()) out += "; ";
         out += fmt::format("lanes {}-{}: {}", p.first_lane, p.last_lane, plural(p.wavefronts, "wavefront"));
         if (p.wavefronts > p.ideal) {
-            out += fmt::format(" where {} would do (bank {} is asked for {} different words)", p.ideal,
-                               p.worst_bank, p.max_way);
+            // Atomics do not share a word between lanes: the bank serves each lane's update in turn.
+            const bool updates = x.kind == AccessKind::atomic || x.kind == AccessKind::reduction;
+            out += updates ? fmt::format(" where {} would do (bank {} serves {} updates, one after another)", p.ideal,
+                                         p.worst_bank, p.max_way)
+                           : fmt::format(" where {} would do (bank {} is asked for {} different words)", p.ideal,
+                                         p.worst_bank, p.max_way);
         }
     }
     return out;

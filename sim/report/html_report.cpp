@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kernels_ir/names.hpp"
+#include "sim/report/access_pattern.hpp"
 #include "sim/report/report_model.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/timing/timing.hpp"
@@ -347,9 +348,7 @@ std::string lines_table(const ReportModel& m) {
         for (size_t i = 0; i < r.accesses.size(); ++i) {
             const auto& a = r.accesses[i];
             const double scale = a.space == AccessSpace::shared ? scale_shared : scale_global;
-            const std::string note = a.space == AccessSpace::shared
-                                         ? (a.s.max_way > 1 && a.excess() > 0 ? fmt::format("{}-way", a.s.max_way) : "")
-                                         : fmt::format("{:.1f} %", 100.0 * a.efficiency());
+            const std::string note = way_note(a);
             out += (i == 0 ? head : std::string("<tr>")) +
                    fmt::format("<td class=\"acc\">{}</td><td>{}</td><td>{}</td><td>{:.2f} {}</td><td>{:.2f}</td><td>{}</td></tr>\n",
                                a.label(), a.s.requests, cost_bar(a, scale), a.per_request(),
@@ -428,8 +427,11 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
     if (auto st = lane_stride(s)) stride = fmt::format(" Consecutive lanes are {} bytes apart.", *st);
     std::string out = fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
     out += sample_caption(s, "One warp of this instruction") + svg + "\n";
-    out += fmt::format("<p class=\"caption\">This warp touches {} sectors; the whole run averages {:.2f} per request where "
-                       "{:.2f} would do.{}</p>\n", n, a.per_request(), a.ideal_per_request(), stride);
+    if (auto shared = sharing_sentence(a.space, a.kind, s, {a.per_request(), a.ideal_per_request()}))
+        out += fmt::format("<p class=\"caption\">This warp touches {} sectors: {}.</p>\n", n, html_escape(*shared));
+    else
+        out += fmt::format("<p class=\"caption\">This warp touches {} sectors; the whole run averages {:.2f} per request "
+                           "where {:.2f} would do.{}</p>\n", n, a.per_request(), a.ideal_per_request(), stride);
     out += "<details><summary>lane, address, sector</summary><table class=\"lanemap\"><tr><th>lane</th><th>address</th><th>sector</th></tr>";
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
@@ -441,12 +443,15 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
 std::string shared_lane_diagram(const AccessRow& a, const SourceRow& row) {
     const LaneSample& s = *a.sample;
     std::map<uint32_t, std::set<uint64_t>> words;   // bank -> distinct words
+    std::map<uint32_t, size_t> updates;              // bank -> lane-words (atomics serve each lane in turn)
+    const bool atomic = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
     const uint32_t words_per_lane = std::max(1u, s.bytes_per_lane / 4);
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
         for (uint32_t k = 0; k < words_per_lane; ++k) {
             const uint64_t word = s.addr[l] / 4 + k;
             words[static_cast<uint32_t>(word % 32)].insert(word);
+            ++updates[static_cast<uint32_t>(word % 32)];
         }
     }
     std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="lanes-to-banks" width="{}" height="200" class="lanes-to-banks">)",
@@ -461,17 +466,22 @@ std::string shared_lane_diagram(const AccessRow& a, const SourceRow& row) {
     }
     svg += lane_boxes(s);
     for (int b = 0; b < 32; ++b) {
-        const size_t count = words.count(b) ? words[b].size() : 0;
+        const size_t count = atomic ? (updates.count(b) ? updates[b] : 0) : words.count(b) ? words[b].size() : 0;
         const char* fill = count == 0 ? kAbsent : count == 1 ? kGood : kBad;
-        svg += fmt::format(R"(<rect x="{}" y="140" width="24" height="20" fill="{}"><title>bank {}: {} distinct words</title></rect>)"
+        svg += fmt::format(R"(<rect x="{}" y="140" width="24" height="20" fill="{}"><title>bank {}: {} {}</title></rect>)"
                            R"(<text x="{}" y="154" text-anchor="middle" fill="#fff">{}</text><text x="{}" y="175" text-anchor="middle">{}</text>)",
-                           lane_x(b) - 12, fill, b, count, lane_x(b), count ? std::to_string(count) : "", lane_x(b), b);
+                           lane_x(b) - 12, fill, b, count, atomic ? "updates" : "distinct words", lane_x(b), count ? std::to_string(count) : "", lane_x(b), b);
     }
-    svg += R"(<text x="2" y="195">banks (number of different words each is asked for: more than 1 is a conflict)</text></svg>)";
+    svg += atomic ? R"(<text x="2" y="195">banks (updates each serves, one after another: more than 1 costs more)</text></svg>)"
+                  : R"(<text x="2" y="195">banks (number of different words each is asked for: more than 1 is a conflict)</text></svg>)";
     size_t worst = 0;
     for (const auto& [b, w] : words) worst = std::max(worst, w.size());
     std::string out = fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
     out += sample_caption(s, "One warp of this instruction") + svg + "\n";
+    if (auto shared = sharing_sentence(a.space, a.kind, s, {a.per_request(), a.ideal_per_request()})) {
+        out += fmt::format("<p class=\"caption\">In this warp {}.</p>\n", html_escape(*shared));
+        return out;
+    }
     out += fmt::format("<p class=\"caption\">In this warp the busiest bank is asked for {} different word{}; the whole run "
                        "averages {:.2f} wavefronts per request where {:.2f} would do.</p>\n",
                        worst, worst == 1 ? "" : "s", a.per_request(), a.ideal_per_request());

@@ -1,6 +1,8 @@
 // sim/report/report_model.cpp — per source line rows, access rows and their explanations (see report_model.hpp).
 #include "sim/report/report_model.hpp"
 
+#include "sim/report/access_pattern.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -278,14 +280,7 @@ std::vector<LookAt> look_at(const ReportModel& m) {
     auto access_item = [&](const WorstAccess& w) {
         const auto& row = m.rows[w.row];
         const auto& a = row.accesses[w.access];
-        std::string what =
-            a.space == AccessSpace::shared
-                ? fmt::format("{:.2f} wavefronts per request where {:.2f} would do{}", a.per_request(),
-                              a.ideal_per_request(),
-                              a.s.max_way > 1 ? fmt::format(" ({}-way bank conflict)", a.s.max_way) : "")
-                : fmt::format("{:.2f} sectors per request where {:.2f} would do ({:.1f} % of the bytes used)",
-                              a.per_request(), a.ideal_per_request(), 100.0 * a.efficiency());
-        items.push_back({row.where(), fmt::format("{}: {}", a.label(), what)});
+        items.push_back({row.where(), fmt::format("{}: {}", a.label(), cost_summary(a))});
     };
     if (m.worst_global) access_item(*m.worst_global);
     if (m.worst_shared) access_item(*m.worst_shared);
@@ -320,6 +315,9 @@ std::string inlined_note(const SourceRow& r) {
 
 std::string explain_access(const AccessRow& a) {
     if (a.s.requests == 0 || a.excess() == 0) return "";
+    // Lanes that share addresses (atomic contention, broadcasts, duplicates): the one wording for those.
+    if (a.sample)
+        if (auto s = sharing_sentence(a.space, a.kind, *a.sample, {a.per_request(), a.ideal_per_request()})) return *s;
     return a.space == AccessSpace::shared ? explain_shared(a) : explain_global(a);
 }
 

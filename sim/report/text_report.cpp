@@ -1,6 +1,8 @@
 // sim/report/text_report.cpp — the learner's report (see text_report.hpp).
 #include "sim/report/text_report.hpp"
 
+#include "sim/report/access_pattern.hpp"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -38,13 +40,7 @@ std::string row_source(const SourceRow& r) {
 
 // The table's access columns for one access row: label, requests, per request, ideal, used/way.
 std::string access_columns(const AccessRow& a) {
-    std::string note;
-    if (a.space == AccessSpace::shared) {
-        // Wide lanes can ask a bank for two words with no wavefront lost: only a cost above the ideal is a conflict.
-        if (a.s.max_way > 1 && a.excess() > 0) note = fmt::format("{}-way", a.s.max_way);
-    } else {
-        note = fmt::format("{:.1f} %", 100.0 * a.efficiency());
-    }
+    const std::string note = way_note(a);
     std::string cols = fmt::format("{:<15} {:>8} {:>7} {:>6}  {}", a.label(), a.s.requests, fixed2(a.per_request()),
                                    fixed2(a.ideal_per_request()), note);
     cols.erase(cols.find_last_not_of(' ') + 1);
@@ -253,7 +249,8 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     out << "\n"
         << wrap("per req: 32-byte sectors per request (global, local) or wavefronts per request (shared); ideal: the "
                 "fewest the same bytes could take; used/way: share of the bytes moved that the lanes asked for, or "
-                "the worst bank conflict; lanes: active lanes per warp instruction.",
+                "the worst bank conflict, or Nx same: N atomics on one word, one after another; lanes: active lanes per "
+                "warp instruction.",
                 "", "", kWidth);
     return out.str();
 }

@@ -80,10 +80,37 @@ TEST_CASE("8-byte lanes: 256 bytes, 8 sectors", "[counts][sectors]") {
     CHECK(ideal_sectors(a) == 8);
 }
 
-TEST_CASE("broadcast: every lane on one word is 1 sector against 4 ideal", "[counts][sectors]") {
+TEST_CASE("broadcast: every lane on one word is 1 sector, and 1 is the ideal (4 distinct bytes)", "[counts][sectors]") {
     const auto a = global_load(4, kAll, [](uint32_t) { return kBase + 100; });
     CHECK(count_sectors(a) == 1);
-    CHECK(ideal_sectors(a) == 4);
+    CHECK(ideal_sectors(a) == 1);
+    // Local memory is private per lane: the same offset is 32 different words.
+    CHECK(ideal_sectors(a, true) == 4);
+}
+
+TEST_CASE("duplicate addresses count once in the ideal", "[counts][sectors]") {
+    // Lanes 2k and 2k+1 on float k: 16 distinct floats, 64 bytes -> 2 sectors, 2 ideal.
+    const auto pairs = global_load(4, kAll, [](uint32_t i) { return kBase + 4ull * (i / 2); });
+    CHECK(count_sectors(pairs) == 2);
+    CHECK(ideal_sectors(pairs) == 2);
+    // Lanes 0-15 on one float, 16-31 on one 4096 bytes further: 8 distinct bytes -> 1 ideal, 2 touched.
+    const auto rows = global_load(4, kAll, [](uint32_t i) { return kBase + 4096ull * (i / 16); });
+    CHECK(count_sectors(rows) == 2);
+    CHECK(ideal_sectors(rows) == 1);
+    // Overlapping 8-byte lanes 4 bytes apart: bytes 0..131 -> 132 distinct bytes, 5 ideal sectors.
+    const auto overlap = global_load(8, kAll, [](uint32_t i) { return kBase + 4ull * i; });
+    CHECK(ideal_sectors(overlap) == 5);
+    // The same in falling and scrambled lane order.
+    CHECK(ideal_sectors(global_load(8, kAll, [](uint32_t i) { return kBase + 4ull * (31 - i); })) == 5);
+    CHECK(ideal_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + 4ull * ((i * 7) % 16); })) == 2);
+}
+
+TEST_CASE("distinct_bytes: union of the lanes' byte ranges", "[counts][sectors]") {
+    const uint64_t a[] = {100, 100, 104, 96, 200};
+    CHECK(distinct_bytes(a, 5, 4) == 16);  // 96..107 and 200..203
+    CHECK(distinct_bytes(a, 5, 8) == 24);  // 96..111 and 200..207
+    CHECK(distinct_bytes(a, 0, 4) == 0);
+    CHECK(distinct_bytes(a, 1, 4) == 4);
 }
 
 TEST_CASE("a misaligned 8-byte lane straddling a sector boundary counts both sectors", "[counts][sectors]") {
