@@ -82,14 +82,14 @@ TEST_CASE("global requests, sectors and ideal sectors per op and per line", "[co
     auto red = make_access(AccessSpace::global, AccessKind::reduction, 4, kAll, [](uint32_t) { return kBase; });
     red.pc = 6;
     red.redux_op = true;  // a 32-bit integer add at one address: ptxas combines the warp (see rmw_sectors)
-    k.on_access(red);  // 1 sector, 4 ideal
+    k.on_access(red);  // 1 sector, 1 ideal (4 distinct bytes)
     CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 2);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 9);
     CHECK(metric(k, "warpsim__ideal_sectors_global_op_ld.sum") == 5);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 16);
     CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") == 1);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 1);
-    CHECK(metric(k, "warpsim__ideal_sectors_global_op_red.sum") == 4);
+    CHECK(metric(k, "warpsim__ideal_sectors_global_op_red.sum") == 1);
     CHECK(metric(k, "smsp__inst_executed_op_global_ld.sum") == 2);
     CHECK(metric(k, "smsp__inst_executed_op_global_st.sum") == 1);
     CHECK(metric(k, "smsp__inst_executed_op_global_red.sum") == 1);
