@@ -30,6 +30,7 @@ const char* kUsage =
     "  --report DIR       write per-launch reports to DIR after the program exits\n"
     "  --threads N        host threads for the simulator (default: all cores)\n"
     "  --max-instructions N  stop a kernel after N thread-instructions (default 2e10)\n"
+    "  --check            memcheck, racecheck, synccheck and initcheck on every launch (findings on stderr)\n"
     "  --no-reuse         simulate every launch, also one identical to an earlier launch on unchanged memory\n"
     "  --quiet            no per-kernel summary on stderr at exit\n";
 
@@ -86,7 +87,7 @@ std::string refusal(const std::string& program, const runtime::ProgramInfo& info
 
 int exec_command(int argc, char** argv, const char* argv0) {
     std::string device = "h200", report, threads, max_instructions;
-    bool quiet = false, no_reuse = false;
+    bool quiet = false, no_reuse = false, check = false;
     int i = 0;
     for (; i < argc; ++i) {
         const std::string_view a = argv[i];
@@ -116,8 +117,7 @@ int exec_command(int argc, char** argv, const char* argv0) {
         } else if (a == "--max-instructions") {
             if (!value(max_instructions)) return kExitBadInput;
         } else if (a == "--check") {
-            std::fprintf(stderr, "warpsim exec: --check is not supported yet: run a launch spec with `warpsim check`\n");
-            return kExitBadInput;
+            check = true;
         } else if (a == "--quiet") {
             quiet = true;
         } else if (a == "--no-reuse") {
@@ -169,6 +169,7 @@ int exec_command(int argc, char** argv, const char* argv0) {
     setenv("WARPSIM_DEVICE", device.c_str(), 1);
     if (!report.empty()) setenv("WARPSIM_REPORT", std::filesystem::absolute(report).string().c_str(), 1);
     if (quiet) setenv("WARPSIM_QUIET", "1", 1);
+    if (check) setenv("WARPSIM_CHECK", "1", 1);
     if (no_reuse) setenv("WARPSIM_REUSE", "0", 1);
     if (!threads.empty()) setenv("WARPSIM_THREADS", threads.c_str(), 1);
     if (!max_instructions.empty()) setenv("WARPSIM_MAX_INSTRUCTIONS", max_instructions.c_str(), 1);

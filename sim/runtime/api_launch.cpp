@@ -10,8 +10,13 @@
 
 #include <fmt/format.h>
 
+#include "kernels_ir/layout.hpp"
 #include "kernels_ir/names.hpp"
+#include "sim/check/check_observer.hpp"
+#include "sim/check/context.hpp"
+#include "sim/check/findings.hpp"
 #include "sim/launch/result.hpp"
+#include "sim/report/text_report.hpp"
 #include "sim/timing/timing.hpp"
 
 using warpsim::runtime::Runtime;
@@ -28,6 +33,9 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
         k.prepared = std::make_unique<session::PreparedLaunch>();
         auto& p = *k.prepared;
         p.ptx = k.module->ptx;
+        // -rdc=true: ptxas and the reports look at the translation unit that defines the kernel.
+        for (const auto& part : k.module->ptx_parts)
+            if (part.find(".entry " + k.device_name + "(") != std::string::npos) p.ptx = part;
         p.ptx_name = k.module->ptx_name;
         p.module = k.module->ir;
         p.kernel = k.function;
@@ -60,6 +68,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     if (rt.context_faulted()) return cudaSuccess;   // queued behind a fault not yet reported: it never runs
     if (auto problem = rt.ensure_loaded(*k.module)) {
         report_module_problem(*k.module, *problem);
+        if (k.module->ptx_parts.size() > 1) return cudaErrorNotSupported;
         return k.module->ptx.empty() ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidPtx;
     }
     if (!k.function || !k.function->is_entry) {
@@ -73,7 +82,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     p.spec.cluster = req.cluster;
 
     // The arguments: args[i] points at parameter i, which takes size_bytes() at its .param offset.
-    const auto layout = engine::param_layout(*k.function);
+    const auto layout = ir::param_layout(k.function->params);
     std::vector<uint8_t> params(layout.total);
     for (size_t i = 0; i < k.function->params.size(); ++i) {
         if (!req.args || !req.args[i]) return cudaErrorInvalidValue;
@@ -89,12 +98,15 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     LaunchKey key{&k, params, p.spec.grid, p.spec.block, req.cluster.value_or(std::array<uint32_t, 3>{0, 0, 0}),
                   p.spec.shared_bytes, k.max_dynamic_shared_optin, false};
     LaunchReuse::Snapshot before;
-    if (rt.options().reuse) {
+    if (rt.options().reuse && !rt.options().check) {
         std::string printf_text;
         if (const LaunchRecord* earlier = rt.reuse().reuse(key, rt.sim().memory(), printf_text)) {
             LaunchRecord again = *earlier;
             again.stream = rec.stream;
             again.reused = true;
+            const auto when = rt.clock().kernel(Runtime::stream_id(req.stream), again.predicted_us);
+            again.start_us = when.start_us;
+            again.end_us = when.end_us;
             rt.queue_printf(printf_text);
             rt.log().add(std::move(again));
             return cudaSuccess;
@@ -112,7 +124,25 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     options.device = rt.preset().name;
     options.max_instructions = rt.options().max_instructions;
     options.workers = rt.options().workers;
+    // --check: the checkers watch this very launch (blocks then run one at a time, in order).
+    std::optional<check::CheckContext> check_ctx;
+    check::FindingLog findings;
+    std::optional<check::CheckObserver> observer;
+    if (rt.options().check) {
+        check_ctx.emplace();
+        check_ctx->module = p.module.get();
+        check_ctx->kernel_index = p.kernel_index;
+        check_ctx->ptx_file = p.ptx_name;
+        check_ctx->block_dim = p.spec.block;
+        check_ctx->shared = check::shared_layout(*p.module, p.kernel_index);
+        rt.sim().memory().for_each_overlapping(0, ~uint64_t{0}, [&](const memory::Allocation& a) {
+            check_ctx->allocations.push_back({a.base, a.size, a.label, 1});
+        });
+        observer.emplace(*check_ctx, findings, &rt.sim().memory(), true, true, true, true);
+        cfg.observer = &*observer;
+    }
     session::run_launch(run, rt.sim(), p, cfg, params, options);
+    if (observer && run.fault) observer->abandon_block();
 
     const std::string where = fmt::format("{}<<<{}, {}>>>", rec.kernel, dim_text(req.grid), dim_text(req.block));
     if (run.fault && !run.started) {
@@ -121,6 +151,11 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         return error_code(run.fault->name);
     }
     rt.queue_printf(run.report.printf_output);
+    if (findings.size()) {
+        const std::string header = fmt::format("warpsim exec --check: {}", where);
+        std::fprintf(stderr, "%s", check::render_text(findings, *check_ctx, header).c_str());
+        rec.findings = findings.size();
+    }
     if (run.fault) {
         // A fault while the kernel ran: the context is unusable from now on; the program hears of it at its
         // next synchronising call (the launch itself succeeded).
@@ -133,11 +168,18 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         run.report.predicted = timing.predicted;
         rec.predicted_us = timing.predicted.time_us;
         rec.bound = timing.predicted.bound;
+        const auto when = rt.clock().kernel(Runtime::stream_id(req.stream), rec.predicted_us);
+        rec.start_us = when.start_us;
+        rec.end_us = when.end_us;
+        if (!rt.options().report_dir.empty()) {
+            run.report.predicted = timing.predicted;
+            rec.text_report = report::text_report(p, run) + timing.text;
+        }
     }
     auto json = launch::to_json(run.report);
     json["stream"] = rec.stream;
     rec.json = json.dump();
-    if (!run.fault && rt.options().reuse) {
+    if (!run.fault && rt.options().reuse && !rt.options().check) {
         rec.not_reusable = rt.reuse().record(key, before, run.counters.footprint(), rt.sim().memory(), rec,
                                              run.report.printf_output);
     }

@@ -24,6 +24,21 @@ uint8_t* device_bytes(Runtime& rt, const void* p, size_t n) {
 }
 bool is_heap_pointer(Runtime& rt, const void* p) { return rt.addresses().in_heap(addr(p)); }
 
+// A copy on the simulated clock: its direction from where the pointers are, pinned when the host side is
+// page-locked; a blocking copy (or one from pageable memory) makes the host wait for it.
+void clock_copy(Runtime& rt, const void* dst, const void* src, size_t n, cudaStream_t stream, bool blocking) {
+    const bool dst_device = rt.addresses().in_heap(addr(dst)), src_device = rt.addresses().in_heap(addr(src));
+    using warpsim::timing::CopyKind;
+    const CopyKind kind = dst_device ? (src_device ? CopyKind::device_to_device : CopyKind::host_to_device)
+                                     : (src_device ? CopyKind::device_to_host : CopyKind::host_to_host);
+    const void* host_side = dst_device ? src : dst;
+    const bool pinned = rt.host().containing(host_side) != nullptr;
+    const auto when = rt.clock().copy(Runtime::stream_id(stream), kind, n, pinned);
+    static constexpr const char* kNames[] = {"H2D", "D2H", "D2D", "H2H"};
+    rt.log().add_copy({kNames[static_cast<int>(kind)], n, pinned, Runtime::stream_id(stream), when.start_us, when.end_us});
+    if (blocking || (!pinned && kind != CopyKind::device_to_device)) rt.clock().host_wait(when.end_us);
+}
+
 // One contiguous copy of n bytes; `kind` is what the program said. Returns the runtime's answer.
 cudaError_t copy_bytes(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
     if (n == 0) return cudaSuccess;
@@ -57,15 +72,20 @@ cudaError_t copy_bytes(Runtime& rt, void* dst, const void* src, size_t n, cudaMe
 cudaError_t blocking_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
+    rt.flush_printf();
     if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);
-    return Runtime::finish(copy_bytes(rt, dst, src, n, kind));
+    const cudaError_t e = copy_bytes(rt, dst, src, n, kind);
+    if (e == cudaSuccess && n) clock_copy(rt, dst, src, n, nullptr, true);
+    return Runtime::finish(e);
 }
 
-cudaError_t async_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
+cudaError_t async_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    return Runtime::finish(copy_bytes(rt, dst, src, n, kind));
+    const cudaError_t e = copy_bytes(rt, dst, src, n, kind);
+    if (e == cudaSuccess && n) clock_copy(rt, dst, src, n, stream, false);
+    return Runtime::finish(e);
 }
 
 cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
@@ -92,6 +112,8 @@ cudaError_t set_bytes(void* p, int value, size_t n) {
     std::memset(d, value, n);
     rt.sim().memory().mark_host_written(addr(p), n);
     rt.reuse().wrote(rt.sim().memory(), addr(p), n);
+    const auto when = rt.clock().memset(warpsim::timing::StreamClock::legacy_stream, n);
+    rt.log().add_copy({"memset", n, false, 0, when.start_us, when.end_us});
     return cudaSuccess;
 }
 
@@ -158,8 +180,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
-    return async_copy(dst, src, count, kind);
+    return async_copy(dst, src, count, kind, stream);
 }
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
@@ -313,8 +334,8 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
 cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
     return blocking_copy(dst, src, count, kind);
 }
-cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
-    return async_copy(dst, src, count, kind);
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+    return async_copy(dst, src, count, kind, stream);
 }
 cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                               cudaMemcpyKind kind) {

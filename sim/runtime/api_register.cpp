@@ -21,6 +21,27 @@ void read_module(warpsim::runtime::Module& m, const void* wrapper, uint32_t arch
         m.load_error = w.error;
         return;
     }
+    if (w.prelinked) {
+        // -rdc=true: each translation unit's relocatable fatbinary carries its PTX; they are linked later.
+        for (const void* const* p = w.prelinked; *p; ++p) {
+            auto c = read_fatbin(static_cast<const uint8_t*>(*p), UINT64_MAX);
+            if (!c.error.empty()) {
+                m.load_error = c.error;
+                return;
+            }
+            const PtxChoice part = choose_ptx(c.entries, arch);
+            if (part.ptx.empty()) {
+                m.load_error = part.reason;
+                return;
+            }
+            m.ptx_parts.push_back(part.ptx);
+        }
+        if (!m.ptx_parts.empty()) {
+            m.ptx = m.ptx_parts.front();
+            m.ptx_name = fmt::format("fatbinary{}.rdc.ptx", serial);
+            return;
+        }
+    }
     std::vector<FatbinEntry> entries;
     auto add = [&](const uint8_t* data) {
         auto c = read_fatbin(data, UINT64_MAX);
@@ -84,6 +105,9 @@ void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, c
     auto& v = rt.add_variable(*module_of(fatCubinHandle), hostVarPtrAddress, deviceName ? deviceName : "", size,
                               constant != 0);
     v.managed = true;
+    // The host reaches a __managed__ variable through *hostVarPtrAddress, which would have to point at host
+    // pages the kernel's copy of the variable also lives in.
+    warpsim::runtime::not_supported("__managed__ variables (__cudaRegisterManagedVar)");
 }
 
 char __cudaInitModule(void** fatCubinHandle) {

@@ -21,7 +21,7 @@ std::string duration(double us) {
 }
 
 struct KernelSummary {
-    uint64_t launches = 0, reused = 0, failed = 0;
+    uint64_t launches = 0, reused = 0, failed = 0, findings = 0;
     double total_us = 0;
     std::map<std::string, uint64_t> shapes;   // "grid x block" -> launches
     std::map<std::string, uint64_t> bounds;
@@ -40,6 +40,7 @@ void LaunchLog::print_summary(std::FILE* out) const {
         auto& k = it->second;
         ++k.launches;
         k.reused += r.reused;
+        k.findings += r.findings;
         k.total_us += r.predicted_us;
         ++k.shapes[dims(r.grid) + " x " + dims(r.block)];
         if (!r.error.empty()) {
@@ -63,6 +64,7 @@ void LaunchLog::print_summary(std::FILE* out) const {
             line += ", " + top->first + "-bound";
         }
         if (k.failed) line += fmt::format(", {} failed ({})", k.failed, k.first_error);
+        if (k.findings) line += fmt::format(", {} checker finding{} (--check)", k.findings, k.findings == 1 ? "" : "s");
         if (k.reused) line += fmt::format(", {} reused an identical earlier launch", k.reused);
         std::fprintf(out, "%s\n", line.c_str());
     }

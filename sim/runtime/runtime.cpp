@@ -35,6 +35,7 @@ Runtime::Runtime() : sim_(std::make_unique<engine::Simulator>()) {
         preset = device::load_preset("h200");
     }
     if (preset) preset_ = preset.value();
+    clock_ = std::make_unique<timing::StreamClock>(timing::CopyModel::for_preset(preset_));
     if (!addresses_.reserve() ||
         !sim_->memory().set_heap(addresses_.heap_base() + memory::kAllocAlign, addresses_.heap_limit())) {
         std::fprintf(stderr, "warpsim: could not reserve an address range for device memory; device pointers "
@@ -112,19 +113,29 @@ void Runtime::remove_module(const void* wrapper) {
 std::optional<std::string> Runtime::ensure_loaded(Module& m) {
     if (!m.load_error.empty()) return m.load_error;
     if (m.ir) return std::nullopt;
-    auto parsed = ir::parse_ptx(m.ptx, m.ptx_name);
     std::string errors;
-    for (const auto& d : parsed.diagnostics)
-        if (d.severity == ir::Diagnostic::Severity::error) errors += d.str() + "\n";
+    auto read = [&](const std::string& text, const std::string& name) {
+        auto parsed = ir::parse_ptx(text, name);
+        for (const auto& d : parsed.diagnostics)
+            if (d.severity == ir::Diagnostic::Severity::error) errors += d.str() + "\n";
+        return std::move(parsed.module);
+    };
+    if (m.ptx_parts.size() > 1) {
+        // Calls between the modules would have to be linked (the engine resolves a call inside its module).
+        m.load_error = "-rdc=true programs (PTX in " + std::to_string(m.ptx_parts.size()) +
+                       " separately compiled modules) are not supported yet: build without -rdc=true";
+        return m.load_error;
+    }
+    ir::Module module = read(m.ptx, m.ptx_name);
     if (errors.empty()) {
-        for (const auto& d : ir::verify(parsed.module, m.ptx_name))
+        for (const auto& d : ir::verify(module, m.ptx_name))
             if (d.severity == ir::Diagnostic::Severity::error) errors += d.str() + "\n";
     }
     if (!errors.empty()) {
         m.load_error = "the program's PTX could not be read:\n" + errors;
         return m.load_error;
     }
-    m.ir = std::make_shared<ir::Module>(std::move(parsed.module));
+    m.ir = std::make_shared<ir::Module>(std::move(module));
     if (auto loaded = sim_->load(*m.ir); !loaded.ok) {
         m.load_error = loaded.message;
         return m.load_error;
@@ -148,8 +159,16 @@ void Runtime::flush_printf() {
     pending_printf_.clear();
 }
 
+timing::StreamClock::StreamId Runtime::stream_id(cudaStream_t s) {
+    const auto id = reinterpret_cast<timing::StreamClock::StreamId>(s);
+    return id == reinterpret_cast<uint64_t>(cudaStreamLegacy) || id == reinterpret_cast<uint64_t>(cudaStreamPerThread)
+               ? timing::StreamClock::legacy_stream
+               : id;
+}
+
 cudaError_t Runtime::synchronize() {
     flush_printf();
+    clock_->host_wait(clock_->device_end());
     if (pending_fault_ != cudaSuccess && sticky_error_ == cudaSuccess) sticky_error_ = pending_fault_;
     return sticky_error_;
 }

@@ -30,6 +30,7 @@
 #include "sim/runtime/launch_reuse.hpp"
 #include "sim/runtime/options.hpp"
 #include "sim/session/run.hpp"
+#include "sim/timing/stream_clock.hpp"
 
 namespace warpsim::runtime {
 
@@ -37,6 +38,8 @@ namespace warpsim::runtime {
 struct Module {
     const void* handle_key = nullptr;       // the fatbinary wrapper the program registered
     std::string ptx;                        // the PTX chosen from the fatbinary
+    // -rdc=true: the PTX of each translation unit (linked into one module when parsed); empty otherwise.
+    std::vector<std::string> ptx_parts;
     std::string ptx_name;                   // for messages: "vec_add (fatbinary 1, compute_90)"
     std::string load_error;                 // why the fatbinary gave no usable PTX; empty: fine
     std::shared_ptr<ir::Module> ir;         // nullptr until parsed
@@ -127,6 +130,11 @@ public:
     uint64_t next_allocation_serial() { return ++allocation_serial_; }
     LaunchLog& log() { return log_; }
     LaunchReuse& reuse() { return reuse_; }
+    // When the program's work would run on the GPU: kernels (the timing model's time), copies (the copy model)
+    // and the host's waits, per stream (sim/timing/stream_clock.hpp).
+    timing::StreamClock& clock() { return *clock_; }
+    // The clock's stream of a cudaStream_t (the legacy and per-thread default handles are stream 0).
+    static timing::StreamClock::StreamId stream_id(cudaStream_t s);
 
     // Device printf text of finished kernels, written to stdout at the next synchronising call.
     void queue_printf(const std::string& text) { pending_printf_ += text; }
@@ -150,6 +158,7 @@ private:
     HostMemory host_;
     LaunchLog log_;
     LaunchReuse reuse_;
+    std::unique_ptr<timing::StreamClock> clock_;
     std::vector<std::unique_ptr<Module>> modules_;
     std::map<const void*, std::unique_ptr<Kernel>> kernels_;
     std::map<const void*, std::unique_ptr<Variable>> variables_;

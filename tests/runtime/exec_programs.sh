@@ -2,7 +2,7 @@
 # tests/runtime/exec_programs.sh WARPSIM SOURCE_DIR WORK_DIR — CUDA programs under `warpsim exec`: each is built
 # with nvcc and its output (or refusal) compared with what CUDA gives. Skipped (77) without nvcc.
 set -uo pipefail
-warpsim=$1
+warpsim=$(realpath "$1")
 src=$2/tests/runtime/programs
 work=$3
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -90,6 +90,37 @@ assert: cudaErrorAssert
 later: cudaErrorAssert"
 fi
 
+# A -rdc=true program (two translation units): not supported yet, and it says so; the launch fails cleanly.
+if "$nvcc" -arch=sm_90 -lineinfo -cudart shared -rdc=true -o "$work/rdc" "$src/rdc_main.cu" "$src/rdc_lib.cu" \
+        2> "$work/rdc.build.log"; then
+    expect_output rdc "h[31] = 0"   # the launch returned cudaErrorNotSupported; the program does not check it
+    grep -q "rdc=true programs (PTX in 2 separately compiled modules) are not supported yet" "$work/rdc.err" ||
+        fail "rdc: no message: $(cat "$work/rdc.err")"
+else
+    fail "rdc does not build: $(cat "$work/rdc.build.log")"
+fi
+
+# --check: racecheck reports the shared-memory race; the program itself runs as before.
+if build race_check; then
+    "$warpsim" exec --check --quiet "$work/race_check" > "$work/race_check.out" 2> "$work/race_check.err"
+    [ "$(cat "$work/race_check.out")" = cudaSuccess ] || fail "race_check: stdout $(cat "$work/race_check.out")"
+    grep -qi "race" "$work/race_check.err" || fail "race_check: no race reported: $(cat "$work/race_check.err")"
+    grep -q "race_check.cu:9" "$work/race_check.err" || fail "race_check: the read's line is not named"
+    "$warpsim" exec --quiet "$work/race_check" > /dev/null 2> "$work/race_check.plain"
+    [ -s "$work/race_check.plain" ] && fail "race_check without --check printed: $(cat "$work/race_check.plain")"
+fi
+
+# --report DIR: per launch JSON lines, the text report, the timeline page.
+if [ -x "$work/reuse_loop" ]; then
+    rm -rf "$work/report"
+    "$warpsim" exec --quiet --report "$work/report" "$work/reuse_loop" > /dev/null 2> "$work/report.err"
+    [ "$(wc -l < "$work/report/launches.jsonl")" = 35 ] || fail "--report: $(wc -l < "$work/report/launches.jsonl") launches, expected 35"
+    [ "$(grep -c '"reused":true' "$work/report/launches.jsonl")" = 25 ] || fail "--report: reused launches"
+    grep -q '"kernel":"vadd"' "$work/report/launches.jsonl" || fail "--report: no vadd object"
+    grep -q "== vadd" "$work/report/report.txt" || fail "--report: report.txt has no vadd section"
+    grep -q "<svg" "$work/report/timeline.html" || fail "--report: no timeline"
+fi
+
 # Refusals, each with the reason and the fix.
 if "$nvcc" -arch=sm_90 -o "$work/vec_add_static" "$src/vec_add.cu" 2> /dev/null; then
     "$warpsim" exec "$work/vec_add_static" > "$work/static.out" 2>&1
@@ -108,6 +139,19 @@ fi
 # A program that does not use CUDA just runs, with its own options after its path.
 "$warpsim" exec /bin/echo --help -n=3 > "$work/echo.out" 2>&1
 [ "$(cat "$work/echo.out")" = "--help -n=3" ] || fail "non-CUDA program: $(cat "$work/echo.out")"
+
+# A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
+if command -v cmake > /dev/null; then
+    proj=$work/cmake_project
+    if cmake -S "$2/tests/runtime/cmake_project" -B "$proj" -DWARPSIM_SOURCE_DIR="$2" -DWARPSIM_EXECUTABLE="$warpsim" \
+            -DCMAKE_CUDA_COMPILER="$nvcc" > "$work/cmake_project.log" 2>&1 &&
+        cmake --build "$proj" >> "$work/cmake_project.log" 2>&1; then
+        ctest --test-dir "$proj" --output-on-failure >> "$work/cmake_project.log" 2>&1 ||
+            fail "warpsim_add_simulated_test: the test failed: $(tail -20 "$work/cmake_project.log")"
+    else
+        fail "warpsim_add_simulated_test: the project does not build: $(tail -20 "$work/cmake_project.log")"
+    fi
+fi
 
 [ "$failures" = 0 ] && echo "all passed"
 exit $((failures > 0))
