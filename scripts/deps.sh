@@ -3,6 +3,8 @@
 # As root it installs what is missing; otherwise it names the packages to install and fails.
 set -euo pipefail
 packages=(build-essential cmake libspdlog-dev libfmt-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev)
+# libzstd-dev, liblz4-dev: the CUDA runtime (sim/runtime) decompresses the PTX of a program's fatbinary.
+packages+=(libzstd-dev liblz4-dev)
 # chromium: the HTML report test (tests/html/render_in_chromium.sh) renders the pages in headless Chromium.
 packages+=(chromium)
 # python3-numpy: tests/cli/buffers_io.sh has NumPy write the .npy inputs and read back what --save wrote.

@@ -75,6 +75,13 @@ struct ExplainArgs {
 // One line's memory accesses as one warp performed them (sim/report/explain.hpp).
 int explain_command(const ExplainArgs& args);
 
+// `warpsim exec [options] PROGRAM ARGS...` (argv after "exec"): checks the program and runs it with warpsim's
+// libcudart.so.13. Returns only when it cannot run the program.
+int exec_command(int argc, char** argv, const char* argv0);
+
+// `warpsim nvcc ARGS...`: runs nvcc with -cudart shared, -lineinfo and compute_90 PTX added where missing.
+int nvcc_command(int argc, char** argv);
+
 // Prints the metric names for `ncu --metrics` (used by tests/hardware/collect_batch.sh).
 int ncu_metrics_command();
 

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -10,6 +11,9 @@
 
 int main(int argc, char** argv) {
     using namespace warpsim::cli;
+    // `warpsim exec` stops at the program's path: everything after it is the program's (its own -h, --help).
+    if (argc >= 2 && std::string_view(argv[1]) == "exec") return exec_command(argc - 2, argv + 2, argv[0]);
+    if (argc >= 2 && std::string_view(argv[1]) == "nvcc") return nvcc_command(argc - 2, argv + 2);
     CLI::App app{"warpsim: run CUDA kernels on a simulated NVIDIA GPU, count what the hardware counts, and "
                  "compare with a real GPU"};
     app.require_subcommand(1);
@@ -96,6 +100,10 @@ int main(int argc, char** argv) {
     exp_cmd->add_option("--max-instructions", exp.max_instructions,
                         "Stop a kernel after this many thread-instructions (default 2e10)");
     exp_cmd->add_option("--threads", exp.workers, "Host threads for the simulator (default: all cores)");
+
+    app.add_subcommand("exec", "Run a CUDA program (nvcc -cudart shared) with every kernel on the simulated GPU: "
+                       "warpsim exec [--device P] [--report DIR] [--check] PROGRAM ARGS...");
+    app.add_subcommand("nvcc", "nvcc with -cudart shared, -lineinfo and PTX for sm_90 added (for warpsim exec)");
 
     auto* metrics_cmd = app.add_subcommand("ncu-metrics", "Print the Nsight Compute metrics warpsim simulates, comma-separated");
 

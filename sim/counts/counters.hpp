@@ -149,6 +149,7 @@ public:
     const CountsConfig& config() const { return cfg_; }
     // Distinct sectors read and written so far (the footprint the L2/DRAM estimate works from).
     SectorFootprint::Totals footprint_totals() const { return footprint_.totals(); }
+    const SectorFootprint& footprint() const { return footprint_; }
 
 private:
     LineStats& line_slot(uint32_t function, uint32_t pc);

@@ -25,6 +25,20 @@ void SectorFootprint::merge(const SectorFootprint& other) {
     }
 }
 
+void SectorFootprint::for_each_touched(const std::function<void(uint64_t, uint64_t, bool)>& f) const {
+    for (const auto& [key, c] : chunks_) {
+        for (uint32_t i = 0; i < kWordsPerChunk; ++i) {
+            const uint64_t base = (key << kChunkShift) + uint64_t{i} * 64;
+            for (const bool written : {false, true}) {
+                const uint64_t bits = written ? c.write[i] : c.read[i];
+                if (!bits) continue;
+                f(base + static_cast<uint64_t>(std::countr_zero(bits)),
+                  base + 63 - static_cast<uint64_t>(std::countl_zero(bits)), written);
+            }
+        }
+    }
+}
+
 SectorFootprint::Totals SectorFootprint::totals() const {
     Totals t;
     for (const auto& [key, c] : chunks_) {

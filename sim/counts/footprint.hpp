@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -41,6 +42,11 @@ public:
         uint64_t read_blocks64 = 0;                // distinct 64-byte blocks with a sector read
     };
     Totals totals() const;
+
+    // Calls f(first_sector, last_sector, written) for each run of up to 64 sectors with a sector read (written
+    // false) or written (true): the lowest and highest such sector of the run. What the CUDA runtime maps to
+    // the allocations a launch read and wrote (sim/runtime: reusing identical launches).
+    void for_each_touched(const std::function<void(uint64_t first, uint64_t last, bool written)>& f) const;
 
 private:
     struct Chunk {

@@ -124,7 +124,7 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
             al = x.launch->memory->find(addr);  // what DeviceMemory::translate and is_read_only look up
             if (al) x.last_alloc = al;
         }
-        out.ptr = al && width <= al->size - (addr - al->base) ? al->data.get() + (addr - al->base) : nullptr;
+        out.ptr = al && width <= al->size - (addr - al->base) ? al->bytes() + (addr - al->base) : nullptr;
         out.global_memory = true;
         if (!out.ptr) {
             out_of_bounds(x, in, lane, addr, width, kind, sp == AddrSpace::const_ ? "const" : "global", "");
@@ -215,7 +215,7 @@ bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts
         }
         if (kind != counts::AccessKind::load && al->read_only) return false;
         out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
-        out.data = al->data.get();
+        out.data = al->bytes();
         out.origin = al->base;
         size = al->size;
         break;

@@ -14,9 +14,9 @@ constexpr uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a
 }  // namespace
 
 uint64_t DeviceMemory::malloc(uint64_t bytes, std::string label, bool read_only) {
-    if (bytes == 0 || bytes > kHeapLimit - kHeapBase) return 0;
+    if (bytes == 0 || bytes > heap_limit_ - heap_base_) return 0;
     uint64_t base = next_;
-    if (base + bytes > kHeapLimit) return 0;
+    if (base + bytes > heap_limit_) return 0;
     // Leave at least one 256-byte gap after every allocation: an access one element past the end must land
     // outside every allocation so that it is reported (the real GPU's granularity would often hide it).
     next_ = align_up(base + bytes, kAllocAlign) + kAllocAlign;
@@ -30,7 +30,50 @@ uint64_t DeviceMemory::malloc(uint64_t bytes, std::string label, bool read_only)
     return base;
 }
 
-bool DeviceMemory::free(uint64_t addr) { return table_.erase(addr) == 1; }
+bool DeviceMemory::free(uint64_t addr) {
+    auto it = table_.find(addr);
+    if (it == table_.end() || it->second.host) return false;
+    table_.erase(it);
+    return true;
+}
+
+bool DeviceMemory::set_heap(uint64_t base, uint64_t limit) {
+    if (!table_.empty() || base >= limit || base % kAllocAlign || limit > kLocalWindow) return false;
+    heap_base_ = next_ = base;
+    heap_limit_ = limit;
+    return true;
+}
+
+bool DeviceMemory::map_host(uint64_t base, uint64_t size, uint8_t* host, std::string label) {
+    if (size == 0 || !host || base + size < base) return false;
+    if (classify_generic(base) != GenericSpace::global || classify_generic(base + size - 1) != GenericSpace::global)
+        return false;
+    if (base < kLocalWindow && base + size > kLocalWindow) return false;
+    auto next = table_.lower_bound(base);
+    if (next != table_.end() && next->first < base + size) return false;
+    if (next != table_.begin() && std::prev(next)->second.base + std::prev(next)->second.size > base) return false;
+    Allocation a;
+    a.base = base;
+    a.size = size;
+    a.label = std::move(label);
+    a.host = host;
+    table_.emplace(base, std::move(a));
+    return true;
+}
+
+uint64_t DeviceMemory::device_bytes_in_use() const {
+    uint64_t total = 0;
+    for (const auto& [base, a] : table_)
+        if (!a.host) total += a.size;
+    return total;
+}
+
+bool DeviceMemory::unmap_host(uint64_t base) {
+    auto it = table_.find(base);
+    if (it == table_.end() || !it->second.host) return false;
+    table_.erase(it);
+    return true;
+}
 
 const Allocation* DeviceMemory::find(uint64_t addr) const {
     auto it = table_.upper_bound(addr);
@@ -43,7 +86,7 @@ const Allocation* DeviceMemory::find(uint64_t addr) const {
 uint8_t* DeviceMemory::translate(uint64_t addr, uint64_t width) const {
     const Allocation* a = find(addr);
     if (!a || width > a->size - (addr - a->base)) return nullptr;
-    return a->data.get() + (addr - a->base);
+    return a->bytes() + (addr - a->base);
 }
 
 bool DeviceMemory::is_read_only(uint64_t addr) const {

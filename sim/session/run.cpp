@@ -206,6 +206,21 @@ launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, con
     return occ.value();
 }
 
+engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::DevicePreset& preset, int registers) {
+    engine::LaunchConfig cfg;
+    cfg.grid = p.spec.grid;
+    cfg.block = p.spec.block;
+    if (p.spec.cluster) cfg.cluster = *p.spec.cluster;
+    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
+    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
+    cfg.registers_per_thread = static_cast<uint32_t>(registers);
+    cfg.limits = limits_from(preset);
+    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
+    cfg.counts_config.l2_bytes = static_cast<uint64_t>(preset.cache.l2_bytes);
+    cfg.counts_config.num_sms = static_cast<uint32_t>(preset.sm_count);
+    return cfg;
+}
+
 launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset, int registers) {
     using Fail = launch::Outcome<LaunchSetup>;
     LaunchSetup setup;
@@ -225,34 +240,15 @@ launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device:
     }
     if (auto loaded = setup.sim->load(*p.module); !loaded.ok) return Fail::failure(loaded.message);
     setup.params = launch::pack_params(*p.kernel, setup.addresses, p.spec);
-    auto& cfg = setup.cfg;
-    cfg.grid = p.spec.grid;
-    cfg.block = p.spec.block;
-    if (p.spec.cluster) cfg.cluster = *p.spec.cluster;
-    cfg.dynamic_shared_bytes = p.spec.shared_bytes;
-    cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
-    cfg.registers_per_thread = static_cast<uint32_t>(registers);
-    cfg.limits = limits_from(preset);
-    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
-    cfg.counts_config.l2_bytes = static_cast<uint64_t>(preset.cache.l2_bytes);
-    cfg.counts_config.num_sms = static_cast<uint32_t>(preset.sm_count);
+    setup.cfg = launch_config(p, preset, registers);
     return setup;
 }
 
-launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
-    using Fail = launch::Outcome<SimRun>;
-    auto preset = device::load_preset(options.device);
-    if (!preset) return Fail::failure(preset.error());
-    SimRun run;
-    run.preset = preset.value();
-    run.registers = kernel_registers(p, run.preset);
-    auto occ = launch_occupancy(p, run.preset, run.registers);
-    if (occ) run.occupancy = occ.value();
-
-    auto setup = setup_launch(p, run.preset, run.registers.registers);
-    if (!setup) return Fail::failure(setup.error());
-    auto& sim = *setup->sim;
-    auto& cfg = setup->cfg;
+void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
+                std::span<const uint8_t> params, const SimOptions& options) {
+    if (!run.occupancy) {
+        if (auto occ = launch_occupancy(p, run.preset, run.registers)) run.occupancy = occ.value();
+    }
     cfg.max_instructions = options.max_instructions;
     cfg.host_workers = options.workers;
     cfg.progress = options.progress;
@@ -274,12 +270,13 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
 
     const auto launch_start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
-    auto result = sim.launch(*p.module, *p.kernel, cfg, setup->params, &run.counters);
+    auto result = sim.launch(*p.module, *p.kernel, cfg, params, &run.counters);
     run.launch_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     run.launch_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start).count();
     run.warp_instructions = result.warp_instructions;
     run.thread_instructions = result.thread_instructions;
+    run.started = result.host_workers != 0;
 
     auto& r = run.report;
     r.kernel = p.spec.kernel;
@@ -301,15 +298,33 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     r.printf_output = result.printf_output;
     if (result.error) {
         r.error = launch::ReportError{result.error->name, result.error->message, result.error->details};
+        run.fault = result.error;
     } else {
         r.metrics = run.counters.metrics();
         r.extra["lines"] = per_line_json(*p.module, run.counters);
         r.extra["counting"] = run.counting;
         if (run.sass && !run.sass->notes.empty()) r.extra["sass"] = run.sass->notes;
     }
+}
+
+launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
+    using Fail = launch::Outcome<SimRun>;
+    auto preset = device::load_preset(options.device);
+    if (!preset) return Fail::failure(preset.error());
+    SimRun run;
+    run.preset = preset.value();
+    run.registers = kernel_registers(p, run.preset);
+    auto occ = launch_occupancy(p, run.preset, run.registers);
+    if (occ) run.occupancy = occ.value();
+
+    auto setup = setup_launch(p, run.preset, run.registers.registers);
+    if (!setup) return Fail::failure(setup.error());
+    auto& sim = *setup->sim;
+    run_launch(run, sim, p, setup->cfg, setup->params, options);
+    auto& r = run.report;
     bool has_expect = false;
     for (const auto& a : p.spec.args) has_expect = has_expect || a.expect.has_value();
-    const bool keep = options.keep_buffers || (has_expect && !result.error);
+    const bool keep = options.keep_buffers || (has_expect && !run.fault);
     if (keep) run.final_buffers.resize(p.spec.args.size());
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer) continue;
@@ -318,7 +333,7 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
         r.buffers.push_back({static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(*bytes))});
         if (keep) run.final_buffers[i] = std::move(*bytes);
     }
-    if (has_expect && !result.error) {
+    if (has_expect && !run.fault) {
         auto checks = launch::check_expectations(p.spec, run.final_buffers, p.arg_names);
         if (!checks) return Fail::failure(checks.error());
         run.checks = std::move(checks.value());

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,9 @@ struct LaunchSetup {
 };
 launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset, int registers);
 
+// The launch configuration of a prepared launch on a preset (grid, block, shared bytes, limits, cache sizes).
+engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::DevicePreset& preset, int registers);
+
 // The engine's launch limits from a device preset.
 engine::DeviceLimits limits_from(const device::DevicePreset& preset);
 
@@ -95,7 +99,16 @@ struct SimRun {
     std::vector<launch::BufferCheck> checks;
     bool checks_passed() const;
     double sass_seconds = 0;          // decoding the cubin and planning the SASS-level counts
+    bool started = false;             // false: the launch was refused before any block ran (configuration)
+    std::optional<engine::LaunchError> fault;  // the engine's error, with where it happened
 };
+
+// Runs a prepared launch on a simulator whose memory already holds what the kernel uses, with `params` packed
+// as the kernel's .param list lays them out: the simulated run itself, shared by run_simulated and the CUDA
+// runtime (sim/runtime). `run` comes in with preset and registers set (occupancy is worked out when unset);
+// buffers are not hashed.
+void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
+                std::span<const uint8_t> params, const SimOptions& options);
 
 // Runs the prepared launch on the simulator. Launch and memory errors come back inside the report
 // (report.error); the outcome fails only when the run could not be set up (bad preset, bad buffer file).

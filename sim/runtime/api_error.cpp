@@ -1,0 +1,72 @@
+// sim/runtime/api_error.cpp — the runtime's errors: per-thread last error, sticky faults, names and strings
+// (error_table.def, NVIDIA's own words for every code).
+#include "sim/runtime/runtime.hpp"
+
+#include <string_view>
+
+using warpsim::runtime::Runtime;
+
+namespace warpsim::runtime {
+namespace {
+
+struct ErrorEntry {
+    int code;
+    const char* name;
+    const char* text;
+};
+
+constexpr ErrorEntry kErrors[] = {
+#define WARPSIM_CUDA_ERROR(code, name, text) {code, #name, text},
+#include "sim/runtime/error_table.def"
+#undef WARPSIM_CUDA_ERROR
+};
+
+const ErrorEntry* find_error(int code) {
+    for (const auto& e : kErrors)
+        if (e.code == code) return &e;
+    return nullptr;
+}
+
+}  // namespace
+
+cudaError_t error_code(const std::string& name) {
+    for (const auto& e : kErrors)
+        if (name == e.name) return static_cast<cudaError_t>(e.code);
+    return cudaErrorUnknown;
+}
+
+const char* error_name(cudaError_t code) {
+    const ErrorEntry* e = find_error(static_cast<int>(code));
+    return e ? e->name : "unrecognized error code";
+}
+
+const char* error_string(cudaError_t code) {
+    const ErrorEntry* e = find_error(static_cast<int>(code));
+    return e ? e->text : "unrecognized error code";
+}
+
+}  // namespace warpsim::runtime
+
+extern "C" {
+
+// The last error of this host thread, reset to cudaSuccess, except that a sticky fault stays.
+cudaError_t cudaGetLastError(void) {
+    Runtime& rt = Runtime::get();
+    cudaError_t& last = warpsim::runtime::thread_last_error();
+    const cudaError_t e = last;
+    last = cudaSuccess;
+    if (cudaError_t sticky = rt.sticky()) return sticky;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) {
+    Runtime& rt = Runtime::get();
+    if (cudaError_t sticky = rt.sticky()) return sticky;
+    return warpsim::runtime::thread_last_error();
+}
+
+const char* cudaGetErrorName(cudaError_t error) { return warpsim::runtime::error_name(error); }
+
+const char* cudaGetErrorString(cudaError_t error) { return warpsim::runtime::error_string(error); }
+
+}  // extern "C"

@@ -1,0 +1,301 @@
+// sim/runtime/api_launch.cpp — kernel launches as nvcc 13's host stubs make them (__cudaPushCallConfiguration,
+// __cudaPopCallConfiguration, __cudaGetKernel, __cudaLaunchKernel) and as programs call them
+// (cudaLaunchKernel): the arguments packed by the kernel's .param layout, the launch run on the simulator
+// through the same session code as `warpsim run`, configuration errors returned at once, faults kept for the
+// next synchronising call.
+#include "sim/runtime/runtime.hpp"
+
+#include <cstring>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "kernels_ir/layout.hpp"
+#include "kernels_ir/names.hpp"
+#include "sim/check/check_observer.hpp"
+#include "sim/check/context.hpp"
+#include "sim/check/findings.hpp"
+#include "sim/launch/result.hpp"
+#include "sim/report/text_report.hpp"
+#include "sim/timing/timing.hpp"
+
+using warpsim::runtime::Runtime;
+
+namespace warpsim::runtime {
+namespace {
+
+uint64_t as_number(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+// The prepared launch of a kernel (its module's PTX, the parsed function), made once per kernel; each launch
+// changes the configuration.
+session::PreparedLaunch& prepared_for(Kernel& k) {
+    if (!k.prepared) {
+        k.prepared = std::make_unique<session::PreparedLaunch>();
+        auto& p = *k.prepared;
+        p.ptx = k.module->ptx;
+        // -rdc=true: ptxas and the reports look at the translation unit that defines the kernel.
+        for (const auto& part : k.module->ptx_parts)
+            if (part.find(".entry " + k.device_name + "(") != std::string::npos) p.ptx = part;
+        p.ptx_name = k.module->ptx_name;
+        p.module = k.module->ir;
+        p.kernel = k.function;
+        p.kernel_index = static_cast<uint32_t>(k.function - k.module->ir->functions.data());
+        p.spec.kernel = ir::demangled_base_name(k.device_name);
+        p.spec.path = k.module->ptx_name;
+        p.spec.source_path = k.module->ptx_name;
+    }
+    return *k.prepared;
+}
+
+std::string dim_text(const dim3& d) {
+    if (d.y == 1 && d.z == 1) return std::to_string(d.x);
+    return fmt::format("({},{},{})", d.x, d.y, d.z);
+}
+
+// Says once per module why its kernels cannot run.
+void report_module_problem(Module& m, const std::string& why) {
+    if (m.problem_reported) return;
+    m.problem_reported = true;
+    std::fprintf(stderr, "warpsim: %s: %s\n", m.ptx_name.empty() ? "the program's fatbinary" : m.ptx_name.c_str(),
+                 why.c_str());
+}
+
+}  // namespace
+
+cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
+    rt.flush_printf();   // CUDA flushes the printf buffer of earlier kernels when a kernel starts
+    if (cudaError_t e = rt.sticky()) return e;
+    if (rt.context_faulted()) return cudaSuccess;   // queued behind a fault not yet reported: it never runs
+    if (auto problem = rt.ensure_loaded(*k.module)) {
+        report_module_problem(*k.module, *problem);
+        if (k.module->ptx_parts.size() > 1) return cudaErrorNotSupported;
+        return k.module->ptx.empty() ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidPtx;
+    }
+    if (!k.function || !k.function->is_entry) {
+        std::fprintf(stderr, "warpsim: kernel %s is not in the program's PTX\n", k.device_name.c_str());
+        return cudaErrorInvalidDeviceFunction;
+    }
+    auto& p = prepared_for(k);
+    p.spec.grid = {req.grid.x, req.grid.y, req.grid.z};
+    p.spec.block = {req.block.x, req.block.y, req.block.z};
+    p.spec.shared_bytes = static_cast<uint32_t>(req.shared_bytes);
+    p.spec.cluster = req.cluster;
+
+    // The arguments: args[i] points at parameter i, which takes size_bytes() at its .param offset.
+    const auto layout = ir::param_layout(k.function->params);
+    std::vector<uint8_t> params(layout.total);
+    for (size_t i = 0; i < k.function->params.size(); ++i) {
+        if (!req.args || !req.args[i]) return cudaErrorInvalidValue;
+        std::memcpy(params.data() + layout.offsets[i], req.args[i], k.function->params[i].size_bytes());
+    }
+
+    LaunchRecord rec;
+    rec.kernel = p.spec.kernel;
+    rec.grid = p.spec.grid;
+    rec.block = p.spec.block;
+    rec.shared_bytes = p.spec.shared_bytes;
+    rec.stream = as_number(req.stream);
+    LaunchKey key{&k, params, p.spec.grid, p.spec.block, req.cluster.value_or(std::array<uint32_t, 3>{0, 0, 0}),
+                  p.spec.shared_bytes, k.max_dynamic_shared_optin, false};
+    LaunchReuse::Snapshot before;
+    if (rt.options().reuse && !rt.options().check) {
+        std::string printf_text;
+        if (const LaunchRecord* earlier = rt.reuse().reuse(key, rt.sim().memory(), printf_text)) {
+            LaunchRecord again = *earlier;
+            again.stream = rec.stream;
+            again.reused = true;
+            const auto when = rt.clock().kernel(Runtime::stream_id(req.stream), again.predicted_us);
+            again.start_us = when.start_us;
+            again.end_us = when.end_us;
+            rt.queue_printf(printf_text);
+            rt.log().add(std::move(again));
+            return cudaSuccess;
+        }
+        before = rt.reuse().snapshot(rt.sim().memory());
+    }
+
+    if (!k.registers) k.registers = session::kernel_registers(p, rt.preset());
+    session::SimRun run;
+    run.preset = rt.preset();
+    run.registers = *k.registers;
+    auto cfg = session::launch_config(p, rt.preset(), k.registers->registers);
+    cfg.max_dynamic_shared_optin = k.max_dynamic_shared_optin;
+    session::SimOptions options;
+    options.device = rt.preset().name;
+    options.max_instructions = rt.options().max_instructions;
+    options.workers = rt.options().workers;
+    // --check: the checkers watch this very launch (blocks then run one at a time, in order).
+    std::optional<check::CheckContext> check_ctx;
+    check::FindingLog findings;
+    std::optional<check::CheckObserver> observer;
+    if (rt.options().check) {
+        check_ctx.emplace();
+        check_ctx->module = p.module.get();
+        check_ctx->kernel_index = p.kernel_index;
+        check_ctx->ptx_file = p.ptx_name;
+        check_ctx->block_dim = p.spec.block;
+        check_ctx->shared = check::shared_layout(*p.module, p.kernel_index);
+        rt.sim().memory().for_each_overlapping(0, ~uint64_t{0}, [&](const memory::Allocation& a) {
+            check_ctx->allocations.push_back({a.base, a.size, a.label, 1});
+        });
+        observer.emplace(*check_ctx, findings, &rt.sim().memory(), true, true, true, true);
+        cfg.observer = &*observer;
+    }
+    session::run_launch(run, rt.sim(), p, cfg, params, options);
+    if (observer && run.fault) observer->abandon_block();
+
+    const std::string where = fmt::format("{}<<<{}, {}>>>", rec.kernel, dim_text(req.grid), dim_text(req.block));
+    if (run.fault && !run.started) {
+        // A configuration the launch refuses: the launch call's own error, not sticky.
+        std::fprintf(stderr, "warpsim: %s: %s\n", where.c_str(), run.fault->details.c_str());
+        return error_code(run.fault->name);
+    }
+    rt.queue_printf(run.report.printf_output);
+    if (findings.size()) {
+        const std::string header = fmt::format("warpsim exec --check: {}", where);
+        std::fprintf(stderr, "%s", check::render_text(findings, *check_ctx, header).c_str());
+        rec.findings = findings.size();
+    }
+    if (run.fault) {
+        // A fault while the kernel ran: the context is unusable from now on; the program hears of it at its
+        // next synchronising call (the launch itself succeeded).
+        std::fprintf(stderr, "warpsim: %s stopped: %s\n%s\n", where.c_str(), run.fault->message.c_str(),
+                     run.fault->details.c_str());
+        rt.set_pending_fault(error_code(run.fault->name));
+        rec.error = run.fault->name;
+    } else {
+        const auto timing = timing::predict_run(p, run);
+        run.report.predicted = timing.predicted;
+        rec.predicted_us = timing.predicted.time_us;
+        rec.bound = timing.predicted.bound;
+        const auto when = rt.clock().kernel(Runtime::stream_id(req.stream), rec.predicted_us);
+        rec.start_us = when.start_us;
+        rec.end_us = when.end_us;
+        if (!rt.options().report_dir.empty()) {
+            run.report.predicted = timing.predicted;
+            rec.text_report = report::text_report(p, run) + timing.text;
+        }
+    }
+    auto json = launch::to_json(run.report);
+    json["stream"] = rec.stream;
+    rec.json = json.dump();
+    if (!run.fault && rt.options().reuse && !rt.options().check) {
+        rec.not_reusable = rt.reuse().record(key, before, run.counters.footprint(), rt.sim().memory(), rec,
+                                             run.report.printf_output);
+    }
+    rt.log().add(std::move(rec));
+    return cudaSuccess;
+}
+
+}  // namespace warpsim::runtime
+
+namespace {
+
+using warpsim::runtime::CallConfiguration;
+using warpsim::runtime::LaunchRequest;
+using warpsim::runtime::thread_call_stack;
+
+cudaError_t launch_by_handle(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    auto* k = rt.kernel_by_host_function(func);
+    if (!k) return Runtime::finish(cudaErrorInvalidDeviceFunction);
+    LaunchRequest req{grid, block, args, shared, stream, std::nullopt};
+    try {
+        return Runtime::finish(launch_kernel(rt, *k, req));
+    } catch (const std::exception& e) {   // an internal error must not unwind into the program's C code
+        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(), e.what());
+        return Runtime::finish(cudaErrorUnknown);
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, struct CUstream_st* stream) {
+    thread_call_stack().push_back({gridDim, blockDim, sharedMem, stream});
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream) {
+    auto& stack = thread_call_stack();
+    if (stack.empty()) return cudaErrorMissingConfiguration;
+    const CallConfiguration c = stack.back();
+    stack.pop_back();
+    *gridDim = c.grid;
+    *blockDim = c.block;
+    *sharedMem = c.shared_bytes;
+    *static_cast<cudaStream_t*>(stream) = c.stream;
+    return cudaSuccess;
+}
+
+// The kernel handle of a host stub: the host function's address itself (registered before main).
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* func) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!kernel) return Runtime::finish(cudaErrorInvalidValue);
+    if (!rt.kernel_by_host_function(func)) return Runtime::finish(cudaErrorInvalidDeviceFunction);
+    *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(func));
+    return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                               cudaStream_t stream) {
+    return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                    cudaStream_t stream) {
+    return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream) {
+    return launch_by_handle(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                  cudaStream_t stream) {
+    return launch_by_handle(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+// cudaLaunchKernelEx's C form: the configuration with its attributes (thread-block clusters, cooperative).
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+    if (!config) return Runtime::finish(cudaErrorInvalidValue);
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    auto* k = rt.kernel_by_host_function(func);
+    if (!k) return Runtime::finish(cudaErrorInvalidDeviceFunction);
+    LaunchRequest req{config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, std::nullopt};
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const cudaLaunchAttribute& a = config->attrs[i];
+        if (a.id == cudaLaunchAttributeClusterDimension) {
+            req.cluster = std::array<uint32_t, 3>{a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
+        } else if (a.id == cudaLaunchAttributeCooperative && a.val.cooperative) {
+            return warpsim::runtime::not_supported("cudaLaunchKernelExC with cudaLaunchAttributeCooperative");
+        }
+    }
+    try {
+        return Runtime::finish(launch_kernel(rt, *k, req));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(), e.what());
+        return Runtime::finish(cudaErrorUnknown);
+    }
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+    return cudaLaunchKernelExC(config, func, args);
+}
+
+// grid.sync() spins on a counter in the grid workspace until every block arrives: it needs all blocks of the
+// grid interleaved, which the engine does not do yet.
+cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
+    return warpsim::runtime::not_supported("cudaLaunchCooperativeKernel");
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
+    return warpsim::runtime::not_supported("cudaLaunchCooperativeKernel");
+}
+
+}  // extern "C"

@@ -1,0 +1,362 @@
+// sim/runtime/api_memory.cpp — device, pinned and mapped memory and the copies between them: cudaMalloc,
+// cudaFree, cudaMemcpy (every kind), cudaMemset, cudaHostAlloc/Register, cudaMemGetInfo.
+#include "sim/runtime/runtime.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include <fmt/format.h>
+
+using warpsim::runtime::Runtime;
+
+namespace {
+
+uint64_t addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+// Marks a HostRange as managed memory (no cudaHostAlloc flag uses this bit).
+constexpr unsigned kManagedFlag = 0x8000'0000u;
+
+// Where a copy's pointer lies: simulated device memory (bytes behind the allocation table) or host memory the
+// program can touch (pageable, pinned, mapped and managed ranges are all plain host memory).
+uint8_t* device_bytes(Runtime& rt, const void* p, size_t n) {
+    return rt.sim().memory().translate(addr(p), n == 0 ? 1 : n);
+}
+bool is_heap_pointer(Runtime& rt, const void* p) { return rt.addresses().in_heap(addr(p)); }
+
+// A copy on the simulated clock: its direction from where the pointers are, pinned when the host side is
+// page-locked; a blocking copy (or one from pageable memory) makes the host wait for it.
+void clock_copy(Runtime& rt, const void* dst, const void* src, size_t n, cudaStream_t stream, bool blocking) {
+    const bool dst_device = rt.addresses().in_heap(addr(dst)), src_device = rt.addresses().in_heap(addr(src));
+    using warpsim::timing::CopyKind;
+    const CopyKind kind = dst_device ? (src_device ? CopyKind::device_to_device : CopyKind::host_to_device)
+                                     : (src_device ? CopyKind::device_to_host : CopyKind::host_to_host);
+    const void* host_side = dst_device ? src : dst;
+    const bool pinned = rt.host().containing(host_side) != nullptr;
+    const auto when = rt.clock().copy(Runtime::stream_id(stream), kind, n, pinned);
+    static constexpr const char* kNames[] = {"H2D", "D2H", "D2D", "H2H"};
+    rt.log().add_copy({kNames[static_cast<int>(kind)], n, pinned, Runtime::stream_id(stream), when.start_us, when.end_us});
+    if (blocking || (!pinned && kind != CopyKind::device_to_device)) rt.clock().host_wait(when.end_us);
+}
+
+// One contiguous copy of n bytes; `kind` is what the program said. Returns the runtime's answer.
+cudaError_t copy_bytes(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
+    if (n == 0) return cudaSuccess;
+    if (!dst || !src) return cudaErrorInvalidValue;
+    uint8_t* ddev = device_bytes(rt, dst, n);
+    const uint8_t* sdev = device_bytes(rt, src, n);
+    // Host memory a kernel can also see (pinned/managed) is in the table, but the host may touch it directly.
+    const bool dst_device = is_heap_pointer(rt, dst);
+    const bool src_device = is_heap_pointer(rt, src);
+    switch (kind) {
+    case cudaMemcpyHostToHost: if (dst_device || src_device) return cudaErrorInvalidValue; break;
+    case cudaMemcpyHostToDevice: if (src_device || !ddev) return cudaErrorInvalidValue; break;
+    case cudaMemcpyDeviceToHost: if (dst_device || !sdev) return cudaErrorInvalidValue; break;
+    case cudaMemcpyDeviceToDevice: if (!ddev || !sdev) return cudaErrorInvalidValue; break;
+    case cudaMemcpyDefault:
+        if ((dst_device && !ddev) || (src_device && !sdev)) return cudaErrorInvalidValue;
+        break;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    uint8_t* d = dst_device ? ddev : static_cast<uint8_t*>(dst);
+    const uint8_t* s = src_device ? sdev : static_cast<const uint8_t*>(src);
+    std::memmove(d, s, n);
+    if (ddev) {
+        rt.sim().memory().mark_host_written(addr(dst), n);
+        rt.reuse().wrote(rt.sim().memory(), addr(dst), n);
+    }
+    return cudaSuccess;
+}
+
+// A copy the program waits for: printf of finished kernels appears, an earlier fault is reported.
+cudaError_t blocking_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    rt.flush_printf();
+    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);
+    const cudaError_t e = copy_bytes(rt, dst, src, n, kind);
+    if (e == cudaSuccess && n) clock_copy(rt, dst, src, n, nullptr, true);
+    return Runtime::finish(e);
+}
+
+cudaError_t async_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    const cudaError_t e = copy_bytes(rt, dst, src, n, kind);
+    if (e == cudaSuccess && n) clock_copy(rt, dst, src, n, stream, false);
+    return Runtime::finish(e);
+}
+
+cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                    cudaMemcpyKind kind, bool blocking) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = blocking ? rt.synchronize() : rt.sticky()) return Runtime::finish(e);
+    if (height > 0 && (width > dpitch || width > spitch)) return Runtime::finish(cudaErrorInvalidPitchValue);
+    for (size_t row = 0; row < height; ++row) {
+        if (cudaError_t e = copy_bytes(rt, static_cast<uint8_t*>(dst) + row * dpitch,
+                                       static_cast<const uint8_t*>(src) + row * spitch, width, kind))
+            return Runtime::finish(e);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t set_bytes(void* p, int value, size_t n) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (n == 0) return cudaSuccess;
+    uint8_t* d = device_bytes(rt, p, n);
+    if (!d) return Runtime::finish(cudaErrorInvalidValue);
+    std::memset(d, value, n);
+    rt.sim().memory().mark_host_written(addr(p), n);
+    rt.reuse().wrote(rt.sim().memory(), addr(p), n);
+    const auto when = rt.clock().memset(warpsim::timing::StreamClock::legacy_stream, n);
+    rt.log().add_copy({"memset", n, false, 0, when.start_us, when.end_us});
+    return cudaSuccess;
+}
+
+// Host memory both the program and its kernels use in place (pinned, mapped, managed).
+cudaError_t alloc_shared(void** out, size_t size, unsigned flags, const char* what) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!out) return Runtime::finish(cudaErrorInvalidValue);
+    *out = nullptr;
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (size == 0) return cudaSuccess;
+    void* p = rt.addresses().map_shared(size);
+    if (!p || !rt.sim().memory().map_host(addr(p), size, static_cast<uint8_t*>(p),
+                                          fmt::format("{} #{}", what, rt.sim().memory().allocation_count() + 1))) {
+        if (p) rt.addresses().unmap_shared(p);
+        return Runtime::finish(cudaErrorMemoryAllocation);
+    }
+    rt.host().add(p, size, flags, true);
+    *out = p;
+    return cudaSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaMalloc(void** devPtr, size_t size) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!devPtr) return Runtime::finish(cudaErrorInvalidValue);
+    *devPtr = nullptr;
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (size == 0) return cudaSuccess;
+    const uint64_t total = static_cast<uint64_t>(rt.preset().memory.bytes);
+    if (total && size > total - std::min<uint64_t>(total, rt.sim().memory().device_bytes_in_use()))
+        return Runtime::finish(cudaErrorMemoryAllocation);
+    uint64_t a = 0;
+    try {
+        a = rt.sim().memory().malloc(size, fmt::format("cudaMalloc #{}", rt.next_allocation_serial()));
+    } catch (const std::bad_alloc&) {   // the host cannot hold the simulated allocation
+        a = 0;
+    }
+    if (!a) return Runtime::finish(cudaErrorMemoryAllocation);
+    *devPtr = reinterpret_cast<void*>(a);
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* devPtr) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);   // cudaFree waits for the device
+    if (!devPtr) return cudaSuccess;
+    if (rt.host().exact(devPtr)) {   // managed memory is freed with cudaFree
+        rt.sim().memory().unmap_host(addr(devPtr));
+        rt.addresses().unmap_shared(devPtr);
+        rt.host().remove(devPtr);
+        return cudaSuccess;
+    }
+    return Runtime::finish(rt.sim().free(addr(devPtr)) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+    return blocking_copy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+    return async_copy(dst, src, count, kind, stream);
+}
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, true);
+}
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+    (void)stream;
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, false);
+}
+
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return set_bytes(devPtr, value, count); }
+
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+    (void)stream;
+    return set_bytes(devPtr, value, count);
+}
+
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+    if (height > 0 && width > pitch) return Runtime::finish(cudaErrorInvalidPitchValue);
+    for (size_t row = 0; row < height; ++row) {
+        if (cudaError_t e = set_bytes(static_cast<uint8_t*>(devPtr) + row * pitch, value, width)) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+    if (!pitch) return Runtime::finish(cudaErrorInvalidValue);
+    // The texture pitch alignment of compute capability 9.0 devices (cudaDeviceProp::texturePitchAlignment).
+    constexpr size_t kPitchAlign = 512;
+    *pitch = (width + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
+    return cudaMalloc(devPtr, *pitch * height);
+}
+
+cudaError_t cudaMallocHost(void** ptr, size_t size) { return alloc_shared(ptr, size, cudaHostAllocDefault, "pinned"); }
+
+cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
+    return alloc_shared(pHost, size, flags, "pinned");
+}
+
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+    return alloc_shared(devPtr, size, flags | kManagedFlag, "managed");
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);   // cudaFreeHost waits for the device
+    if (!ptr) return cudaSuccess;
+    const auto* r = rt.host().exact(ptr);
+    if (!r || !r->owned) return Runtime::finish(cudaErrorInvalidValue);
+    rt.sim().memory().unmap_host(addr(ptr));
+    rt.addresses().unmap_shared(ptr);
+    rt.host().remove(ptr);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (!ptr || size == 0) return Runtime::finish(cudaErrorInvalidValue);
+    if (rt.host().overlaps(ptr, size)) return Runtime::finish(cudaErrorHostMemoryAlreadyRegistered);
+    if (!rt.sim().memory().map_host(addr(ptr), size, static_cast<uint8_t*>(ptr),
+                                    fmt::format("registered host memory at {}", ptr))) {
+        std::fprintf(stderr, "warpsim: cudaHostRegister(%p, %zu): the range overlaps memory the simulated device "
+                             "already uses or its address windows\n", ptr, size);
+        return Runtime::finish(cudaErrorInvalidValue);
+    }
+    rt.host().add(ptr, size, flags, false);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    const auto* r = rt.host().exact(ptr);
+    if (!r || r->owned) return Runtime::finish(cudaErrorHostMemoryNotRegistered);
+    rt.sim().memory().unmap_host(addr(ptr));
+    rt.host().remove(ptr);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!pDevice || flags != 0) return Runtime::finish(cudaErrorInvalidValue);
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    // Unified addressing: the device sees registered and pinned host memory at the host's address.
+    if (!rt.host().containing(pHost)) return Runtime::finish(cudaErrorInvalidValue);
+    *pDevice = pHost;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    const auto* r = rt.host().containing(pHost);
+    if (!pFlags || !r) return Runtime::finish(cudaErrorInvalidValue);
+    *pFlags = r->flags & ~kManagedFlag;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!free || !total) return Runtime::finish(cudaErrorInvalidValue);
+    *total = static_cast<size_t>(rt.preset().memory.bytes);
+    const uint64_t used = rt.sim().memory().device_bytes_in_use();
+    *free = used < *total ? *total - static_cast<size_t>(used) : 0;
+    return cudaSuccess;
+}
+
+// Stream-ordered allocation: the work of a stream is done in issue order, so it is plain allocation here.
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
+cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
+cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
+
+// What a pointer is: device memory, pinned or registered host memory, managed memory, or plain host memory.
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!attributes) return Runtime::finish(cudaErrorInvalidValue);
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    *attributes = {};
+    attributes->device = 0;
+    void* p = const_cast<void*>(ptr);
+    uint64_t base = 0;
+    if (rt.addresses().in_heap(addr(ptr)) && device_bytes(rt, ptr, 1)) {
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->devicePointer = p;
+    } else if (const auto* r = rt.host().containing(ptr, &base)) {
+        const bool managed = r->owned && (r->flags & kManagedFlag) != 0;
+        attributes->type = managed ? cudaMemoryTypeManaged : cudaMemoryTypeHost;
+        attributes->devicePointer = p;
+        attributes->hostPointer = p;
+    } else {
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->device = -2;   // cudaInvalidDeviceId
+        attributes->hostPointer = p;
+    }
+    return cudaSuccess;
+}
+
+// The per-thread-default-stream spellings (nvcc --default-stream per-thread): the same calls, since every
+// stream's work is done in issue order here.
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+    return blocking_copy(dst, src, count, kind);
+}
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+    return async_copy(dst, src, count, kind, stream);
+}
+cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, true);
+}
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, cudaMemcpyKind kind, cudaStream_t) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, false);
+}
+cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) { return set_bytes(devPtr, value, count); }
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t) {
+    return set_bytes(devPtr, value, count);
+}
+cudaError_t cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t) {
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+cudaError_t cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t) {
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+}  // extern "C"

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# tests/runtime/exec_programs.sh WARPSIM SOURCE_DIR WORK_DIR — CUDA programs under `warpsim exec`: each is built
+# with nvcc and its output (or refusal) compared with what CUDA gives. Skipped (77) without nvcc.
+set -uo pipefail
+warpsim=$(realpath "$1")
+src=$2/tests/runtime/programs
+work=$3
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
+mkdir -p "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+build() {   # build NAME [nvcc options...]: $work/NAME from $src/NAME.cu
+    local name=$1; shift
+    "$nvcc" -arch=sm_90 -lineinfo -cudart shared "$@" -o "$work/$name" "$src/$name.cu" 2> "$work/$name.build.log" ||
+        { fail "$name does not build: $(cat "$work/$name.build.log")"; return 1; }
+}
+
+# expect_output NAME EXPECTED_STDOUT [exit code]: runs $work/NAME under warpsim exec.
+expect_output() {
+    local name=$1 expected=$2 code=${3:-0}
+    "$warpsim" exec --quiet "$work/$name" > "$work/$name.out" 2> "$work/$name.err"
+    local rc=$?
+    [ "$rc" = "$code" ] || fail "$name: exit code $rc, expected $code; stderr: $(head -c 2000 "$work/$name.err")"
+    diff <(printf '%s\n' "$expected") "$work/$name.out" > "$work/$name.diff" ||
+        fail "$name: stdout differs from the expected:\n$(cat "$work/$name.diff")"
+}
+
+# The first chapter's vector add.
+if build vec_add; then
+    expect_output vec_add "c[999] = 2997.000000"
+    # Without --quiet: one summary line for the kernel on stderr.
+    "$warpsim" exec "$work/vec_add" > /dev/null 2> "$work/vec_add.summary"
+    grep -q "^warpsim: vecAdd: 1 launch, 4 x 256, predicted" "$work/vec_add.summary" ||
+        fail "vec_add: no kernel summary on stderr: $(cat "$work/vec_add.summary")"
+fi
+
+# Errors: a refused configuration is not sticky; a fault is reported at the next synchronisation and stays.
+if build sticky_fault; then
+    expect_output sticky_fault "oversized launch: cudaErrorInvalidValue (invalid argument)
+last error after reading it: cudaSuccess
+good launch then sync: cudaSuccess
+bad launch: cudaSuccess
+sync: cudaErrorIllegalAddress (an illegal memory access was encountered)
+malloc after the fault: cudaErrorIllegalAddress
+last error: cudaErrorIllegalAddress
+last error again: cudaErrorIllegalAddress"
+    grep -q "writeTo<<<1, 32>>> stopped: an illegal memory access was encountered" "$work/sticky_fault.err" ||
+        fail "sticky_fault: the fault is not described on stderr: $(cat "$work/sticky_fault.err")"
+fi
+
+# A host dereference of a device pointer faults (SIGSEGV: exit code 139 from the shell's view).
+if build host_deref; then
+    "$warpsim" exec --quiet "$work/host_deref" > "$work/host_deref.out" 2>&1
+    rc=$?
+    [ "$rc" -ge 128 ] && [ "$((rc - 128))" = 11 ] || fail "host_deref: exit code $rc, expected death by SIGSEGV (139)"
+    grep -q "the host wrote through a device pointer" "$work/host_deref.out" && fail "host_deref: the write worked"
+fi
+
+# Copies of every kind, symbols, zero-copy memory; a kernel touching unregistered host memory faults.
+if build memory_kinds; then
+    expect_output memory_kinds "PASS"
+fi
+
+# Identical launches are reused, and only when memory proves them identical.
+if build reuse_loop; then
+    expect_output reuse_loop "hello from round 7
+hello from round 7
+wrong: 0
+PASS"
+    "$warpsim" exec "$work/reuse_loop" > /dev/null 2> "$work/reuse_loop.summary"
+    # 20 warm-up launches (1 simulated), 5 after a memset (replayed), 1 after the input changed (simulated).
+    grep -q "^warpsim: vadd: 26 launches,.* 24 reused an identical earlier launch" "$work/reuse_loop.summary" ||
+        fail "reuse_loop: vadd summary: $(cat "$work/reuse_loop.summary")"
+    # The in-place kernel reads what it writes: every launch is simulated.
+    grep "^warpsim: bump: 7 launches" "$work/reuse_loop.summary" | grep -q reused &&
+        fail "reuse_loop: bump was reused: $(cat "$work/reuse_loop.summary")"
+    "$warpsim" exec --quiet --no-reuse "$work/reuse_loop" > "$work/reuse_loop.noreuse" 2>&1
+    diff -q "$work/reuse_loop.out" "$work/reuse_loop.noreuse" > /dev/null || fail "reuse_loop: --no-reuse differs"
+fi
+
+# Device printf at the synchronising call; assert as cudaErrorAssert, sticky.
+if build printf_assert; then
+    expect_output printf_assert "host before sync
+device says 42 from thread 0
+device says 42 from thread 1
+host after sync
+assert: cudaErrorAssert
+later: cudaErrorAssert"
+fi
+
+# A -rdc=true program (two translation units): not supported yet, and it says so; the launch fails cleanly.
+if "$nvcc" -arch=sm_90 -lineinfo -cudart shared -rdc=true -o "$work/rdc" "$src/rdc_main.cu" "$src/rdc_lib.cu" \
+        2> "$work/rdc.build.log"; then
+    expect_output rdc "h[31] = 0"   # the launch returned cudaErrorNotSupported; the program does not check it
+    grep -q "rdc=true programs (PTX in 2 separately compiled modules) are not supported yet" "$work/rdc.err" ||
+        fail "rdc: no message: $(cat "$work/rdc.err")"
+else
+    fail "rdc does not build: $(cat "$work/rdc.build.log")"
+fi
+
+# --check: racecheck reports the shared-memory race; the program itself runs as before.
+if build race_check; then
+    "$warpsim" exec --check --quiet "$work/race_check" > "$work/race_check.out" 2> "$work/race_check.err"
+    [ "$(cat "$work/race_check.out")" = cudaSuccess ] || fail "race_check: stdout $(cat "$work/race_check.out")"
+    grep -qi "race" "$work/race_check.err" || fail "race_check: no race reported: $(cat "$work/race_check.err")"
+    grep -q "race_check.cu:9" "$work/race_check.err" || fail "race_check: the read's line is not named"
+    "$warpsim" exec --quiet "$work/race_check" > /dev/null 2> "$work/race_check.plain"
+    [ -s "$work/race_check.plain" ] && fail "race_check without --check printed: $(cat "$work/race_check.plain")"
+fi
+
+# --report DIR: per launch JSON lines, the text report, the timeline page.
+if [ -x "$work/reuse_loop" ]; then
+    rm -rf "$work/report"
+    "$warpsim" exec --quiet --report "$work/report" "$work/reuse_loop" > /dev/null 2> "$work/report.err"
+    [ "$(wc -l < "$work/report/launches.jsonl")" = 35 ] || fail "--report: $(wc -l < "$work/report/launches.jsonl") launches, expected 35"
+    [ "$(grep -c '"reused":true' "$work/report/launches.jsonl")" = 25 ] || fail "--report: reused launches"
+    grep -q '"kernel":"vadd"' "$work/report/launches.jsonl" || fail "--report: no vadd object"
+    grep -q "== vadd" "$work/report/report.txt" || fail "--report: report.txt has no vadd section"
+    grep -q "<svg" "$work/report/timeline.html" || fail "--report: no timeline"
+fi
+
+# Refusals, each with the reason and the fix.
+if "$nvcc" -arch=sm_90 -o "$work/vec_add_static" "$src/vec_add.cu" 2> /dev/null; then
+    "$warpsim" exec "$work/vec_add_static" > "$work/static.out" 2>&1
+    rc=$?
+    [ "$rc" = 2 ] || fail "static cudart: exit code $rc, expected 2"
+    grep -q "linked with the static CUDA runtime.*relink with -cudart shared, or build with \`warpsim nvcc\`" "$work/static.out" ||
+        fail "static cudart: message: $(cat "$work/static.out")"
+fi
+if "$nvcc" -gencode arch=compute_90,code=sm_90 -cudart shared -o "$work/vec_add_sass" "$src/vec_add.cu" 2> /dev/null; then
+    "$warpsim" exec "$work/vec_add_sass" > "$work/sass.out" 2>&1
+    rc=$?
+    [ "$rc" = 2 ] || fail "no PTX: exit code $rc, expected 2"
+    grep -q "carries no PTX (only SASS for sm_90).*build with -arch=sm_90" "$work/sass.out" ||
+        fail "no PTX: message: $(cat "$work/sass.out")"
+fi
+# A program that does not use CUDA just runs, with its own options after its path.
+"$warpsim" exec /bin/echo --help -n=3 > "$work/echo.out" 2>&1
+[ "$(cat "$work/echo.out")" = "--help -n=3" ] || fail "non-CUDA program: $(cat "$work/echo.out")"
+
+# A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
+if command -v cmake > /dev/null; then
+    proj=$work/cmake_project
+    if cmake -S "$2/tests/runtime/cmake_project" -B "$proj" -DWARPSIM_SOURCE_DIR="$2" -DWARPSIM_EXECUTABLE="$warpsim" \
+            -DCMAKE_CUDA_COMPILER="$nvcc" > "$work/cmake_project.log" 2>&1 &&
+        cmake --build "$proj" >> "$work/cmake_project.log" 2>&1; then
+        ctest --test-dir "$proj" --output-on-failure >> "$work/cmake_project.log" 2>&1 ||
+            fail "warpsim_add_simulated_test: the test failed: $(tail -20 "$work/cmake_project.log")"
+    else
+        fail "warpsim_add_simulated_test: the project does not build: $(tail -20 "$work/cmake_project.log")"
+    fi
+fi
+
+[ "$failures" = 0 ] && echo "all passed"
+exit $((failures > 0))
