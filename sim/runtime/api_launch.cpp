@@ -26,6 +26,21 @@ namespace {
 
 uint64_t as_number(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
+std::string dim_text(const dim3& d) {
+    if (d.y == 1 && d.z == 1) return std::to_string(d.x);
+    return fmt::format("({},{},{})", d.x, d.y, d.z);
+}
+
+// Says once per module why its kernels cannot run.
+void report_module_problem(Module& m, const std::string& why) {
+    if (m.problem_reported) return;
+    m.problem_reported = true;
+    std::fprintf(stderr, "warpsim: %s: %s\n", m.ptx_name.empty() ? "the program's fatbinary" : m.ptx_name.c_str(),
+                 why.c_str());
+}
+
+}  // namespace
+
 // The prepared launch of a kernel (its module's PTX, the parsed function), made once per kernel; each launch
 // changes the configuration.
 session::PreparedLaunch& prepared_for(Kernel& k) {
@@ -46,21 +61,6 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
     }
     return *k.prepared;
 }
-
-std::string dim_text(const dim3& d) {
-    if (d.y == 1 && d.z == 1) return std::to_string(d.x);
-    return fmt::format("({},{},{})", d.x, d.y, d.z);
-}
-
-// Says once per module why its kernels cannot run.
-void report_module_problem(Module& m, const std::string& why) {
-    if (m.problem_reported) return;
-    m.problem_reported = true;
-    std::fprintf(stderr, "warpsim: %s: %s\n", m.ptx_name.empty() ? "the program's fatbinary" : m.ptx_name.c_str(),
-                 why.c_str());
-}
-
-}  // namespace
 
 cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     rt.flush_printf();   // CUDA flushes the printf buffer of earlier kernels when a kernel starts

@@ -32,11 +32,15 @@ void clock_copy(Runtime& rt, const void* dst, const void* src, size_t n, cudaStr
     const CopyKind kind = dst_device ? (src_device ? CopyKind::device_to_device : CopyKind::host_to_device)
                                      : (src_device ? CopyKind::device_to_host : CopyKind::host_to_host);
     const void* host_side = dst_device ? src : dst;
-    const bool pinned = rt.host().containing(host_side) != nullptr;
+    const bool pinned = (dst_device && src_device) || rt.host().containing(host_side) != nullptr;
     const auto when = rt.clock().copy(Runtime::stream_id(stream), kind, n, pinned);
     static constexpr const char* kNames[] = {"H2D", "D2H", "D2D", "H2H"};
     rt.log().add_copy({kNames[static_cast<int>(kind)], n, pinned, Runtime::stream_id(stream), when.start_us, when.end_us});
-    if (blocking || (!pinned && kind != CopyKind::device_to_device)) rt.clock().host_wait(when.end_us);
+    // The runtime API's synchronisation rules (CUDA Runtime API, "API synchronization behavior"): a copy
+    // between device memories never makes the host wait; a copy with the host does when the call is the
+    // blocking cudaMemcpy or the host memory is pageable; a host-to-host copy is done by the host itself.
+    if (kind == CopyKind::device_to_device) return;
+    if (blocking || !pinned || kind == CopyKind::host_to_host) rt.clock().host_wait(when.end_us);
 }
 
 // One contiguous copy of n bytes; `kind` is what the program said. Returns the runtime's answer.
@@ -89,7 +93,7 @@ cudaError_t async_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind
 }
 
 cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                    cudaMemcpyKind kind, bool blocking) {
+                    cudaMemcpyKind kind, bool blocking, cudaStream_t stream = nullptr) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (cudaError_t e = blocking ? rt.synchronize() : rt.sticky()) return Runtime::finish(e);
@@ -99,10 +103,11 @@ cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, si
                                        static_cast<const uint8_t*>(src) + row * spitch, width, kind))
             return Runtime::finish(e);
     }
+    if (width * height > 0) clock_copy(rt, dst, src, width * height, stream, blocking);
     return cudaSuccess;
 }
 
-cudaError_t set_bytes(void* p, int value, size_t n) {
+cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullptr) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
@@ -112,8 +117,8 @@ cudaError_t set_bytes(void* p, int value, size_t n) {
     std::memset(d, value, n);
     rt.sim().memory().mark_host_written(addr(p), n);
     rt.reuse().wrote(rt.sim().memory(), addr(p), n);
-    const auto when = rt.clock().memset(warpsim::timing::StreamClock::legacy_stream, n);
-    rt.log().add_copy({"memset", n, false, 0, when.start_us, when.end_us});
+    const auto when = rt.clock().memset(Runtime::stream_id(stream), n);
+    rt.log().add_copy({"memset", n, false, Runtime::stream_id(stream), when.start_us, when.end_us});
     return cudaSuccess;
 }
 
@@ -190,15 +195,13 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                               size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-    (void)stream;
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, false);
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, false, stream);
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return set_bytes(devPtr, value, count); }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-    (void)stream;
-    return set_bytes(devPtr, value, count);
+    return set_bytes(devPtr, value, count, stream);
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
@@ -342,12 +345,12 @@ cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t 
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, true);
 }
 cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                                   size_t height, cudaMemcpyKind kind, cudaStream_t) {
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, false);
+                                   size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, false, stream);
 }
 cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) { return set_bytes(devPtr, value, count); }
-cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t) {
-    return set_bytes(devPtr, value, count);
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
+    return set_bytes(devPtr, value, count, stream);
 }
 cudaError_t cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
     return cudaMemset2D(devPtr, pitch, value, width, height);

@@ -36,6 +36,11 @@ Runtime::Runtime() : sim_(std::make_unique<engine::Simulator>()) {
     }
     if (preset) preset_ = preset.value();
     clock_ = std::make_unique<timing::StreamClock>(timing::CopyModel::for_preset(preset_));
+    // cudaDeviceGetLimit's answers: the printf FIFO as the H200 reported it (tests/hardware/programs); the
+    // heap, stack and device-runtime limits are CUDA's documented defaults (not measured here).
+    limits_ = {{cudaLimitPrintfFifoSize, 8650752}, {cudaLimitMallocHeapSize, 8u << 20}, {cudaLimitStackSize, 1024},
+               {cudaLimitDevRuntimeSyncDepth, 2}, {cudaLimitDevRuntimePendingLaunchCount, 2048},
+               {cudaLimitMaxL2FetchGranularity, 64}, {cudaLimitPersistingL2CacheSize, 0}};
     if (!addresses_.reserve() ||
         !sim_->memory().set_heap(addresses_.heap_base() + memory::kAllocAlign, addresses_.heap_limit())) {
         std::fprintf(stderr, "warpsim: could not reserve an address range for device memory; device pointers "
@@ -167,8 +172,12 @@ timing::StreamClock::StreamId Runtime::stream_id(cudaStream_t s) {
 }
 
 cudaError_t Runtime::synchronize() {
-    flush_printf();
     clock_->host_wait(clock_->device_end());
+    return synchronized();
+}
+
+cudaError_t Runtime::synchronized() {
+    flush_printf();
     if (pending_fault_ != cudaSuccess && sticky_error_ == cudaSuccess) sticky_error_ = pending_fault_;
     return sticky_error_;
 }

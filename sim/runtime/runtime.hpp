@@ -29,6 +29,7 @@
 #include "sim/runtime/launch_log.hpp"
 #include "sim/runtime/launch_reuse.hpp"
 #include "sim/runtime/options.hpp"
+#include "sim/runtime/streams.hpp"
 #include "sim/session/run.hpp"
 #include "sim/timing/stream_clock.hpp"
 
@@ -54,6 +55,7 @@ struct Kernel {
     const ir::Function* function = nullptr; // resolved when the module is parsed
     std::optional<session::RegisterInfo> registers;  // ptxas's figures, worked out at the first launch
     uint32_t max_dynamic_shared_optin = 0;  // cudaFuncAttributeMaxDynamicSharedMemorySize
+    int carveout_percent = -1;              // cudaFuncAttributePreferredSharedMemoryCarveout
     std::unique_ptr<session::PreparedLaunch> prepared;  // made at the first launch (api_launch.cpp)
 };
 
@@ -84,6 +86,8 @@ struct LaunchRequest {
 };
 
 class Runtime;
+// The prepared launch of a kernel (its module's PTX, the parsed function), made once (api_launch.cpp).
+session::PreparedLaunch& prepared_for(Kernel& k);
 // Runs one launch on the simulator (api_launch.cpp); the caller holds the lock. Returns the launch call's
 // own result: configuration errors at once; a fault while the kernel ran becomes the sticky error instead.
 cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req);
@@ -129,6 +133,9 @@ public:
     size_t module_count() const { return modules_.size(); }
     uint64_t next_allocation_serial() { return ++allocation_serial_; }
     LaunchLog& log() { return log_; }
+    // The program's stream and event handles (streams.hpp); cudaDeviceGetLimit/SetLimit's values.
+    Streams& streams() { return streams_; }
+    std::map<cudaLimit, size_t>& limits() { return limits_; }
     LaunchReuse& reuse() { return reuse_; }
     // When the program's work would run on the GPU: kernels (the timing model's time), copies (the copy model)
     // and the host's waits, per stream (sim/timing/stream_clock.hpp).
@@ -140,8 +147,10 @@ public:
     void queue_printf(const std::string& text) { pending_printf_ += text; }
     void flush_printf();
     // What a synchronising call does before it returns: printf out, a pending fault made sticky, the sticky
-    // error back.
+    // error back. synchronize() also makes the host wait for all of the device's work on the clock; a call
+    // that waits for one stream or event waits for that on the clock and then calls synchronized().
     cudaError_t synchronize();
+    cudaError_t synchronized();
 
     // True when [addr, addr+n) lies inside one device allocation (or module variable, or mapped host range).
     bool is_device_range(uint64_t addr, uint64_t n) const;
@@ -163,6 +172,8 @@ private:
     std::map<const void*, std::unique_ptr<Kernel>> kernels_;
     std::map<const void*, std::unique_ptr<Variable>> variables_;
     cudaError_t sticky_error_ = cudaSuccess;
+    Streams streams_;
+    std::map<cudaLimit, size_t> limits_;
     cudaError_t pending_fault_ = cudaSuccess;
     uint64_t allocation_serial_ = 0;
     std::string pending_printf_;

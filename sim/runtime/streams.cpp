@@ -1,0 +1,36 @@
+// sim/runtime/streams.cpp — the program's stream and event handles.
+#include "sim/runtime/streams.hpp"
+
+namespace warpsim::runtime {
+
+cudaStream_t Streams::create_stream(unsigned flags, int priority, timing::StreamClock& clock) {
+    auto* s = new CUstream_st{flags, priority};
+    streams_.insert(s);
+    clock.add_stream(reinterpret_cast<timing::StreamClock::StreamId>(s), (flags & cudaStreamNonBlocking) == 0);
+    return s;
+}
+
+bool Streams::destroy_stream(cudaStream_t s, timing::StreamClock& clock) {
+    if (streams_.erase(s) == 0) return false;
+    clock.remove_stream(reinterpret_cast<timing::StreamClock::StreamId>(s));
+    delete s;
+    return true;
+}
+
+bool Streams::valid_stream(cudaStream_t s) const {
+    return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread || streams_.count(s) != 0;
+}
+
+cudaEvent_t Streams::create_event(unsigned flags) {
+    auto* e = new CUevent_st{flags, false, 0};
+    events_.insert(e);
+    return e;
+}
+
+bool Streams::destroy_event(cudaEvent_t e) {
+    if (events_.erase(e) == 0) return false;
+    delete e;
+    return true;
+}
+
+}  // namespace warpsim::runtime
