@@ -21,6 +21,9 @@ build_one() {  # SOURCE BUILD
         noptx) flags=(-gencode arch=compute_90,code=sm_90 -lineinfo -cudart shared) ;;
         *) echo "build.sh: $id: unknown build kind $kind" >&2; return 1 ;;
     esac
+    # Up to date: newer than its source, common.h and this script.
+    if [ "$OUT_DIR/$id" -nt "$HERE/$src" ] && [ "$OUT_DIR/$id" -nt "$HERE/common.h" ] &&
+        [ "$OUT_DIR/$id" -nt "$HERE/build.sh" ]; then return 0; fi
     "$NVCC" "${flags[@]}" -I"$HERE" -o "$OUT_DIR/$id" "$HERE/$src" >"$OUT_DIR/$id.build.log" 2>&1 ||
         { echo "build.sh: $id failed:"; cat "$OUT_DIR/$id.build.log"; return 1; }
 }
