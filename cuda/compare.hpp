@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/launch/result.hpp"
+#include "launch/result.hpp"
 
 namespace warpsim::cuda {
 

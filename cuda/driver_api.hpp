@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/launch/outcome.hpp"
+#include "launch/outcome.hpp"
 
 namespace warpsim::cuda {
 

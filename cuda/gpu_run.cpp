@@ -7,7 +7,7 @@
 #include "cuda/gpu_session.hpp"
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/parser.hpp"
-#include "sim/launch/params.hpp"
+#include "launch/params.hpp"
 
 namespace warpsim::cuda {
 namespace {

@@ -1,5 +1,5 @@
 // cuda/gpu_run.hpp — running a launch spec on a real GPU through the driver API: the same PTX text the
-// simulator parsed, the same buffers (sim/launch generators), the same packed parameter buffer.
+// simulator parsed, the same buffers (launch/ generators), the same packed parameter buffer.
 #pragma once
 
 #include <cstdint>
@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "kernels_ir/ir.hpp"
-#include "sim/launch/launch_spec.hpp"
-#include "sim/launch/result.hpp"
+#include "launch/launch_spec.hpp"
+#include "launch/result.hpp"
 
 namespace warpsim::cuda {
 

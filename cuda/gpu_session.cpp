@@ -5,9 +5,9 @@
 
 #include <cstdio>
 
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/hash.hpp"
-#include "sim/launch/params.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/hash.hpp"
+#include "launch/params.hpp"
 
 namespace warpsim::cuda {
 

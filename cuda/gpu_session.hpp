@@ -11,8 +11,8 @@
 
 #include "cuda/driver_api.hpp"
 #include "kernels_ir/ir.hpp"
-#include "sim/launch/launch_spec.hpp"
-#include "sim/launch/result.hpp"
+#include "launch/launch_spec.hpp"
+#include "launch/result.hpp"
 
 namespace warpsim::cuda {
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "sim/launch/source.hpp"
+#include "launch/source.hpp"
 
 namespace warpsim::cuda {
 namespace {

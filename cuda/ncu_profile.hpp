@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/launch/outcome.hpp"
+#include "launch/outcome.hpp"
 
 namespace warpsim::cuda {
 

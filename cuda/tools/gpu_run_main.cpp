@@ -12,7 +12,7 @@
 
 #include "cuda/gpu_run.hpp"
 #include "cuda/ncu_profile.hpp"
-#include "sim/launch/source.hpp"
+#include "launch/source.hpp"
 
 namespace {
 

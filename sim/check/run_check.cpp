@@ -8,8 +8,8 @@
 #include "sim/check/check_observer.hpp"
 #include "sim/check/memcheck.hpp"
 #include "sim/device/device.hpp"
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/params.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/params.hpp"
 
 namespace warpsim::check {
 namespace {

@@ -12,7 +12,7 @@
 #include "sim/check/findings.hpp"
 #include "sim/check/schedules.hpp"
 #include "sim/engine/simulator.hpp"
-#include "sim/launch/outcome.hpp"
+#include "launch/outcome.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::check {

@@ -10,8 +10,8 @@
 #include "sim/check/findings.hpp"
 #include "sim/device/device.hpp"
 #include "sim/engine/simulator.hpp"
-#include "sim/launch/elem_type.hpp"
-#include "sim/launch/outcome.hpp"
+#include "launch/elem_type.hpp"
+#include "launch/outcome.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::check {

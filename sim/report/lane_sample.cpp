@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "sim/engine/simulator.hpp"
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/params.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/params.hpp"
 
 namespace warpsim::report {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "sim/engine/observer.hpp"
-#include "sim/launch/outcome.hpp"
+#include "launch/outcome.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::report {

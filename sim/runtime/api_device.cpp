@@ -10,7 +10,7 @@
 
 #include "sim/device/cuda_attributes.hpp"
 #include "sim/device/occupancy.hpp"
-#include "sim/launch/hash.hpp"
+#include "launch/hash.hpp"
 
 using warpsim::runtime::Kernel;
 using warpsim::runtime::Runtime;

@@ -15,7 +15,7 @@
 #include "sim/check/check_observer.hpp"
 #include "sim/check/context.hpp"
 #include "sim/check/findings.hpp"
-#include "sim/launch/result.hpp"
+#include "launch/result.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/timing/timing.hpp"
 

@@ -19,11 +19,11 @@
 #include "sim/device/ptxas.hpp"
 #include "sim/sass/kernel_sass.hpp"
 #include "sim/engine/simulator.hpp"
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/hash.hpp"
-#include "sim/launch/params.hpp"
-#include "sim/launch/source.hpp"
-#include "sim/launch/suggest.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/hash.hpp"
+#include "launch/params.hpp"
+#include "launch/source.hpp"
+#include "launch/suggest.hpp"
 
 namespace warpsim::session {
 namespace {

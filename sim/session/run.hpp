@@ -13,11 +13,11 @@
 #include "sim/counts/counters.hpp"
 #include "sim/device/device.hpp"
 #include "sim/device/occupancy.hpp"
-#include "sim/launch/cxx_signature.hpp"
-#include "sim/launch/expect.hpp"
-#include "sim/launch/launch_spec.hpp"
-#include "sim/launch/outcome.hpp"
-#include "sim/launch/result.hpp"
+#include "launch/cxx_signature.hpp"
+#include "launch/expect.hpp"
+#include "launch/launch_spec.hpp"
+#include "launch/outcome.hpp"
+#include "launch/result.hpp"
 
 namespace warpsim::session {
 

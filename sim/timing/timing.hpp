@@ -5,7 +5,7 @@
 #include <string>
 
 #include "sim/device/device.hpp"
-#include "sim/launch/result.hpp"
+#include "launch/result.hpp"
 #include "sim/timing/model.hpp"
 #include "sim/timing/profile.hpp"
 

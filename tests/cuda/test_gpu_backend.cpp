@@ -5,8 +5,8 @@
 
 #include "cuda/driver_api.hpp"
 #include "cuda/gpu_run.hpp"
-#include "sim/launch/hash.hpp"
-#include "sim/launch/source.hpp"
+#include "launch/hash.hpp"
+#include "launch/source.hpp"
 
 using namespace warpsim;
 

@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/params.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/params.hpp"
 
 namespace warpsim::examples_test {
 

@@ -6,9 +6,9 @@
 #include <string_view>
 
 #include "kernels_ir/ir.hpp"
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/launch_spec.hpp"
-#include "sim/launch/params.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/launch_spec.hpp"
+#include "launch/params.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/elem_type.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/elem_type.hpp"
 
 using namespace warpsim::launch;
 

@@ -6,13 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/launch/buffer_init.hpp"
-#include "sim/launch/buffer_values.hpp"
-#include "sim/launch/cxx_signature.hpp"
-#include "sim/launch/expect.hpp"
-#include "sim/launch/npy.hpp"
-#include "sim/launch/show.hpp"
-#include "sim/launch/suggest.hpp"
+#include "launch/buffer_init.hpp"
+#include "launch/buffer_values.hpp"
+#include "launch/cxx_signature.hpp"
+#include "launch/expect.hpp"
+#include "launch/npy.hpp"
+#include "launch/show.hpp"
+#include "launch/suggest.hpp"
 
 using namespace warpsim::launch;
 

@@ -1,8 +1,8 @@
 // tests/launch/test_params_hash.cpp — argument checking and packing against hand-written signatures; FNV-1a.
 #include <catch2/catch.hpp>
 
-#include "sim/launch/hash.hpp"
-#include "sim/launch/params.hpp"
+#include "launch/hash.hpp"
+#include "launch/params.hpp"
 
 using namespace warpsim;
 using namespace warpsim::launch;

@@ -6,9 +6,9 @@
 
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/parser.hpp"
-#include "sim/launch/params.hpp"
-#include "sim/launch/result.hpp"
-#include "sim/launch/source.hpp"
+#include "launch/params.hpp"
+#include "launch/result.hpp"
+#include "launch/source.hpp"
 
 using namespace warpsim;
 using namespace warpsim::launch;

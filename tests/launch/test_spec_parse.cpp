@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/launch/launch_spec.hpp"
+#include "launch/launch_spec.hpp"
 
 using namespace warpsim::launch;
 

@@ -1,0 +1,104 @@
+// cli/gpu_commands.cpp — `warpsim run --backend cuda` and `warpsim compare`: the same PTX on a real GPU.
+#include "cli/gpu_commands.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "cuda/compare.hpp"
+#include "cuda/gpu_run.hpp"
+#include "cuda/ncu_profile.hpp"
+#include "sim/counts/metric_table.hpp"
+#include "sim/session/run.hpp"
+#include "sim/timing/timing.hpp"
+
+namespace warpsim::cli {
+namespace {
+
+// The running executable, so that ncu can re-run this very program.
+std::string self_exe(const char* argv0) {
+    std::error_code ec;
+    auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(argv0) : p.string();
+}
+
+launch::Outcome<launch::RunReport> gpu_report(const session::PreparedLaunch& p, uint32_t runs, bool profile,
+                                              const char* argv0) {
+    cuda::RunOptions options;
+    options.runs = runs;
+    if (runs <= 1) options.warmup = 0;
+    auto report = cuda::run_on_gpu(p.spec, p.ptx, *p.kernel, options);
+    report.spec = p.spec.path;
+    if (profile && !report.error) {
+        auto metrics = cuda::profile_with_ncu(p.spec.path, self_exe(argv0), counts::ncu_metric_names());
+        if (!metrics) return launch::Outcome<launch::RunReport>::failure(metrics.error());
+        for (const auto& [k, v] : metrics.value()) report.metrics[k] = v;
+    }
+    return report;
+}
+
+}  // namespace
+
+int run_on_gpu_command(const RunArgs& args, const char* argv0) {
+    auto prepared = session::prepare(args.spec);
+    if (!prepared) {
+        std::cerr << "warpsim: " << prepared.error() << "\n";
+        return 2;
+    }
+    auto report = gpu_report(*prepared, args.runs, args.profile, argv0);
+    if (!report) {
+        std::cerr << "warpsim: " << report.error() << "\n";
+        return 1;
+    }
+    if (args.json) {
+        std::cout << launch::to_json(*report).dump(2) << "\n";
+    } else if (!args.quiet) {
+        std::cout << launch::to_json(*report).dump(2) << "\n";
+    }
+    if (report->error) {
+        bool expected = launch::error_is_expected(*report, prepared->spec.expect_error);
+        if (!args.json) std::cerr << "warpsim: " << report->error->name << ": " << report->error->message << "\n";
+        return expected ? 0 : 1;
+    }
+    return 0;
+}
+
+int ncu_metrics_command() {
+    std::string list;
+    for (const auto& m : counts::ncu_metric_names()) list += (list.empty() ? "" : ",") + m;
+    std::cout << list << "\n";
+    return 0;
+}
+
+int compare_command(const CompareArgs& args, const char* argv0) {
+    auto prepared = session::prepare(args.spec);
+    if (!prepared) {
+        std::cerr << "warpsim: " << prepared.error() << "\n";
+        return 2;
+    }
+    session::SimOptions options;
+    options.device = args.device;
+    auto sim = session::run_simulated(*prepared, options);
+    if (!sim) {
+        std::cerr << "warpsim: " << sim.error() << "\n";
+        return 2;
+    }
+    if (!sim->report.error) sim->report.predicted = timing::predict(*prepared, *sim);
+    auto gpu = gpu_report(*prepared, 20, true, argv0);
+    if (!gpu) {
+        std::cerr << "warpsim: " << gpu.error() << "\n";
+        return 1;
+    }
+    cuda::CompareOptions copt;
+    copt.deterministic = prepared->spec.deterministic;
+    auto rows = cuda::compare_reports(sim->report, *gpu, copt);
+    bool mismatch = false;
+    for (const auto& r : rows) mismatch = mismatch || (r.match && !*r.match);
+    if (args.json) {
+        std::cout << cuda::compare_to_json(rows).dump(2) << "\n";
+    } else {
+        std::cout << cuda::format_compare_text(rows);
+    }
+    return mismatch ? 1 : 0;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,125 @@
+// cli/main.cpp — the `warpsim` command line: run, explain, ptx, occupancy, devices, compare, check.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+    using namespace warpsim::cli;
+    // `warpsim exec` stops at the program's path: everything after it is the program's (its own -h, --help).
+    if (argc >= 2 && std::string_view(argv[1]) == "exec") return exec_command(argc - 2, argv + 2, argv[0]);
+    if (argc >= 2 && std::string_view(argv[1]) == "nvcc") return nvcc_command(argc - 2, argv + 2);
+    CLI::App app{"warpsim: run CUDA kernels on a simulated NVIDIA GPU, count what the hardware counts, and "
+                 "compare with a real GPU"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "warpsim 0.1");
+
+    RunArgs run;
+    auto* run_cmd = app.add_subcommand("run", "Run a launch spec on the simulator (or a real GPU) and report");
+    run_cmd->add_option("spec", run.spec, "Launch spec (JSON)")->required();
+    run_cmd->add_flag("--json", run.json, "Print one JSON object (the launch-spec contract) instead of the report");
+    run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors; the exit code says whether it worked");
+    run_cmd->add_flag("-v,--verbose", run.verbose, "Print the engine's log");
+    run_cmd->add_flag("--ptx-counts", run.ptx_counts,
+                      "Count the PTX as written (PTX-level counts), not per SASS instruction as ptxas compiled it");
+    run_cmd->add_option("--device", run.device, "Device preset name or preset JSON file (default h200)");
+    run_cmd->add_option("--backend", run.backend, "sim (default) or cuda")->check(CLI::IsMember({"sim", "cuda"}));
+    run_cmd->add_flag("--profile", run.profile, "With --backend cuda: collect the counters with Nsight Compute");
+    run_cmd->add_option("--runs", run.runs, "With --backend cuda: timed runs after the warm-up (default 20)");
+    run_cmd->add_option("--max-instructions", run.max_instructions,
+                        "Stop a kernel after this many thread-instructions (default 2e10)");
+    run_cmd->add_option("--threads", run.workers, "Host threads for the simulator (default: all cores)");
+    run_cmd->add_option("--save", run.save, "Save every buffer after the kernel as DIR/argN.npy (NumPy), listed in "
+                        "the report");
+    run_cmd->add_option("--show", run.show, "Print elements after the kernel: NAME[a:b] or args[N][a:b] (Python "
+                        "slices; repeat for more)");
+    run_cmd->add_option("--html", run.html, "Also write a self-contained HTML page (launch picture, per-line bars, "
+                        "lane diagrams) to this file");
+
+    PtxArgs ptx;
+    auto* ptx_cmd = app.add_subcommand("ptx", "List the kernels of a .ptx or .cu file: parameters, shared memory");
+    ptx_cmd->add_option("file", ptx.file, "PTX or CUDA file")->required();
+    ptx_cmd->add_option("--arch", ptx.arch, "Architecture for compiling .cu files (default sm_90)");
+    ptx_cmd->add_flag("--print", ptx.print, "Print the module back as PTX (the IR printer)");
+
+    OccupancyArgs occ;
+    auto* occ_cmd = app.add_subcommand("occupancy", "Blocks per SM, occupancy and the limiting resource");
+    occ_cmd->add_option("spec", occ.spec, "Launch spec (optional: else give --threads/--regs/--shared-bytes)");
+    occ_cmd->add_option("--device", occ.device, "Device preset (default h200)");
+    occ_cmd->add_option("--threads", occ.threads, "Threads per block");
+    occ_cmd->add_option("--regs", occ.regs, "Registers per thread");
+    occ_cmd->add_option("--shared-bytes", occ.shared_bytes, "Shared memory per block (static + dynamic)");
+    occ_cmd->add_option("--carveout", occ.carveout, "Preferred shared-memory carveout in percent (-1: default)");
+    occ_cmd->add_flag("--sweep", occ.sweep, "Table over block sizes 32..1024 (and registers as a second axis)");
+    occ_cmd->add_flag("--json", occ.json, "JSON output");
+
+    DevicesArgs dev;
+    auto* dev_cmd = app.add_subcommand("devices", "List the device presets");
+    dev_cmd->add_flag("--json", dev.json, "JSON output");
+
+    CompareArgs cmp;
+    auto* cmp_cmd = app.add_subcommand("compare", "Run a spec on the simulator and on the GPU, side by side");
+    cmp_cmd->add_option("spec", cmp.spec, "Launch spec (JSON)")->required();
+    cmp_cmd->add_flag("--json", cmp.json, "JSON output");
+    cmp_cmd->add_option("--device", cmp.device, "Device preset for the simulator (default h200)");
+
+    CheckArgs chk;
+    auto* chk_cmd = app.add_subcommand("check", "Correctness checkers: memcheck, racecheck, synccheck, initcheck");
+    chk_cmd->add_option("spec", chk.spec, "Launch spec (JSON)")->required();
+    chk_cmd->add_option("--tool", chk.tools, "memcheck, racecheck, synccheck, initcheck or all (default all; "
+                        "repeat or separate with commas)")
+        ->allow_extra_args(false);
+    chk_cmd->add_option("--device", chk.device, "Device preset (default h200)");
+    chk_cmd->add_option("--max-instructions", chk.max_instructions, "Instruction budget (default 2e10)");
+    chk_cmd->add_option("--schedules", chk.schedules, "Run under N legal warp and block orders (seeds S..S+N-1) and "
+                        "report buffers that differ (default 1)")
+        ->check(CLI::Range(1u, 1000u));
+    chk_cmd->add_option("--schedule-seed", chk.schedule_seed, "Order the checkers watch (0: the engine's own, "
+                        "default)");
+    chk_cmd->add_flag("--shared-only", chk.shared_only, "racecheck: shared memory only (not global)");
+    chk_cmd->add_flag("--json", chk.json, "JSON output");
+    chk_cmd->add_flag("--quiet", chk.quiet, "Print nothing but errors in the input; the exit code says whether "
+                      "anything was found (0 nothing, 1 findings)");
+
+    ExplainArgs exp;
+    auto* exp_cmd = app.add_subcommand("explain", "One source line's memory accesses for one warp, lane by lane: "
+                                       "addresses, sectors or banks, the cost against the ideal, and why");
+    exp_cmd->add_option("spec", exp.spec, "Launch spec (JSON)")->required();
+    exp_cmd->add_option("--line", exp.line, "CUDA source line to explain");
+    exp_cmd->add_option("--ptx-line", exp.ptx_line, "PTX line to explain (instead of --line)");
+    exp_cmd->add_option("--block", exp.block, "blockIdx of the warp to show: X, X,Y or X,Y,Z (default: the block "
+                        "of the first warp that executes the line)");
+    exp_cmd->add_option("--warp", exp.warp, "Warp within the block: 0 is threads 0-31, counted in x, y, z order");
+    exp_cmd->add_flag("--json", exp.json, "JSON output");
+    exp_cmd->add_option("--device", exp.device, "Device preset (default h200)");
+    exp_cmd->add_option("--max-instructions", exp.max_instructions,
+                        "Stop a kernel after this many thread-instructions (default 2e10)");
+    exp_cmd->add_option("--threads", exp.workers, "Host threads for the simulator (default: all cores)");
+
+    app.add_subcommand("exec", "Run a CUDA program (nvcc -cudart shared) with every kernel on the simulated GPU: "
+                       "warpsim exec [--device P] [--report DIR] [--check] PROGRAM ARGS...");
+    app.add_subcommand("nvcc", "nvcc with -cudart shared, -lineinfo and PTX for sm_90 added (for warpsim exec)");
+
+    auto* metrics_cmd = app.add_subcommand("ncu-metrics", "Print the Nsight Compute metrics warpsim simulates, comma-separated");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    spdlog::set_level(run.verbose ? spdlog::level::debug : spdlog::level::warn);
+    if (run_cmd->parsed()) return run_command(run, argv[0]);
+    if (ptx_cmd->parsed()) return ptx_command(ptx);
+    if (occ_cmd->parsed()) return occupancy_command(occ);
+    if (dev_cmd->parsed()) return devices_command(dev);
+    if (cmp_cmd->parsed()) return compare_command(cmp, argv[0]);
+    if (metrics_cmd->parsed()) return ncu_metrics_command();
+    if (chk_cmd->parsed()) return check_command(chk);
+    if (exp_cmd->parsed()) return explain_command(exp);
+    return 2;
+}
