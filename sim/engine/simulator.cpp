@@ -84,15 +84,17 @@ std::optional<uint64_t> Simulator::symbol_address(const ir::Module& module, std:
 
 namespace {
 
-LaunchError config_error(std::string details) {
-    return LaunchError(Fault::invalid_configuration, std::move(details));
-}
-// Block shapes the device cannot run: on an H200 (CUDA 13, driver 580) cuLaunchKernel answers
-// CUDA_ERROR_INVALID_VALUE "invalid argument" for a block of 2048 threads and for a block larger than the
-// kernel's __launch_bounds__ (tests/hardware/h200/results.json, launch_error_block_2048/_launch_bounds).
-LaunchError block_error(std::string details) {
+// Launch shapes the device cannot run: on an H200 (CUDA 13, driver 580) the launch answers
+// cudaErrorInvalidValue "invalid argument" for a zero or too large grid or block, a block of 2048 threads, a
+// block larger than the kernel's __launch_bounds__ and more dynamic shared memory than the limit (CUDA 12 said
+// "invalid configuration argument" for some of these; tests/hardware/h200/results.json,
+// tests/hardware/programs/h200/results.json: error.grid_zero, error.block_zero, error.grid_x_too_big,
+// error.dyn_shared_48k_plus_1, error.dyn_shared_optin).
+LaunchError shape_error(std::string details) {
     return LaunchError(Fault::invalid_value, std::move(details));
 }
+// Too many registers for the block is the one resource the H200 answers cudaErrorLaunchOutOfResources for
+// (error.too_many_registers).
 LaunchError resource_error(std::string details) {
     return LaunchError(Fault::launch_out_of_resources, std::move(details));
 }
@@ -102,11 +104,11 @@ std::optional<LaunchError> check_launch_bounds(const LaunchConfig& c, uint64_t t
     const auto& mx = fn.perf.maxntid;
     const uint64_t max_threads = uint64_t{std::max(mx[0], 1u)} * std::max(mx[1], 1u) * std::max(mx[2], 1u);
     if (mx[0] && threads > max_threads)
-        return block_error(fmt::format("the block has {} threads; {} was compiled for at most {} (.maxntid / "
+        return shape_error(fmt::format("the block has {} threads; {} was compiled for at most {} (.maxntid / "
                                        "__launch_bounds__)", threads, fn.name, max_threads));
     const auto& rq = fn.perf.reqntid;
     if (rq[0] && (c.block[0] != rq[0] || c.block[1] != std::max(rq[1], 1u) || c.block[2] != std::max(rq[2], 1u)))
-        return block_error(fmt::format("{} requires a block of exactly {}x{}x{} threads (.reqntid); the launch "
+        return shape_error(fmt::format("{} requires a block of exactly {}x{}x{} threads (.reqntid); the launch "
                                        "has {}x{}x{}", fn.name, rq[0], std::max(rq[1], 1u), std::max(rq[2], 1u),
                                        c.block[0], c.block[1], c.block[2]));
     return std::nullopt;
@@ -117,15 +119,15 @@ std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunc
     const char* axis = "xyz";
     uint64_t threads = 1;
     for (int i = 0; i < 3; ++i) {
-        if (c.block[i] == 0) return config_error(fmt::format("blockDim.{} = 0", axis[i]));
+        if (c.block[i] == 0) return shape_error(fmt::format("blockDim.{} = 0", axis[i]));
         if (c.block[i] > lim.max_block_dim[i])
-            return block_error(fmt::format("blockDim.{} = {} is outside 1..{}", axis[i], c.block[i], lim.max_block_dim[i]));
+            return shape_error(fmt::format("blockDim.{} = {} is outside 1..{}", axis[i], c.block[i], lim.max_block_dim[i]));
         if (c.grid[i] == 0 || c.grid[i] > lim.max_grid_dim[i])
-            return config_error(fmt::format("gridDim.{} = {} is outside 1..{}", axis[i], c.grid[i], lim.max_grid_dim[i]));
+            return shape_error(fmt::format("gridDim.{} = {} is outside 1..{}", axis[i], c.grid[i], lim.max_grid_dim[i]));
         threads *= c.block[i];
     }
     if (threads > lim.max_threads_per_block)
-        return block_error(fmt::format("the block has {} threads ({}x{}x{}); the limit is {} per block", threads,
+        return shape_error(fmt::format("the block has {} threads ({}x{}x{}); the limit is {} per block", threads,
                                         c.block[0], c.block[1], c.block[2], lim.max_threads_per_block));
     if (auto e = check_launch_bounds(c, threads, *k.fn)) return e;
     if (c.registers_per_thread) {
@@ -141,10 +143,10 @@ std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunc
     const bool opted = c.max_dynamic_shared_optin > 0;
     const uint64_t limit = opted ? lim.shared_per_block_optin : lim.shared_per_block_default;
     if (opted && c.dynamic_shared_bytes > c.max_dynamic_shared_optin)
-        return resource_error(fmt::format("{} bytes of dynamic shared memory exceed the opted-in maximum of {}",
+        return shape_error(fmt::format("{} bytes of dynamic shared memory exceed the opted-in maximum of {}",
                                           c.dynamic_shared_bytes, c.max_dynamic_shared_optin));
     if (shared > limit)
-        return resource_error(fmt::format(
+        return shape_error(fmt::format(
             "the block needs {} bytes of shared memory ({} static + {} dynamic); the limit is {}{}", shared,
             k.static_shared, c.dynamic_shared_bytes, limit,
             opted ? "" : " without cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in allows up to 227 KiB)"));

@@ -33,14 +33,16 @@ TEST_CASE("launch configuration errors are reported before anything runs") {
         auto data = test::download<float>(sim, out, 2048);
         for (float v : data) REQUIRE(v == 0.0f);  // nothing ran, nothing was written
     };
-    // Oversized blocks: "invalid argument", as an H200 with CUDA 13 answered (tests/hardware/h200/results.json).
+    // Zero, oversized blocks and grids: "invalid argument", as an H200 with CUDA 13 answered
+    // (tests/hardware/h200/results.json; tests/hardware/programs/h200/results.json, error.grid_zero and
+    // error.grid_y_too_big through the runtime API).
     const char* inval_arg = "invalid argument";
     expect_error(test::config({1, 1, 1}, {1025, 1, 1}), "cudaErrorInvalidValue", inval_arg);
     expect_error(test::config({1, 1, 1}, {32, 32, 2}), "cudaErrorInvalidValue", inval_arg);
     expect_error(test::config({1, 1, 1}, {1, 1, 65}), "cudaErrorInvalidValue", inval_arg);
-    const char* inval = "invalid configuration argument";
-    expect_error(test::config({0, 1, 1}, {32, 1, 1}), "cudaErrorInvalidConfiguration", inval);
-    expect_error(test::config({1, 65536, 1}, {32, 1, 1}), "cudaErrorInvalidConfiguration", inval);
+    expect_error(test::config({0, 1, 1}, {32, 1, 1}), "cudaErrorInvalidValue", inval_arg);
+    expect_error(test::config({1, 65536, 1}, {32, 1, 1}), "cudaErrorInvalidValue", inval_arg);
+    expect_error(test::config({1, 1, 1}, {0, 1, 1}), "cudaErrorInvalidValue", inval_arg);
     auto regs = test::config({1, 1, 1}, {1024, 1, 1});
     regs.registers_per_thread = 65;
     expect_error(regs, "cudaErrorLaunchOutOfResources", "too many resources requested for launch");
@@ -48,10 +50,14 @@ TEST_CASE("launch configuration errors are reported before anything runs") {
     CHECK(sim.launch(k.parsed.module, *fn, regs, p.span(), nullptr).ok());
     sim.write(out, std::vector<uint8_t>(2048 * 4, 0));
     auto shared = test::config({1, 1, 1}, {32, 1, 1});
+    // More dynamic shared memory than the limit: "invalid argument" on the H200 (error.dyn_shared_48k_plus_1).
     shared.dynamic_shared_bytes = 48 * 1024 + 4;
-    expect_error(shared, "cudaErrorLaunchOutOfResources", "too many resources requested for launch");
+    expect_error(shared, "cudaErrorInvalidValue", inval_arg);
     shared.max_dynamic_shared_optin = 100 * 1024;  // opted in: allowed
     CHECK(sim.launch(k.parsed.module, *fn, shared, p.span(), nullptr).ok());
+    sim.write(out, std::vector<uint8_t>(2048 * 4, 0));
+    shared.dynamic_shared_bytes = 100 * 1024 + 1;  // one byte past the opt-in (error.dyn_shared_optin)
+    expect_error(shared, "cudaErrorInvalidValue", inval_arg);
 }
 
 TEST_CASE("reading one element past the end is caught and explained") {
