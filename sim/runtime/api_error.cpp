@@ -4,7 +4,6 @@
 
 #include <string_view>
 
-using warpsim::runtime::Runtime;
 
 namespace warpsim::runtime {
 namespace {
@@ -49,21 +48,18 @@ const char* error_string(cudaError_t code) {
 
 extern "C" {
 
-// The last error of this host thread, reset to cudaSuccess, except that a sticky fault stays.
+// The last error of this host thread, reset to cudaSuccess. A sticky fault is no exception: the call that
+// reported it set it as the last error, cudaGetLastError returns it once and then cudaSuccess, while every
+// other call keeps failing with it and sets it again (as the H200 answered: tests/hardware/programs,
+// error.bad_pointer and the other fault cases).
 cudaError_t cudaGetLastError(void) {
-    Runtime& rt = Runtime::get();
     cudaError_t& last = warpsim::runtime::thread_last_error();
     const cudaError_t e = last;
     last = cudaSuccess;
-    if (cudaError_t sticky = rt.sticky()) return sticky;
     return e;
 }
 
-cudaError_t cudaPeekAtLastError(void) {
-    Runtime& rt = Runtime::get();
-    if (cudaError_t sticky = rt.sticky()) return sticky;
-    return warpsim::runtime::thread_last_error();
-}
+cudaError_t cudaPeekAtLastError(void) { return warpsim::runtime::thread_last_error(); }
 
 const char* cudaGetErrorName(cudaError_t error) { return warpsim::runtime::error_name(error); }
 

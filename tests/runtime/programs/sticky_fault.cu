@@ -1,6 +1,7 @@
 // A launch-configuration error that is not sticky, then a kernel fault that is: the seed's launch-error
 // program. <<<1, 2048>>> is refused by the launch itself and cudaGetLastError clears it; a write through
-// pointer 0x10 launches fine, cudaDeviceSynchronize reports the illegal address, and every later call fails.
+// pointer 0x10 launches fine, cudaDeviceSynchronize reports the illegal address, and every later call fails
+// (cudaGetLastError returns the fault once, then cudaSuccess).
 #include <cstdio>
 #include <cuda_runtime.h>
 
