@@ -118,9 +118,11 @@ std::string format_device_printf(const std::string& f, const uint8_t* args, std:
 
 namespace {
 
-// Like format_device_printf, but %s arguments are read from guest memory.
-std::string format_lane(Exec& x, uint32_t lane, const std::string& f, uint64_t args_addr) {
+// Like format_device_printf, but %s arguments are read from guest memory; `arguments` counts the
+// conversions that took an argument.
+std::string format_lane(Exec& x, uint32_t lane, const std::string& f, uint64_t args_addr, int32_t& arguments) {
     std::string out;
+    arguments = 0;
     std::size_t off = 0;
     for (std::size_t i = 0; i < f.size();) {
         if (f[i] != '%') { out.push_back(f[i++]); continue; }
@@ -128,6 +130,7 @@ std::string format_lane(Exec& x, uint32_t lane, const std::string& f, uint64_t a
         const std::size_t start = i;
         Conversion c = parse_conversion(f, i);
         if (c.arg_bytes == 0 || c.spec.find('*') != std::string::npos) { out += f.substr(start, i - start); continue; }
+        ++arguments;
         off = (off + c.arg_bytes - 1) / c.arg_bytes * c.arg_bytes;
         uint8_t raw[8] = {};
         if (args_addr) read_guest(x, lane, args_addr + off, raw, c.arg_bytes);
@@ -158,10 +161,14 @@ void exec_vprintf(Exec& x, const DInst& in, uint32_t exec) {
             std::memcpy(&v, x.warp->params[l].data() + x.frame->param_base + cs.args[i].caller_off, 8);
             return v;
         };
-        const std::string format = read_guest_string(x, arg(0), l);
-        std::string text = format_lane(x, l, format, arg(1));
-        const int32_t n = static_cast<int32_t>(text.size());
-        x.block->printf_records.push_back({x.warp->index, x.block->printf_seq++, std::move(text)});
+        // CUDA's printf returns the number of arguments it parsed (0 without any), -1 for a null format
+        // (CUDA C++ Programming Guide, "Formatted Output"; the H200 returned 3, 8 and 0: tests/programs,
+        // device_printf), not the byte count of C's printf.
+        int32_t n = -1;
+        if (const uint64_t format_addr = arg(0)) {
+            std::string text = format_lane(x, l, read_guest_string(x, format_addr, l), arg(1), n);
+            x.block->printf_records.push_back({x.warp->index, x.block->printf_seq++, std::move(text)});
+        }
         if (!cs.rets.empty() && !cs.rets[0].from_reg) {
             std::memcpy(x.warp->params[l].data() + x.frame->param_base + cs.rets[0].caller_off, &n, 4);
         }
