@@ -15,7 +15,7 @@ int main() {
     int runtime = 0;
     cudaRuntimeGetVersion(&runtime);
     std::printf("// CUDA runtime %d\n", runtime);
-    for (int c = 0; c < 10000; ++c) {
+    for (int c = 0; c <= 10000; ++c) {  // 10000 is cudaErrorApiFailureBase, the last code
         const char* name = cudaGetErrorName(static_cast<cudaError_t>(c));
         if (std::string_view(name) == "unrecognized error code") continue;
         std::printf("WARPSIM_CUDA_ERROR(%d, %s, \"%s\")\n", c, name, cudaGetErrorString(static_cast<cudaError_t>(c)));
