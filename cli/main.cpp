@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
+#include "launch/version.hpp"
 
 int main(int argc, char** argv) {
     using namespace warpsim::cli;
@@ -17,7 +18,7 @@ int main(int argc, char** argv) {
     CLI::App app{"warpsim: run CUDA kernels on a simulated NVIDIA GPU, count what the hardware counts, and "
                  "compare with a real GPU"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "warpsim 0.1");
+    app.set_version_flag("--version", "warpsim " + std::string(warpsim::launch::version()));
 
     RunArgs run;
     auto* run_cmd = app.add_subcommand("run", "Run a launch spec on the simulator (or a real GPU) and report");

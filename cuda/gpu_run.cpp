@@ -81,7 +81,7 @@ RunReport run_on_gpu(const LaunchSpec& spec, std::string_view ptx, const ir::Fun
     if (!s.allocate_and_fill(spec)) return r;
     s.pack(kernel, spec);
     if (!s.launch(spec) || !s.synchronize()) return r;
-    if (!s.hash_buffers(spec)) return r;
+    if (!s.hash_buffers(spec, options.final_buffers)) return r;
     if (options.runs > 0) measure(s, spec, options, r);
     r.printf_output = s.take_printf();
     return r;

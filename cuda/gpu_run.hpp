@@ -18,6 +18,8 @@ struct RunOptions {
     uint32_t runs = 20;    // timed launches (CUDA events); 0: no timing
     std::string library = "libcuda.so.1";
     bool capture_printf = true;  // device printf goes to RunReport::printf_output, not our stdout
+    // When set: per spec argument, its bytes after the first launch (empty for scalars).
+    std::vector<std::vector<uint8_t>>* final_buffers = nullptr;
 };
 
 // Runs the spec's kernel once on fresh buffers and hashes the buffers, then (runs > 0) launches it

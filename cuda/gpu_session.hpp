@@ -55,7 +55,7 @@ public:
     bool launch(const launch::LaunchSpec& spec);
     bool synchronize();
     std::optional<float> timed_launch(const launch::LaunchSpec& spec);  // milliseconds
-    bool hash_buffers(const launch::LaunchSpec& spec);
+    bool hash_buffers(const launch::LaunchSpec& spec, std::vector<std::vector<uint8_t>>* keep = nullptr);
     std::string take_printf();
 
 private:

@@ -122,7 +122,8 @@ std::optional<float> GpuSession::timed_launch(const launch::LaunchSpec& spec) {
     return ms;
 }
 
-bool GpuSession::hash_buffers(const launch::LaunchSpec& spec) {
+bool GpuSession::hash_buffers(const launch::LaunchSpec& spec, std::vector<std::vector<uint8_t>>* keep) {
+    if (keep) keep->assign(spec.args.size(), {});
     for (size_t i = 0; i < spec.args.size(); ++i) {
         const auto& a = spec.args[i];
         if (a.kind != launch::ArgSpec::Kind::buffer) continue;
@@ -130,6 +131,7 @@ bool GpuSession::hash_buffers(const launch::LaunchSpec& spec) {
         if (!check(f_.cuMemcpyDtoH_v2(host.data(), buffers_[i], host.size()), "cuMemcpyDtoH args[" + std::to_string(i) + "]"))
             return false;
         report_.buffers.push_back({uint32_t(i), launch::hex16(launch::fnv1a64(host))});
+        if (keep) (*keep)[i] = std::move(host);
     }
     return true;
 }

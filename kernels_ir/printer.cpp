@@ -173,7 +173,8 @@ void print_debug_strings(const Module& m, std::string& out) {
         for (std::size_t i = 0; i < d.bytes.size(); i += 32) {
             out += ".b8 ";
             for (std::size_t k = i; k < std::min(d.bytes.size(), i + 32); ++k) {
-                out += (k > i ? "," : "") + std::to_string(d.bytes[k]);
+                if (k > i) out += ',';  // two appends: a prepend to a temporary trips GCC 12's -Wrestrict
+                out += std::to_string(d.bytes[k]);
             }
             out += "\n";
         }

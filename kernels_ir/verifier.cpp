@@ -193,7 +193,10 @@ private:
         bool arith = inst.op == Opcode::add || inst.op == Opcode::sub || inst.op == Opcode::mul ||
                      inst.op == Opcode::mad || inst.op == Opcode::min || inst.op == Opcode::max ||
                      inst.op == Opcode::abs || inst.op == Opcode::neg || inst.op == Opcode::div;
-        std::string t = "." + std::string(type_name(d.type));
+        // Appended, not "." + std::string(...): GCC 12 at -O2/-O3 reports a false -Wrestrict on the
+        // prepend that operator+(const char*, std::string&&) does.
+        std::string t = ".";
+        t += type_name(d.type);
         if (d.ftz && !float_type && d.type != Type::none) report(inst, "'.ftz' is not allowed on integer " + name + t);
         if (arith && int_type && d.rnd != Rounding::none) {
             report(inst, "rounding modifier is not allowed on integer " + name + t);

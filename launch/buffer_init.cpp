@@ -85,6 +85,12 @@ std::string fill_components(ElemType t, uint64_t components, const BufferInit& i
     switch (init.kind) {
         case BufferInit::Kind::zero: std::memset(out.data(), 0, out.size()); return {};
         case BufferInit::Kind::file: return read_file_into(init.file, out, label);
+        case BufferInit::Kind::host:
+            if (init.host.size() != out.size())
+                return label + ": " + std::to_string(init.host.size()) + " bytes given for a buffer of " +
+                       std::to_string(out.size());
+            std::memcpy(out.data(), init.host.data(), out.size());
+            return {};
         case BufferInit::Kind::npy: {
             NpyHeader h;
             h.descr = init.npy_descr;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,13 +21,14 @@ inline constexpr uint64_t kMaxBytesArg = 32764;           // the PTX limit on a 
 
 // How a buffer is filled before the launch. The generators are in buffer_init.hpp.
 struct BufferInit {
-    enum class Kind : uint8_t { zero, iota, fill, random, file, npy };
+    enum class Kind : uint8_t { zero, iota, fill, random, file, npy, host };
     Kind kind = Kind::zero;
     uint64_t fill_bits = 0;   // fill: the bit pattern of one component (already converted to the type)
     uint64_t seed = 0;        // random
     // iota:START:STEP — component k holds START + STEP * k (plain iota: 0 and 1); integral for integer types.
     long double iota_start = 0, iota_step = 1;
     std::string file;         // file, npy: the path, resolved relative to the spec's folder
+    std::span<const uint8_t> host;  // host: the caller's bytes (the C++ API), valid while the launch is set up
     // npy: where the data begin in the file, and its dtype (the argument's type for an init; an expect may
     // hold another numeric type, compared by value).
     uint64_t npy_data_offset = 0;

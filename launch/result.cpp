@@ -11,7 +11,7 @@ using ojson = nlohmann::ordered_json;
 using json = nlohmann::json;
 
 const std::set<std::string> kKnownKeys = {"kernel",  "device",  "backend",   "spec",     "launch", "occupancy",
-                                          "metrics", "buffers", "predicted", "measured", "error",  "printf"};
+                                          "metrics", "buffers", "predicted", "measured", "error",  "printf", "warpsim_version"};
 
 ojson number(double v) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
@@ -100,6 +100,8 @@ RunReport read_report(const json& j) {
         r.error = e;
     }
     read_opt(j, "printf", r.printf_output);
+    r.warpsim_version.clear();
+    read_opt(j, "warpsim_version", r.warpsim_version);
     for (const auto& [k, v] : j.items())
         if (!kKnownKeys.count(k)) r.extra[k] = v;
     return r;
@@ -144,6 +146,7 @@ ojson to_json(const RunReport& r) {
     }
     if (r.error) j["error"] = ojson{{"name", r.error->name}, {"message", r.error->message}, {"details", r.error->details}};
     if (!r.printf_output.empty()) j["printf"] = r.printf_output;
+    if (!r.warpsim_version.empty()) j["warpsim_version"] = r.warpsim_version;
     if (r.extra.is_object())
         for (const auto& [k, v] : r.extra.items())
             if (!j.contains(k)) j[k] = v;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "launch/outcome.hpp"
+#include "launch/version.hpp"
 
 namespace warpsim::launch {
 
@@ -61,6 +62,7 @@ struct RunReport {
     std::optional<MeasuredTiming> measured;
     std::optional<ReportError> error;
     std::string printf_output;            // "printf" key, left out when empty
+    std::string warpsim_version = std::string(version());  // the warpsim that wrote the report
     nlohmann::json extra = nlohmann::json::object();  // further top-level keys, kept on a round trip
 };
 

@@ -100,6 +100,28 @@ std::string find_nvcc() {
     return {};
 }
 
+// nvcc -ptx on cu_path, or on `source` written to a temporary file of cu_path's name when it is not empty.
+static Outcome<std::string> nvcc_ptx(const std::string& nvcc, const std::string& arch, const std::string& cu_path,
+                              const std::string& source, const std::string& context) {
+    char tmpl[] = "/tmp/warpsim-nvcc-XXXXXX";
+    if (!::mkdtemp(tmpl)) return Outcome<std::string>::failure(context + ": cannot make a temporary folder");
+    const fs::path tmpdir(tmpl);
+    std::error_code ec;
+    std::string input = cu_path;
+    if (!source.empty()) {
+        input = (tmpdir / fs::path(cu_path).filename()).string();
+        std::ofstream(input, std::ios::binary) << source;
+    }
+    const std::string out = (tmpdir / (fs::path(cu_path).stem().string() + ".ptx")).string();
+    ProcessResult r = run_process({nvcc, "-ptx", "-arch=" + arch, "-lineinfo", "-o", out, input});
+    Outcome<std::string> text = r.status == 0 ? read_text(out, context)
+                                              : Outcome<std::string>::failure(
+                                                    "nvcc failed on " + cu_path + " (exit " +
+                                                    std::to_string(r.status) + "):\n" + r.output);
+    fs::remove_all(tmpdir, ec);
+    return text;
+}
+
 Outcome<std::string> load_source(const LaunchSpec& spec) {
     const std::string ext = fs::path(spec.source_path).extension().string();
     const std::string context = spec.path + ": source";
@@ -118,17 +140,15 @@ Outcome<std::string> compile_cu(const LaunchSpec& spec, const std::string& nvcc)
     if (nvcc.empty())
         return Outcome<std::string>::failure("compiling " + spec.source_path +
                                              " needs nvcc from the CUDA toolkit; install it or give the .ptx");
-    char tmpl[] = "/tmp/warpsim-nvcc-XXXXXX";
-    if (!::mkdtemp(tmpl)) return Outcome<std::string>::failure(context + ": cannot make a temporary folder");
-    const fs::path tmpdir(tmpl);
-    const std::string out = (tmpdir / (fs::path(spec.source_path).stem().string() + ".ptx")).string();
-    ProcessResult r = run_process({nvcc, "-ptx", "-arch=" + spec.arch, "-lineinfo", "-o", out, spec.source_path});
-    Outcome<std::string> text = r.status == 0 ? read_text(out, context)
-                                              : Outcome<std::string>::failure(
-                                                    "nvcc failed on " + spec.source_path + " (exit " +
-                                                    std::to_string(r.status) + "):\n" + r.output);
-    fs::remove_all(tmpdir, ec);
-    return text;
+    return nvcc_ptx(nvcc, spec.arch, spec.source_path, "", context);
+}
+
+Outcome<std::string> compile_cu_text(const std::string& source, const std::string& name, const std::string& arch) {
+    const std::string nvcc = find_nvcc();
+    if (nvcc.empty())
+        return Outcome<std::string>::failure("compiling " + name +
+                                             " needs nvcc from the CUDA toolkit; install it or give the .ptx");
+    return nvcc_ptx(nvcc, arch, name, source, name);
 }
 
 }  // namespace warpsim::launch

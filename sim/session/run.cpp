@@ -114,36 +114,51 @@ engine::DeviceLimits limits_from(const device::DevicePreset& p) {
     return l;
 }
 
-launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
-    using Fail = launch::Outcome<PreparedLaunch>;
-    auto parsed = launch::load_spec(spec_path);
-    if (!parsed.ok()) return Fail::failure(parsed.error_text());
-    PreparedLaunch p;
-    p.spec = *parsed.spec;
-    p.warnings = parsed.warnings;
-    auto ptx = launch::load_source(p.spec);
-    if (!ptx) return Fail::failure(ptx.error());
-    p.ptx = std::move(ptx.value());
-    p.ptx_name = p.spec.source_path;
-    auto result = ir::parse_ptx(p.ptx, p.ptx_name);
+launch::Outcome<std::shared_ptr<ir::Module>> parse_verified(const std::string& ptx, const std::string& name) {
+    using Fail = launch::Outcome<std::shared_ptr<ir::Module>>;
+    auto result = ir::parse_ptx(ptx, name);
     std::vector<std::string> errors;
     for (const auto& d : result.diagnostics) {
         if (d.severity == ir::Diagnostic::Severity::error) errors.push_back(d.str());
     }
     if (errors.empty()) {
-        for (const auto& d : ir::verify(result.module, p.ptx_name)) {
+        for (const auto& d : ir::verify(result.module, name)) {
             if (d.severity == ir::Diagnostic::Severity::error) errors.push_back(d.str());
         }
     }
     if (!errors.empty()) return Fail::failure(join_lines(errors));
-    p.module = std::make_shared<ir::Module>(std::move(result.module));
+    return std::make_shared<ir::Module>(std::move(result.module));
+}
+
+launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
+    using Fail = launch::Outcome<PreparedLaunch>;
+    auto parsed = launch::load_spec(spec_path);
+    if (!parsed.ok()) return Fail::failure(parsed.error_text());
+    launch::LaunchSpec spec = *parsed.spec;
+    auto ptx = launch::load_source(spec);
+    if (!ptx) return Fail::failure(ptx.error());
+    const std::string ptx_name = spec.source_path;
+    auto module = parse_verified(ptx.value(), ptx_name);
+    if (!module) return Fail::failure(module.error());
+    auto p = prepare_module(std::move(spec), std::move(ptx.value()), ptx_name, std::move(module.value()), "");
+    if (p) p->warnings.insert(p->warnings.begin(), parsed.warnings.begin(), parsed.warnings.end());
+    return p;
+}
+
+launch::Outcome<PreparedLaunch> prepare_module(launch::LaunchSpec spec, std::string ptx, std::string ptx_name,
+                                               std::shared_ptr<ir::Module> module, std::string cu_text) {
+    using Fail = launch::Outcome<PreparedLaunch>;
+    PreparedLaunch p;
+    p.spec = std::move(spec);
+    p.ptx = std::move(ptx);
+    p.ptx_name = std::move(ptx_name);
+    p.module = std::move(module);
     auto found = ir::find_kernel(*p.module, p.spec.kernel);
     if (!found.function) return Fail::failure(p.spec.path + ": kernel: " + kernel_lookup_error(*p.module, p.spec, found));
     p.kernel = found.function;
     p.kernel_index = static_cast<uint32_t>(found.function - p.module->functions.data());
     // The C++ signature first: its messages name the parameter and its type ("a pointer: give a count").
-    std::string cu_text;
-    if (std::string cu = launch::find_cu_source(p.spec, *p.module); !cu.empty()) {
+    if (std::string cu = cu_text.empty() ? launch::find_cu_source(p.spec, *p.module) : ""; !cu.empty()) {
         std::ifstream in(cu, std::ios::binary);
         std::stringstream ss;
         ss << in.rdbuf();

@@ -38,6 +38,14 @@ struct PreparedLaunch {
 // checks the arguments. The error text names the file, line and field.
 launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path);
 
+// The same for a spec and PTX already in memory (the C++ API): `module` is `ptx` parsed and verified;
+// `cu_text` the CUDA source it came from, or "" (then the .cu beside the PTX, when there is one).
+launch::Outcome<PreparedLaunch> prepare_module(launch::LaunchSpec spec, std::string ptx, std::string ptx_name,
+                                               std::shared_ptr<ir::Module> module, std::string cu_text);
+
+// Parses and verifies PTX; the error text has every error with its file:line:col, one per line.
+launch::Outcome<std::shared_ptr<ir::Module>> parse_verified(const std::string& ptx, const std::string& name);
+
 // How registers per thread were determined.
 struct RegisterInfo {
     int registers = 0;

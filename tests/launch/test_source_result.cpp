@@ -103,6 +103,7 @@ TEST_CASE("a report prints in DESIGN.md's key layout and reads back", "[launch][
     r.metrics["sm__warps_active.avg.pct_of_peak_sustained_active"] = 87.5;
     r.buffers = {{0, "3063b4db1be47b83"}, {1, "0123456789abcdef"}};
     r.predicted = PredictedTiming{1000, 2.5, 1500.25, 0, "dram"};
+    r.warpsim_version = "9.8.7";
     r.extra["checker"] = "clean";
     const std::string expected =
         R"({"kernel":"transpose_padded","device":"h200","backend":"sim",)"
@@ -112,7 +113,7 @@ TEST_CASE("a report prints in DESIGN.md's key layout and reads back", "[launch][
         R"("sm__warps_active.avg.pct_of_peak_sustained_active":87.5},)"
         R"("buffers":[{"arg":0,"fnv1a":"3063b4db1be47b83"},{"arg":1,"fnv1a":"0123456789abcdef"}],)"
         R"("predicted":{"cycles":1000,"time_us":2.5,"dram_gbps":1500.25,"gflops":0.0,"bound":"dram"},)"
-        R"("checker":"clean"})";
+        R"("warpsim_version":"9.8.7","checker":"clean"})";
     CHECK(to_json(r).dump() == expected);
 
     auto back = from_json(nlohmann::json::parse(expected));

@@ -1,0 +1,179 @@
+// warpsim/warpsim.hpp — the public C++ API: load PTX or CUDA source, describe a launch as C++ values, run it
+// on the simulator or a GPU, get the buffers, the counts and the predicted time back (docs/API.md).
+// This header needs the standard library only; nothing of the simulator's internals or its dependencies
+// reaches a program that includes it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace warpsim {
+
+// The library's version, the CMake project version it was built as ("0.2.0").
+std::string_view version();
+
+// Bad input (PTX that does not parse, an unknown kernel, arguments that do not fit the kernel's
+// parameters, a device preset that does not exist). The message names the file, line or argument.
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Element types of buffers and scalars, as the launch spec names them (docs/SPEC.md).
+enum class Type : uint8_t { i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 };
+std::string_view type_name(Type t);
+std::size_t type_bytes(Type t);
+
+template <class T>
+constexpr Type type_of() {
+    if constexpr (std::is_same_v<T, int8_t>) return Type::i8;
+    else if constexpr (std::is_same_v<T, uint8_t>) return Type::u8;
+    else if constexpr (std::is_same_v<T, int16_t>) return Type::i16;
+    else if constexpr (std::is_same_v<T, uint16_t>) return Type::u16;
+    else if constexpr (std::is_same_v<T, int32_t>) return Type::i32;
+    else if constexpr (std::is_same_v<T, uint32_t>) return Type::u32;
+    else if constexpr (std::is_same_v<T, int64_t>) return Type::i64;
+    else if constexpr (std::is_same_v<T, uint64_t>) return Type::u64;
+    else if constexpr (std::is_same_v<T, float>) return Type::f32;
+    else if constexpr (std::is_same_v<T, double>) return Type::f64;
+    else static_assert(sizeof(T) == 0, "warpsim::type_of: no element type for this C++ type");
+}
+
+// A parsed and verified PTX module. Copies share the module.
+class Module {
+public:
+    // PTX text; `name` is the file name used in messages.
+    static Module from_ptx(std::string ptx, std::string name = "module.ptx");
+    // CUDA C++ source compiled to PTX with nvcc for `arch` ("sm_90"); throws Error with nvcc's messages.
+    static Module from_cuda(std::string source, std::string name = "kernel.cu", std::string arch = "sm_90");
+    // A .ptx or .cu file.
+    static Module load(const std::string& path);
+
+    const std::string& name() const;
+    const std::string& ptx() const;
+    // The entry points (.entry), by their PTX names.
+    std::vector<std::string> kernels() const;
+
+    struct Impl;
+    const Impl& impl() const { return *impl_; }
+
+private:
+    explicit Module(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+    std::shared_ptr<const Impl> impl_;
+};
+
+// One kernel argument: a device buffer (its contents copied in before the launch and out after it) or a
+// scalar (its bits, little-endian).
+struct Arg {
+    enum class Kind : uint8_t { buffer, scalar };
+    Kind kind = Kind::scalar;
+    Type type = Type::i32;
+    uint64_t count = 0;                   // buffer: elements
+    std::span<const std::byte> data;      // buffer: the initial contents (empty: zeros); not owned
+    std::vector<std::byte> value;         // scalar: little-endian bits
+    std::string name;                     // optional, for messages
+
+    template <class T>
+    static Arg buffer(std::span<const T> initial, std::string name = {}) {
+        Arg a;
+        a.kind = Kind::buffer;
+        a.type = type_of<T>();
+        a.count = initial.size();
+        a.data = std::as_bytes(initial);
+        a.name = std::move(name);
+        return a;
+    }
+    template <class T>
+    static Arg buffer(const std::vector<T>& initial, std::string name = {}) {
+        return buffer(std::span<const T>(initial), std::move(name));
+    }
+    // `count` elements of zeros.
+    static Arg zeros(Type type, uint64_t count, std::string name = {}) {
+        Arg a;
+        a.kind = Kind::buffer;
+        a.type = type;
+        a.count = count;
+        a.name = std::move(name);
+        return a;
+    }
+    template <class T>
+    static Arg scalar(T v, std::string name = {}) {
+        Arg a;
+        a.kind = Kind::scalar;
+        a.type = type_of<T>();
+        a.value.resize(sizeof(T));
+        std::memcpy(a.value.data(), &v, sizeof(T));
+        a.name = std::move(name);
+        return a;
+    }
+};
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    Dim3() = default;
+    Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}  // NOLINT: Dim3 d = 256;
+};
+
+// A launch as the launch spec describes one (DESIGN.md "The launch spec").
+struct Launch {
+    std::string kernel;          // the PTX name, or the demangled base name of a C++ kernel
+    Dim3 grid, block;
+    uint32_t shared_bytes = 0;   // dynamic shared memory per block
+    std::vector<Arg> args;
+};
+
+enum class Backend : uint8_t { simulator, gpu };
+
+struct RunOptions {
+    Backend backend = Backend::simulator;
+    std::string device = "h200";      // simulator: a device preset (`warpsim devices`) or a preset file
+    uint32_t workers = 0;             // simulator: host threads, 0 = all cores
+    uint32_t gpu_runs = 20;           // gpu: timed launches after `gpu_warmup` (0: no timing)
+    uint32_t gpu_warmup = 3;
+};
+
+struct Predicted {
+    double cycles = 0, time_us = 0, dram_gbps = 0, gflops = 0;
+    std::string bound;                // what limits the kernel: "dram", "latency", ...
+};
+
+struct Result {
+    std::string backend;              // "sim" or "cuda"
+    std::string device;
+    // The launch's fault or launch error as CUDA names it ("cudaErrorIllegalAddress"), or empty.
+    std::string error, error_message;
+    std::vector<std::vector<uint8_t>> buffers;       // per argument, its bytes after the kernel; empty for scalars
+    std::map<std::string, double> metrics;           // Nsight Compute metric names
+    std::optional<Predicted> predicted;              // simulator
+    std::optional<double> measured_time_us;          // gpu: median of the timed launches
+    std::string printf_output;
+    std::string json;                                // the whole report, as `warpsim run --json` prints it
+
+    bool ok() const { return error.empty(); }
+    // Argument `arg`'s buffer as elements of T; throws Error when it is no buffer or T has another size.
+    template <class T>
+    std::vector<T> buffer(std::size_t arg) const {
+        if (arg >= buffers.size() || buffers[arg].size() % sizeof(T) != 0)
+            throw Error("warpsim::Result::buffer: argument " + std::to_string(arg) + " is no buffer of that type");
+        std::vector<T> out(buffers[arg].size() / sizeof(T));
+        std::memcpy(out.data(), buffers[arg].data(), buffers[arg].size());
+        return out;
+    }
+};
+
+// Runs one launch. Bad input throws Error; what the kernel does wrong (an out-of-bounds access, a trap, a
+// launch the device refuses) comes back in Result::error, as on a GPU.
+Result run(const Module& module, const Launch& launch, const RunOptions& options = {});
+
+}  // namespace warpsim
