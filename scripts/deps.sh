@@ -9,6 +9,8 @@ packages+=(libzstd-dev liblz4-dev)
 packages+=(chromium)
 # python3-numpy: tests/cli/buffers_io.sh has NumPy write the .npy inputs and read back what --save wrote.
 packages+=(python3-numpy)
+# pybind11-dev, python3-dev, python3-pytest: the Python module (python/) and its tests (tests/python).
+packages+=(pybind11-dev python3-dev python3-pytest)
 if [ "${WARPSIM_WITH_CLANG:-1}" = 1 ]; then
   packages+=(clang libclang-rt-14-dev)
 fi

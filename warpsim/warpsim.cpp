@@ -7,6 +7,7 @@
 
 #include "cuda/gpu_run.hpp"
 #include "kernels_ir/ir.hpp"
+#include "kernels_ir/names.hpp"
 #include "launch/elem_type.hpp"
 #include "launch/launch_spec.hpp"
 #include "launch/result.hpp"
@@ -144,6 +145,21 @@ std::vector<std::string> Module::kernels() const {
     return names;
 }
 
+std::vector<Param> Module::parameters(const std::string& kernel) const {
+    const ir::KernelLookup found = ir::find_kernel(*impl_->module, kernel);
+    if (!found.function) throw Error(impl_->name + ": kernel " + kernel + ": " + found.error);
+    std::vector<Param> out;
+    for (const ir::Param& p : found.function->params) {
+        Param q;
+        q.name = p.name;
+        q.ptx_type = std::string(ir::type_name(p.type));
+        q.bytes = static_cast<std::size_t>(p.size_bytes());
+        q.is_float = p.array == 0 && ir::is_float(p.type);
+        out.push_back(std::move(q));
+    }
+    return out;
+}
+
 Result run(const Module& module, const Launch& launch, const RunOptions& options) {
     const Module::Impl& m = module.impl();
     auto prepared = session::prepare_module(make_spec(module, launch), m.ptx, m.name, m.module, m.cu_source);
@@ -157,6 +173,7 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
         gpu.final_buffers = &buffers;
         Result out = from_report(cuda::run_on_gpu(spec, prepared->ptx, *prepared->kernel, gpu));
         out.buffers = std::move(buffers);
+        out.warnings = prepared->warnings;
         out.buffers.resize(spec.args.size());
         return out;
     }
@@ -169,6 +186,7 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
     if (!run->report.error) run->report.predicted = timing::predict_run(*prepared, *run).predicted;
     Result out = from_report(run->report);
     out.buffers = std::move(run->final_buffers);
+    out.warnings = prepared->warnings;
     out.buffers.resize(spec.args.size());
     return out;
 }

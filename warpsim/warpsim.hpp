@@ -50,6 +50,14 @@ constexpr Type type_of() {
     else static_assert(sizeof(T) == 0, "warpsim::type_of: no element type for this C++ type");
 }
 
+// One parameter of a kernel as its PTX declares it.
+struct Param {
+    std::string name;          // "_Z6vecAddPKfS0_Pfi_param_0"
+    std::string ptx_type;      // "u64" (pointers too), "s32", "f32", "b8" (an array of bytes: a struct) ...
+    std::size_t bytes = 0;
+    bool is_float = false;     // a floating-point scalar (f16, bf16, f32, f64)
+};
+
 // A parsed and verified PTX module. Copies share the module.
 class Module {
 public:
@@ -64,6 +72,9 @@ public:
     const std::string& ptx() const;
     // The entry points (.entry), by their PTX names.
     std::vector<std::string> kernels() const;
+    // A kernel's parameters (by its PTX name or the demangled base name); throws Error for an unknown or
+    // ambiguous kernel, naming the candidates.
+    std::vector<Param> parameters(const std::string& kernel) const;
 
     struct Impl;
     const Impl& impl() const { return *impl_; }
@@ -159,6 +170,9 @@ struct Result {
     std::optional<double> measured_time_us;          // gpu: median of the timed launches
     std::string printf_output;
     std::string json;                                // the whole report, as `warpsim run --json` prints it
+    // What the launch's checks found questionable but ran anyway (a buffer whose element type differs from
+    // the pointer's in the kernel's C++ signature), as the command line prints them.
+    std::vector<std::string> warnings;
 
     bool ok() const { return error.empty(); }
     // Argument `arg`'s buffer as elements of T; throws Error when it is no buffer or T has another size.

@@ -1,0 +1,213 @@
+// python/core.cpp — warpsim._core, the Python module's C++ half over the public API (warpsim/warpsim.hpp):
+// modules, launches on NumPy arrays (read in place before the kernel, written back in place after it), the
+// run's metrics, predicted time and report. python/warpsim/__init__.py builds the Python-side syntax on it.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "warpsim/warpsim.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// The element type of a NumPy dtype, or an Error naming `what`.
+warpsim::Type type_of_dtype(const py::dtype& dt, const std::string& what) {
+    const char kind = dt.kind();
+    const auto size = static_cast<std::size_t>(dt.itemsize());
+    if (kind == 'f' && size == 4) return warpsim::Type::f32;
+    if (kind == 'f' && size == 8) return warpsim::Type::f64;
+    if (kind == 'f' && size == 2) return warpsim::Type::f16;
+    if (kind == 'i' || kind == 'u') {
+        const bool s = kind == 'i';
+        switch (size) {
+            case 1: return s ? warpsim::Type::i8 : warpsim::Type::u8;
+            case 2: return s ? warpsim::Type::i16 : warpsim::Type::u16;
+            case 4: return s ? warpsim::Type::i32 : warpsim::Type::u32;
+            case 8: return s ? warpsim::Type::i64 : warpsim::Type::u64;
+            default: break;
+        }
+    }
+    if (kind == 'b' && size == 1) return warpsim::Type::u8;
+    throw warpsim::Error(what + ": NumPy dtype " + std::string(py::str(py::handle(dt))) +
+                         " has no warpsim element type (use an integer or float dtype)");
+}
+
+// A Python int or float for a scalar parameter, typed from the parameter's PTX type.
+warpsim::Arg scalar_for(const py::handle& value, const warpsim::Param& p, const std::string& what) {
+    const bool is_bool = py::isinstance<py::bool_>(value);
+    const bool is_int = py::isinstance<py::int_>(value) && !is_bool;
+    const bool is_float = py::isinstance<py::float_>(value);
+    if (!is_int && !is_float)
+        throw warpsim::Error(what + ": a " + std::string(py::str(value.get_type().attr("__name__"))) +
+                             " cannot be passed to the ." + p.ptx_type + " parameter " + p.name +
+                             " (give a NumPy array for a pointer, a number or NumPy scalar otherwise)");
+    if (p.is_float) {
+        const double v = value.cast<double>();
+        if (p.bytes == 4) return warpsim::Arg::scalar<float>(static_cast<float>(v), p.name);
+        if (p.bytes == 8) return warpsim::Arg::scalar<double>(v, p.name);
+        throw warpsim::Error(what + ": parameter " + p.name + " is ." + p.ptx_type +
+                             ": give a NumPy scalar of that type (np.float16)");
+    }
+    if (is_float)
+        throw warpsim::Error(what + ": parameter " + p.name + " is the integer ." + p.ptx_type +
+                             ", but a Python float (" + std::string(py::str(value)) +
+                             ") was given: give an int");
+    const bool is_signed = !p.ptx_type.empty() && p.ptx_type[0] == 's';
+    try {
+        if (is_signed) {
+            const auto v = value.cast<long long>();
+            if (p.bytes == 8) return warpsim::Arg::scalar<int64_t>(v, p.name);
+            if (p.bytes == 4 && v >= INT32_MIN && v <= INT32_MAX)
+                return warpsim::Arg::scalar<int32_t>(static_cast<int32_t>(v), p.name);
+            if (p.bytes == 2 && v >= INT16_MIN && v <= INT16_MAX)
+                return warpsim::Arg::scalar<int16_t>(static_cast<int16_t>(v), p.name);
+            if (p.bytes == 1 && v >= INT8_MIN && v <= INT8_MAX)
+                return warpsim::Arg::scalar<int8_t>(static_cast<int8_t>(v), p.name);
+        } else {
+            const auto v = value.cast<long long>();
+            const auto u = static_cast<unsigned long long>(v);
+            if (v >= 0 || p.bytes == 8) {
+                if (p.bytes == 8) return warpsim::Arg::scalar<uint64_t>(value.cast<unsigned long long>(), p.name);
+                if (p.bytes == 4 && u <= UINT32_MAX) return warpsim::Arg::scalar<uint32_t>(uint32_t(u), p.name);
+                if (p.bytes == 2 && u <= UINT16_MAX) return warpsim::Arg::scalar<uint16_t>(uint16_t(u), p.name);
+                if (p.bytes == 1 && u <= UINT8_MAX) return warpsim::Arg::scalar<uint8_t>(uint8_t(u), p.name);
+            }
+        }
+    } catch (const py::cast_error&) {
+    }
+    throw warpsim::Error(what + ": " + std::string(py::str(value)) + " does not fit the ." + p.ptx_type +
+                         " parameter " + p.name);
+}
+
+// One launch: arguments converted from Python (arrays stay where they are until the run has read them),
+// the run, and each array written back in place.
+warpsim::Result launch(const warpsim::Module& module, const std::string& kernel, std::vector<uint32_t> grid,
+                       std::vector<uint32_t> block, uint32_t shared_bytes, const py::sequence& args,
+                       const std::string& device, uint32_t workers) {
+    const std::vector<warpsim::Param> params = module.parameters(kernel);
+    const std::string where = kernel;
+    if (args.size() != params.size())
+        throw warpsim::Error(where + ": " + std::to_string(args.size()) + " arguments given, the kernel has " +
+                             std::to_string(params.size()) + " parameters");
+    auto dim = [&](const std::vector<uint32_t>& d, const char* what) {
+        if (d.empty() || d.size() > 3)
+            throw warpsim::Error(where + ": " + what + " is an int or a tuple of 1 to 3 ints");
+        return warpsim::Dim3(d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1);
+    };
+    warpsim::Launch l{kernel, dim(grid, "grid"), dim(block, "block"), shared_bytes, {}};
+    std::vector<std::pair<std::size_t, py::array>> outputs;  // argument index, the array to write back
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const py::object a = args[i];
+        const warpsim::Param& p = params[i];
+        const std::string what = where + ": argument " + std::to_string(i) + " (" + p.name + ")";
+        if (py::isinstance<py::array>(a) && py::reinterpret_borrow<py::array>(a).ndim() > 0) {
+            auto arr = py::reinterpret_borrow<py::array>(a);
+            if (!(arr.flags() & py::array::c_style))
+                throw warpsim::Error(what + ": the array is not contiguous (pass np.ascontiguousarray(x))");
+            if (p.bytes != 8 || p.is_float)
+                throw warpsim::Error(what + ": an array was given for the ." + p.ptx_type +
+                                     " parameter, which is no pointer");
+            warpsim::Arg arg;
+            arg.kind = warpsim::Arg::Kind::buffer;
+            arg.type = type_of_dtype(arr.dtype(), what);
+            arg.count = static_cast<uint64_t>(arr.size());
+            arg.data = {static_cast<const std::byte*>(arr.data()), static_cast<std::size_t>(arr.nbytes())};
+            arg.name = p.name;
+            l.args.push_back(std::move(arg));
+            if (arr.writeable()) outputs.emplace_back(i, arr);
+        } else if (py::isinstance<py::array>(a) || py::hasattr(a, "dtype")) {
+            // A NumPy scalar (np.int32(5)) or a 0-d array: its own type, which must have the parameter's size.
+            py::array arr = py::array::ensure(a);
+            if (!arr) throw warpsim::Error(what + ": cannot read it as a NumPy scalar");
+            const warpsim::Type t = type_of_dtype(arr.dtype(), what);
+            if (static_cast<std::size_t>(arr.itemsize()) != p.bytes)
+                throw warpsim::Error(what + ": a " + std::string(py::str(py::handle(arr.dtype()))) + " (" +
+                                     std::to_string(arr.itemsize()) + " bytes) for the ." + p.ptx_type +
+                                     " parameter of " + std::to_string(p.bytes) + " bytes");
+            warpsim::Arg arg;
+            arg.kind = warpsim::Arg::Kind::scalar;
+            arg.type = t;
+            arg.value.resize(p.bytes);
+            std::memcpy(arg.value.data(), arr.data(), p.bytes);
+            arg.name = p.name;
+            l.args.push_back(std::move(arg));
+        } else {
+            l.args.push_back(scalar_for(a, p, what));
+        }
+    }
+    warpsim::RunOptions options;
+    options.device = device;
+    options.workers = workers;
+    warpsim::Result r;
+    {
+        py::gil_scoped_release release;  // the simulation runs on its own threads; other Python threads go on
+        r = warpsim::run(module, l, options);
+    }
+    if (r.ok()) {
+        for (auto& [index, arr] : outputs) {
+            const auto& bytes = r.buffers.at(index);
+            if (bytes.size() != static_cast<std::size_t>(arr.nbytes()))
+                throw warpsim::Error(where + ": argument " + std::to_string(index) + ": " +
+                                     std::to_string(bytes.size()) + " bytes came back for an array of " +
+                                     std::to_string(arr.nbytes()));
+            std::memcpy(arr.mutable_data(), bytes.data(), bytes.size());
+        }
+    }
+    return r;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "warpsim: CUDA kernels on a simulated NVIDIA GPU (the C++ API of warpsim/warpsim.hpp)";
+    m.attr("__version__") = std::string(warpsim::version());
+    py::register_exception<warpsim::Error>(m, "Error", PyExc_ValueError);
+
+    py::class_<warpsim::Param>(m, "Param")
+        .def_readonly("name", &warpsim::Param::name)
+        .def_readonly("ptx_type", &warpsim::Param::ptx_type)
+        .def_readonly("bytes", &warpsim::Param::bytes)
+        .def_readonly("is_float", &warpsim::Param::is_float)
+        .def("__repr__", [](const warpsim::Param& p) { return "<Param ." + p.ptx_type + " " + p.name + ">"; });
+
+    py::class_<warpsim::Module>(m, "Module")
+        .def_static("from_ptx", &warpsim::Module::from_ptx, py::arg("ptx"), py::arg("name") = "module.ptx")
+        .def_static("from_cuda", &warpsim::Module::from_cuda, py::arg("source"), py::arg("name") = "kernel.cu",
+                    py::arg("arch") = "sm_90")
+        .def_static("load", &warpsim::Module::load, py::arg("path"))
+        .def_property_readonly("name", &warpsim::Module::name)
+        .def_property_readonly("ptx", &warpsim::Module::ptx)
+        .def_property_readonly("kernels", &warpsim::Module::kernels)
+        .def("parameters", &warpsim::Module::parameters, py::arg("kernel"));
+
+    py::class_<warpsim::Predicted>(m, "Predicted")
+        .def_readonly("cycles", &warpsim::Predicted::cycles)
+        .def_readonly("time_us", &warpsim::Predicted::time_us)
+        .def_readonly("dram_gbps", &warpsim::Predicted::dram_gbps)
+        .def_readonly("gflops", &warpsim::Predicted::gflops)
+        .def_readonly("bound", &warpsim::Predicted::bound)
+        .def("__repr__", [](const warpsim::Predicted& p) {
+            return "<Predicted " + std::to_string(p.time_us) + " us, " + p.bound + "-bound>";
+        });
+
+    py::class_<warpsim::Result>(m, "Result")
+        .def_readonly("backend", &warpsim::Result::backend)
+        .def_readonly("device", &warpsim::Result::device)
+        .def_readonly("error", &warpsim::Result::error)
+        .def_readonly("error_message", &warpsim::Result::error_message)
+        .def_readonly("metrics", &warpsim::Result::metrics)
+        .def_readonly("predicted", &warpsim::Result::predicted)
+        .def_readonly("printf_output", &warpsim::Result::printf_output)
+        .def_readonly("json", &warpsim::Result::json)
+        .def_readonly("warnings", &warpsim::Result::warnings)
+        .def_property_readonly("ok", &warpsim::Result::ok);
+
+    m.def("launch", &launch, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
+          py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"),
+          "Runs one launch; arrays are read before and written back after it, in place.");
+}

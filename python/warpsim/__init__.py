@@ -1,0 +1,144 @@
+"""warpsim: CUDA kernels on a simulated NVIDIA GPU, on NumPy arrays.
+
+    import numpy as np, warpsim
+    mod = warpsim.load("examples/vector_add.ptx")           # or warpsim.compile(cuda_source) (nvcc)
+    a = np.arange(1000, dtype=np.float32); b = 2 * a; c = np.zeros_like(a)
+    run = mod.vecAdd[4, 256](a, b, c, np.int32(1000))       # c is filled in place
+    run.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], run.predicted.time_us
+
+Arrays are read before the kernel and written back, in place, after it (read-only arrays are inputs only).
+Scalars are NumPy scalars (their own type, which must have the parameter's size) or Python numbers, typed
+from the kernel's PTX parameter: a float for an integer parameter is an error that names the parameter.
+A kernel that faults (an out-of-bounds access, a trap, a launch the device refuses) raises LaunchError;
+what the launch's checks question but run anyway (a buffer of another type than the C++ pointer's) is a
+Python warning.
+"""
+import warnings
+
+from ._core import Error, Module, Param, Predicted, Result, __version__
+from . import _core
+
+__all__ = ["Error", "LaunchError", "Module", "Kernel", "Run", "compile", "load", "from_ptx", "__version__"]
+
+
+class LaunchError(RuntimeError):
+    """The kernel's own fault, as CUDA names it (cudaErrorIllegalAddress, ...); .run has the report."""
+
+    def __init__(self, run):
+        super().__init__(f"{run.error}: {run.error_message}")
+        self.run = run
+
+
+class Run:
+    """One launch's outcome: metrics (Nsight Compute names), predicted time, the JSON report."""
+
+    def __init__(self, result):
+        self._result = result
+
+    metrics = property(lambda self: self._result.metrics)
+    predicted = property(lambda self: self._result.predicted)
+    printf_output = property(lambda self: self._result.printf_output)
+    json = property(lambda self: self._result.json)
+    device = property(lambda self: self._result.device)
+    warnings = property(lambda self: self._result.warnings)
+    error = property(lambda self: self._result.error)
+    error_message = property(lambda self: self._result.error_message)
+
+    def report(self):
+        """The report as a dict (what `warpsim run --json` prints)."""
+        import json
+        return json.loads(self._result.json)
+
+    def __repr__(self):
+        p = self._result.predicted
+        when = f", predicted {p.time_us:.3f} us ({p.bound}-bound)" if p is not None else ""
+        return f"<warpsim.Run on {self._result.device}{when}>"
+
+
+def _dims(value, what):
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, tuple) and 1 <= len(value) <= 3 and all(isinstance(v, int) for v in value):
+        return list(value)
+    raise Error(f"{what} must be an int or a tuple of 1 to 3 ints, not {value!r}")
+
+
+class _Configured:
+    def __init__(self, kernel, grid, block, shared_bytes):
+        self._kernel, self._grid, self._block, self._shared = kernel, grid, block, shared_bytes
+
+    def __call__(self, *args, device="h200", workers=0):
+        k = self._kernel
+        result = _core.launch(k._module, k.name, self._grid, self._block, self._shared, args, device, workers)
+        run = Run(result)
+        for message in result.warnings:
+            warnings.warn(message, stacklevel=2)
+        if not result.ok:
+            raise LaunchError(run)
+        return run
+
+
+class Kernel:
+    """A kernel of a module; kernel[grid, block] or kernel[grid, block, shared_bytes] configures a launch."""
+
+    def __init__(self, module, name):
+        self._module, self.name = module, name
+
+    @property
+    def parameters(self):
+        return self._module.parameters(self.name)
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or len(config) not in (2, 3):
+            raise Error(f"{self.name}[grid, block] or [grid, block, shared_bytes], not [{config!r}]")
+        shared = config[2] if len(config) == 3 else 0
+        if not isinstance(shared, int) or shared < 0:
+            raise Error(f"{self.name}: shared_bytes must be a non-negative int, not {shared!r}")
+        return _Configured(self, _dims(config[0], "grid"), _dims(config[1], "block"), shared)
+
+    def __repr__(self):
+        return f"<warpsim.Kernel {self.name}>"
+
+
+class _ModuleView:
+    """A loaded module: its kernels as attributes (by PTX name or demangled base name) or mod["name"]."""
+
+    def __init__(self, module):
+        self._module = module
+
+    @property
+    def kernels(self):
+        return self._module.kernels
+
+    @property
+    def ptx(self):
+        return self._module.ptx
+
+    def __getitem__(self, name):
+        self._module.parameters(name)  # raises Error naming the candidates for an unknown kernel
+        return Kernel(self._module, name)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except Error as e:
+            raise AttributeError(str(e)) from None
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._module.kernels))
+
+
+def load(path):
+    """A .ptx or .cu file (a .cu goes through nvcc)."""
+    return _ModuleView(Module.load(str(path)))
+
+
+def from_ptx(ptx, name="module.ptx"):
+    return _ModuleView(Module.from_ptx(ptx, name))
+
+
+def compile(source, name="kernel.cu", arch="sm_90"):
+    """CUDA C++ source text, compiled to PTX with nvcc (-lineinfo)."""
+    return _ModuleView(Module.from_cuda(source, name, arch))
