@@ -177,8 +177,20 @@ PYBIND11_MODULE(_core, m) {
 
     py::class_<warpsim::Module>(m, "Module")
         .def_static("from_ptx", &warpsim::Module::from_ptx, py::arg("ptx"), py::arg("name") = "module.ptx")
-        .def_static("from_cuda", &warpsim::Module::from_cuda, py::arg("source"), py::arg("name") = "kernel.cu",
-                    py::arg("arch") = "sm_90")
+        .def_static(
+            "from_cuda",
+            [](std::string source, std::string name, std::string arch, const std::string& compiler) {
+                using C = warpsim::Module::Compiler;
+                C c = C::automatic;
+                if (compiler == "nvrtc") c = C::nvrtc;
+                else if (compiler == "nvcc") c = C::nvcc;
+                else if (compiler != "auto")
+                    throw warpsim::Error("compiler must be \"auto\", \"nvrtc\" or \"nvcc\", not \"" + compiler + "\"");
+                py::gil_scoped_release release;
+                return warpsim::Module::from_cuda(std::move(source), std::move(name), std::move(arch), c);
+            },
+            py::arg("source"), py::arg("name") = "kernel.cu", py::arg("arch") = "sm_90", py::arg("compiler") = "auto")
+        .def_property_readonly("compiler", &warpsim::Module::compiler)
         .def_static("load", &warpsim::Module::load, py::arg("path"))
         .def_property_readonly("name", &warpsim::Module::name)
         .def_property_readonly("ptx", &warpsim::Module::ptx)

@@ -10,6 +10,7 @@
 #include "kernels_ir/names.hpp"
 #include "launch/elem_type.hpp"
 #include "launch/launch_spec.hpp"
+#include "launch/nvrtc.hpp"
 #include "launch/result.hpp"
 #include "launch/source.hpp"
 #include "launch/version.hpp"
@@ -22,6 +23,7 @@ struct Module::Impl {
     std::string name;            // file name for messages
     std::string ptx;
     std::string cu_source;       // the CUDA source when compiled from one: parameter names and C++ types
+    std::string compiler;        // "nvrtc 13.0", "nvcc" or "" (PTX given)
     std::shared_ptr<ir::Module> module;
 };
 
@@ -113,9 +115,13 @@ Module Module::from_ptx(std::string ptx, std::string name) {
     return Module(std::move(impl));
 }
 
-Module Module::from_cuda(std::string source, std::string name, std::string arch) {
-    auto ptx = launch::compile_cu_text(source, name, arch);
-    if (!ptx) throw Error(ptx.error());
+Module Module::from_cuda(std::string source, std::string name, std::string arch, Compiler compiler) {
+    const auto which = compiler == Compiler::nvrtc ? launch::CudaCompiler::nvrtc
+                       : compiler == Compiler::nvcc ? launch::CudaCompiler::nvcc
+                                                    : launch::CudaCompiler::automatic;
+    auto compiled = launch::compile_cuda(source, name, arch, which);
+    if (!compiled) throw Error(compiled.error());
+    auto ptx = launch::Outcome<std::string>(std::move(compiled->ptx));
     const std::string ptx_name = std::filesystem::path(name).replace_extension(".ptx").string();
     auto parsed = session::parse_verified(ptx.value(), ptx_name);
     if (!parsed) throw Error(parsed.error());
@@ -123,6 +129,7 @@ Module Module::from_cuda(std::string source, std::string name, std::string arch)
     impl->name = ptx_name;
     impl->ptx = std::move(ptx.value());
     impl->cu_source = std::move(source);
+    impl->compiler = std::move(compiled->compiler);
     impl->module = std::move(parsed.value());
     return Module(std::move(impl));
 }
@@ -136,6 +143,7 @@ Module Module::load(const std::string& path) {
 
 const std::string& Module::name() const { return impl_->name; }
 const std::string& Module::ptx() const { return impl_->ptx; }
+const std::string& Module::compiler() const { return impl_->compiler; }
 
 std::vector<std::string> Module::kernels() const {
     std::vector<std::string> names;

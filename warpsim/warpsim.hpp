@@ -63,13 +63,20 @@ class Module {
 public:
     // PTX text; `name` is the file name used in messages.
     static Module from_ptx(std::string ptx, std::string name = "module.ptx");
-    // CUDA C++ source compiled to PTX with nvcc for `arch` ("sm_90"); throws Error with nvcc's messages.
-    static Module from_cuda(std::string source, std::string name = "kernel.cu", std::string arch = "sm_90");
+    // CUDA C++ source compiled to PTX for `arch` ("sm_90") with line information: in process by NVRTC
+    // (libnvrtc loaded at run time) when it is there, else by nvcc, and by nvcc also when NVRTC cannot
+    // compile it (host code, host headers) (Compiler::automatic); or by the one asked for. Throws Error with
+    // the compiler's messages, or saying that neither is installed.
+    enum class Compiler : uint8_t { automatic, nvrtc, nvcc };
+    static Module from_cuda(std::string source, std::string name = "kernel.cu", std::string arch = "sm_90",
+                            Compiler compiler = Compiler::automatic);
     // A .ptx or .cu file.
     static Module load(const std::string& path);
 
     const std::string& name() const;
     const std::string& ptx() const;
+    // What made the PTX: "nvrtc 13.0", "nvcc", or "" for PTX given as such.
+    const std::string& compiler() const;
     // The entry points (.entry), by their PTX names.
     std::vector<std::string> kernels() const;
     // A kernel's parameters (by its PTX name or the demangled base name); throws Error for an unknown or

@@ -1,7 +1,7 @@
 """warpsim: CUDA kernels on a simulated NVIDIA GPU, on NumPy arrays.
 
     import numpy as np, warpsim
-    mod = warpsim.load("examples/vector_add.ptx")           # or warpsim.compile(cuda_source) (nvcc)
+    mod = warpsim.load("examples/vector_add.ptx")           # or warpsim.compile(cuda_source) (NVRTC, nvcc)
     a = np.arange(1000, dtype=np.float32); b = 2 * a; c = np.zeros_like(a)
     run = mod.vecAdd[4, 256](a, b, c, np.int32(1000))       # c is filled in place
     run.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], run.predicted.time_us
@@ -114,6 +114,10 @@ class _ModuleView:
     def ptx(self):
         return self._module.ptx
 
+    @property
+    def compiler(self):
+        return self._module.compiler
+
     def __getitem__(self, name):
         self._module.parameters(name)  # raises Error naming the candidates for an unknown kernel
         return Kernel(self._module, name)
@@ -139,6 +143,7 @@ def from_ptx(ptx, name="module.ptx"):
     return _ModuleView(Module.from_ptx(ptx, name))
 
 
-def compile(source, name="kernel.cu", arch="sm_90"):
-    """CUDA C++ source text, compiled to PTX with nvcc (-lineinfo)."""
-    return _ModuleView(Module.from_cuda(source, name, arch))
+def compile(source, name="kernel.cu", arch="sm_90", compiler="auto"):
+    """CUDA C++ source text compiled to PTX with line information: in process by NVRTC when libnvrtc is
+    there, else by nvcc ("auto"), or by the one named ("nvrtc", "nvcc"). mod.compiler says which."""
+    return _ModuleView(Module.from_cuda(source, name, arch, compiler))

@@ -139,4 +139,53 @@ def test_signature_and_faults():
 @needs_nvcc
 def test_nvcc_errors_come_back_as_errors():
     with pytest.raises(warpsim.Error, match="nvcc failed"):
-        warpsim.compile("__global__ void broken( { }", "broken.cu")
+        warpsim.compile("__global__ void broken( { }", "broken.cu", compiler="nvcc")
+
+
+def nvrtc_or_skip():
+    try:
+        return warpsim.compile(CUDA_SOURCE, "kernels.cu", compiler="nvrtc")
+    except warpsim.Error as e:
+        if "no libnvrtc" in str(e):
+            pytest.skip("NVRTC (libnvrtc.so.13 or .12) not installed")
+        raise
+
+
+def test_nvrtc_in_process():
+    mod = nvrtc_or_skip()
+    assert mod.compiler.startswith("nvrtc ")
+    assert ".loc" in mod.ptx  # line information, as nvcc -lineinfo gives
+    x = np.arange(64, dtype=np.float32)
+    mod.scale[1, 64](x, 64, 2.0)
+    assert np.array_equal(x, 2 * np.arange(64, dtype=np.float32))
+    with pytest.raises(warpsim.Error, match=r"NVRTC .* failed on broken\.cu"):
+        warpsim.compile("__global__ void broken( { }", "broken.cu", compiler="nvrtc")
+
+
+@needs_nvcc
+def test_nvrtc_and_nvcc_give_the_same_counts():
+    by_nvrtc = nvrtc_or_skip()
+    by_nvcc = warpsim.compile(CUDA_SOURCE, "kernels.cu", compiler="nvcc")
+    assert by_nvcc.compiler == "nvcc"
+    runs = []
+    for mod in (by_nvrtc, by_nvcc):
+        x = np.arange(256, dtype=np.float32)
+        y = np.zeros_like(x)
+        runs.append((mod.reverse_blocks[4, 64, 64 * 4](x, y).metrics, mod.scale[2, 128](y, 200, 3.0).metrics, y))
+    assert runs[0][0] == runs[1][0]
+    assert runs[0][1] == runs[1][1]
+    assert np.array_equal(runs[0][2], runs[1][2])
+
+
+@needs_nvcc
+def test_a_whole_program_goes_to_nvcc_when_nvrtc_cannot_compile_it():
+    nvrtc_or_skip()
+    # The seed's vector add: host headers and a main(), which NVRTC (device code only) refuses.
+    source = open(os.path.join(SOURCE, "examples", "vector_add.cu")).read()
+    with pytest.raises(warpsim.Error, match="NVRTC"):
+        warpsim.compile(source, "vector_add.cu", compiler="nvrtc")
+    mod = warpsim.compile(source, "vector_add.cu")
+    assert mod.compiler == "nvcc"
+    a, b, c = vector_add_inputs()
+    run = mod.vecAdd[4, 256](a, b, c, 1000)
+    assert c[999] == 2997 and run.metrics[LD_SECTORS] == 250
