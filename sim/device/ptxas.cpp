@@ -14,6 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 extern char** environ;
 
@@ -232,22 +235,47 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
         out = "ptxas not found (looked in PATH, $CUDA_HOME/bin and /usr/local/cuda/bin)";
         return std::nullopt;
     }
+    const std::string target = ptxas_target_arch(ptx_text, arch);
+    // A process launches the same PTX many times (a program's kernels under the runtime, a notebook's cells,
+    // the Python module): ptxas runs once per PTX text, architecture, option set and ptxas, and its output
+    // and cubin are kept for the process. Failures are not kept.
+    using Key = std::tuple<std::string, std::string, bool, std::string>;
+    struct Compiled {
+        std::string log, cubin;
+    };
+    static std::mutex cache_mutex;
+    static std::map<Key, Compiled> cache;
+    Key key{*ptxas, target, cubin_bytes != nullptr, std::string(ptx_text)};
+    {
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        if (auto it = cache.find(key); it != cache.end()) {
+            out = it->second.log;
+            if (cubin_bytes) *cubin_bytes = it->second.cubin;
+            return parse_ptxas_verbose(out);
+        }
+    }
     TempFile ptx(".ptx");
     TempFile cubin(".cubin");
     if (!ptx.ok() || !cubin.ok() || !ptx.write_all(ptx_text)) {
         out = std::string("cannot write a temporary file: ") + std::strerror(errno);
         return std::nullopt;
     }
-    std::vector<std::string> args{*ptxas, "-v", "-arch=" + ptxas_target_arch(ptx_text, arch), "-o", cubin.path(), ptx.path()};
+    std::vector<std::string> args{*ptxas, "-v", "-arch=" + target, "-o", cubin.path(), ptx.path()};
     if (cubin_bytes) args.insert(args.begin() + 1, "-lineinfo");  // line info changes no code, only adds a table
     int status = run_capture(args, out);
     if (status != 0) {
         if (status > 0) out = "ptxas failed (exit " + std::to_string(status) + "):\n" + out;
         return std::nullopt;
     }
+    Compiled compiled{out, {}};
     if (cubin_bytes) {
         std::ifstream in(cubin.path(), std::ios::binary);
         cubin_bytes->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        compiled.cubin = *cubin_bytes;
+    }
+    {
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        cache.emplace(std::move(key), std::move(compiled));
     }
     return parse_ptxas_verbose(out);
 }
