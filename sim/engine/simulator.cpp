@@ -31,12 +31,12 @@ bool Simulator::free(uint64_t addr) { return memory_.free(addr); }
 bool Simulator::write(uint64_t addr, std::span<const uint8_t> bytes) { return memory_.write(addr, bytes); }
 std::optional<std::vector<uint8_t>> Simulator::read(uint64_t addr, uint64_t n) const { return memory_.read(addr, n); }
 
-LoadResult Simulator::load(const ir::Module& module) {
-    LoadedModule* m = loaded(module);
+LoadResult Simulator::load(const ir::Module& module, const Placement& placed) {
+    LoadedModule* m = loaded(module, &placed);
     return {m->load_error.empty(), m->load_error};
 }
 
-Simulator::LoadedModule* Simulator::loaded(const ir::Module& module) {
+Simulator::LoadedModule* Simulator::loaded(const ir::Module& module, const Placement* placed) {
     auto it = modules_.find(&module);
     if (it != modules_.end()) return it->second.get();
     auto lm = std::make_unique<LoadedModule>();
@@ -44,7 +44,17 @@ Simulator::LoadedModule* Simulator::loaded(const ir::Module& module) {
         if (v.space != ir::Space::global && v.space != ir::Space::const_) continue;
         const uint64_t size = v.size_bytes();
         if (size == 0) continue;
-        const uint64_t addr = memory_.malloc(size, v.name, v.space == ir::Space::const_);
+        uint64_t addr = 0;
+        if (auto at = placed ? placed->find(v.name) : Placement::const_iterator{}; placed && at != placed->end()) {
+            if (!memory_.translate(at->second, size)) {
+                lm->load_error = fmt::format("module variable {} ({} bytes) was placed at 0x{:x}, where no mapped "
+                                             "memory of that size is", v.name, size, at->second);
+                continue;
+            }
+            addr = at->second;
+        } else {
+            addr = memory_.malloc(size, v.name, v.space == ir::Space::const_);
+        }
         if (!addr) {
             lm->load_error = fmt::format("cannot allocate {} bytes for module variable {}", size, v.name);
             continue;

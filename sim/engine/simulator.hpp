@@ -123,7 +123,11 @@ public:
 
     // Lays out the module-scope .global/.const variables (with initialisers and address relocations).
     // Launching a module that was not loaded loads it first. The Module must outlive the Simulator's use.
-    LoadResult load(const ir::Module& module);
+    // `placed` names variables whose storage the caller already mapped (name -> address of memory the
+    // allocation table holds, at least the variable's size: a __managed__ variable in host pages the program
+    // reaches too); the others get allocations of their own. Ignored when the module is loaded already.
+    using Placement = std::map<std::string, uint64_t, std::less<>>;
+    LoadResult load(const ir::Module& module, const Placement& placed = {});
     // Device address of a module-scope .global/.const variable of a loaded module.
     std::optional<uint64_t> symbol_address(const ir::Module& module, std::string_view name) const;
 
@@ -134,7 +138,7 @@ public:
 
 private:
     struct LoadedModule;
-    LoadedModule* loaded(const ir::Module& module);
+    LoadedModule* loaded(const ir::Module& module, const Placement* placed = nullptr);
 
     memory::DeviceMemory memory_;
     std::map<const ir::Module*, std::unique_ptr<LoadedModule>> modules_;

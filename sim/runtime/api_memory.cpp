@@ -14,8 +14,7 @@ namespace {
 
 uint64_t addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
-// Marks a HostRange as managed memory (no cudaHostAlloc flag uses this bit).
-constexpr unsigned kManagedFlag = 0x8000'0000u;
+using warpsim::runtime::kManagedFlag;
 
 // Where a copy's pointer lies: simulated device memory (bytes behind the allocation table) or host memory the
 // program can touch (pageable, pinned, mapped and managed ranges are all plain host memory).

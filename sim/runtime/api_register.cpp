@@ -104,10 +104,9 @@ void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, c
     auto guard = rt.lock();
     auto& v = rt.add_variable(*module_of(fatCubinHandle), hostVarPtrAddress, deviceName ? deviceName : "", size,
                               constant != 0);
+    // The host reaches a __managed__ variable through *hostVarPtrAddress, set when the module is loaded
+    // (__cudaInitModule at the host's first access, or the first launch): Runtime::place_managed.
     v.managed = true;
-    // The host reaches a __managed__ variable through *hostVarPtrAddress, which would have to point at host
-    // pages the kernel's copy of the variable also lives in.
-    warpsim::runtime::not_supported("__managed__ variables (__cudaRegisterManagedVar)");
 }
 
 char __cudaInitModule(void** fatCubinHandle) {

@@ -8,6 +8,9 @@
 
 namespace warpsim::runtime {
 
+// Marks a HostRange as managed memory (cudaMallocManaged, __managed__ variables); no cudaHostAlloc flag uses it.
+constexpr unsigned kManagedFlag = 0x8000'0000u;
+
 struct HostRange {
     uint64_t size = 0;
     unsigned flags = 0;       // cudaHostAlloc* / cudaHostRegister* flags

@@ -106,7 +106,9 @@ Kernel* Runtime::kernel_by_host_function(const void* host_function) {
 
 Variable* Runtime::variable_by_host_shadow(const void* host_shadow) {
     auto it = variables_.find(host_shadow);
-    return it == variables_.end() ? nullptr : it->second.get();
+    if (it != variables_.end()) return it->second.get();
+    auto managed = managed_by_address_.find(host_shadow);
+    return managed == managed_by_address_.end() ? nullptr : managed->second;
 }
 
 void Runtime::remove_module(const void* wrapper) {
@@ -141,13 +143,40 @@ std::optional<std::string> Runtime::ensure_loaded(Module& m) {
         return m.load_error;
     }
     m.ir = std::make_shared<ir::Module>(std::move(module));
-    if (auto loaded = sim_->load(*m.ir); !loaded.ok) {
+    engine::Simulator::Placement placed;
+    if (auto problem = place_managed(m, placed)) {
+        m.load_error = *problem;
+        return m.load_error;
+    }
+    if (auto loaded = sim_->load(*m.ir, placed); !loaded.ok) {
         m.load_error = loaded.message;
         return m.load_error;
     }
     for (auto& [host, k] : kernels_) {
         if (k->module != &m) continue;
         k->function = m.ir->find_function(k->device_name);
+    }
+    return std::nullopt;
+}
+
+// A __managed__ variable lives in host pages of the reserved range that the allocation table maps (as
+// cudaMallocManaged memory does): the kernel reaches it at that address, the host through the pointer
+// nvcc's code reads (*hostVarPtrAddress, set here), so both see the same bytes at the same address. The
+// simulator writes the variable's initialiser there when it loads the module.
+std::optional<std::string> Runtime::place_managed(Module& m, engine::Simulator::Placement& placed) {
+    for (auto& [host, v] : variables_) {
+        if (v->module != &m || !v->managed || v->size == 0) continue;
+        void* p = addresses_.map_shared(v->size);
+        if (!p || !sim_->memory().map_host(reinterpret_cast<uint64_t>(p), v->size, static_cast<uint8_t*>(p),
+                                           v->device_name)) {
+            if (p) addresses_.unmap_shared(p);
+            return "no memory for the __managed__ variable " + v->device_name + " (" + std::to_string(v->size) +
+                   " bytes)";
+        }
+        host_.add(p, v->size, kManagedFlag, true);
+        placed[v->device_name] = reinterpret_cast<uint64_t>(p);
+        *static_cast<void**>(const_cast<void*>(v->host_shadow)) = p;
+        managed_by_address_[p] = v.get();
     }
     return std::nullopt;
 }

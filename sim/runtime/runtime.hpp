@@ -124,6 +124,9 @@ public:
     std::optional<std::string> ensure_loaded(Module& m);
     // The device address of a registered variable (loading its module first); nullopt when unknown.
     std::optional<uint64_t> variable_address(Variable& v);
+    // Maps host pages for each __managed__ variable of `m` and points the program's pointer at them
+    // (runtime.cpp); the error text when memory ran out.
+    std::optional<std::string> place_managed(Module& m, engine::Simulator::Placement& placed);
 
     engine::Simulator& sim() { return *sim_; }
     const device::DevicePreset& preset() const { return preset_; }
@@ -171,6 +174,7 @@ private:
     std::vector<std::unique_ptr<Module>> modules_;
     std::map<const void*, std::unique_ptr<Kernel>> kernels_;
     std::map<const void*, std::unique_ptr<Variable>> variables_;
+    std::map<const void*, Variable*> managed_by_address_;  // a __managed__ variable by its storage's address
     cudaError_t sticky_error_ = cudaSuccess;
     Streams streams_;
     std::map<cudaLimit, size_t> limits_;

@@ -161,6 +161,45 @@ TEST_CASE("host writes and module variables count as initialised; kernel-free by
     CHECK(sim.memory().host_written(*t, 16));
 }
 
+TEST_CASE("a module variable placed in mapped host memory: initialiser and kernel writes land in the host's bytes") {
+    constexpr const char* kPtx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.global .attribute(.managed) .align 4 .b32 table[4] = {1, 2, 3, 4};
+.visible .entry store_seven()
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    mov.u32 %r1, 7;
+    mov.u64 %rd1, table;
+    st.global.u32 [%rd1+4], %r1;
+    ret;
+}
+)";
+    auto k = test::parse(kPtx);
+    INFO(k.diagnostics);
+    REQUIRE(k.parsed.ok());
+    engine::Simulator sim;
+    alignas(16) uint32_t host[4] = {0, 0, 0, 0};
+    const uint64_t base = 0x7000'0000;  // below the generic windows, clear of the heap
+    REQUIRE(sim.memory().map_host(base, sizeof host, reinterpret_cast<uint8_t*>(host), "managed table"));
+    REQUIRE(sim.load(k.parsed.module, {{"table", base}}).ok);
+    CHECK(sim.symbol_address(k.parsed.module, "table") == base);
+    CHECK((host[0] == 1 && host[1] == 2 && host[2] == 3 && host[3] == 4));  // the initialiser, in place
+    const ir::Function* fn = test::kernel_named(k, "store_seven");
+    REQUIRE(fn);
+    REQUIRE(sim.launch(k.parsed.module, *fn, test::config({1, 1, 1}, {1, 1, 1}), {}, nullptr).ok());
+    CHECK(host[1] == 7);  // the kernel wrote the host's own bytes
+
+    // A placement where no memory is mapped is refused with the variable's name, not written anywhere.
+    auto again = test::parse(kPtx);
+    engine::Simulator other;
+    const auto refused = other.load(again.parsed.module, {{"table", 0x7100'0000}});
+    CHECK_FALSE(refused.ok);
+    CHECK(refused.message.find("table") != std::string::npos);
+}
+
 namespace {
 
 // if (tid >= n) return; s[tid] = tid; bar.sync 0; out[tid] = s[(tid + 32) % n]

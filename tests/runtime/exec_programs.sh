@@ -64,6 +64,17 @@ if build memory_kinds; then
     expect_output memory_kinds "PASS"
 fi
 
+# __managed__ variables: one address for host and kernel, initialisers, both sides' writes, the symbol API.
+if build managed_vars; then
+    expect_output managed_vars "initial: counter 0, table[3] 4
+after bump: counter 69, table 10 20 30 40
+through the host's address: counter 70, big[999] 7
+cudaMemcpyFromSymbol: cudaSuccess 70
+cudaMemcpyToSymbol: cudaSuccess, counter 42
+cudaGetSymbolAddress: cudaSuccess, same as &counter: yes
+cudaPointerGetAttributes: cudaSuccess, managed: yes"
+fi
+
 # Identical launches are reused, and only when memory proves them identical.
 if build reuse_loop; then
     expect_output reuse_loop "hello from round 7
