@@ -23,6 +23,10 @@ std::optional<LaunchError> resolve_cluster_shape(const LaunchConfig& cfg, const 
 // their warps take turns across all CTAs, so a CTA can wait at barrier.cluster for the others. `blocks` are
 // set up (ctaid, shared memory, counters) and ordered by %cluster_ctarank; `cluster` must outlive the run.
 void run_cluster(std::span<BlockContext> blocks, ClusterContext& cluster);
+// Runs `blocks` to completion the same way, their warps taking turns across all of them; with `cluster`
+// they form that cluster (run_cluster), without it they are separate CTAs that run at the same time, as
+// all blocks of a cooperative launch do (so that grid.sync()'s spin on the grid workspace ends).
+void run_together(std::span<BlockContext> blocks, ClusterContext* cluster);
 
 // Lanes of x.warp exited: they no longer hold up barrier.cluster (called by lanes_exited).
 void cluster_lanes_exited(Exec& x, uint32_t lanes);

@@ -1,4 +1,4 @@
-// sim/engine/cluster_runner.cpp — the CTAs of one thread-block cluster run together: their warps take turns
+// sim/engine/cluster_runner.cpp — the CTAs of one thread-block cluster (or of a cooperative grid) run together: their warps take turns
 // across all CTAs (CTA by CTA in rank order; within a CTA in warp order with a fixed quantum, or in the seeded
 // order of LaunchConfig::schedule_seed as run_block does), so that a CTA can wait at barrier.cluster for the
 // others and read their shared memory while they run. The order depends on the cluster and the seed alone,
@@ -57,17 +57,19 @@ std::optional<LaunchError> resolve_cluster_shape(const LaunchConfig& cfg, const 
     return std::nullopt;
 }
 
-void run_cluster(std::span<BlockContext> blocks, ClusterContext& c) {
+void run_together(std::span<BlockContext> blocks, ClusterContext* c) {
     const LaunchContext& L = *blocks.front().launch;
-    c.ctas.clear();
+    if (c) c->ctas.clear();
     for (BlockContext& b : blocks) {
-        b.cluster = &c;
-        c.ctas.push_back(&b);
+        if (c) {
+            b.cluster = c;
+            c->ctas.push_back(&b);
+        }
         start_warps(b);
         if (b.error) return;
-        c.pending += b.warps.size();
+        if (c) c->pending += b.warps.size();
     }
-    c.arrived.assign(blocks.size() * L.warps_per_block, 0);
+    if (c) c->arrived.assign(blocks.size() * L.warps_per_block, 0);
     if (L.observer) {
         std::vector<BlockIndex> ctas;
         for (const BlockContext& b : blocks) ctas.push_back(b.index());
@@ -99,5 +101,7 @@ void run_cluster(std::span<BlockContext> blocks, ClusterContext& c) {
         if (L.observer) L.observer->on_block_end(b.index());
     }
 }
+
+void run_cluster(std::span<BlockContext> blocks, ClusterContext& c) { run_together(blocks, &c); }
 
 }  // namespace warpsim::engine

@@ -154,6 +154,7 @@ struct LaunchContext {
     bool explicit_cluster = false;             // %is_explicit_cluster: launched with a cluster shape
     uint64_t grid_id = 1;
     uint64_t timer_base = 0;
+    uint64_t grid_workspace = 0;               // a cooperative launch's grid workspace (%envreg1:%envreg2); 0: none
     bool atomics_on_host = false;      // blocks run concurrently: global atomics must be host atomics
     std::atomic<uint64_t>* budget_used = nullptr;
     ExecutionObserver* observer = nullptr;   // correctness checkers; nullptr: none

@@ -227,8 +227,10 @@ bool needs_block_order(const Program& prog, uint32_t k) {
 }
 
 void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
+void run_cooperative_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
 
 void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
+    if (L.cfg->cooperative) return run_cooperative_chunk(L, c, with_counters);
     if (L.cluster[0] * L.cluster[1] * L.cluster[2] > 1) return run_cluster_chunk(L, c, with_counters);
     std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
     const uint64_t gx = L.grid[0], gy = L.grid[1];
@@ -266,6 +268,20 @@ void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     }
 }
 
+// The whole grid of a cooperative launch (one chunk): every block set up, then all run together in linear
+// order; statistics and printf text are collected block by block in that order.
+void run_cooperative_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
+    std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
+    const uint64_t gx = L.grid[0], gy = L.grid[1];
+    std::vector<BlockContext> blocks(c.last - c.first);
+    for (uint64_t k = 0; k < blocks.size(); ++k) {
+        const uint64_t lin = c.first + k;
+        init_block(blocks[k], L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges, nullptr);
+    }
+    run_together(blocks, nullptr);
+    for (BlockContext& b : blocks) fold_block(L, b, c);
+}
+
 }  // namespace
 
 LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& kernel, const LaunchConfig& cfg,
@@ -294,6 +310,22 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     if (auto e = resolve_cluster_shape(cfg, kernel, cluster, explicit_cluster)) {
         result.error = std::move(e);
         return result;
+    }
+    const uint64_t grid_blocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2];
+    if (cfg.cooperative) {
+        if (explicit_cluster) {
+            result.error = LaunchError(Fault::not_supported, "cooperative launches of thread-block clusters are not "
+                                                              "supported yet: launch without a cluster shape");
+            return result;
+        }
+        const uint64_t resident = uint64_t{cfg.limits.num_sms} * cfg.limits.max_blocks_per_sm;
+        if (grid_blocks > resident) {
+            result.error = LaunchError(Fault::cooperative_launch_too_large,
+                                       fmt::format("a cooperative launch of {} blocks: at most {} ({} SMs x {}) can be "
+                                                   "resident at once", grid_blocks, resident, cfg.limits.num_sms,
+                                                   cfg.limits.max_blocks_per_sm));
+            return result;
+        }
     }
     const ir::ParamLayout pl = ir::param_layout(kernel.params);
     if (param_bytes.size() < pl.total) {
@@ -335,7 +367,8 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     // With thread-block clusters a chunk runs whole clusters: its indices count clusters (run_cluster_chunk).
     const uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2] / (uint64_t{cluster[0]} * cluster[1] * cluster[2]);
     const bool ordered = needs_block_order(lm->program, L.kernel);
-    const uint64_t nchunks = std::min<uint64_t>(nblocks, 256);
+    // A cooperative grid is one chunk: its blocks run together.
+    const uint64_t nchunks = cfg.cooperative ? 1 : std::min<uint64_t>(nblocks, 256);
     std::vector<Chunk> chunks(nchunks);
     for (uint64_t c = 0; c < nchunks; ++c) {
         chunks[c].first = c * nblocks / nchunks;
@@ -357,6 +390,25 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         info.warps_per_block = L.warps_per_block;
         info.shared_bytes = L.shared_window;
         cfg.observer->on_launch_begin(info);
+    }
+    // The grid workspace of a cooperative launch: {wsSize, barrier} as cooperative groups reads it
+    // (cooperative_groups/details/driver_abi.h), zeroed, freed when the launch ends.
+    struct Workspace {
+        memory::DeviceMemory& memory;
+        uint64_t addr = 0;
+        ~Workspace() {
+            if (addr) memory.free(addr);
+        }
+    } workspace{memory_};
+    if (cfg.cooperative) {
+        workspace.addr = memory_.malloc(256, "cooperative grid workspace");
+        const uint32_t init[2] = {8, 0};
+        if (!workspace.addr || !memory_.write(workspace.addr, std::span(reinterpret_cast<const uint8_t*>(init), 8))) {
+            result.error = LaunchError(Fault::launch_out_of_resources, "no device memory for the cooperative launch's "
+                                                                       "grid workspace");
+            return result;
+        }
+        L.grid_workspace = workspace.addr;
     }
     std::atomic<uint64_t> next{0};
     const BlockOrder chunk_order(cfg.schedule_seed, nblocks, nchunks);

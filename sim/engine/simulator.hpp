@@ -29,6 +29,7 @@ struct DeviceLimits {
     uint32_t shared_per_block_optin = 227 * 1024;
     uint32_t registers_per_sm = 65536;
     uint32_t num_sms = 132;
+    uint32_t max_blocks_per_sm = 32;
     uint32_t warp_size = 32;
     uint32_t local_bytes_per_thread = 64 * 1024;  // stack for .local depots and call frames
 };
@@ -50,6 +51,11 @@ struct LaunchConfig {
     // CTAs per thread-block cluster (cuLaunchKernelEx's cluster dimension); all 0: the kernel's
     // .reqnctapercluster (__cluster_dims__) if it has one, else no clusters (one-CTA clusters).
     std::array<uint32_t, 3> cluster{0, 0, 0};
+    // A cooperative launch (cudaLaunchCooperativeKernel): all blocks run at the same time (their warps take
+    // turns across the grid, on one worker) and %envreg1:%envreg2 hold the address of a zeroed grid workspace,
+    // the barrier cooperative groups' grid.sync() spins on. The caller checks that the blocks could all be
+    // resident (occupancy); the engine refuses more than max_blocks_per_sm on every SM.
+    bool cooperative = false;
     DeviceLimits limits;
     uint64_t max_instructions = 20'000'000'000ull;  // thread-instructions
     uint32_t host_workers = 1;               // 0: hardware concurrency

@@ -42,6 +42,11 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
     case S::cluster_ctarank: return b.cluster_rank;
     case S::cluster_nctarank: return L.cluster[0] * L.cluster[1] * L.cluster[2];
     case S::is_explicit_cluster: return L.explicit_cluster ? 1 : 0;
+    // The driver's ABI for cooperative groups: %envreg1 (high) and %envreg2 (low) hold the grid workspace's
+    // address (cooperative_groups/details/driver_abi.h); 0 outside a cooperative launch, where grid.sync()
+    // traps (cudaErrorLaunchFailure, as on the H200: tests/programs error.grid_sync_plain_launch).
+    case S::envreg:
+        return s.component == 1 ? L.grid_workspace >> 32 : s.component == 2 ? L.grid_workspace & 0xffffffffu : 0;
     case S::dynamic_smem_size: return L.dynamic_shared;
     case S::total_smem_size: case S::aggr_smem_size: return L.static_shared + L.dynamic_shared;
     default: return 0;

@@ -98,7 +98,9 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     LaunchKey key{&k, params, p.spec.grid, p.spec.block, req.cluster.value_or(std::array<uint32_t, 3>{0, 0, 0}),
                   p.spec.shared_bytes, k.max_dynamic_shared_optin, false};
     LaunchReuse::Snapshot before;
-    if (rt.options().reuse && !rt.options().check) {
+    // A cooperative launch is always simulated (its grid workspace lives only while it runs).
+    const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative;
+    if (reusable) {
         std::string printf_text;
         if (const LaunchRecord* earlier = rt.reuse().reuse(key, rt.sim().memory(), printf_text)) {
             LaunchRecord again = *earlier;
@@ -120,6 +122,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     run.registers = *k.registers;
     auto cfg = session::launch_config(p, rt.preset(), k.registers->registers);
     cfg.max_dynamic_shared_optin = k.max_dynamic_shared_optin;
+    cfg.cooperative = req.cooperative;
     session::SimOptions options;
     options.device = rt.preset().name;
     options.max_instructions = rt.options().max_instructions;
@@ -179,7 +182,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     auto json = launch::to_json(run.report);
     json["stream"] = rec.stream;
     rec.json = json.dump();
-    if (!run.fault && rt.options().reuse && !rt.options().check) {
+    if (!run.fault && reusable) {
         rec.not_reusable = rt.reuse().record(key, before, run.counters.footprint(), rt.sim().memory(), rec,
                                              run.report.printf_output);
     }
@@ -204,6 +207,40 @@ cudaError_t launch_by_handle(const void* func, dim3 grid, dim3 block, void** arg
     try {
         return Runtime::finish(launch_kernel(rt, *k, req));
     } catch (const std::exception& e) {   // an internal error must not unwind into the program's C code
+        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(), e.what());
+        return Runtime::finish(cudaErrorUnknown);
+    }
+}
+
+// cudaErrorCooperativeLaunchTooLarge when the grid's blocks could not all be resident at once; cudaSuccess
+// otherwise, and also when the occupancy API finds no block fits at all (the launch then says why).
+cudaError_t cooperative_fits(const void* func, dim3 grid, dim3 block, size_t shared) {
+    int per_sm = 0, sms = 0;
+    const int threads = static_cast<int>(uint64_t{block.x} * block.y * block.z);
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, threads, shared) != cudaSuccess || per_sm <= 0)
+        return cudaSuccess;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+    if (blocks > uint64_t(per_sm) * uint64_t(sms)) {
+        std::fprintf(stderr, "warpsim: a cooperative launch of %llu blocks: at most %d per SM x %d SMs can be "
+                             "resident at once\n", static_cast<unsigned long long>(blocks), per_sm, sms);
+        return cudaErrorCooperativeLaunchTooLarge;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cooperative_launch(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                               cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();   // recursive: the occupancy API below takes it too
+    auto* k = rt.kernel_by_host_function(func);
+    if (!k) return Runtime::finish(cudaErrorInvalidDeviceFunction);
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (cudaError_t e = cooperative_fits(func, grid, block, shared)) return Runtime::finish(e);
+    LaunchRequest req{grid, block, args, shared, stream, std::nullopt, true};
+    try {
+        return Runtime::finish(launch_kernel(rt, *k, req));
+    } catch (const std::exception& e) {
         std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(), e.what());
         return Runtime::finish(cudaErrorUnknown);
     }
@@ -273,8 +310,12 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
         if (a.id == cudaLaunchAttributeClusterDimension) {
             req.cluster = std::array<uint32_t, 3>{a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
         } else if (a.id == cudaLaunchAttributeCooperative && a.val.cooperative) {
-            return warpsim::runtime::not_supported("cudaLaunchKernelExC with cudaLaunchAttributeCooperative");
+            req.cooperative = true;
         }
+    }
+    if (req.cooperative) {
+        if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+        if (cudaError_t e = cooperative_fits(func, req.grid, req.block, req.shared_bytes)) return Runtime::finish(e);
     }
     try {
         return Runtime::finish(launch_kernel(rt, *k, req));
@@ -288,14 +329,17 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const voi
     return cudaLaunchKernelExC(config, func, args);
 }
 
-// grid.sync() spins on a counter in the grid workspace until every block arrives: it needs all blocks of the
-// grid interleaved, which the engine does not do yet.
-cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
-    return warpsim::runtime::not_supported("cudaLaunchCooperativeKernel");
+// A cooperative launch: every block must be resident at once (the occupancy calculator's blocks per SM times
+// the SMs), else cudaErrorCooperativeLaunchTooLarge, not sticky, as the H200 answered (tests/programs,
+// error.cooperative_too_large); the engine then runs all blocks together with a grid workspace for grid.sync().
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                        cudaStream_t stream) {
+    return cooperative_launch(func, grid, block, args, shared, stream);
 }
 
-cudaError_t cudaLaunchCooperativeKernel_ptsz(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
-    return warpsim::runtime::not_supported("cudaLaunchCooperativeKernel");
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                             cudaStream_t stream) {
+    return cooperative_launch(func, grid, block, args, shared, stream);
 }
 
 }  // extern "C"

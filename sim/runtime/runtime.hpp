@@ -83,6 +83,7 @@ struct LaunchRequest {
     size_t shared_bytes = 0;                // dynamic shared memory per block
     cudaStream_t stream = nullptr;
     std::optional<std::array<uint32_t, 3>> cluster;  // CTAs per cluster (cudaLaunchKernelExC)
+    bool cooperative = false;               // cudaLaunchCooperativeKernel: all blocks resident, grid.sync()
 };
 
 class Runtime;
