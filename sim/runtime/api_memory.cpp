@@ -331,34 +331,25 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     return cudaSuccess;
 }
 
-// The per-thread-default-stream spellings (nvcc --default-stream per-thread): the same calls, since every
-// stream's work is done in issue order here.
-cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-    return blocking_copy(dst, src, count, kind);
-}
-cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-    return async_copy(dst, src, count, kind, stream);
-}
-cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                              cudaMemcpyKind kind) {
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, true);
-}
-cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                                   size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, false, stream);
-}
-cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) { return set_bytes(devPtr, value, count); }
-cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
-    return set_bytes(devPtr, value, count, stream);
-}
-cudaError_t cudaMemset2D_ptds(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
-    return cudaMemset2D(devPtr, pitch, value, width, height);
-}
+// The per-thread-default-stream spellings (nvcc --default-stream per-thread): other names of the same entry
+// points (every stream's work is done in issue order here, and the per-thread default stream is on the
+// legacy stream's clock: Runtime::stream_id).
+#define WARPSIM_SAME_AS(name) __attribute__((alias(#name)))
+cudaError_t cudaMemcpy_ptds(void*, const void*, size_t, cudaMemcpyKind) WARPSIM_SAME_AS(cudaMemcpy);
+cudaError_t cudaMemcpyAsync_ptsz(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t)
+    WARPSIM_SAME_AS(cudaMemcpyAsync);
+cudaError_t cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind)
+    WARPSIM_SAME_AS(cudaMemcpy2D);
+cudaError_t cudaMemcpy2DAsync_ptsz(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind, cudaStream_t)
+    WARPSIM_SAME_AS(cudaMemcpy2DAsync);
+cudaError_t cudaMemset_ptds(void*, int, size_t) WARPSIM_SAME_AS(cudaMemset);
+cudaError_t cudaMemsetAsync_ptsz(void*, int, size_t, cudaStream_t) WARPSIM_SAME_AS(cudaMemsetAsync);
+cudaError_t cudaMemset2D_ptds(void*, size_t, int, size_t, size_t) WARPSIM_SAME_AS(cudaMemset2D);
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t) {
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
-cudaError_t cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t) {
-    return cudaMemset2D(devPtr, pitch, value, width, height);
-}
+cudaError_t cudaMemset2DAsync_ptsz(void*, size_t, int, size_t, size_t, cudaStream_t)
+    WARPSIM_SAME_AS(cudaMemset2DAsync);
+#undef WARPSIM_SAME_AS
 
 }  // extern "C"
