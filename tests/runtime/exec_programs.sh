@@ -11,11 +11,12 @@ mkdir -p "$work"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-build() {   # build NAME [nvcc options...]: $work/NAME from $src/NAME.cu
-    local name=$1; shift
-    "$nvcc" -arch=sm_90 -lineinfo -cudart shared "$@" -o "$work/$name" "$src/$name.cu" 2> "$work/$name.build.log" ||
+build_from() {   # build_from SOURCE NAME [nvcc options...]: $work/NAME from SOURCE
+    local source=$1 name=$2; shift 2
+    "$nvcc" -arch=sm_90 -lineinfo -cudart shared "$@" -o "$work/$name" "$source" 2> "$work/$name.build.log" ||
         { fail "$name does not build: $(cat "$work/$name.build.log")"; return 1; }
 }
+build() { build_from "$src/$1.cu" "$@"; }   # build NAME [nvcc options...]: from $src/NAME.cu
 
 # expect_output NAME EXPECTED_STDOUT [exit code]: runs $work/NAME under warpsim exec.
 expect_output() {
@@ -27,8 +28,9 @@ expect_output() {
         fail "$name: stdout differs from the expected:\n$(cat "$work/$name.diff")"
 }
 
-# The first chapter's vector add.
-if build vec_add; then
+# The first chapter's vector add (the program corpus's copy of seed 000's vec_add).
+corpus=$2/tests/programs
+if build_from "$corpus/seed000_vec_add.cu" vec_add; then
     expect_output vec_add "c[999] = 2997.000000"
     # Without --quiet: one summary line for the kernel on stderr.
     "$warpsim" exec "$work/vec_add" > /dev/null 2> "$work/vec_add.summary"
@@ -59,8 +61,14 @@ if build host_deref; then
     grep -q "the host wrote through a device pointer" "$work/host_deref.out" && fail "host_deref: the write worked"
 fi
 
-# Copies of every kind, symbols, zero-copy memory; a kernel touching unregistered host memory faults.
+# Copies of every kind, symbols, zero-copy memory; a kernel touching unregistered host memory faults. Also
+# built with the per-thread default stream, whose _ptds/_ptsz spellings of the same calls it then uses.
 if build memory_kinds; then
+    expect_output memory_kinds "PASS"
+fi
+if build memory_kinds --default-stream per-thread; then
+    nm -D --undefined-only "$work/memory_kinds" | grep -q "cudaMemcpy_ptds" ||
+        fail "memory_kinds --default-stream per-thread: does not call cudaMemcpy_ptds"
     expect_output memory_kinds "PASS"
 fi
 
@@ -134,14 +142,14 @@ if [ -x "$work/reuse_loop" ]; then
 fi
 
 # Refusals, each with the reason and the fix.
-if "$nvcc" -arch=sm_90 -o "$work/vec_add_static" "$src/vec_add.cu" 2> /dev/null; then
+if "$nvcc" -arch=sm_90 -o "$work/vec_add_static" "$corpus/seed000_vec_add.cu" 2> /dev/null; then
     "$warpsim" exec "$work/vec_add_static" > "$work/static.out" 2>&1
     rc=$?
     [ "$rc" = 2 ] || fail "static cudart: exit code $rc, expected 2"
     grep -q "linked with the static CUDA runtime.*relink with -cudart shared, or build with \`warpsim nvcc\`" "$work/static.out" ||
         fail "static cudart: message: $(cat "$work/static.out")"
 fi
-if "$nvcc" -gencode arch=compute_90,code=sm_90 -cudart shared -o "$work/vec_add_sass" "$src/vec_add.cu" 2> /dev/null; then
+if "$nvcc" -gencode arch=compute_90,code=sm_90 -cudart shared -o "$work/vec_add_sass" "$corpus/seed000_vec_add.cu" 2> /dev/null; then
     "$warpsim" exec "$work/vec_add_sass" > "$work/sass.out" 2>&1
     rc=$?
     [ "$rc" = 2 ] || fail "no PTX: exit code $rc, expected 2"
