@@ -7,6 +7,7 @@
 
 #include "sim/check/run_check.hpp"
 #include "cli/commands.hpp"
+#include "launch/json_text.hpp"
 #include "sim/report/progress.hpp"
 #include "sim/session/run.hpp"
 
@@ -21,6 +22,7 @@ int check_command(const CheckArgs& args) {
     }
     options.device = args.device;
     options.max_instructions = args.max_instructions;
+    options.time_limit_seconds = args.time_limit;
     options.schedules = args.schedules;
     options.schedule_seed = args.schedule_seed;
     options.race_global = !args.shared_only;
@@ -55,7 +57,7 @@ int check_command(const CheckArgs& args) {
         j["spec"] = run->spec;
         j["notes"] = run->notes;
         if (!run->incomplete.empty()) j["incomplete"] = run->incomplete;
-        std::cout << j.dump(2) << "\n";
+        std::cout << launch::json_text(j) << "\n";
     } else {
         std::string tools;
         for (auto [on, name] : {std::pair{options.memcheck, "memcheck"}, {options.racecheck, "racecheck"},

@@ -18,6 +18,8 @@
 #include "sim/device/device.hpp"
 #include "sim/device/ptxas.hpp"
 #include "launch/cxx_signature.hpp"
+#include "launch/input_file.hpp"
+#include "launch/json_text.hpp"
 #include "launch/launch_spec.hpp"
 #include "launch/npy.hpp"
 #include "launch/show.hpp"
@@ -96,6 +98,8 @@ int run_command(const RunArgs& args, const char* argv0) {
     options.keep_buffers = !args.save.empty() || !shows.empty();
     options.device = args.device;
     options.max_instructions = args.max_instructions;
+    options.time_limit_seconds = args.time_limit;
+    options.printf_fifo_bytes = args.printf_buffer;
     options.workers = args.workers;
     options.verbose = args.verbose;
     options.ptx_level_counts = args.ptx_counts;
@@ -142,6 +146,13 @@ int run_command(const RunArgs& args, const char* argv0) {
     }
     buffers_text += launch::format_checks(run->checks);
     const auto& report = run->report;
+    if (auto it = report.extra.find("printf_overwritten"); it != report.extra.end()) {
+        std::cerr << fmt::format("warpsim: warning: the kernel printed more than the {}-byte printf buffer "
+                                 "(cudaLimitPrintfFifoSize) holds: the oldest {} records ({} bytes) were "
+                                 "overwritten, as on a GPU; --printf-buffer BYTES makes it larger\n",
+                                 (*it)["fifo_bytes"].get<uint64_t>(), (*it)["records"].get<uint64_t>(),
+                                 (*it)["bytes"].get<uint64_t>());
+    }
     // A short second run with an observer gives one warp's addresses per instruction (strides, lane diagrams).
     std::optional<report::LaneSamples> samples;
     if (!args.html.empty() || (!args.json && !args.quiet)) {
@@ -155,7 +166,7 @@ int run_command(const RunArgs& args, const char* argv0) {
         }
     }
     if (args.json) {
-        std::cout << launch::to_json(report).dump(2) << "\n";
+        std::cout << launch::json_text(launch::to_json(report)) << "\n";
     } else if (!args.quiet) {
         report::TextReportOptions text_options;
         text_options.samples = samples ? &*samples : nullptr;
@@ -167,8 +178,12 @@ int run_command(const RunArgs& args, const char* argv0) {
     } else if (!run->checks_passed()) {
         std::cerr << launch::format_checks(run->checks);
     }
+    std::string complaint;
+    const int code = launch::expectation_exit_code(report, prepared->spec.expect_error, &complaint);
+    if (!complaint.empty()) std::cerr << "warpsim: " << prepared->spec.path << ": " << complaint << "\n";
+    if (code != 0) return kExitKernelError;
     if (!report.error) return run->checks_passed() ? 0 : kExitMismatch;
-    return launch::error_is_expected(report, prepared->spec.expect_error) ? 0 : kExitKernelError;
+    return 0;
 }
 
 int ptx_command(const PtxArgs& args) {
@@ -187,14 +202,12 @@ int ptx_command(const PtxArgs& args) {
         }
         text = compiled.value();
     } else {
-        std::ifstream in(args.file, std::ios::binary);
-        if (!in) {
-            std::cerr << "warpsim: " << args.file << ": cannot open the file\n";
+        auto read = launch::read_input_file(args.file, launch::kMaxSourceBytes, "PTX file");
+        if (!read) {
+            std::cerr << "warpsim: " << read.error() << "\n";
             return kExitBadInput;
         }
-        std::stringstream ss;
-        ss << in.rdbuf();
-        text = ss.str();
+        text = std::move(read.value());
     }
     auto parsed = ir::parse_ptx(text, name);
     auto diags = parsed.diagnostics;
@@ -290,7 +303,7 @@ int devices_command(const DevicesArgs& args) {
                                      p->clocks.sm_boost_mhz, p->description);
         }
     }
-    if (args.json) std::cout << all.dump(2) << "\n";
+    if (args.json) std::cout << launch::json_text(all) << "\n";
     return 0;
 }
 

@@ -15,6 +15,8 @@ struct RunArgs {
     std::string backend = "sim";
     uint32_t runs = 20;
     uint64_t max_instructions = 20'000'000'000ull;
+    double time_limit = 1800;            // --time-limit seconds per launch; 0: none
+    uint64_t printf_buffer = uint64_t{1} << 20;  // --printf-buffer: cudaLimitPrintfFifoSize
     uint32_t workers = 0;
     std::string html;   // --html FILE: also write the HTML report there
     std::string save;   // --save DIR: every buffer after the kernel as DIR/argN.npy
@@ -56,6 +58,7 @@ struct CheckArgs {
     std::vector<std::string> tools;   // empty: all four
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
+    double time_limit = 1800;            // --time-limit seconds per launch; 0: none
     uint32_t schedules = 1;
     uint64_t schedule_seed = 0;
     bool json = false, shared_only = false, quiet = false;
@@ -70,6 +73,7 @@ struct ExplainArgs {
     bool json = false;
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
+    double time_limit = 1800;            // --time-limit seconds per launch; 0: none
     uint32_t workers = 0;
 };
 // One line's memory accesses as one warp performed them (sim/report/explain.hpp).

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "launch/json_text.hpp"
 #include "sim/report/explain.hpp"
 #include "sim/report/progress.hpp"
 #include "sim/session/run.hpp"
@@ -71,6 +72,7 @@ int explain_command(const ExplainArgs& args) {
     session::SimOptions options;
     options.device = args.device;
     options.max_instructions = args.max_instructions;
+    options.time_limit_seconds = args.time_limit;
     options.workers = args.workers;
     const bool show_progress = !args.json;
     std::optional<launch::Outcome<session::SimRun>> run;
@@ -94,7 +96,7 @@ int explain_command(const ExplainArgs& args) {
         return kExitBadInput;
     }
     if (args.json) {
-        std::cout << report::explain_json(explained->value()).dump(2) << "\n";
+        std::cout << launch::json_text(report::explain_json(explained->value())) << "\n";
     } else {
         std::cout << report::explain_text(explained->value());
     }

@@ -8,6 +8,7 @@
 #include "cuda/gpu_run.hpp"
 #include "cuda/ncu_profile.hpp"
 #include "sim/counts/metric_table.hpp"
+#include "launch/json_text.hpp"
 #include "sim/session/run.hpp"
 #include "sim/timing/timing.hpp"
 
@@ -50,16 +51,17 @@ int run_on_gpu_command(const RunArgs& args, const char* argv0) {
         return 1;
     }
     if (args.json) {
-        std::cout << launch::to_json(*report).dump(2) << "\n";
+        std::cout << launch::json_text(launch::to_json(*report)) << "\n";
     } else if (!args.quiet) {
-        std::cout << launch::to_json(*report).dump(2) << "\n";
+        std::cout << launch::json_text(launch::to_json(*report)) << "\n";
     }
-    if (report->error) {
-        bool expected = launch::error_is_expected(*report, prepared->spec.expect_error);
-        if (!args.json) std::cerr << "warpsim: " << report->error->name << ": " << report->error->message << "\n";
-        return expected ? 0 : 1;
+    if (report->error && !args.json) {
+        std::cerr << "warpsim: " << report->error->name << ": " << report->error->message << "\n";
     }
-    return 0;
+    std::string complaint;
+    int code = launch::expectation_exit_code(*report, prepared->spec.expect_error, &complaint);
+    if (!complaint.empty()) std::cerr << "warpsim: " << prepared->spec.path << ": " << complaint << "\n";
+    return code;
 }
 
 int ncu_metrics_command() {
@@ -94,7 +96,7 @@ int compare_command(const CompareArgs& args, const char* argv0) {
     bool mismatch = false;
     for (const auto& r : rows) mismatch = mismatch || (r.match && !*r.match);
     if (args.json) {
-        std::cout << cuda::compare_to_json(rows).dump(2) << "\n";
+        std::cout << launch::json_text(cuda::compare_to_json(rows)) << "\n";
     } else {
         std::cout << cuda::format_compare_text(rows);
     }

@@ -1,6 +1,10 @@
 // cli/main.cpp — the `warpsim` command line: run, explain, ptx, occupancy, devices, compare, check.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -8,9 +12,49 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
+#include "launch/cleanup.hpp"
 #include "launch/version.hpp"
 
+namespace {
+
+// Exit code when the environment, not the input, stopped the command: memory, an unwritable output.
+constexpr int kExitEnvironment = 3;
+
+// What reached stdout must have been written: a full disk or a closed pipe is an error, not a lost report.
+int checked_exit(int code) {
+    std::cout.flush();
+    bool failed = !std::cout;
+    errno = 0;
+    if (std::fflush(stdout) != 0) failed = true;
+    int saved = errno;
+    if (!failed) return code;
+    std::cerr << "warpsim: cannot write to standard output" << (saved ? std::string(": ") + std::strerror(saved) : "")
+              << ": the output is incomplete\n";
+    return code == 0 ? kExitEnvironment : code;
+}
+
+int dispatch(int argc, char** argv);
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    warpsim::launch::install_cleanup_on_signals();
+    try {
+        return checked_exit(dispatch(argc, argv));
+    } catch (const std::bad_alloc&) {
+        std::cerr << "warpsim: out of memory: the host could not allocate what this run needs; make the launch "
+                     "smaller or free memory\n";
+    } catch (const std::exception& e) {
+        std::cerr << "warpsim: internal error: " << e.what() << " (please report it with the input)\n";
+    } catch (...) {
+        std::cerr << "warpsim: internal error: an unknown exception (please report it with the input)\n";
+    }
+    return kExitEnvironment;
+}
+
+namespace {
+
+int dispatch(int argc, char** argv) {
     using namespace warpsim::cli;
     // `warpsim exec` stops at the program's path: everything after it is the program's (its own -h, --help).
     if (argc >= 2 && std::string_view(argv[1]) == "exec") return exec_command(argc - 2, argv + 2, argv[0]);
@@ -34,6 +78,11 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--runs", run.runs, "With --backend cuda: timed runs after the warm-up (default 20)");
     run_cmd->add_option("--max-instructions", run.max_instructions,
                         "Stop a kernel after this many thread-instructions (default 2e10)");
+    run_cmd->add_option("--time-limit", run.time_limit, "Stop a launch after this many seconds of wall-clock time "
+                        "(default 1800; 0: no limit)")->check(CLI::NonNegativeNumber);
+    run_cmd->add_option("--printf-buffer", run.printf_buffer, "Bytes of device printf output a launch keeps "
+                        "(cudaLimitPrintfFifoSize, default 1048576); the oldest records are overwritten beyond it")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
     run_cmd->add_option("--threads", run.workers, "Host threads for the simulator (default: all cores)");
     run_cmd->add_option("--save", run.save, "Save every buffer after the kernel as DIR/argN.npy (NumPy), listed in "
                         "the report");
@@ -77,6 +126,8 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     chk_cmd->add_option("--device", chk.device, "Device preset (default h200)");
     chk_cmd->add_option("--max-instructions", chk.max_instructions, "Instruction budget (default 2e10)");
+    chk_cmd->add_option("--time-limit", chk.time_limit, "Stop a launch after this many seconds of wall-clock time "
+                        "(default 1800; 0: no limit)")->check(CLI::NonNegativeNumber);
     chk_cmd->add_option("--schedules", chk.schedules, "Run under N legal warp and block orders (seeds S..S+N-1) and "
                         "report buffers that differ (default 1)")
         ->check(CLI::Range(1u, 1000u));
@@ -100,6 +151,8 @@ int main(int argc, char** argv) {
     exp_cmd->add_option("--device", exp.device, "Device preset (default h200)");
     exp_cmd->add_option("--max-instructions", exp.max_instructions,
                         "Stop a kernel after this many thread-instructions (default 2e10)");
+    exp_cmd->add_option("--time-limit", exp.time_limit, "Stop a launch after this many seconds of wall-clock time "
+                        "(default 1800; 0: no limit)")->check(CLI::NonNegativeNumber);
     exp_cmd->add_option("--threads", exp.workers, "Host threads for the simulator (default: all cores)");
 
     app.add_subcommand("exec", "Run a CUDA program (nvcc -cudart shared) with every kernel on the simulated GPU: "
@@ -124,3 +177,5 @@ int main(int argc, char** argv) {
     if (exp_cmd->parsed()) return explain_command(exp);
     return 2;
 }
+
+}  // namespace

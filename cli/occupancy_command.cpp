@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "sim/device/occupancy.hpp"
+#include "launch/json_text.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::cli {
@@ -111,7 +112,7 @@ int occupancy_command(const OccupancyArgs& args) {
         return 2;
     }
     if (args.json) {
-        std::cout << occupancy_json(occ.value(), k).dump(2) << "\n";
+        std::cout << launch::json_text(occupancy_json(occ.value(), k)) << "\n";
     } else {
         print_occupancy(preset.value(), occ.value(), k);
     }

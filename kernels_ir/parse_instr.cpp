@@ -122,12 +122,27 @@ std::optional<Operand> Parser::parse_primary(BodyState& st) {
         next();
         return parse_float_literal(t, false);
     }
-    if (t.is('[')) return parse_address(st);
-    if (t.is('{')) return parse_braced(st, '{', '}', Operand::Kind::vector);
-    if (t.is('(')) return parse_braced(st, '(', ')', Operand::Kind::list);
+    if (t.is('[') || t.is('{') || t.is('(')) return parse_nested(st);
     if (t.kind == TokKind::ident) return parse_register_like(st);
     error(t, "expected an operand but found '" + std::string(t.text) + "'");
     return std::nullopt;
+}
+
+// `[...]`, `{...}` and `(...)` operands. PTX nests at most a vector inside an address or an argument list; a
+// bound keeps hostile input off the host stack (the parser, printer and verifier all recurse over operands).
+std::optional<Operand> Parser::parse_nested(BodyState& st) {
+    const Token t = cur();
+    if (operand_depth_ >= kMaxOperandNesting) {
+        error(t, "operands nested more than " + std::to_string(kMaxOperandNesting) + " levels deep at '" +
+                     std::string(t.text) + "': PTX nests a vector inside an address or an argument list at most");
+        return std::nullopt;
+    }
+    ++operand_depth_;
+    std::optional<Operand> o = t.is('[')   ? parse_address(st)
+                               : t.is('{') ? parse_braced(st, '}', Operand::Kind::vector)
+                                           : parse_braced(st, ')', Operand::Kind::list);
+    --operand_depth_;
+    return o;
 }
 
 // Registers, special registers, `_` and symbols (variables, functions, labels).
@@ -218,15 +233,21 @@ std::optional<Operand> Parser::parse_address(BodyState& st) {
     return a;
 }
 
-std::optional<Operand> Parser::parse_braced(BodyState& st, char open, char close, Operand::Kind kind) {
-    (void)open;
+std::optional<Operand> Parser::parse_braced(BodyState& st, char close, Operand::Kind kind) {
     next();
     Operand o;
     o.kind = kind;
     if (accept(close)) return o;
     while (true) {
+        const Token at = cur();
         auto e = parse_primary(st);
         if (!e) return std::nullopt;
+        if (e->kind == kind) {  // `{{%r2}}`, `((a))`: ptxas rejects both as syntax errors
+            error(at, std::string(kind == Operand::Kind::vector ? "a vector operand inside a vector operand"
+                                                                  : "an argument list inside an argument list") +
+                          " is not PTX");
+            return std::nullopt;
+        }
         o.elems.push_back(std::move(*e));
         if (accept(close)) return o;
         if (!accept(',')) {

@@ -241,8 +241,16 @@ void Parser::parse_version() {
         return;
     }
     uint32_t major = 0, minor = 0;
-    std::from_chars(s.data(), s.data() + dot, major);
-    std::from_chars(s.data() + dot + 1, s.data() + s.size(), minor);
+    auto [major_end, major_ec] = std::from_chars(s.data(), s.data() + dot, major);
+    auto [minor_end, minor_ec] = std::from_chars(s.data() + dot + 1, s.data() + s.size(), minor);
+    // PTX ISA versions run 1.0 .. 9.x, each minor a single digit (ptxas: "Unsupported .version 8.99999999999").
+    if (major_ec != std::errc() || minor_ec != std::errc() || major_end != s.data() + dot ||
+        minor_end != s.data() + s.size() || major == 0 || minor > 9) {
+        error(t, "unsupported .version " + std::string(s) + ": PTX ISA versions are MAJOR.MINOR with a single-digit "
+                 "minor, such as 8.5 or 9.0");
+        next();
+        return;
+    }
     result_.module.version_major = major;
     result_.module.version_minor = minor;
     next();

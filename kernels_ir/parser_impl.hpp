@@ -104,7 +104,8 @@ public:
     std::optional<Operand> parse_primary(BodyState& st);
     std::optional<Operand> parse_register_like(BodyState& st);
     std::optional<Operand> parse_address(BodyState& st);
-    std::optional<Operand> parse_braced(BodyState& st, char open, char close, Operand::Kind kind);
+    std::optional<Operand> parse_nested(BodyState& st);
+    std::optional<Operand> parse_braced(BodyState& st, char close, Operand::Kind kind);
     void resolve_labels(BodyState& st);
     // --- .loc with inlining chains (parse_loc.cpp) ---
     void parse_body_loc(BodyState& st);
@@ -113,6 +114,8 @@ public:
 
 private:
     static constexpr std::size_t kMaxErrors = 100;
+    static constexpr uint32_t kMaxOperandNesting = 8;
+    uint32_t operand_depth_ = 0;  // `[`, `{` and `(` operands open around the one being parsed
     std::string file_;
     std::vector<Token> toks_;
     std::size_t pos_ = 0;

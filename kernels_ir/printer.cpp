@@ -275,7 +275,10 @@ std::string print_instruction(const Function& fn, const Instruction& inst) {
 }
 
 std::string print_module(const Module& m) {
-    std::string out = ".version " + std::to_string(m.version_major) + "." + std::to_string(m.version_minor) + "\n";
+    std::string out;
+    if (m.version_major != 0) {  // a module without .version prints without one (and so reparses the same)
+        out = ".version " + std::to_string(m.version_major) + "." + std::to_string(m.version_minor) + "\n";
+    }
     if (!m.target.empty()) {
         out += ".target ";
         for (std::size_t i = 0; i < m.target.size(); ++i) out += (i ? ", " : "") + m.target[i];

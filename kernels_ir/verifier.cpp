@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "kernels_ir/verify_types.hpp"
+
 namespace warpsim::ir {
 namespace {
 
@@ -77,9 +79,16 @@ public:
     Verifier(const Module& m, std::string_view file) : m_(m), file_(file) {}
 
     std::vector<Diagnostic> run() {
+        // ptxas: "Missing .version directive at start of file" (an empty file, or one that is not PTX).
+        if (m_.version_major == 0) {
+            out_.push_back({file_, 1, 1, Diagnostic::Severity::error,
+                            "missing .version directive: a PTX module starts with .version, .target and "
+                            ".address_size (is this a PTX file?)"});
+        }
         for (const auto& fn : m_.functions) {
             for (const auto& inst : fn.body) check_instruction(fn, inst);
         }
+        verify_operand_types(m_, file_, out_);
         return std::move(out_);
     }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "launch/input_file.hpp"
 #include "launch/npy.hpp"
 
 namespace warpsim::launch {
@@ -18,16 +19,8 @@ void store_le(uint8_t* p, uint64_t v, uint32_t bytes) {
 }
 
 std::string read_file_into(const std::string& path, std::span<uint8_t> out, const std::string& label) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) return label + ": cannot open " + path;
-    auto size = static_cast<uint64_t>(in.tellg());
-    if (size != out.size())
-        return label + ": " + path + " has " + std::to_string(size) + " bytes, the buffer " +
-               std::to_string(out.size());
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
-    if (!in) return label + ": reading " + path + " failed";
-    return {};
+    std::string error = read_input_file_into(path, out, "file");
+    return error.empty() ? error : label + ": " + error;
 }
 
 }  // namespace

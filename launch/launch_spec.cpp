@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "launch/input_file.hpp"
+#include "launch/json_text.hpp"
 #include "launch/npy.hpp"
 #include "launch/suggest.hpp"
 
@@ -549,6 +551,13 @@ std::pair<uint32_t, uint32_t> line_col(std::string_view text, size_t offset) {
 
 SpecParse parse_spec(std::string_view text, std::string_view path) {
     SpecParse out;
+    if (std::size_t at = json_too_deep(text); at != std::string_view::npos) {
+        auto [line, col] = line_col(text, at);
+        out.errors.push_back(std::string(path) + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                             ": JSON nested more than " + std::to_string(kMaxJsonNesting) +
+                             " levels deep; a launch spec needs a few");
+        return out;
+    }
     json root;
     try {
         root = json::parse(text.begin(), text.end());
@@ -570,15 +579,13 @@ SpecParse parse_spec(std::string_view text, std::string_view path) {
 }
 
 SpecParse load_spec(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    auto text = read_input_file(path, kMaxSpecBytes, "launch spec");
+    if (!text) {
         SpecParse out;
-        out.errors.push_back(path + ": cannot open the launch spec");
+        out.errors.push_back(text.error());
         return out;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_spec(ss.str(), path);
+    return parse_spec(*text, path);
 }
 
 }  // namespace warpsim::launch

@@ -117,6 +117,17 @@ bool error_is_expected(const RunReport& report, const std::optional<std::string>
            report.error->details.find(want) != std::string::npos;
 }
 
+int expectation_exit_code(const RunReport& report, const std::optional<std::string>& expect_error,
+                          std::string* complaint) {
+    if (report.error) return error_is_expected(report, expect_error) ? 0 : 1;
+    if (!expect_error) return 0;
+    if (complaint) {
+        *complaint = "the launch succeeded, but the spec's expect_error says it fails with \"" + *expect_error +
+                     "\"";
+    }
+    return 1;
+}
+
 ojson to_json(const RunReport& r) {
     ojson j;
     j["kernel"] = r.kernel;

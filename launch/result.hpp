@@ -69,6 +69,11 @@ struct RunReport {
 // Whether the report's error is the one a spec's `expect_error` names: the expected text occurs in the
 // error's name, message or details. False when either is absent.
 bool error_is_expected(const RunReport& report, const std::optional<std::string>& expect_error);
+// What the exit code is to say about a run: 0 when it succeeded and no error was expected, or it failed
+// with the expected error; 1 otherwise, with `complaint` set when an expected error did not happen (a
+// launch-error spec whose launch now succeeds is a regression, not a pass).
+int expectation_exit_code(const RunReport& report, const std::optional<std::string>& expect_error,
+                          std::string* complaint);
 
 // Keys in DESIGN.md's order: kernel, device, backend, spec, launch, occupancy, metrics, buffers,
 // predicted, measured, error, printf, then `extra`. Integral metric values print as integers.

@@ -12,6 +12,7 @@
 
 #include "cuda/gpu_run.hpp"
 #include "cuda/ncu_profile.hpp"
+#include "launch/json_text.hpp"
 #include "launch/source.hpp"
 
 namespace {
@@ -51,18 +52,18 @@ bool parse_args(int argc, char** argv, Args& a) {
 }
 
 int print(const warpsim::launch::RunReport& r, const warpsim::launch::LaunchSpec& spec, bool json) {
-    bool expected = spec.expect_error && r.error &&
-                    (r.error->message.find(*spec.expect_error) != std::string::npos ||
-                     r.error->name.find(*spec.expect_error) != std::string::npos);
     if (json) {
-        std::printf("%s\n", warpsim::launch::to_json(r).dump(2).c_str());
+        std::printf("%s\n", warpsim::launch::json_text(warpsim::launch::to_json(r)).c_str());
     } else {
         std::printf("%s on %s: %s\n", r.kernel.c_str(), r.device.c_str(),
                     r.error ? (r.error->name + ": " + r.error->message + "\n" + r.error->details).c_str() : "ok");
         for (const auto& b : r.buffers) std::printf("  args[%u] fnv1a %s\n", b.arg, b.fnv1a.c_str());
         if (r.measured) std::printf("  time %.3f us (min %.3f, max %.3f)\n", r.measured->time_us, r.measured->time_us_min, r.measured->time_us_max);
     }
-    return !r.error || expected ? 0 : 1;
+    std::string complaint;
+    int code = warpsim::launch::expectation_exit_code(r, spec.expect_error, &complaint);
+    if (!complaint.empty()) std::fprintf(stderr, "%s: %s\n", spec.path.c_str(), complaint.c_str());
+    return code;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// sim/check/racecheck.cpp — vector clocks per warp, last write and reads per 4-byte word (see header).
+// sim/check/racecheck.cpp — vector clocks per warp, last write and reads per byte, kept per 4-byte word (see header).
 #include "sim/check/racecheck.hpp"
 
 #include <algorithm>
@@ -226,36 +226,56 @@ void RaceChecker::report(const char* hazard, const Stamp& first, const Access& a
     log_.add(std::move(f));
 }
 
-void RaceChecker::check_word(Word& w, const Access& a, bool reads, bool writes) {
+// One access of `bytes` (a mask) of a word: at most one hazard is reported per word and access, as before
+// byte tracking; an access of the whole word behaves exactly as the per-word checker did.
+void RaceChecker::check_word(Word& w, const Access& a, bool reads, bool writes, uint8_t bytes) {
     const uint32_t me = a.warp;
     const Stamp now{me, a.lane, clock_[me][me], Site{a.ev->site.function, a.ev->site.pc}};
+    auto bits = [](uint8_t m, auto&& each) {
+        for (uint32_t b = 0; b < 4; ++b)
+            if (m & (1u << b)) each(b);
+    };
     if (reads && !writes) {
-        if (w.written && !w.write_strong && !ordered(w.write, me)) report("raw", w.write, a, true, false);
-        for (size_t i = 0; i < w.reads.size(); ++i)
-            if (w.reads[i].warp == me) {
-                w.reads[i] = now;
-                w.read_strong[i] = a.strong;
+        bool reported = false;
+        bits(bytes & w.written & ~w.write_strong, [&](uint32_t b) {
+            if (!reported && !ordered(w.write[b], me)) {
+                report("raw", w.write[b], a, true, false);
+                reported = true;
+            }
+        });
+        // This warp's latest read of these bytes replaces its earlier ones (in place when it read the same).
+        for (auto& r : w.reads)
+            if (r.at.warp == me && r.bytes == bytes) {
+                r.at = now;
+                r.strong = a.strong;
                 return;
             }
-        w.reads.push_back(now);
-        w.read_strong.push_back(a.strong);
+        for (auto& r : w.reads)
+            if (r.at.warp == me) r.bytes &= static_cast<uint8_t>(~bytes);
+        std::erase_if(w.reads, [](const Read& r) { return r.bytes == 0; });
+        w.reads.push_back({now, bytes, a.strong});
         return;
     }
     if (!writes) return;
-    if (w.written && !ordered(w.write, me) && !(w.write_strong && a.strong)) {
-        report("waw", w.write, a, true, true);
-    } else {
-        for (size_t i = 0; i < w.reads.size(); ++i)
-            if (!a.strong && !ordered(w.reads[i], me)) {
-                report("war", w.reads[i], a, false, true);
+    bool waw = false;
+    bits(bytes & w.written, [&](uint32_t b) {
+        if (!waw && !ordered(w.write[b], me) && !((w.write_strong & (1u << b)) && a.strong)) {
+            report("waw", w.write[b], a, true, true);
+            waw = true;
+        }
+    });
+    if (!waw && !a.strong) {
+        for (const auto& r : w.reads)
+            if ((r.bytes & bytes) && !ordered(r.at, me)) {
+                report("war", r.at, a, false, true);
                 break;
             }
     }
-    w.write = now;
-    w.written = true;
-    w.write_strong = a.strong;
-    w.reads.clear();
-    w.read_strong.clear();
+    bits(bytes, [&](uint32_t b) { w.write[b] = now; });
+    w.written |= bytes;
+    w.write_strong = static_cast<uint8_t>(a.strong ? (w.write_strong | bytes) : (w.write_strong & ~bytes));
+    for (auto& r : w.reads) r.bytes &= static_cast<uint8_t>(~bytes);
+    std::erase_if(w.reads, [](const Read& r) { return r.bytes == 0; });
 }
 
 void RaceChecker::begin_launch() {
@@ -316,6 +336,9 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
         const uint64_t first = addr / 4, last = (addr + bytes - 1) / 4;
         for (uint64_t word = first; word <= last; ++word) {
             Access a{&e, lane, me, owner, addr, strong};
+            // The bytes of this word that [addr, addr + bytes) covers.
+            const uint64_t lo = std::max(addr, word * 4), hi = std::min(addr + bytes, word * 4 + 4);
+            const auto mask = static_cast<uint8_t>(((1u << (hi - lo)) - 1) << (lo - word * 4));
             Word* w = nullptr;
             if (shared) {
                 if (word >= shared_[owner].size()) continue;
@@ -323,7 +346,7 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
             } else {
                 w = &global_[word];
             }
-            check_word(*w, a, reads, writes);
+            check_word(*w, a, reads, writes, mask);
             if (!strong) continue;
             const uint64_t key = shared ? (kSharedKey | (uint64_t{owner} << 40) | word) : word;
             if (writes) publish(me, key);

@@ -6,8 +6,9 @@
 // (of its cluster's CTAs in a launch with clusters: warp w of CTA rank r is entry r * warps + w). A warp's own
 // entry advances when it arrives at a barrier (bar.sync/red/arrive, barrier.cluster.arrive) or fences; when a
 // barrier completes, the warps that waited there take the join of every arriving warp's clock. Access A (warp
-// a, epoch e) is ordered before a later access by warp b iff a == b or clock[b][a] > e. Per 4-byte word the
-// checker keeps the last write and the reads since (one per warp), FastTrack style.
+// a, epoch e) is ordered before a later access by warp b iff a == b or clock[b][a] > e. Per byte the checker
+// keeps the last write and the reads since (per warp the latest), FastTrack style, stored per 4-byte word with
+// byte masks: threads that own different bytes of one word (u8 histogram bins) do not race.
 //
 // Clusters: each CTA's shared memory has words of its own, reached by that CTA's shared accesses and by any
 // CTA's shared::cluster accesses (mapa addresses, distributed shared memory). barrier.cluster.arrive releases
@@ -26,6 +27,7 @@
 // default: lanes of a warp run in lock step in this engine, and the check would need __syncwarp tracking.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -65,11 +67,15 @@ private:
         uint32_t warp = 0, lane = 0, epoch = 0;  // warp: rank * warps_ + warp within the CTA
         Site at;
     };
+    struct Read {
+        Stamp at;
+        uint8_t bytes = 0;              // the bytes of the word it read (bit k: byte k)
+        bool strong = false;
+    };
     struct Word {
-        Stamp write;
-        bool written = false, write_strong = false;
-        std::vector<Stamp> reads;       // at most one per warp: the latest
-        std::vector<bool> read_strong;  // parallel to reads
+        std::array<Stamp, 4> write;     // the last write of each byte
+        uint8_t written = 0, write_strong = 0;  // byte masks
+        std::vector<Read> reads;        // since each byte's last write; per warp at most one read of a byte
     };
     struct Access {
         const engine::MemoryEvent* ev;
@@ -86,7 +92,7 @@ private:
     uint32_t rank_of(const engine::BlockIndex& b) const;   // ctas_.size() when b is not in the group
     uint32_t warp_of(const engine::EventSite& s) const;    // cluster-wide warp index, kNoWarp if unknown
     bool ordered(const Stamp& earlier, uint32_t warp) const;
-    void check_word(Word& w, const Access& a, bool reads, bool writes);
+    void check_word(Word& w, const Access& a, bool reads, bool writes, uint8_t bytes);
     void report(const char* hazard, const Stamp& first, const Access& a, bool first_is_write, bool second_is_write);
     uint32_t drop_silent_lanes(const engine::MemoryEvent& e);
     std::string barrier_fix(Site a, Site b, bool across_ctas) const;

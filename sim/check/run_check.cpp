@@ -76,6 +76,7 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     }
     engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_instructions;
+    cfg.time_limit_seconds = options.time_limit_seconds;
     cfg.host_workers = 1;
     cfg.schedule_seed = options.schedule_seed;
     CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global, options.synccheck,

@@ -22,6 +22,7 @@ struct CheckOptions {
     bool race_global = true;          // racecheck also global memory within a block
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
+    double time_limit_seconds = engine::kDefaultTimeLimitSeconds;  // per launch; 0: none
     uint32_t schedules = 1;           // legal warp orders to run (seeds 0..N-1) and compare the buffers of
     uint64_t schedule_seed = 0;       // the order the checkers watch (engine::LaunchConfig::schedule_seed)
     // A progress display (optional): every launch of the check (the checked one, then each further schedule)

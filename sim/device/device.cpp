@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/device/preset_texts.hpp"
+#include "launch/input_file.hpp"
+#include "launch/json_text.hpp"
 
 namespace warpsim::device {
 namespace {
@@ -347,6 +349,11 @@ std::string stem_of(std::string_view origin) {
 }  // namespace
 
 Expected<DevicePreset> parse_preset(std::string_view json_text, std::string_view origin) {
+    if (std::size_t at = launch::json_too_deep(json_text); at != std::string_view::npos) {
+        return Expected<DevicePreset>::failure(std::string(origin) + ":" + line_col(json_text, at) +
+                                               ": JSON nested more than " + std::to_string(launch::kMaxJsonNesting) +
+                                               " levels deep; a device preset needs a few");
+    }
     json root;
     try {
         root = json::parse(json_text.begin(), json_text.end());
@@ -397,13 +404,9 @@ Expected<DevicePreset> load_preset(std::string_view name_or_path) {
         return parse_preset(*text, std::string(name_or_path) + ".json");
     }
     std::string path(name_or_path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return Expected<DevicePreset>::failure("cannot open device preset '" + path + "': " + std::strerror(errno));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_preset(text.str(), path);
+    auto text = launch::read_input_file(path, launch::kMaxSpecBytes, "device preset");
+    if (!text) return Expected<DevicePreset>::failure(text.error());
+    return parse_preset(*text, path);
 }
 
 }  // namespace warpsim::device

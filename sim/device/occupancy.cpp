@@ -2,13 +2,13 @@
 #include "sim/device/occupancy.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <string>
 
 namespace warpsim::device {
 namespace {
 
-int divide_round_up(int x, int y) { return (x + y - 1) / y; }
-int round_up(int x, int y) { return y * divide_round_up(x, y); }
+int divide_round_up(int x, int y) { return static_cast<int>((std::int64_t{x} + y - 1) / y); }
 std::int64_t round_up64(std::int64_t x, std::int64_t y) { return y * ((x + y - 1) / y); }
 
 // Warp slots: a block takes whole warps.
@@ -21,17 +21,19 @@ int warps_limit(const DevicePreset& p, int threads_per_block) {
 // holds an equal share of the file, so a warp must fit in one sub-partition's share.
 int registers_limit(const DevicePreset& p, const KernelResources& k, Occupancy& out) {
     const SmLimits& sm = p.sm;
-    int warps_per_block = divide_round_up(k.threads_per_block, p.warp_size);
-    int per_warp = round_up(k.registers_per_thread * p.warp_size, sm.register_allocation_unit);
-    out.registers_per_warp = per_warp;
-    out.registers_per_block = per_warp * warps_per_block;
+    // 64-bit: a block of INT_MAX threads overflows int here (it never runs, but its figures are reported).
+    const std::int64_t warps_per_block = (std::int64_t{k.threads_per_block} + p.warp_size - 1) / p.warp_size;
+    const std::int64_t per_warp = round_up64(std::int64_t{k.registers_per_thread} * p.warp_size, sm.register_allocation_unit);
+    const std::int64_t per_block = per_warp * warps_per_block;
+    out.registers_per_warp = static_cast<int>(per_warp);
+    out.registers_per_block = static_cast<int>(std::min<std::int64_t>(per_block, INT_MAX));
     // The hardware's per-block check assumes the block's warps are spread over all sub-partitions at once,
     // so it counts the warps rounded up to a multiple of the sub-partition count.
-    int assumed_per_block = per_warp * round_up(warps_per_block, sm.sub_partitions);
-    if (assumed_per_block > p.block.max_registers || out.registers_per_block > p.block.max_registers) return 0;
+    const std::int64_t assumed_per_block = per_warp * round_up64(warps_per_block, sm.sub_partitions);
+    if (assumed_per_block > p.block.max_registers || per_block > p.block.max_registers) return 0;
     if (per_warp == 0) return OccupancyLimits::unlimited;
-    int warps_per_sub_partition = (sm.registers / sm.sub_partitions) / per_warp;
-    return warps_per_sub_partition * sm.sub_partitions / warps_per_block;
+    const std::int64_t warps_per_sub_partition = (sm.registers / sm.sub_partitions) / per_warp;
+    return static_cast<int>(warps_per_sub_partition * sm.sub_partitions / warps_per_block);
 }
 
 // The per-block ceiling: 48 KB unless the kernel opted in and asks for more; the driver's reservation

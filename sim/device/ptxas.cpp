@@ -1,9 +1,6 @@
-// Runs ptxas -v (posix_spawn with an argv, never a shell) and parses its resource report; estimates otherwise.
+// Runs ptxas -v (through launch::run_process: an argv, never a shell) and parses its resource report; estimates otherwise.
 #include "sim/device/ptxas.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,46 +15,23 @@
 #include <mutex>
 #include <tuple>
 
-extern char** environ;
+#include "launch/cleanup.hpp"
+#include "launch/source.hpp"
 
 namespace warpsim::device {
 namespace {
 
 bool is_executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
-// A file in the temporary directory with a unique name, removed when this goes out of scope.
-class TempFile {
-public:
-    explicit TempFile(std::string_view suffix) {
-        std::string pattern = (std::filesystem::temp_directory_path() / "warpsim-XXXXXX").string() + std::string(suffix);
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back('\0');
-        fd_ = ::mkstemps(buf.data(), static_cast<int>(suffix.size()));
-        if (fd_ >= 0) path_ = buf.data();
+bool write_all(int fd, std::string_view text) {
+    while (!text.empty()) {
+        ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        text.remove_prefix(static_cast<std::size_t>(n));
     }
-    ~TempFile() {
-        if (fd_ >= 0) ::close(fd_);
-        if (!path_.empty()) ::unlink(path_.c_str());
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-
-    bool ok() const { return fd_ >= 0; }
-    const std::string& path() const { return path_; }
-    bool write_all(std::string_view text) {
-        while (!text.empty()) {
-            ssize_t n = ::write(fd_, text.data(), text.size());
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return false;
-            text.remove_prefix(static_cast<std::size_t>(n));
-        }
-        return true;
-    }
-
-private:
-    int fd_ = -1;
-    std::string path_;
-};
+    return true;
+}
 
 // "transpose" names "_Z9transposePfS_": the Itanium mangling of a function at namespace scope.
 bool names_kernel(std::string_view entry, std::string_view kernel) {
@@ -128,39 +102,9 @@ long long declared_register_words(std::string_view body) {
 }  // namespace
 
 int run_capture(const std::vector<std::string>& args, std::string& output) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-        output = std::string("pipe failed: ") + std::strerror(errno);
-        return -1;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fds[1]);
-    if (rc != 0) {
-        ::close(fds[0]);
-        output = "cannot run " + args[0] + ": " + std::strerror(rc);
-        return -1;
-    }
-    char buf[4096];
-    for (;;) {
-        ssize_t n = ::read(fds[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        output.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    launch::ProcessResult r = launch::run_process(args);
+    output = std::move(r.output);
+    return r.status;
 }
 
 std::optional<std::string> find_ptxas() {
@@ -254,13 +198,13 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
             return parse_ptxas_verbose(out);
         }
     }
-    TempFile ptx(".ptx");
-    TempFile cubin(".cubin");
-    if (!ptx.ok() || !cubin.ok() || !ptx.write_all(ptx_text)) {
+    auto ptx = launch::TempPath::make_file("warpsim-", ".ptx");
+    auto cubin = launch::TempPath::make_file("warpsim-", ".cubin");
+    if (!ptx || !cubin || !write_all(ptx->fd(), ptx_text)) {
         out = std::string("cannot write a temporary file: ") + std::strerror(errno);
         return std::nullopt;
     }
-    std::vector<std::string> args{*ptxas, "-v", "-arch=" + target, "-o", cubin.path(), ptx.path()};
+    std::vector<std::string> args{*ptxas, "-v", "-arch=" + target, "-o", cubin->path(), ptx->path()};
     if (cubin_bytes) args.insert(args.begin() + 1, "-lineinfo");  // line info changes no code, only adds a table
     int status = run_capture(args, out);
     if (status != 0) {
@@ -269,7 +213,7 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
     }
     Compiled compiled{out, {}};
     if (cubin_bytes) {
-        std::ifstream in(cubin.path(), std::ios::binary);
+        std::ifstream in(cubin->path(), std::ios::binary);
         cubin_bytes->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
         compiled.cubin = *cubin_bytes;
     }

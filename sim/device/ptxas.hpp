@@ -20,7 +20,7 @@ struct PtxasUsage {
 };
 
 // Runs args[0] (a path, no shell) with stdout and stderr captured together into `output`; returns the exit
-// status, -1 if it could not run (`output` then says why).
+// status (127 when it could not be started, -1 when it could not be spawned; `output` then says why).
 int run_capture(const std::vector<std::string>& args, std::string& output);
 
 // The ptxas executable: PATH first, then $CUDA_HOME/bin, then /usr/local/cuda/bin. nullopt if none.

@@ -78,18 +78,28 @@ std::string hottest_loop(const BlockContext& b) {
 
 namespace {
 
-// Charges the budget; false (with the error in b) once the launch has run past it.
+// Whether the launch has run past its wall-clock limit; the clock is read once per 2^20 thread-instructions
+// charged (every few milliseconds), not on every turn.
+bool past_deadline(const LaunchContext& L, uint64_t used, uint64_t charged) {
+    if (!L.deadline || (used >> 20) == ((used - charged) >> 20)) return false;
+    return std::chrono::steady_clock::now() > *L.deadline;
+}
+
+// Charges the budget; false (with the error in b) once the launch has run past it or past its time limit.
 bool within_budget(BlockContext& b, uint64_t thread_insts) {
     const LaunchContext& L = *b.launch;
     const uint64_t used = L.budget_used->fetch_add(thread_insts) + thread_insts;
-    if (used <= L.cfg->max_instructions) return true;
+    if (used <= L.cfg->max_instructions && !past_deadline(L, used, thread_insts)) return true;
     FaultDetails f;
     f.block = b.ctaid;
-    b.error = LaunchError(Fault::budget_exhausted,
-                          fmt::format("the kernel ran past warpsim's instruction budget of {} thread-instructions "
-                                      "(LaunchConfig::max_instructions){}",
-                                      L.cfg->max_instructions, hottest_loop(b)),
-                          f);
+    const bool out_of_budget = used > L.cfg->max_instructions;
+    const std::string limit =
+        out_of_budget
+            ? fmt::format("instruction budget of {} thread-instructions (LaunchConfig::max_instructions)",
+                          L.cfg->max_instructions)
+            : fmt::format("time limit of {} s of wall-clock time (--time-limit; 0 turns it off)", L.cfg->time_limit_seconds);
+    b.error = LaunchError(out_of_budget ? Fault::budget_exhausted : Fault::time_limit,
+                          fmt::format("the kernel ran past warpsim's {}{}", limit, hottest_loop(b)), f);
     return false;
 }
 
@@ -97,17 +107,45 @@ bool within_budget(BlockContext& b, uint64_t thread_insts) {
 
 bool run_warp_turns(BlockContext& b, WarpOrder& order, bool& any_ran, bool& all_done) {
     order.next_round();
+    const uint64_t updates = b.mbarrier_updates;
+    bool ran = false, all_waited_in_vain = true;
     for (uint32_t k = 0; k < b.warps.size(); ++k) {
         Warp& w = b.warps[order.warp(k)];
         if (w.state == WarpState::done) continue;
         all_done = false;
         if (w.state == WarpState::at_barrier) continue;
         const uint64_t before = b.thread_insts;
+        w.wait_failed = false;
         const RunStatus s = run_warp(w, b, order.quantum());
-        any_ran = true;
+        any_ran = ran = true;
+        all_waited_in_vain = all_waited_in_vain && w.wait_failed && s != RunStatus::done;
         if (s == RunStatus::error || !within_budget(b, b.thread_insts - before)) return false;
     }
+    const bool stalled = ran && all_waited_in_vain && b.mbarrier_updates == updates;
+    b.stalled_rounds = stalled ? b.stalled_rounds + 1 : 0;
     return true;
+}
+
+void report_mbarrier_deadlock(BlockContext& b) {
+    const LaunchContext& L = *b.launch;
+    FaultDetails f;
+    f.block = b.ctaid;
+    if (b.last_failed_wait && b.last_failed_wait->ir) {
+        f.ptx_line = b.last_failed_wait->ir->loc.ptx_line;
+        f.cuda_location = cuda_location(L, b.last_failed_wait);
+        f.function = L.program->functions[L.kernel].fn->name;
+    }
+    f.address = b.last_failed_wait_addr;
+    f.space = "shared";
+    std::string details = fmt::format(
+        "mbarrier deadlock in block ({},{},{}): every running warp waits in mbarrier.test_wait/try_wait for a "
+        "phase that cannot complete (the mbarrier at shared offset 0x{:x}, waited on at {}); no thread changed any "
+        "mbarrier in the last {} rounds of the block's warps\n    on a GPU this kernel would hang; every expected "
+        "arrival (mbarrier.arrive) and every expected transaction byte (expect_tx / complete_tx) must come",
+        b.ctaid[0], b.ctaid[1], b.ctaid[2], b.last_failed_wait_addr,
+        b.last_failed_wait ? source_line_text(L, b.last_failed_wait) : std::string("an unknown line"),
+        kMbarrierStallRounds);
+    b.error = LaunchError(Fault::mbarrier_deadlock, details, f);
 }
 
 void run_block(BlockContext& b) {
@@ -123,6 +161,10 @@ void run_block(BlockContext& b) {
         if (all_done) break;
         if (!any_ran) {
             report_deadlock(b);
+            return;
+        }
+        if (b.stalled_rounds >= kMbarrierStallRounds) {
+            report_mbarrier_deadlock(b);
             return;
         }
     }

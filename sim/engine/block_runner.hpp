@@ -10,6 +10,9 @@
 namespace warpsim::engine {
 
 constexpr uint64_t kWarpQuantum = 1024;  // warp instructions a turn (unless a schedule seed draws others)
+// Rounds in a row in which every warp that ran waited in vain on an mbarrier and no mbarrier changed, after
+// which the wait is reported as a deadlock: nothing left in the block (or cluster) can complete the phase.
+constexpr uint32_t kMbarrierStallRounds = 4096;
 
 // One round of turns: every ready warp of the block runs up to its quantum, in `order`'s next round, and
 // its thread-instructions are charged to the launch's budget. Sets any_ran when a warp ran and clears
@@ -22,6 +25,8 @@ void run_block(BlockContext& block);
 // Fills block.error with the report of a deadlock: every unfinished warp waits at a barrier that cannot
 // complete (a CTA barrier, or barrier.cluster: cluster.hpp).
 void report_deadlock(BlockContext& block);
+// The same for mbarrier waits (BlockContext::stalled_rounds reached kMbarrierStallRounds).
+void report_mbarrier_deadlock(BlockContext& block);
 // "; the hottest loop starts at FILE:LINE ..." for the instruction-budget message; empty without loops.
 std::string hottest_loop(const BlockContext& block);
 

@@ -87,6 +87,19 @@ void run_together(std::span<BlockContext> blocks, ClusterContext* c) {
         for (std::size_t i = 0; i < blocks.size(); ++i)  // CTA by CTA in rank order
             if (!run_warp_turns(blocks[i], orders[i], any_ran, all_done)) return;
         if (all_done) break;
+        // Every CTA's warps have waited in vain on mbarriers for the same rounds: none can arrive at another's.
+        auto stalled = [](const BlockContext& b) {
+            return b.stalled_rounds >= kMbarrierStallRounds ||
+                   std::all_of(b.warps.begin(), b.warps.end(), [](const Warp& w) { return w.state == WarpState::done; });
+        };
+        if (any_ran && std::all_of(blocks.begin(), blocks.end(), stalled)) {
+            for (BlockContext& b : blocks) {
+                if (b.last_failed_wait) {
+                    report_mbarrier_deadlock(b);
+                    return;
+                }
+            }
+        }
         if (any_ran) continue;
         for (BlockContext& b : blocks)  // nothing can run: report at the first CTA with a waiting warp
             for (const Warp& w : b.warps)

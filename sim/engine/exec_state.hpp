@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -57,6 +58,7 @@ struct Warp {
     WarpState state = WarpState::ready;
     uint32_t barrier_id = 0;
     bool yield = false;                // end this turn early (a failed mbarrier.try_wait)
+    bool wait_failed = false;          // the turn's last mbarrier test_wait/try_wait found its phase open
     std::vector<Frame> frames;
     std::array<std::vector<uint8_t>, 32> local;   // per-lane stack of .local depots
     std::array<std::vector<uint8_t>, 32> params;  // per-lane stack of .param areas
@@ -124,6 +126,14 @@ struct BlockContext {
     std::array<BarrierState, 16> barriers;
     std::vector<PrintfRecord> printf_records;
     uint64_t printf_seq = 0;
+    uint64_t printf_bytes = 0;         // of printf_records' texts (bounded by the printf FIFO)
+    uint64_t printf_dropped_records = 0, printf_dropped_bytes = 0;  // overwritten before the block ended
+    // mbarrier deadlock detection (block_runner.cpp): changes to any mbarrier object made by this block's
+    // threads, and the rounds in a row in which every warp that ran ended its turn waiting in vain.
+    uint64_t mbarrier_updates = 0;
+    uint32_t stalled_rounds = 0;
+    const DInst* last_failed_wait = nullptr;
+    uint64_t last_failed_wait_addr = 0;
     counts::KernelCounters* counters = nullptr;
     uint64_t thread_insts = 0, warp_insts = 0;
     uint64_t clock = 0;
@@ -157,6 +167,7 @@ struct LaunchContext {
     uint64_t grid_workspace = 0;               // a cooperative launch's grid workspace (%envreg1:%envreg2); 0: none
     bool atomics_on_host = false;      // blocks run concurrently: global atomics must be host atomics
     std::atomic<uint64_t>* budget_used = nullptr;
+    std::optional<std::chrono::steady_clock::time_point> deadline;  // LaunchConfig::time_limit_seconds
     ExecutionObserver* observer = nullptr;   // correctness checkers; nullptr: none
 };
 

@@ -35,8 +35,10 @@ constexpr std::string_view cuda_name(Fault f) { return fault_info(f).cuda_name; 
 constexpr int cuda_code(Fault f) { return fault_info(f).cuda_code; }
 constexpr std::string_view cuda_words(Fault f) { return fault_info(f).words; }
 
-// A kernel that would hang on a GPU (a barrier or cluster barrier no one completes).
-constexpr bool is_deadlock(Fault f) { return f == Fault::barrier_deadlock || f == Fault::cluster_deadlock; }
+// A kernel that would hang on a GPU (a barrier, cluster barrier or mbarrier phase no one completes).
+constexpr bool is_deadlock(Fault f) {
+    return f == Fault::barrier_deadlock || f == Fault::cluster_deadlock || f == Fault::mbarrier_deadlock;
+}
 // An access the memory checker reports as such (out of bounds, unallocated, misaligned).
 constexpr bool is_memory_fault(Fault f) {
     return f == Fault::illegal_address || f == Fault::misaligned_address;

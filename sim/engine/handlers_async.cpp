@@ -128,13 +128,21 @@ void mbarrier(Exec& x, const DInst& in, uint32_t e) {
             const uint32_t asked = parity ? (v & 1) : static_cast<uint32_t>(arg[l] >> 63);
             const bool done = b.phase != asked;
             d[l] = done;
+            if (!done && !waiting) {
+                x.block->last_failed_wait = &in;
+                x.block->last_failed_wait_addr = t.addr;
+            }
             waiting = waiting || !done;
             break;
         }
         }
-        if (Op != MOp::test_wait && Op != MOp::try_wait) b.store(t.ptr);
+        if (Op != MOp::test_wait && Op != MOp::try_wait) {
+            b.store(t.ptr);
+            ++x.block->mbarrier_updates;
+        }
     }
     rec.flush(x);
+    if constexpr (Op == MOp::test_wait || Op == MOp::try_wait) x.warp->wait_failed = waiting;
     // A try_wait that fails suspends the thread for a while on the GPU: end this warp's turn so that the
     // producers (other warps) run before it polls again.
     if (Op == MOp::try_wait && waiting) {
@@ -189,6 +197,7 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
             b.tx -= static_cast<int32_t>(n);
             b.settle();
             b.store(mb.ptr);
+            ++x.block->mbarrier_updates;
         }
     }
 }

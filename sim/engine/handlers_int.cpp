@@ -90,9 +90,11 @@ template <class T> struct MulWide {
         const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
         constexpr uint64_t mask = sizeof(T) >= 4 ? ~0ull : (1ull << (16 * (sizeof(T) & 3))) - 1;
         for_lanes(e, [&](uint32_t l) {
-            int64_t r = static_cast<int64_t>(static_cast<T>(a[l])) * static_cast<int64_t>(static_cast<T>(b[l]));
-            if constexpr (!std::is_signed_v<T>) r = static_cast<int64_t>(uint64_t(static_cast<T>(a[l])) * uint64_t(static_cast<T>(b[l])));
-            d[l] = static_cast<uint64_t>(r) & mask;
+            // Unsigned operands multiply as uint64_t: 0xFFFFFFFF^2 overflows int64_t (undefined behaviour).
+            uint64_t p;
+            if constexpr (std::is_signed_v<T>) p = static_cast<uint64_t>(int64_t{static_cast<T>(a[l])} * int64_t{static_cast<T>(b[l])});
+            else p = uint64_t{static_cast<T>(a[l])} * uint64_t{static_cast<T>(b[l])};
+            d[l] = p & mask;
         });
     }
 };

@@ -53,6 +53,14 @@ void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint3
     raise_fault(x, in, lane, Fault::illegal_address, {}, details, f);
 }
 
+// Whether the instruction names the shared::cluster window (ld/st/atom .shared::cluster, cp.async.bulk's
+// shared::cluster destination, mbarrier ops on a remote CTA's barrier).
+bool names_shared_cluster(const DInst& in) {
+    if (!in.ir) return false;
+    if (in.ir->d.space == ir::Space::shared_cluster) return true;
+    return std::find(in.ir->mods.begin(), in.ir->mods.end(), "shared::cluster") != in.ir->mods.end();
+}
+
 // A shared::cluster address with a CTA rank in its upper bits (kClusterRankShift): that CTA's shared memory.
 bool resolve_cluster_shared(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint32_t width,
                             counts::AccessKind kind, LaneTarget& out) {
@@ -96,7 +104,8 @@ bool resolve_extra(Exec& x, const DInst& in, const ExtraAddr& a, uint32_t lane, 
 
 bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpace sp, uint32_t width,
                 counts::AccessKind kind, LaneTarget& out) {
-    if (sp == AddrSpace::generic) {
+    const bool generic = sp == AddrSpace::generic;
+    if (generic) {
         switch (memory::classify_generic(addr)) {
         case memory::GenericSpace::shared: sp = AddrSpace::shared; addr -= memory::kSharedWindow; break;
         case memory::GenericSpace::local: sp = AddrSpace::local; addr -= memory::kLocalWindow; break;
@@ -138,7 +147,11 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
     }
     case AddrSpace::shared: {
         out.space = counts::AccessSpace::shared;
-        if (addr >= memory::kClusterRankStride) return resolve_cluster_shared(x, in, lane, addr, width, kind, out);
+        // Only a generic or shared::cluster access reads a CTA rank in the upper bits; for .shared (::cta) an
+        // address at 16 MiB or above is out of the block's window like any other past its end.
+        if (addr >= memory::kClusterRankStride && (generic || names_shared_cluster(in))) {
+            return resolve_cluster_shared(x, in, lane, addr, width, kind, out);
+        }
         auto& sh = x.block->shared;
         if (addr > sh.size() || width > sh.size() - addr) {
             out_of_bounds(x, in, lane, addr, width, kind, "shared",

@@ -11,6 +11,7 @@
 #include "sim/engine/cluster.hpp"
 #include "sim/engine/decode.hpp"
 #include "sim/engine/exec_state.hpp"
+#include "sim/engine/printf.hpp"
 #include "sim/engine/schedule.hpp"
 #include "sim/engine/warp_runner.hpp"
 #include "sim/memory/address_map.hpp"
@@ -168,7 +169,7 @@ std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunc
 struct Chunk {
     uint64_t first = 0, last = 0;
     std::unique_ptr<counts::KernelCounters> counters;
-    std::string printf_text;
+    PrintfFifo printf;
     std::optional<LaunchError> error;
     uint64_t warp_insts = 0, thread_insts = 0;
 };
@@ -194,9 +195,9 @@ void init_block(BlockContext& b, const LaunchContext& L, Chunk& c, bool with_cou
 // A finished block into its chunk: its printf text in warp order, its instruction counts, the chunk's first
 // error, and one more block done for a progress display.
 void fold_block(const LaunchContext& L, BlockContext& b, Chunk& c) {
-    std::stable_sort(b.printf_records.begin(), b.printf_records.end(),
-                     [](const PrintfRecord& x, const PrintfRecord& z) { return x.warp < z.warp; });
-    for (auto& r : b.printf_records) c.printf_text += r.text;
+    trim_block_printf(b, L.cfg->printf_fifo_bytes);
+    c.printf.note_dropped(b.printf_dropped_records, b.printf_dropped_bytes);
+    for (auto& r : b.printf_records) c.printf.push(std::move(r.text));
     c.warp_insts += b.warp_insts;
     c.thread_insts += b.thread_insts;
     if (b.error && !c.error) c.error = std::move(b.error);
@@ -356,6 +357,11 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         cfg.progress->thread_instructions.store(0);
     }
     L.budget_used = cfg.progress ? &cfg.progress->thread_instructions : &budget;
+    if (cfg.time_limit_seconds > 0) {
+        L.deadline = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(std::min(cfg.time_limit_seconds, 1e9)));
+    }
     L.observer = cfg.observer;
     L.cluster = cluster;
     L.explicit_cluster = explicit_cluster;
@@ -374,6 +380,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         chunks[c].first = c * nblocks / nchunks;
         chunks[c].last = (c + 1) * nblocks / nchunks;
         if (counters) chunks[c].counters = std::make_unique<counts::KernelCounters>(cfg.counts_config);
+        chunks[c].printf = PrintfFifo(cfg.printf_fifo_bytes);
     }
     uint32_t workers = cfg.host_workers ? cfg.host_workers : std::max(1u, std::thread::hardware_concurrency());
     if (ordered || cfg.observer) workers = 1;  // checkers keep per-block state: one block at a time, in order
@@ -429,13 +436,17 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         std::vector<std::jthread> pool;
         for (uint32_t i = 0; i < workers; ++i) pool.emplace_back(worker);
     }
+    PrintfFifo printf(cfg.printf_fifo_bytes);
     for (auto& c : chunks) {
         if (counters && c.counters && (c.warp_insts || c.error)) counters->merge(*c.counters);
-        result.printf_output += c.printf_text;
+        printf.append(std::move(c.printf));
         result.warp_instructions += c.warp_insts;
         result.thread_instructions += c.thread_insts;
         if (c.error && !result.error) result.error = std::move(c.error);
     }
+    result.printf_output = printf.text();
+    result.printf_dropped_records = printf.dropped_records();
+    result.printf_dropped_bytes = printf.dropped_bytes();
     if (cfg.observer) cfg.observer->on_launch_end();
     return result;
 }

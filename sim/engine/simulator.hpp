@@ -42,6 +42,9 @@ struct LaunchProgress {
     std::atomic<uint64_t> thread_instructions{0};
 };
 
+inline constexpr double kDefaultTimeLimitSeconds = 1800;
+inline constexpr uint64_t kDefaultPrintfFifoBytes = uint64_t{1} << 20;  // CUDA's default: 1 MiB
+
 struct LaunchConfig {
     std::array<uint32_t, 3> grid{1, 1, 1};
     std::array<uint32_t, 3> block{1, 1, 1};
@@ -58,6 +61,12 @@ struct LaunchConfig {
     bool cooperative = false;
     DeviceLimits limits;
     uint64_t max_instructions = 20'000'000'000ull;  // thread-instructions
+    // Wall-clock seconds a launch may run before it stops with cudaErrorLaunchTimeout; 0: no limit. The
+    // default is far above any benchmark of the corpus (the longest runs a few minutes under ASan).
+    double time_limit_seconds = kDefaultTimeLimitSeconds;
+    // cudaLimitPrintfFifoSize: bytes of printf output a launch keeps; the oldest records are overwritten
+    // when more is printed (the CUDA Programming Guide's "circular" buffer).
+    uint64_t printf_fifo_bytes = kDefaultPrintfFifoBytes;
     uint32_t host_workers = 1;               // 0: hardware concurrency
     // Another legal order of warp turns and of blocks (schedule.hpp), the same for any host_workers; 0: the
     // engine's own order. `warpsim check --schedules N` compares results across seeds.
@@ -101,6 +110,8 @@ struct LaunchError {
 struct LaunchResult {
     std::optional<LaunchError> error;   // nullopt: success
     std::string printf_output;
+    uint64_t printf_dropped_records = 0;  // overwritten in the printf FIFO (LaunchConfig::printf_fifo_bytes)
+    uint64_t printf_dropped_bytes = 0;
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
     // Host threads that ran the blocks: LaunchConfig::host_workers, or 1 where order-dependent global atomics

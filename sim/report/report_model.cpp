@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "kernels_ir/source_chain.hpp"
+#include "launch/input_file.hpp"
 
 namespace warpsim::report {
 namespace {
@@ -25,6 +26,8 @@ double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / stati
 
 std::vector<std::string> read_lines(const fs::path& path) {
     std::vector<std::string> lines;
+    // A .file may name anything (/dev/zero, a FIFO): only a regular file is shown.
+    if (!launch::is_regular_input(path.string())) return lines;
     std::ifstream in(path);
     for (std::string l; std::getline(in, l);) lines.push_back(l);
     return lines;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/device/ptxas.hpp"
+#include "launch/cleanup.hpp"
 
 namespace warpsim::sass {
 
@@ -23,14 +24,13 @@ std::optional<std::string> compile_cubin(std::string_view ptx_text, std::string_
         return std::nullopt;
     }
     namespace fs = std::filesystem;
-    std::string pattern = (fs::temp_directory_path() / "warpsim-sass-XXXXXX").string();
-    std::vector<char> dir(pattern.begin(), pattern.end());
-    dir.push_back('\0');
-    if (!::mkdtemp(dir.data())) {
+    // Removed when it goes out of scope, and also on a fatal signal (launch::TempPath).
+    auto temp = launch::TempPath::make_dir("warpsim-sass-");
+    if (!temp) {
         out = std::string("cannot make a temporary folder: ") + std::strerror(errno);
         return std::nullopt;
     }
-    fs::path folder(dir.data());
+    fs::path folder(temp->path());
     std::optional<std::string> result;
     {
         std::ofstream(folder / "kernel.ptx", std::ios::binary) << ptx_text;
@@ -45,8 +45,6 @@ std::optional<std::string> compile_cubin(std::string_view ptx_text, std::string_
         else
             result = std::move(bytes);
     }
-    std::error_code ec;
-    fs::remove_all(folder, ec);
     return result;
 }
 

@@ -21,6 +21,7 @@
 #include "sim/engine/simulator.hpp"
 #include "launch/buffer_init.hpp"
 #include "launch/hash.hpp"
+#include "launch/memory_budget.hpp"
 #include "launch/params.hpp"
 #include "launch/source.hpp"
 #include "launch/suggest.hpp"
@@ -239,19 +240,33 @@ engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::Device
 launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset, int registers) {
     using Fail = launch::Outcome<LaunchSetup>;
     LaunchSetup setup;
+    // Every buffer is held once, in the simulated heap, and filled there; nothing else of that size is made.
+    uint64_t total = 0, count = 0;
+    for (const auto& a : p.spec.args) {
+        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
+        total += std::max<uint64_t>(a.buffer_bytes(), 1);
+        ++count;
+    }
+    if (std::string e = launch::check_memory_budget(
+            total, p.spec.path + ": the " + std::to_string(count) + " buffer" + (count == 1 ? "" : "s"));
+        !e.empty()) {
+        return Fail::failure(e);
+    }
     setup.sim = std::make_unique<engine::Simulator>();
     setup.addresses.assign(p.spec.args.size(), 0);
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         const auto& a = p.spec.args[i];
         if (a.kind != launch::ArgSpec::Kind::buffer) continue;
-        auto bytes = launch::make_buffer(p.spec, i);
-        if (!bytes) return Fail::failure(bytes.error());
-        setup.addresses[i] = setup.sim->malloc(std::max<uint64_t>(a.buffer_bytes(), 1));
-        if (setup.addresses[i] == 0) {
+        const uint64_t bytes = std::max<uint64_t>(a.buffer_bytes(), 1);
+        setup.addresses[i] = setup.sim->malloc(bytes);
+        uint8_t* data = setup.addresses[i] ? setup.sim->memory().translate(setup.addresses[i], bytes) : nullptr;
+        if (!data) {
             return Fail::failure(p.spec.path + ": args[" + std::to_string(i) +
                                  "]: the simulated device heap could not hold this buffer");
         }
-        setup.sim->write(setup.addresses[i], bytes.value());
+        if (std::string e = launch::fill_buffer(p.spec, i, std::span<uint8_t>(data, a.buffer_bytes())); !e.empty()) {
+            return Fail::failure(e);
+        }
     }
     if (auto loaded = setup.sim->load(*p.module); !loaded.ok) return Fail::failure(loaded.message);
     setup.params = launch::pack_params(*p.kernel, setup.addresses, p.spec);
@@ -265,6 +280,8 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
         if (auto occ = launch_occupancy(p, run.preset, run.registers)) run.occupancy = occ.value();
     }
     cfg.max_instructions = options.max_instructions;
+    cfg.time_limit_seconds = options.time_limit_seconds;
+    cfg.printf_fifo_bytes = options.printf_fifo_bytes;
     cfg.host_workers = options.workers;
     cfg.progress = options.progress;
     // ptxas gave the kernel no stack frame: its PTX local arrays live in registers and the GPU runs no local
@@ -311,6 +328,11 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
         r.occupancy = o;
     }
     r.printf_output = result.printf_output;
+    if (result.printf_dropped_records) {
+        r.extra["printf_overwritten"] = {{"records", result.printf_dropped_records},
+                                         {"bytes", result.printf_dropped_bytes},
+                                         {"fifo_bytes", cfg.printf_fifo_bytes}};
+    }
     if (result.error) {
         r.error = launch::ReportError{result.error->name, result.error->message, result.error->details};
         run.fault = result.error;
@@ -343,10 +365,11 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     if (keep) run.final_buffers.resize(p.spec.args.size());
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer) continue;
-        auto bytes = sim.read(setup->addresses[i], p.spec.args[i].buffer_bytes());
-        if (!bytes) continue;
-        r.buffers.push_back({static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(*bytes))});
-        if (keep) run.final_buffers[i] = std::move(*bytes);
+        const uint64_t n = p.spec.args[i].buffer_bytes();
+        const uint8_t* bytes = n ? sim.memory().translate(setup->addresses[i], n) : nullptr;
+        if (!bytes && n) continue;
+        r.buffers.push_back({static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(std::span<const uint8_t>(bytes, n)))});
+        if (keep) run.final_buffers[i].assign(bytes, bytes + n);
     }
     if (has_expect && !run.fault) {
         auto checks = launch::check_expectations(p.spec, run.final_buffers, p.arg_names);

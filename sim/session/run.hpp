@@ -63,6 +63,8 @@ RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePrese
 struct SimOptions {
     std::string device = std::string(device::default_preset_name);
     uint64_t max_instructions = 20'000'000'000ull;
+    double time_limit_seconds = engine::kDefaultTimeLimitSeconds;  // per launch; 0: none
+    uint64_t printf_fifo_bytes = engine::kDefaultPrintfFifoBytes;   // cudaLimitPrintfFifoSize
     uint32_t workers = 0;             // host threads; 0 = all cores
     bool verbose = false;
     bool ptx_level_counts = false;    // count the PTX as written even where the SASS could be decoded

@@ -1,6 +1,7 @@
 // Occupancy cases computed by hand (the seed's table and the boundaries), and the H200's own answers.
 #include <catch2/catch.hpp>
 
+#include <climits>
 #include <fstream>
 #include <map>
 
@@ -271,4 +272,15 @@ TEST_CASE("the issue's Ada laptop example: 72 registers at 256 and 1024 threads,
     // 1024 threads: 32 warps x 2304 = 73728 registers > 65536 per SM: no block fits, the launch fails with
     // "too many resources requested for launch".
     CHECK(occupancy(ada, 1024, 72).blocks_per_sm == 0);
+}
+
+// Block sizes no device accepts: 0 blocks per SM, and no int overflow on the way (the register arithmetic
+// overflowed for INT_MAX threads; the sanitizer run of this test aborts without the bound).
+TEST_CASE("absurd block sizes give zero blocks, not overflow", "[occupancy][hostile]") {
+    DevicePreset h200 = preset("h200");
+    for (int threads : {1025, 1 << 20, INT_MAX - 31, INT_MAX}) {
+        Occupancy o = occupancy(h200, threads, 255);
+        CHECK(o.blocks_per_sm == 0);
+        CHECK(o.warps_per_sm == 0);
+    }
 }

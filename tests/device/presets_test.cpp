@@ -1,6 +1,7 @@
 // Device presets: every built-in one loads, matches its file, cites its numbers; bad files name the field.
 #include <catch2/catch.hpp>
 
+#include <climits>
 #include <cstdio>
 #include <functional>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/device/device.hpp"
+#include "sim/device/occupancy.hpp"
 
 namespace {
 
@@ -164,5 +166,32 @@ TEST_CASE("malformed JSON, unknown names and missing files", "[presets][errors]"
     CHECK_THAT(unknown.error(), Catch::StartsWith("unknown device preset 'h300' (built in: a100, h100, h200"));
     auto missing = warpsim::device::load_preset("/nonexistent/dir/gpu.json");
     REQUIRE_FALSE(missing.has_value());
-    CHECK_THAT(missing.error(), Catch::StartsWith("cannot open device preset '/nonexistent/dir/gpu.json'"));
+    CHECK_THAT(missing.error(), Catch::StartsWith("/nonexistent/dir/gpu.json: cannot open the device preset: No such file"));
+}
+
+// The committed preset fuzz corpus (tests/fuzz/corpus/preset): absurd values, nesting, bytes that are not
+// UTF-8. Each parses or fails with a message; what parses gives occupancy answers without overflow.
+TEST_CASE("the preset fuzz corpus parses or fails with a message", "[fuzz][hostile]") {
+    namespace fs = std::filesystem;
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(WARPSIM_SOURCE_DIR) / "tests/fuzz/corpus/preset")) {
+        std::ifstream in(entry.path(), std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        INFO(entry.path().filename().string());
+        auto p = warpsim::device::parse_preset(ss.str(), entry.path().filename().string());
+        ++files;
+        if (!p) {
+            CHECK_FALSE(p.error().empty());
+            continue;
+        }
+        for (int threads : {1, 1024, 1025, INT_MAX}) {
+            warpsim::device::KernelResources k;
+            k.threads_per_block = threads;
+            k.registers_per_thread = 64;
+            auto o = warpsim::device::compute_occupancy(p.value(), k);
+            if (o) CHECK(o->blocks_per_sm >= 0);
+        }
+    }
+    CHECK(files >= 5);
 }

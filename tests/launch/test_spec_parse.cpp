@@ -211,5 +211,5 @@ TEST_CASE("unknown fields are warnings, not errors", "[launch][spec]") {
 TEST_CASE("a missing spec file is an error, not a crash", "[launch][spec][errors]") {
     SpecParse p = load_spec("/nonexistent/spec.json");
     REQUIRE(p.errors.size() == 1);
-    CHECK(p.errors[0] == "/nonexistent/spec.json: cannot open the launch spec");
+    CHECK(p.errors[0] == "/nonexistent/spec.json: cannot open the launch spec: No such file or directory");
 }
