@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+
 #include "launch/input_file.hpp"
 
 namespace warpsim::launch {
@@ -189,10 +190,20 @@ Outcome<NpyHeader> parse_npy_header(std::span<const uint8_t> bytes, const std::s
     return h;
 }
 
+namespace {
+
+// A FIFO or a device would block or never end: only a regular file (or one missing: "cannot open") is read.
+bool exists_but_not_regular(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::exists(path, ec) && !is_regular_input(path);
+}
+
+}  // namespace
+
 Outcome<NpyHeader> read_npy_header(const std::string& path) {
     using Fail = Outcome<NpyHeader>;
-    // A FIFO or a device would block or never end: regular files only (input_file.hpp).
-    if (!is_regular_input(path)) return Fail::failure(path + " is not a regular file: give a .npy file");
+    if (exists_but_not_regular(path))
+        return Fail::failure(path + " is not a regular file: give a .npy file");
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return Fail::failure("cannot open " + path);
     const auto size = static_cast<uint64_t>(in.tellg());
@@ -238,7 +249,7 @@ std::string npy_fit_error(const NpyHeader& h, ElemType type, uint64_t count, boo
 }
 
 std::string read_npy_data(const std::string& path, const NpyHeader& h, std::span<uint8_t> out) {
-    if (!is_regular_input(path)) return path + " is not a regular file: give a .npy file";
+    if (exists_but_not_regular(path)) return path + " is not a regular file: give a .npy file";
     std::ifstream in(path, std::ios::binary);
     if (!in) return "cannot open " + path;
     in.seekg(static_cast<std::streamoff>(h.data_offset));

@@ -267,6 +267,8 @@ launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device:
         if (std::string e = launch::fill_buffer(p.spec, i, std::span<uint8_t>(data, a.buffer_bytes())); !e.empty()) {
             return Fail::failure(e);
         }
+        // Filled in place rather than through Simulator::write: initcheck must still see it as written.
+        setup.sim->memory().mark_host_written(setup.addresses[i], a.buffer_bytes());
     }
     if (auto loaded = setup.sim->load(*p.module); !loaded.ok) return Fail::failure(loaded.message);
     setup.params = launch::pack_params(*p.kernel, setup.addresses, p.spec);
