@@ -53,13 +53,16 @@ TEST_CASE("fault table: one row per kind, kinds found by CUDA name, the hangs to
     CHECK(fault_from_cuda_name("cudaErrorIllegalAddress") == Fault::illegal_address);
     CHECK(fault_from_cuda_name("cudaErrorMisalignedAddress") == Fault::misaligned_address);
     CHECK_FALSE(fault_from_cuda_name("cudaErrorNoSuchThing").has_value());
-    // A GPU reports all three as cudaErrorLaunchTimeout (702); warpsim keeps them apart.
-    for (Fault f : {Fault::budget_exhausted, Fault::barrier_deadlock, Fault::cluster_deadlock}) {
+    // A GPU reports all of these as cudaErrorLaunchTimeout (702); warpsim keeps them apart.
+    for (Fault f : {Fault::budget_exhausted, Fault::time_limit, Fault::barrier_deadlock, Fault::cluster_deadlock,
+                    Fault::mbarrier_deadlock}) {
         CHECK(cuda_name(f) == "cudaErrorLaunchTimeout");
         CHECK(cuda_code(f) == 702);
     }
     CHECK_FALSE(is_deadlock(Fault::budget_exhausted));
     CHECK(is_deadlock(Fault::barrier_deadlock));
     CHECK(is_deadlock(Fault::cluster_deadlock));
+    CHECK(is_deadlock(Fault::mbarrier_deadlock));
+    CHECK_FALSE(is_deadlock(Fault::time_limit));
     CHECK(cuda_words(Fault::illegal_address) == "an illegal memory access was encountered");
 }

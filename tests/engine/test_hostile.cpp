@@ -107,6 +107,7 @@ TEST_CASE("an mbarrier wait that can never complete is reported as a deadlock", 
     auto r = run_one(stuck, "wait", out, cfg);
     REQUIRE(r.error);
     CHECK(r.error->name == "cudaErrorLaunchTimeout");
+    CHECK(r.error->kind == engine::Fault::mbarrier_deadlock);
     CHECK_THAT(r.error->details, Catch::Contains("mbarrier deadlock in block (0,0,0)"));
     CHECK_THAT(r.error->details, Catch::Contains("test.ptx:22"));
     CHECK(r.thread_instructions < 100'000'000ull);
@@ -157,6 +158,7 @@ TEST_CASE("the wall-clock limit stops a launch", "[hostile][time]") {
     auto r = run_one(k, "spin", out, cfg);
     REQUIRE(r.error);
     CHECK(r.error->name == "cudaErrorLaunchTimeout");
+    CHECK(r.error->kind == engine::Fault::time_limit);
     CHECK_THAT(r.error->details, Catch::Contains("time limit of 0.2 s"));
 }
 
