@@ -9,10 +9,12 @@ namespace {
 struct OpcodeInfo {
     std::string_view name;
     ExecClass cls;
+    Family family;
+    std::string_view section;
 };
 
 constexpr OpcodeInfo kOpcodes[] = {
-#define WARPSIM_OPCODE(id, spelling, cls) {spelling, ExecClass::cls},
+#define WARPSIM_OPCODE(id, spelling, cls, family, sig, section) {spelling, ExecClass::cls, Family::family, section},
 #include "kernels_ir/opcodes.def"
 #undef WARPSIM_OPCODE
 };
@@ -55,6 +57,8 @@ static_assert(std::size(kSpaceNames) == static_cast<std::size_t>(Space::surf) + 
 
 std::string_view opcode_name(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].name; }
 ExecClass exec_class(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].cls; }
+Family family(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].family; }
+std::string_view isa_section(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].section; }
 
 std::optional<Opcode> opcode_from_name(std::string_view spelling) {
     for (std::size_t i = 0; i < kOpcodeCount; ++i) {

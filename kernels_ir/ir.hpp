@@ -16,20 +16,33 @@ namespace warpsim::ir {
 // ---------------------------------------------------------------------------------------------
 enum class ExecClass : uint8_t { int_alu, fp32, fp64, fp16, sfu, mem, branch, barrier, warp, async, tensor, misc };
 
+// The opcode families (opcodes.def's fifth column) and operand signatures (its sixth; see opcodes.def).
+enum class Family : uint8_t { arithmetic, compare, logic, memory, control, barrier, warp, async, tensor, texture, video };
+enum class OperandSig : uint8_t { def, use, acc, form };
+
 enum class Opcode : uint16_t {
-#define WARPSIM_OPCODE(id, spelling, cls) id,
+#define WARPSIM_OPCODE(id, spelling, cls, family, sig, section) id,
 #include "kernels_ir/opcodes.def"
 #undef WARPSIM_OPCODE
 };
 
 inline constexpr std::size_t kOpcodeCount = 0
-#define WARPSIM_OPCODE(id, spelling, cls) +1
+#define WARPSIM_OPCODE(id, spelling, cls, family, sig, section) +1
 #include "kernels_ir/opcodes.def"
 #undef WARPSIM_OPCODE
     ;
 
 std::string_view opcode_name(Opcode op);
 ExecClass exec_class(Opcode op);
+Family family(Opcode op);
+std::string_view isa_section(Opcode op);  // "9.7.15.16" (PTX ISA 9.4 documentation)
+
+inline constexpr OperandSig kOperandSigs[] = {
+#define WARPSIM_OPCODE(id, spelling, cls, family, sig, section) OperandSig::sig,
+#include "kernels_ir/opcodes.def"
+#undef WARPSIM_OPCODE
+};
+constexpr OperandSig operand_signature(Opcode op) { return kOperandSigs[static_cast<std::size_t>(op)]; }
 std::optional<Opcode> opcode_from_name(std::string_view spelling);
 std::string_view exec_class_name(ExecClass c);
 

@@ -45,6 +45,19 @@ constexpr Signature kSignatures[] = {
     {Opcode::activemask, "d", true},  {Opcode::nanosleep, "s", true},
 };
 
+// The destinations the signatures list agree with the opcode table's operand signatures (opcodes.def), which
+// the engine, the register-use analyses and the timing model read: a row that disagrees does not compile.
+constexpr bool signatures_agree_with_opcode_table() {
+    for (const auto& s : kSignatures) {
+        const OperandSig sig = operand_signature(s.op);
+        if (sig == OperandSig::form) continue;
+        const bool dest = !s.operands.empty() && s.operands[0] == 'd';
+        if (dest != (sig == OperandSig::def || sig == OperandSig::acc)) return false;
+    }
+    return true;
+}
+static_assert(signatures_agree_with_opcode_table(), "kSignatures and opcodes.def disagree on a destination");
+
 const Signature* signature_of(Opcode op) {
     for (const auto& s : kSignatures) {
         if (s.op == op) return &s;

@@ -8,6 +8,7 @@
 #include "kernels_ir/cfg.hpp"
 #include "kernels_ir/dataflow.hpp"
 #include "kernels_ir/layout.hpp"
+#include "kernels_ir/operand_roles.hpp"
 
 #include "sim/engine/contract.hpp"
 #include "sim/engine/dispatch.hpp"
@@ -151,18 +152,6 @@ private:
         }
     }
 
-    bool has_dest(const ir::Instruction& inst) const {
-        using O = ir::Opcode;
-        switch (inst.op) {
-        case O::st: case O::red: case O::bra: case O::brx: case O::call: case O::ret: case O::exit: case O::trap:
-        case O::membar: case O::fence: case O::prefetch: case O::prefetchu: case O::nanosleep: case O::pmevent:
-        case O::brkpt: case O::discard: case O::applypriority: case O::stackrestore: return false;
-        case O::barrier: return inst.d.bar == ir::BarMode::red;
-        case O::bar: return inst.d.bar == ir::BarMode::red;  // only bar.red writes a register
-        default: return true;
-        }
-    }
-
     void fill_address(const Operand& o, DInst& in, ir::Space space) {
         in.offset = o.imm;
         if (o.reg != ir::kNoReg) in.addr_reg = o.reg;
@@ -224,7 +213,7 @@ private:
             in.guard_neg = inst.pred.negated;
         }
         bool ok = true;
-        const bool dest = has_dest(inst);
+        const bool dest = ir::operand_roles(inst).writes();
         for (std::size_t i = 0; i < inst.args.size(); ++i) {
             const Operand& o = inst.args[i];
             if (o.kind == Operand::Kind::address) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "kernels_ir/details.hpp"
+#include "kernels_ir/operand_roles.hpp"
 #include "sim/session/run.hpp"
 #include "sim/timing/sass_spills.hpp"
 
@@ -27,17 +28,6 @@ bool is_memory_op(ir::Opcode op) {
 }
 
 bool is_cheap_space(ir::Space s) { return s == ir::Space::param || s == ir::Space::const_; }
-
-// Instructions whose first operand is not a destination.
-bool has_no_destination(ir::Opcode op) {
-    using O = ir::Opcode;
-    static const std::set<O> none = {O::st,    O::red,   O::bra,      O::brx,       O::call,     O::ret,
-                                     O::exit,  O::trap,  O::brkpt,    O::bar,       O::barrier,  O::membar,
-                                     O::fence, O::prefetch, O::prefetchu, O::nanosleep, O::cp, O::discard,
-                                     O::applypriority, O::pmevent, O::griddepcontrol, O::sust, O::sured,
-                                     O::stmatrix};
-    return none.count(op) != 0;
-}
 
 void collect_regs(const ir::Operand& o, std::vector<uint32_t>& out) {
     if ((o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::address) && o.reg != ir::kNoReg)
@@ -104,8 +94,9 @@ ChainInst chain_inst(const ir::Instruction& inst, const counts::KernelCounters::
     c.kind = latency_of(inst);
     c.is_load = inst.op != ir::Opcode::st && inst.op != ir::Opcode::red;
     scratch.clear();
-    std::size_t first_src = has_no_destination(inst.op) ? 0 : 1;
-    for (std::size_t a = first_src; a < inst.args.size(); ++a) collect_regs(inst.args[a], scratch);
+    const ir::OperandRoles roles(inst);
+    for (std::size_t a = 0; a < inst.args.size(); ++a)
+        if (roles[a] != ir::Role::written) collect_regs(inst.args[a], scratch);
     if (inst.pred.reg != ir::kNoReg) scratch.push_back(inst.pred.reg);
     std::size_t nd = 0;
     for (auto r : scratch) {
@@ -121,10 +112,26 @@ ChainInst chain_inst(const ir::Instruction& inst, const counts::KernelCounters::
     return c;
 }
 
+// Instructions [begin, end) of fn into blk (at most 30000), each with its in-range producers; counters
+// (nullptr: none) give the per-line statistics.
+void fill_chain(const ir::Function& fn, uint32_t begin, uint32_t end, const counts::KernelCounters* counters,
+                uint32_t fi, ChainBlock& blk, std::vector<int>& last_writer) {
+    std::vector<uint32_t> scratch, dests;
+    std::fill(last_writer.begin(), last_writer.end(), -1);
+    for (uint32_t pc = begin; pc < end && pc < fn.body.size() && blk.insts.size() < 30000; ++pc) {
+        const auto& inst = fn.body[pc];
+        blk.insts.push_back(chain_inst(inst, counters ? counters->line(fi, pc) : nullptr, last_writer, scratch));
+        if (!ir::operand_roles(inst).writes()) continue;
+        dests.clear();
+        collect_regs(inst.args[0], dests);
+        for (auto r : dests)
+            if (r < last_writer.size()) last_writer[r] = static_cast<int>(blk.insts.size() - 1);
+    }
+}
+
 void add_chain(const ir::Function& fn, uint32_t fi, const counts::KernelCounters& counters,
                std::vector<ChainBlock>& out) {
     std::vector<int> last_writer(fn.regs.size(), -1);
-    std::vector<uint32_t> scratch, dests;
     auto starts = block_starts(fn);
     for (std::size_t b = 0; b < starts.size(); ++b) {
         uint32_t begin = starts[b];
@@ -133,16 +140,7 @@ void add_chain(const ir::Function& fn, uint32_t fi, const counts::KernelCounters
         if (!first || first->warp_insts == 0) continue;
         ChainBlock blk;
         blk.warp_execs = double(first->warp_insts);
-        std::fill(last_writer.begin(), last_writer.end(), -1);
-        for (uint32_t pc = begin; pc < end && blk.insts.size() < 30000; ++pc) {
-            const auto& inst = fn.body[pc];
-            blk.insts.push_back(chain_inst(inst, counters.line(fi, pc), last_writer, scratch));
-            if (has_no_destination(inst.op) || inst.args.empty()) continue;
-            dests.clear();
-            collect_regs(inst.args[0], dests);
-            for (auto r : dests)
-                if (r < last_writer.size()) last_writer[r] = static_cast<int>(blk.insts.size() - 1);
-        }
+        fill_chain(fn, begin, end, &counters, fi, blk, last_writer);
         out.push_back(std::move(blk));
     }
 }
@@ -189,6 +187,13 @@ void add_spill_sites(const session::PreparedLaunch& p, const session::SimRun& ru
 }
 
 }  // namespace
+
+ChainBlock chain_of(const ir::Function& fn, uint32_t begin, uint32_t end) {
+    ChainBlock blk;
+    std::vector<int> last_writer(fn.regs.size(), -1);
+    fill_chain(fn, begin, end, nullptr, 0, blk, last_writer);
+    return blk;
+}
 
 LaunchProfile build_profile(const session::PreparedLaunch& p, const session::SimRun& run) {
     LaunchProfile prof;

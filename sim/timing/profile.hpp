@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace warpsim::ir {
+struct Function;
+}  // namespace warpsim::ir
+
 namespace warpsim::session {
 struct PreparedLaunch;
 struct SimRun;
@@ -85,5 +89,9 @@ struct LaunchProfile {
 
 // Builds the profile from a prepared launch and its simulated run (counts, occupancy, preset).
 LaunchProfile build_profile(const session::PreparedLaunch& p, const session::SimRun& run);
+
+// fn's instructions [begin, end) as one chain without statistics: each one's in-range producers of the
+// registers it reads (ir::operand_roles), as build_profile finds them per executed block.
+ChainBlock chain_of(const ir::Function& fn, uint32_t begin, uint32_t end);
 
 }  // namespace warpsim::timing
