@@ -28,6 +28,7 @@ struct WarpAccess {
     bool async_fill = false;        // the shared-memory write of a cp.async (LDGSTS): not an LSU shared store
     bool redux_op = false;          // a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine lanes)
     bool barrier_object = false;    // an mbarrier operation (is_barrier_object_op): in no LSU counter
+    bool float_op = false;          // a floating-point atomic or reduction (the L2 takes longer per update)
     std::array<uint64_t, 32> addr{};
 };
 

@@ -112,6 +112,15 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     const uint32_t ideal = ideal_sectors(a, local);
     const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
     const uint32_t sectors = rmw && !local ? rmw_sectors(a) : touched;
+    if (rmw && !local) {
+        // ptxas combines the lanes of an integer atomic at a warp-uniform address into one update (a leader
+        // lane sends the warp's sum); an address that is equal in every lane only at run time is not (the H200
+        // spends 32 updates' time on a warp of atomic_spread8, whose word depends on %tid).
+        const auto* u = cfg_.uniform_atomics.get();
+        const bool combined = a.redux_op && u && a.function < u->size() && a.pc < (*u)[a.function].size() &&
+                              (*u)[a.function][a.pc];
+        atomics_.add(a, combined, cfg_.atomic_cost);
+    }
     ++line.requests;
     line.sectors += sectors;
     line.ideal_sectors += ideal;
@@ -251,6 +260,7 @@ void KernelCounters::merge(const KernelCounters& other) {
         for (std::size_t pc = 0; pc < theirs.size(); ++pc) mine[pc].add(theirs[pc]);
     }
     footprint_.merge(other.footprint_);
+    atomics_.merge(other.atomics_);
 }
 
 std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "sim/counts/access.hpp"
+#include "sim/counts/atomic_contention.hpp"
 #include "sim/counts/footprint.hpp"
 #include "sim/counts/global_sectors.hpp"
 #include "sim/counts/metric_table.hpp"
@@ -84,6 +85,12 @@ struct CountsConfig {
     // What ptxas made of the kernel's shared accesses (merged LDS/STS, if-converted branches): shared memory is
     // then counted per SASS instruction. nullptr: per PTX instruction ("PTX-level counts").
     std::shared_ptr<const SassPlan> sass;
+    // What the L2's atomics cost per 512-byte region (measured on the H200; see atomic_contention.hpp).
+    AtomicCost atomic_cost;
+    // [function][pc]: a global atomic or reduction whose address is warp-uniform in the PTX
+    // (ir::address_warp_uniform): ptxas combines a warp's lanes of an integer add/min/max/and/or/xor there into
+    // one update. nullptr: none known.
+    std::shared_ptr<const std::vector<std::vector<bool>>> uniform_atomics;
 };
 
 // One worker's statistics. The engine makes one per worker thread (or per block), calls on_instruction for
@@ -150,6 +157,8 @@ public:
     // Distinct sectors read and written so far (the footprint the L2/DRAM estimate works from).
     SectorFootprint::Totals footprint_totals() const { return footprint_.totals(); }
     const SectorFootprint& footprint() const { return footprint_; }
+    // The L2's busy time per region for the global atomics and reductions so far.
+    AtomicContention::Summary atomic_contention() const { return atomics_.summary(); }
 
 private:
     LineStats& line_slot(uint32_t function, uint32_t pc);
@@ -166,6 +175,7 @@ private:
     std::array<uint64_t, kStatCount> stats_{};
     std::vector<std::vector<LineStats>> lines_;  // [function][pc]
     SectorFootprint footprint_;
+    AtomicContention atomics_;
     SectoredCache l1_;  // built on the first cached load: a counter per block should not pay for it
     bool l1_built_ = false;
     // Per warp of the running block: the sectors its last store sent to L2, and whether that store was narrow

@@ -314,6 +314,7 @@ AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::A
                   d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
     h.async_fill = kind == counts::AccessKind::store && inst.op == ir::Opcode::cp && !inst.has_mod("bulk");
     h.barrier_object = counts::is_barrier_object_op(inst);
+    h.float_op = ir::is_float(type);
     return h;
 }
 
@@ -336,6 +337,7 @@ void AccessRecorder::fill_header(counts::WarpAccess& a, counts::AccessSpace spac
     a.redux_op = header_.redux_op;
     a.async_fill = header_.async_fill;
     a.barrier_object = header_.barrier_object;
+    a.float_op = header_.float_op;
 }
 
 counts::WarpAccess& AccessRecorder::start(counts::AccessSpace space) {

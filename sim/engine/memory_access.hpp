@@ -75,7 +75,7 @@ struct AccessHeader {
     counts::AccessKind kind = counts::AccessKind::load;
     uint8_t bytes_per_lane = 0;
     bool non_coherent = false, caches_in_l1 = false;
-    bool redux_op = false, async_fill = false, barrier_object = false;
+    bool redux_op = false, async_fill = false, barrier_object = false, float_op = false;
 };
 AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::AccessKind kind,
                            uint32_t bytes_per_lane);

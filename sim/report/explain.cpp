@@ -227,6 +227,7 @@ counts::WarpAccess warp_access(const LaneSample& s, const ir::Function& fn, cons
     a.non_coherent = h.non_coherent;
     a.caches_in_l1 = h.caches_in_l1;
     a.redux_op = h.redux_op;
+    a.float_op = h.float_op;
     a.async_fill = h.async_fill;
     a.barrier_object = h.barrier_object;
     a.active_mask = s.active_mask;

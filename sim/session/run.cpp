@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernels_ir/dataflow.hpp"
 #include "kernels_ir/layout.hpp"
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/parser.hpp"
@@ -28,6 +29,23 @@
 
 namespace warpsim::session {
 namespace {
+
+// Per function and pc: the global atomics and reductions at a warp-uniform address (counts::CountsConfig).
+std::shared_ptr<const std::vector<std::vector<bool>>> uniform_atomics(const ir::Module& m) {
+    auto out = std::make_shared<std::vector<std::vector<bool>>>(m.functions.size());
+    for (std::size_t f = 0; f < m.functions.size(); ++f) {
+        const ir::Function& fn = m.functions[f];
+        const std::vector<bool> uniform = ir::warp_uniform_registers(fn);
+        auto& at = (*out)[f];
+        at.assign(fn.body.size(), false);
+        for (std::size_t pc = 0; pc < fn.body.size(); ++pc) {
+            const ir::Instruction& inst = fn.body[pc];
+            if (inst.op == ir::Opcode::atom || inst.op == ir::Opcode::red)
+                at[pc] = ir::address_warp_uniform(inst, uniform);
+        }
+    }
+    return out;
+}
 
 std::string join_lines(const std::vector<std::string>& lines) {
     std::string out;
@@ -300,6 +318,7 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
     run.sass = sass.plan;
     run.counting = sass.counting;
     cfg.counts_config.sass = run.sass;
+    cfg.counts_config.uniform_atomics = uniform_atomics(*p.module);
     run.counters = counts::KernelCounters(cfg.counts_config);
 
     const auto launch_start = std::chrono::steady_clock::now();

@@ -297,6 +297,14 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
         if (full == 0) pr.warps_per_sm = k * prof.warps_per_block;
     }
     for (const auto& w : pr.waves) pr.cycles += w.cycles * double(w.count);
+    // Global atomics in the L2 (counts::AtomicContention, measured on the H200): the busiest 512-byte region
+    // performs its requests one after another, and the L2 serves about 30 regions at once. A launch-wide
+    // limit that overlaps with the waves.
+    const double waves_cycles = pr.cycles;
+    const double atomic_ns = std::max(prof.atomic_busiest_ns,
+                                      prof.atomic_total_ns / std::max(1.0, prof.atomic_parallel_regions));
+    pr.parts.atomic = atomic_ns * prof.clock_mhz * 1e-3;
+    if (pr.parts.atomic > 0) pr.cycles = pnorm(pr.cycles, pr.parts.atomic, m.overlap_p);
     pr.time_us = pr.overhead_us + pr.cycles / prof.clock_mhz;
     pr.dram_gbps = pr.time_us > 0 ? pr.dram_bytes / (pr.time_us * 1e3) : 0;
     pr.gflops = pr.time_us > 0 ? prof.flops / (pr.time_us * 1e3) : 0;
@@ -310,6 +318,18 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
     if (pr.overhead_us >= kernel_us) {
         pr.bound = "launch";
         pr.bound_text = "launch overhead";
+    } else if (P.atomic > waves_cycles) {
+        pr.bound = "atomic";
+        const bool one_region = prof.atomic_busiest_ns * prof.atomic_parallel_regions >= prof.atomic_total_ns;
+        if (one_region && prof.atomic_max_same_word >= 4) {
+            pr.bound_text = fmt::format("atomics on few addresses: up to {} lanes of a warp update one word, "
+                                        "serialised in the L2",
+                                        prof.atomic_max_same_word);
+        } else if (one_region) {
+            pr.bound_text = "atomics on few addresses: the L2 performs one 512-byte region's requests one after another";
+        } else {
+            pr.bound_text = "atomic throughput of the L2";
+        }
     } else if (nwaves >= 2 && fill < 0.5 && last >= 0.2 * pr.cycles) {
         pr.bound = "tail";
         pr.bound_text = fmt::format("tail wave: 1 of {} waves {:.1f} % full", nwaves, 100.0 * fill);
@@ -354,6 +374,14 @@ std::string prediction_text(const LaunchProfile& prof, const Prediction& pr) {
     if (pr.spill_bytes > 0)
         o << fmt::format("          register spills: {:.1f} MiB of local-memory traffic (ptxas -v)\n",
                          pr.spill_bytes / 1048576.0);
+    if (prof.atomic_requests > 0)
+        o << fmt::format("          atomics: {:.0f} warp requests to the L2, busiest 512-byte region {:.1f} us, all "
+                         "regions {:.1f} us over {:.0f} at once ({})\n",
+                         prof.atomic_requests, prof.atomic_busiest_ns * 1e-3, prof.atomic_total_ns * 1e-3,
+                         prof.atomic_parallel_regions,
+                         prof.atomic_max_same_word > 1
+                             ? fmt::format("up to {} lanes of a request on one word", prof.atomic_max_same_word)
+                             : std::string("one update per word and request"));
     uint64_t first = 1;
     for (const auto& w : pr.waves) {
         std::string which = w.count > 1 ? fmt::format("waves {}-{}", first, first + w.count - 1)

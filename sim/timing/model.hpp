@@ -71,6 +71,7 @@ struct Wave {
 // Cycles of the limits, summed over waves, for the bound and the text.
 struct Components {
     double latency = 0, issue = 0, pipe = 0, lsu = 0, dram = 0, l2 = 0;
+    double atomic = 0;           // cycles of the L2's atomic serialisation (the whole launch)
     double spill_share = 0;      // share of the L2 and DRAM bytes that are register spills
     double shared_part = 0;      // share of the LSU time spent in shared wavefronts
     double memory_chain_share = 0;  // share of the warp chain waiting on global memory

@@ -233,6 +233,12 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
     prof.footprint_l2_bytes = double(fp.read_blocks64) * 64.0 + double(fp.either - fp.read) * 32.0;
     prof.l2_capacity_bytes = double(run.counters.config().l2_bytes);
     prof.l1_capacity_bytes = double(run.counters.config().l1_bytes);
+    const auto atom = run.counters.atomic_contention();
+    prof.atomic_busiest_ns = double(atom.busiest_ps) * 1e-3;
+    prof.atomic_total_ns = double(atom.total_ps) * 1e-3;
+    prof.atomic_parallel_regions = run.counters.config().atomic_cost.parallel_regions;
+    prof.atomic_requests = double(atom.requests);
+    prof.atomic_max_same_word = atom.max_same_word;
     prof.spill_store_bytes = double(run.registers.spill_store_bytes);
     prof.spill_load_bytes = double(run.registers.spill_load_bytes);
     prof.stack_frame_bytes = double(run.registers.stack_frame_bytes);

@@ -298,3 +298,33 @@ TEST_CASE("parameters round-trip through the preset's values map", "[timing]") {
     CHECK(back.launch_overhead_us == 2.5);
     CHECK(back.dram_efficiency == 0.77);
 }
+
+// Hand-computed: 1000 MHz (1 cycle per ns), max() for overlaps. A histogram on 8 words in one region:
+// 776,000 ns busiest, the same in total, against waves of far fewer cycles.
+TEST_CASE("atomics serialised in the L2 limit the launch and name the bound", "[timing]") {
+    auto m = simple_params();
+    LaunchProfile p = compute_profile(132);
+    const double waves = predict_profile(p, m).cycles;
+    REQUIRE(waves < 1e5);
+    p.atomic_requests = 32768;
+    p.atomic_busiest_ns = 776000;
+    p.atomic_total_ns = 776000;
+    p.atomic_parallel_regions = 30;
+    p.atomic_max_same_word = 32;
+    auto pr = predict_profile(p, m);
+    CHECK(pr.cycles == Approx(776000));
+    CHECK(pr.bound == "atomic");
+    CHECK(pr.bound_text.find("32 lanes of a warp update one word") != std::string::npos);
+    // Spread over many regions: the total over 30 at once, 3e6 / 30 = 1e5 > the busiest 2e4.
+    p.atomic_busiest_ns = 2e4;
+    p.atomic_total_ns = 3e6;
+    p.atomic_max_same_word = 1;
+    pr = predict_profile(p, m);
+    CHECK(pr.cycles == Approx(1e5));
+    CHECK(pr.bound_text == "atomic throughput of the L2");
+    // Below the waves: no effect with max().
+    p.atomic_busiest_ns = p.atomic_total_ns = waves / 2;
+    pr = predict_profile(p, m);
+    CHECK(pr.cycles == Approx(waves));
+    CHECK(pr.bound != "atomic");
+}
