@@ -62,6 +62,49 @@ void RaceChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint3
     start_group(warps, threads, shared_bytes);
 }
 
+void RaceChecker::WordTable::clear() {
+    used_ = 0;
+    if (++current_ == 0) {  // the generation wrapped: forget every slot for real
+        std::fill(gen_.begin(), gen_.end(), 0u);
+        current_ = 1;
+    }
+}
+
+void RaceChecker::WordTable::grow() {
+    const std::size_t size = keys_.empty() ? 1024 : keys_.size() * 2;
+    std::vector<uint64_t> keys(size);
+    std::vector<uint32_t> gen(size, 0);
+    std::vector<Word> words(size);
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+        if (gen_[i] != current_) continue;
+        std::size_t slot = (keys_[i] * 0x9E3779B97F4A7C15ull) & (size - 1);
+        while (gen[slot] == current_) slot = (slot + 1) & (size - 1);
+        keys[slot] = keys_[i];
+        gen[slot] = current_;
+        words[slot] = std::move(words_[i]);
+    }
+    keys_ = std::move(keys);
+    gen_ = std::move(gen);
+    words_ = std::move(words);
+}
+
+RaceChecker::Word& RaceChecker::WordTable::at(uint64_t key) {
+    if (2 * (used_ + 1) > keys_.size()) grow();  // at most half full: short probe sequences
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t slot = (key * 0x9E3779B97F4A7C15ull) & mask;
+    while (gen_[slot] == current_) {
+        if (keys_[slot] == key) return words_[slot];
+        slot = (slot + 1) & mask;
+    }
+    keys_[slot] = key;
+    gen_[slot] = current_;
+    ++used_;
+    Word& w = words_[slot];
+    w.written = w.write_strong = 0;  // the write stamps are read only for bytes marked written
+    w.reads.clear();                 // keeps its capacity for the next group
+    return w;
+}
+
 void RaceChecker::start_group(uint32_t warps, uint32_t threads, uint32_t shared_bytes) {
     const auto ctas = static_cast<uint32_t>(ctas_.size());
     const uint32_t all = warps * ctas;
@@ -76,7 +119,15 @@ void RaceChecker::start_group(uint32_t warps, uint32_t threads, uint32_t shared_
     pending_.assign(all, Clock{});
     barrier_join_.assign(ctas, std::vector<Clock>(kBarrierIds));
     barrier_waiters_.assign(ctas, std::vector<uint64_t>(kBarrierIds, 0));
-    shared_.assign(ctas, std::vector<Word>((uint64_t{shared_bytes} + 3) / 4));
+    // Reset in place: the words (and their read lists' capacity) are reused from block to block.
+    shared_.resize(ctas);
+    for (auto& words : shared_) {
+        words.resize((uint64_t{shared_bytes} + 3) / 4);
+        for (Word& w : words) {
+            w.written = w.write_strong = 0;
+            w.reads.clear();
+        }
+    }
     global_.clear();
     sync_objects_.clear();
     cluster_arrived_.assign(all, 0);
@@ -344,7 +395,7 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
                 if (word >= shared_[owner].size()) continue;
                 w = &shared_[owner][word];
             } else {
-                w = &global_[word];
+                w = &global_.at(word);
             }
             check_word(*w, a, reads, writes, mask);
             if (!strong) continue;

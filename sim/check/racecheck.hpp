@@ -86,6 +86,22 @@ private:
         bool strong;
     };
 
+    // The global words a group touched: open addressing over two arrays that live for the whole launch. A
+    // new group empties it by bumping the generation, so no word is freed and allocated again per block (the
+    // node-per-word hash map this replaces spent two thirds of racecheck's time in malloc and free).
+    class WordTable {
+    public:
+        Word& at(uint64_t key);   // the word, reset to "never accessed" when the group first touches it
+        void clear();
+    private:
+        void grow();
+        std::vector<uint64_t> keys_;
+        std::vector<uint32_t> gen_;  // slot in use in this group iff gen_[slot] == current_
+        std::vector<Word> words_;
+        uint32_t current_ = 1;
+        std::size_t used_ = 0;
+    };
+
     using Clock = std::vector<uint32_t>;
     static constexpr uint32_t kNoWarp = ~0u;
     void start_group(uint32_t warps, uint32_t threads, uint32_t shared_bytes);
@@ -120,7 +136,7 @@ private:
     std::vector<Clock> exited_join_;                     // per CTA: join of the clocks of warps that exited entirely
     Clock cluster_exited_join_;                          // the same over the cluster
     std::vector<std::vector<Word>> shared_;              // [rank][4-byte word of that CTA's shared window]
-    std::unordered_map<uint64_t, Word> global_;          // per 4-byte word touched in this group
+    WordTable global_;                                   // per 4-byte word touched in this group
     std::unordered_map<uint64_t, Clock> sync_objects_;   // word key -> clock published there
     // barrier.cluster: per warp 1 + the phase of its last arrival (0: none), per phase the join of its
     // releasing arrivals, the completed phases, and the warps waiting (warp, phase).
