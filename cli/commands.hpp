@@ -16,7 +16,7 @@ struct RunArgs {
     uint32_t runs = 20;
     uint64_t max_instructions = 20'000'000'000ull;
     double time_limit = 1800;            // --time-limit seconds per launch; 0: none
-    uint64_t printf_buffer = uint64_t{1} << 20;  // --printf-buffer: cudaLimitPrintfFifoSize
+    uint64_t printf_buffer = 8'650'752;  // --printf-buffer: cudaLimitPrintfFifoSize (the H200's default)
     uint32_t workers = 0;
     std::string html;   // --html FILE: also write the HTML report there
     std::string save;   // --save DIR: every buffer after the kernel as DIR/argN.npy

@@ -81,7 +81,7 @@ int dispatch(int argc, char** argv) {
     run_cmd->add_option("--time-limit", run.time_limit, "Stop a launch after this many seconds of wall-clock time "
                         "(default 1800; 0: no limit)")->check(CLI::NonNegativeNumber);
     run_cmd->add_option("--printf-buffer", run.printf_buffer, "Bytes of device printf output a launch keeps "
-                        "(cudaLimitPrintfFifoSize, default 1048576); the oldest records are overwritten beyond it")
+                        "(cudaLimitPrintfFifoSize, default 8650752 as on the H200); the oldest records are overwritten beyond it")
         ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
     run_cmd->add_option("--threads", run.workers, "Host threads for the simulator (default: all cores)");
     run_cmd->add_option("--save", run.save, "Save every buffer after the kernel as DIR/argN.npy (NumPy), listed in "

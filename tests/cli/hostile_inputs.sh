@@ -27,7 +27,8 @@ expect() {
     local got=$?
     [ "$got" -eq "$rc" ] || fail "warpsim $*: exit $got, expected $rc; stderr: $(head -c 400 "$out/stderr")"
     if [ -n "$want_err" ]; then
-        cat "$out/stderr" "$out/stdout" | grep -qF -- "$want_err" ||
+        # grep reads the files itself: `cat | grep -q` fails under pipefail when grep stops early (SIGPIPE).
+        grep -qF -- "$want_err" "$out/stderr" "$out/stdout" ||
             fail "warpsim $*: output lacks '$want_err': $(head -c 400 "$out/stderr")"
     fi
 }
