@@ -364,6 +364,13 @@ Expected<DevicePreset> parse_preset(std::string_view json_text, std::string_view
         std::size_t colon = what.rfind(": ");
         return Expected<DevicePreset>::failure(std::string(origin) + ":" + line_col(json_text, at) +
                                                ": invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+    } catch (const json::exception& e) {
+        // A number beyond a double's range ("1e999"): nlohmann throws out_of_range 406, without a position.
+        std::string what = e.what();
+        std::size_t close = what.find("] ");
+        return Expected<DevicePreset>::failure(std::string(origin) + ": invalid JSON: " +
+                                               (close == std::string::npos ? what : what.substr(close + 2)) +
+                                               "; give numbers a double can hold");
     }
     if (!root.is_object()) return Expected<DevicePreset>::failure(std::string(origin) + ": expected a JSON object");
     try {

@@ -195,3 +195,10 @@ TEST_CASE("the preset fuzz corpus parses or fails with a message", "[fuzz][hosti
     }
     CHECK(files >= 5);
 }
+
+TEST_CASE("a number beyond a double's range in a preset is a message, not an exception", "[fuzz][hostile]") {
+    // Found by fuzz_preset (tests/fuzz/corpus/preset/number_overflow.json): nlohmann throws out_of_range 406.
+    auto p = warpsim::device::parse_preset(R"({"name": "x", "sm_count": 25769e803776})", "big.json");
+    REQUIRE_FALSE(p);
+    CHECK_THAT(p.error(), Catch::Contains("big.json: invalid JSON: number overflow parsing '25769e803776'"));
+}
