@@ -21,6 +21,28 @@ std::string unique_name(const std::unordered_set<std::string>& taken, const std:
     }
 }
 
+void collect_symbol_names(const Operand& o, std::unordered_set<std::string>& names) {
+    if ((o.kind == Operand::Kind::symbol || o.kind == Operand::Kind::address) && !o.name.empty()) names.insert(o.name);
+    for (const auto& e : o.elems) collect_symbol_names(e, names);
+}
+
+// The printer declares every register at the top of the body, inner scopes' too. A symbol operand that names
+// a register of an inner scope outside that scope (a variable the register shadows, or a name the verifier
+// reports as undeclared) would then read back as the register: such registers get a flattened name of their own.
+void rename_registers_named_like_symbols(Function& fn, std::unordered_set<std::string>& taken) {
+    std::unordered_set<std::string> symbols;
+    for (const auto& inst : fn.body) {
+        for (const auto& a : inst.args) collect_symbol_names(a, symbols);
+    }
+    if (symbols.empty()) return;
+    taken.insert(symbols.begin(), symbols.end());
+    for (auto& r : fn.regs) {
+        if (!symbols.count(r.name)) continue;
+        r.name = unique_name(taken, r.name);
+        taken.insert(r.name);
+    }
+}
+
 }  // namespace
 
 std::optional<std::pair<SpecialReg, uint8_t>> special_reg_from_spelling(std::string_view name) {
@@ -57,6 +79,7 @@ void Parser::parse_body(Function& fn) {
         if (pos_ == before && !done) next();
     }
     resolve_labels(st);
+    rename_registers_named_like_symbols(fn, st.taken);
 }
 
 void Parser::parse_body_statement(BodyState& st, bool& done) {
