@@ -7,15 +7,12 @@
 
 namespace warpsim::counts {
 
-void AtomicContention::add(const WarpAccess& a, bool combined, const AtomicCost& cost) {
-    // Lanes in ascending address order: lanes of one region, of one sector and of one word are then adjacent.
-    std::array<uint64_t, 32> addr{};
-    uint32_t n = 0;
-    for (uint32_t m = a.active_mask; m != 0; m &= m - 1)
-        addr[n++] = a.addr[static_cast<std::size_t>(std::countr_zero(m))];
+void AtomicContention::add(const WarpAccess& a, const SortedLanes& lanes, bool combined, const AtomicCost& cost) {
+    // Lanes in ascending address order: lanes of one region, of one sector and of one word are adjacent.
+    const auto& addr = lanes.addr;
+    const uint32_t n = lanes.n;
     if (n == 0) return;
     shift_ = cost.region_shift;
-    std::sort(addr.begin(), addr.begin() + n);
     const uint64_t word_ps = a.float_op ? cost.same_word_float_ps : cost.same_word_int_ps;
     uint32_t i = 0;
     while (i < n) {

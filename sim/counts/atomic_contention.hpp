@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "sim/counts/access.hpp"
+#include "sim/counts/global_sectors.hpp"
 
 namespace warpsim::counts {
 
@@ -28,8 +29,8 @@ struct AtomicCost {
     uint64_t sector_ps = 660;            // per distinct sector of the region in the request
     uint64_t same_word_int_ps = 740;     // per lane on the request's most-asked word, integer operations
     uint64_t same_word_float_ps = 1760;  // the same for floating-point adds
-    uint32_t region_shift = 9;           // 512-byte regions
-    double parallel_regions = 30;        // regions the L2 serves at once (used by the timing model)
+    uint32_t region_shift = 9;           // 512-byte regions (how many the L2 serves at once is the timing
+                                         // model's: timing::ModelParams::atomic_parallel_regions)
 };
 
 class AtomicContention {
@@ -45,7 +46,10 @@ public:
 
     // One warp-level global atomic or reduction. `combined`: the lanes were combined into one update before
     // reaching the L2 (a warp-wide integer reduction on one word: global_sectors' rmw_sectors rule).
-    void add(const WarpAccess& a, bool combined, const AtomicCost& cost);
+    void add(const WarpAccess& a, const SortedLanes& lanes, bool combined, const AtomicCost& cost);
+    void add(const WarpAccess& a, bool combined, const AtomicCost& cost) {
+        add(a, sorted_lane_addresses(a), combined, cost);
+    }
     void merge(const AtomicContention& other);
     Summary summary() const;
 

@@ -111,15 +111,17 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     const uint32_t touched = local ? collect_local_sectors(a, local_base, list) : (collect_sectors(a, list), list.size);
     const uint32_t ideal = ideal_sectors(a, local);
     const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
-    const uint32_t sectors = rmw && !local ? rmw_sectors(a) : touched;
+    uint32_t sectors = touched;
     if (rmw && !local) {
+        const SortedLanes lanes = sorted_lane_addresses(a);
+        sectors = rmw_sectors(a, lanes);
         // ptxas combines the lanes of an integer atomic at a warp-uniform address into one update (a leader
         // lane sends the warp's sum); an address that is equal in every lane only at run time is not (the H200
         // spends 32 updates' time on a warp of atomic_spread8, whose word depends on %tid).
         const auto* u = cfg_.uniform_atomics.get();
         const bool combined = a.redux_op && u && a.function < u->size() && a.pc < (*u)[a.function].size() &&
                               (*u)[a.function][a.pc];
-        atomics_.add(a, combined, cfg_.atomic_cost);
+        atomics_.add(a, lanes, combined, cfg_.atomic_cost);
     }
     ++line.requests;
     line.sectors += sectors;

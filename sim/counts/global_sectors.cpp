@@ -64,13 +64,18 @@ uint32_t count_sectors(const WarpAccess& access) {
     return list.size;
 }
 
-uint32_t rmw_sectors(const WarpAccess& access) {
-    std::array<uint64_t, 32> addr;
-    uint32_t n = 0;
+SortedLanes sorted_lane_addresses(const WarpAccess& access) {
+    SortedLanes s;
     for (uint32_t mask = access.active_mask; mask != 0; mask &= mask - 1)
-        addr[n++] = access.addr[static_cast<uint32_t>(std::countr_zero(mask))];
+        s.addr[s.n++] = access.addr[static_cast<uint32_t>(std::countr_zero(mask))];
+    std::sort(s.addr.begin(), s.addr.begin() + s.n);
+    return s;
+}
+
+uint32_t rmw_sectors(const WarpAccess& access, const SortedLanes& lanes) {
+    const auto& addr = lanes.addr;
+    const uint32_t n = lanes.n;
     if (n == 0) return 0;
-    std::sort(addr.begin(), addr.begin() + n);
     if (access.kind == AccessKind::reduction && access.redux_op && addr[0] == addr[n - 1]) return 1;
     uint32_t total = 0, sector_max = 0, run = 0;
     for (uint32_t i = 0; i < n; ++i) {

@@ -33,13 +33,22 @@ uint32_t collect_local_sectors(const WarpAccess& access, uint64_t warp_base, Sec
 // Distinct 32-byte sectors touched by the active lanes (what l1tex__t_sectors_* counts per request).
 uint32_t count_sectors(const WarpAccess& access);
 
+// The active lanes' addresses in ascending order: lanes of one word, one sector and one region adjacent.
+// Sorted once per atomic request and shared by rmw_sectors and counts::AtomicContention.
+struct SortedLanes {
+    std::array<uint64_t, 32> addr{};
+    uint32_t n = 0;
+};
+SortedLanes sorted_lane_addresses(const WarpAccess& access);
+
 // l1tex__t_sectors of a global atom/red request. The H200 counts, per distinct sector, as many sectors as
 // the most lanes that update one address in it (same-address updates are applied one per pass): measured
 // f32 red at one address 32, at four addresses of one sector (8 lanes each) 8, exch at 32 distinct
 // addresses 4. A red of a 32-bit integer add/min/max/and/or/xor at one warp-uniform address is 1: ptxas
 // combines the lanes first (REDUX) and one lane sends it (atomic_int_global: 14 such reds per warp at 1,
 // inc/dec and 64-bit ones at 32).
-uint32_t rmw_sectors(const WarpAccess& access);
+uint32_t rmw_sectors(const WarpAccess& access, const SortedLanes& lanes);
+inline uint32_t rmw_sectors(const WarpAccess& access) { return rmw_sectors(access, sorted_lane_addresses(access)); }
 
 // The sectors the active lanes' distinct bytes would need if they were perfectly packed and aligned:
 // ceil(distinct bytes / 32). Lanes that share an address are served by the same bytes, so they count once:

@@ -31,10 +31,15 @@ namespace warpsim::session {
 namespace {
 
 // Per function and pc: the global atomics and reductions at a warp-uniform address (counts::CountsConfig).
+// The dataflow runs only over functions that have an atomic or reduction (most launches have none).
 std::shared_ptr<const std::vector<std::vector<bool>>> uniform_atomics(const ir::Module& m) {
     auto out = std::make_shared<std::vector<std::vector<bool>>>(m.functions.size());
     for (std::size_t f = 0; f < m.functions.size(); ++f) {
         const ir::Function& fn = m.functions[f];
+        const bool any = std::any_of(fn.body.begin(), fn.body.end(), [](const ir::Instruction& inst) {
+            return inst.op == ir::Opcode::atom || inst.op == ir::Opcode::red;
+        });
+        if (!any) continue;
         const std::vector<bool> uniform = ir::warp_uniform_registers(fn);
         auto& at = (*out)[f];
         at.assign(fn.body.size(), false);

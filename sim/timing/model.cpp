@@ -44,6 +44,7 @@ constexpr NamedParam kFixed[] = {
     {"l2_keep_all_fraction", &ModelParams::l2_keep_all_fraction},
     {"l2_keep_none_fraction", &ModelParams::l2_keep_none_fraction},
     {"l2_keep_none_written_fraction", &ModelParams::l2_keep_none_written_fraction},
+    {"atomic_parallel_regions", &ModelParams::atomic_parallel_regions},
 };
 
 const NamedParam* find_param(const std::string& name) {
@@ -302,7 +303,8 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
     // limit that overlaps with the waves.
     const double waves_cycles = pr.cycles;
     const double atomic_ns = std::max(prof.atomic_busiest_ns,
-                                      prof.atomic_total_ns / std::max(1.0, prof.atomic_parallel_regions));
+                                      prof.atomic_total_ns / std::max(1.0, m.atomic_parallel_regions));
+    pr.atomic_parallel_regions = m.atomic_parallel_regions;
     pr.parts.atomic = atomic_ns * prof.clock_mhz * 1e-3;
     if (pr.parts.atomic > 0) pr.cycles = pnorm(pr.cycles, pr.parts.atomic, m.overlap_p);
     pr.time_us = pr.overhead_us + pr.cycles / prof.clock_mhz;
@@ -320,7 +322,7 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
         pr.bound_text = "launch overhead";
     } else if (P.atomic > waves_cycles) {
         pr.bound = "atomic";
-        const bool one_region = prof.atomic_busiest_ns * prof.atomic_parallel_regions >= prof.atomic_total_ns;
+        const bool one_region = prof.atomic_busiest_ns * m.atomic_parallel_regions >= prof.atomic_total_ns;
         if (one_region && prof.atomic_max_same_word >= 4) {
             pr.bound_text = fmt::format("atomics on few addresses: up to {} lanes of a warp update one word, "
                                         "serialised in the L2",
@@ -378,7 +380,7 @@ std::string prediction_text(const LaunchProfile& prof, const Prediction& pr) {
         o << fmt::format("          atomics: {:.0f} warp requests to the L2, busiest 512-byte region {:.1f} us, all "
                          "regions {:.1f} us over {:.0f} at once ({})\n",
                          prof.atomic_requests, prof.atomic_busiest_ns * 1e-3, prof.atomic_total_ns * 1e-3,
-                         prof.atomic_parallel_regions,
+                         pr.atomic_parallel_regions,
                          prof.atomic_max_same_word > 1
                              ? fmt::format("up to {} lanes of a request on one word", prof.atomic_max_same_word)
                              : std::string("one update per word and request"));

@@ -43,6 +43,9 @@ struct ModelParams {
     // Architectural (whitepaper / microbenchmark figures; not fitted).
     double alu_latency = 4, fp32_latency = 4, fp64_latency = 8, sfu_latency = 18, shared_latency = 30;
     double constant_latency = 4, warp_latency = 24, barrier_latency = 20;
+    // 512-byte regions whose atomics the L2 performs at once (counts::AtomicContention; measured on the H200,
+    // tests/timing/atomics: a million distinct words 3.3 / 0.107 = 31, warp-wide words 23.7 / 0.855 = 28).
+    double atomic_parallel_regions = 30;
     double schedulers = 4;               // warp schedulers per SM, one issue each per cycle
     double l1_sectors_per_cycle = 4;     // 128 B per cycle per SM
     double shared_wavefronts_per_cycle = 1;
@@ -92,6 +95,7 @@ struct Prediction {
     double l2_kept = 0;          // share of the footprint the L2 keeps from one run of the launch to the next
     double dram_bytes = 0;       // what the model charges DRAM with (steady state of repeated launches)
     double spill_bytes = 0;      // local-memory bytes of ptxas's register spills (L1), whole launch
+    double atomic_parallel_regions = 0;  // ModelParams::atomic_parallel_regions the prediction used
 };
 
 // Register spills (ptxas -v) turned into executed local-memory traffic of the launch. Where the SASS was

@@ -236,7 +236,6 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
     const auto atom = run.counters.atomic_contention();
     prof.atomic_busiest_ns = double(atom.busiest_ps) * 1e-3;
     prof.atomic_total_ns = double(atom.total_ps) * 1e-3;
-    prof.atomic_parallel_regions = run.counters.config().atomic_cost.parallel_regions;
     prof.atomic_requests = double(atom.requests);
     prof.atomic_max_same_word = atom.max_same_word;
     prof.spill_store_bytes = double(run.registers.spill_store_bytes);

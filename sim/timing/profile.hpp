@@ -74,8 +74,9 @@ struct LaunchProfile {
     // with more sectors than ideal writes partial sectors, which the L2 merges byte by byte).
     double store_sectors = 0, store_ideal_sectors = 0, load_sectors = 0, load_ideal_sectors = 0;
     // Global atomics and reductions in the L2 (counts::AtomicContention): the busiest 512-byte region's
-    // summed request time, the total over all regions, and how many regions the L2 serves at once.
-    double atomic_busiest_ns = 0, atomic_total_ns = 0, atomic_parallel_regions = 30;
+    // summed request time and the total over all regions (ModelParams::atomic_parallel_regions says how many
+    // regions the L2 serves at once).
+    double atomic_busiest_ns = 0, atomic_total_ns = 0;
     double atomic_requests = 0;
     uint32_t atomic_max_same_word = 0;  // the most lanes of one warp request on one word
     double local_sectors = 0;     // L1TEX sectors of .local accesses the PTX makes (part of global_sectors)

@@ -309,7 +309,7 @@ TEST_CASE("atomics serialised in the L2 limit the launch and name the bound", "[
     p.atomic_requests = 32768;
     p.atomic_busiest_ns = 776000;
     p.atomic_total_ns = 776000;
-    p.atomic_parallel_regions = 30;
+    m.atomic_parallel_regions = 30;
     p.atomic_max_same_word = 32;
     auto pr = predict_profile(p, m);
     CHECK(pr.cycles == Approx(776000));
