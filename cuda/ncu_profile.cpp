@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "launch/source.hpp"
+#include "launch/tools.hpp"
 
 namespace warpsim::cuda {
 namespace {
@@ -76,11 +77,6 @@ bool parse_value(std::string text, double& out) {
     return r.ec == std::errc() && r.ptr == clean.data() + clean.size();
 }
 
-bool is_executable(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
-
 }  // namespace
 
 std::vector<std::string> default_ncu_metrics() {
@@ -142,23 +138,11 @@ launch::Outcome<Metrics> parse_ncu_csv(std::string_view text, const std::vector<
 }
 
 std::string find_ncu() {
-    if (const char* path = std::getenv("PATH")) {
-        std::string_view rest = path;
-        while (!rest.empty()) {
-            auto colon = rest.find(':');
-            fs::path candidate = fs::path(std::string(rest.substr(0, colon))) / "ncu";
-            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-            if (is_executable(candidate)) return candidate.string();
-        }
-    }
-    std::vector<fs::path> candidates;
-    if (const char* home = std::getenv("CUDA_HOME")) candidates.push_back(fs::path(home) / "bin" / "ncu");
-    candidates.push_back("/usr/local/cuda/bin/ncu");
+    std::vector<fs::path> extra;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator("/opt/nvidia/nsight-compute", ec)) candidates.push_back(e.path() / "ncu");
-    for (const auto& c : candidates)
-        if (is_executable(c)) return c.string();
-    return {};
+    for (const auto& e : fs::directory_iterator("/opt/nvidia/nsight-compute", ec)) extra.push_back(e.path());
+    std::sort(extra.begin(), extra.end());  // the folder's order is the file system's: the oldest version first
+    return launch::find_cuda_program("ncu", extra);
 }
 
 std::vector<std::string> ncu_command(const std::string& ncu, const std::string& spec_path, const std::string& warpsim_exe,
@@ -180,7 +164,7 @@ launch::Outcome<Metrics> profile_with_ncu(const std::string& spec_path, const st
     const std::string ncu = options.ncu.empty() ? find_ncu() : options.ncu;
     if (ncu.empty())
         return launch::Outcome<Metrics>::failure("profiling needs ncu (Nsight Compute, part of the CUDA toolkit); "
-                                                 "none found on PATH, in /usr/local/cuda/bin or /opt/nvidia/nsight-compute");
+                                                 "none found in " + launch::cuda_program_search_words() + " or /opt/nvidia/nsight-compute/*");
     auto result = launch::run_process(ncu_command(ncu, spec_path, warpsim_exe, metric_names, options));
     auto metrics = parse_ncu_csv(result.output, metric_names);
     if (metrics.ok()) return metrics;

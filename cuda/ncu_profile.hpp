@@ -23,7 +23,8 @@ std::vector<std::string> default_ncu_metrics();
 // columns are kept (ncu's raw page adds device__attribute_*, launch__* and more to the requested ones).
 launch::Outcome<Metrics> parse_ncu_csv(std::string_view text, const std::vector<std::string>& wanted = {});
 
-// Where ncu is: PATH, then $CUDA_HOME/bin, /usr/local/cuda/bin, /opt/nvidia/nsight-compute/*/; "" if none.
+// Where ncu is: launch::find_cuda_program("ncu") (PATH, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin), then
+// /opt/nvidia/nsight-compute/*/ in version order; "" if none.
 std::string find_ncu();
 
 struct NcuOptions {

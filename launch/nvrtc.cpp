@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "launch/source.hpp"
+#include "launch/tools.hpp"
 
 namespace warpsim::launch {
 
@@ -44,12 +45,7 @@ bool bind(void* lib, const char* name, F& f) {
 std::vector<std::string> candidates() {
     std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so.12"};
     std::vector<std::string> out = names;
-    std::vector<std::string> roots;
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-        if (const char* root = std::getenv(var); root && *root) roots.emplace_back(root);
-    }
-    roots.emplace_back("/usr/local/cuda");
-    for (const auto& root : roots) {
+    for (const auto& root : cuda_roots()) {
         for (const auto& n : names) out.push_back((std::filesystem::path(root) / "lib64" / n).string());
     }
     return out;

@@ -17,6 +17,7 @@
 
 #include "launch/cleanup.hpp"
 #include "launch/input_file.hpp"
+#include "launch/tools.hpp"
 
 extern char** environ;
 
@@ -29,11 +30,6 @@ Outcome<std::string> read_text(const std::string& path, const std::string& conte
     auto text = read_input_file(path, kMaxSourceBytes, "source");
     if (!text) return Outcome<std::string>::failure(context + ": " + text.error());
     return text;
-}
-
-bool is_executable(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
 // Replaces the child with argv; on failure writes the reason to the pipe and exits with 127. The child leads
@@ -107,23 +103,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     return result;
 }
 
-std::string find_nvcc() {
-    if (const char* path = std::getenv("PATH")) {
-        std::string_view rest = path;
-        while (!rest.empty()) {
-            auto colon = rest.find(':');
-            std::string dir(rest.substr(0, colon));
-            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-            if (!dir.empty() && is_executable(fs::path(dir) / "nvcc")) return (fs::path(dir) / "nvcc").string();
-        }
-    }
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-        const char* root = std::getenv(var);
-        if (root && *root && is_executable(fs::path(root) / "bin" / "nvcc")) return (fs::path(root) / "bin" / "nvcc").string();
-    }
-    if (is_executable("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-    return {};
-}
+std::string find_nvcc() { return find_cuda_program("nvcc"); }
 
 // nvcc -ptx on cu_path, or on `source` written to a temporary file of cu_path's name when it is not empty. The
 // folder is a TempPath (removed on fatal signals too) and nvcc's TMPDIR, so its own temporary files go with it.

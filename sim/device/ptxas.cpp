@@ -17,11 +17,10 @@
 
 #include "launch/cleanup.hpp"
 #include "launch/source.hpp"
+#include "launch/tools.hpp"
 
 namespace warpsim::device {
 namespace {
-
-bool is_executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
 bool write_all(int fd, std::string_view text) {
     while (!text.empty()) {
@@ -108,21 +107,9 @@ int run_capture(const std::vector<std::string>& args, std::string& output) {
 }
 
 std::optional<std::string> find_ptxas() {
-    if (const char* path = std::getenv("PATH")) {
-        std::string_view dirs(path);
-        while (!dirs.empty()) {
-            std::size_t colon = dirs.find(':');
-            std::string_view dir = dirs.substr(0, colon);
-            if (!dir.empty() && is_executable(std::string(dir) + "/ptxas")) return std::string(dir) + "/ptxas";
-            if (colon == std::string_view::npos) break;
-            dirs.remove_prefix(colon + 1);
-        }
-    }
-    if (const char* home = std::getenv("CUDA_HOME")) {
-        if (is_executable(std::string(home) + "/bin/ptxas")) return std::string(home) + "/bin/ptxas";
-    }
-    if (is_executable("/usr/local/cuda/bin/ptxas")) return std::string("/usr/local/cuda/bin/ptxas");
-    return std::nullopt;
+    std::string found = launch::find_cuda_program("ptxas");
+    if (found.empty()) return std::nullopt;
+    return found;
 }
 
 std::vector<PtxasUsage> parse_ptxas_verbose(std::string_view output) {
@@ -176,7 +163,7 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
     out.clear();
     std::optional<std::string> ptxas = find_ptxas();
     if (!ptxas) {
-        out = "ptxas not found (looked in PATH, $CUDA_HOME/bin and /usr/local/cuda/bin)";
+        out = "ptxas not found (looked in " + launch::cuda_program_search_words() + ")";
         return std::nullopt;
     }
     const std::string target = ptxas_target_arch(ptx_text, arch);

@@ -23,7 +23,8 @@ struct PtxasUsage {
 // status (127 when it could not be started, -1 when it could not be spawned; `output` then says why).
 int run_capture(const std::vector<std::string>& args, std::string& output);
 
-// The ptxas executable: PATH first, then $CUDA_HOME/bin, then /usr/local/cuda/bin. nullopt if none.
+// The ptxas executable (launch::find_cuda_program: PATH, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin).
+// nullopt if none.
 std::optional<std::string> find_ptxas();
 
 // Runs `ptxas -v -arch=ARCH` on the PTX (through a unique temporary file, no shell) and returns the report

@@ -12,6 +12,7 @@
 
 #include "sim/device/ptxas.hpp"
 #include "launch/cleanup.hpp"
+#include "launch/tools.hpp"
 
 namespace warpsim::sass {
 
@@ -20,7 +21,7 @@ std::optional<std::string> compile_cubin(std::string_view ptx_text, std::string_
     std::string& out = log ? *log : scratch;
     auto ptxas = device::find_ptxas();
     if (!ptxas) {
-        out = "ptxas not found (looked in PATH, $CUDA_HOME/bin and /usr/local/cuda/bin)";
+        out = "ptxas not found (looked in " + launch::cuda_program_search_words() + ")";
         return std::nullopt;
     }
     namespace fs = std::filesystem;

@@ -1,0 +1,51 @@
+// launch/tools.cpp — the toolkit search order (see tools.hpp).
+#include "launch/tools.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace warpsim::launch {
+namespace fs = std::filesystem;
+namespace {
+
+bool is_executable_file(const fs::path& p) {
+    std::error_code ec;
+    return !p.empty() && fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+std::vector<fs::path> cuda_roots() {
+    std::vector<fs::path> roots;
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+        if (const char* root = std::getenv(var); root && *root) roots.emplace_back(root);
+    }
+    roots.emplace_back("/usr/local/cuda");
+    return roots;
+}
+
+std::string find_cuda_program(std::string_view name, const std::vector<fs::path>& extra) {
+    if (name.empty()) return {};
+    if (const char* path = std::getenv("PATH")) {
+        std::string_view rest = path;
+        while (!rest.empty()) {
+            const auto colon = rest.find(':');
+            const std::string_view dir = rest.substr(0, colon);
+            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+            if (dir.empty()) continue;
+            if (fs::path p = fs::path(std::string(dir)) / std::string(name); is_executable_file(p)) return p.string();
+        }
+    }
+    for (const auto& root : cuda_roots()) {
+        if (fs::path p = root / "bin" / std::string(name); is_executable_file(p)) return p.string();
+    }
+    for (const auto& dir : extra) {
+        if (fs::path p = dir / std::string(name); is_executable_file(p)) return p.string();
+    }
+    return {};
+}
+
+std::string cuda_program_search_words() { return "PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin"; }
+
+}  // namespace warpsim::launch
