@@ -7,10 +7,10 @@
 
 namespace warpsim::counts {
 
-void AtomicContention::add(const WarpAccess& a, const SortedLanes& lanes, bool combined, const AtomicCost& cost) {
+void AtomicContention::add(const WarpAccess& a, const SortedLanes& sorted, bool combined, const AtomicCost& cost) {
     // Lanes in ascending address order: lanes of one region, of one sector and of one word are adjacent.
-    const auto& addr = lanes.addr;
-    const uint32_t n = lanes.n;
+    const auto& addr = sorted.addr;
+    const uint32_t n = sorted.n;
     if (n == 0) return;
     shift_ = cost.region_shift;
     const uint64_t word_ps = a.float_op ? cost.same_word_float_ps : cost.same_word_int_ps;

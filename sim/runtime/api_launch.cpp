@@ -47,10 +47,7 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
     if (!k.prepared) {
         k.prepared = std::make_unique<session::PreparedLaunch>();
         auto& p = *k.prepared;
-        p.ptx = k.module->ptx;
-        // -rdc=true: ptxas and the reports look at the translation unit that defines the kernel.
-        for (const auto& part : k.module->ptx_parts)
-            if (part.find(".entry " + k.device_name + "(") != std::string::npos) p.ptx = part;
+        p.ptx = k.module->ptx;  // -rdc=true: the linked module's text (Runtime::ensure_loaded)
         p.ptx_name = k.module->ptx_name;
         p.module = k.module->ir;
         p.kernel = k.function;
@@ -68,7 +65,6 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     if (rt.context_faulted()) return cudaSuccess;   // queued behind a fault not yet reported: it never runs
     if (auto problem = rt.ensure_loaded(*k.module)) {
         report_module_problem(*k.module, *problem);
-        if (k.module->ptx_parts.size() > 1) return cudaErrorNotSupported;
         return k.module->ptx.empty() ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidPtx;
     }
     if (!k.function || !k.function->is_entry) {

@@ -7,7 +7,9 @@
 #include <mutex>
 #include <set>
 
+#include "kernels_ir/link.hpp"
 #include "kernels_ir/parser.hpp"
+#include "kernels_ir/printer.hpp"
 #include "kernels_ir/verifier.hpp"
 #include "sim/memory/address_map.hpp"
 #include "sim/runtime/report_writer.hpp"
@@ -128,10 +130,25 @@ std::optional<std::string> Runtime::ensure_loaded(Module& m) {
         return std::move(parsed.module);
     };
     if (m.ptx_parts.size() > 1) {
-        // Calls between the modules would have to be linked (the engine resolves a call inside its module).
-        m.load_error = "-rdc=true programs (PTX in " + std::to_string(m.ptx_parts.size()) +
-                       " separately compiled modules) are not supported yet: build without -rdc=true";
-        return m.load_error;
+        // -rdc=true: the translation units' PTX linked into one module as nvlink links their SASS. The linked
+        // module is printed and read again, so that ptxas, the reports and the engine see one PTX text whose
+        // line numbers are the module's own.
+        std::vector<ir::Module> parts;
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < m.ptx_parts.size(); ++i) {
+            names.push_back(m.ptx_name + " (translation unit " + std::to_string(i + 1) + ")");
+            parts.push_back(read(m.ptx_parts[i], names.back()));
+        }
+        if (errors.empty()) {
+            ir::LinkResult linked = ir::link_modules(std::move(parts), names);
+            for (const auto& d : linked.diagnostics)
+                if (d.severity == ir::Diagnostic::Severity::error) errors += d.str() + "\n";
+            if (errors.empty()) m.ptx = ir::print_module(linked.module);
+        }
+        if (!errors.empty()) {
+            m.load_error = "the program's separately compiled PTX (-rdc=true) could not be linked:\n" + errors;
+            return m.load_error;
+        }
     }
     ir::Module module = read(m.ptx, m.ptx_name);
     if (errors.empty()) {

@@ -39,7 +39,8 @@ namespace warpsim::runtime {
 struct Module {
     const void* handle_key = nullptr;       // the fatbinary wrapper the program registered
     std::string ptx;                        // the PTX chosen from the fatbinary
-    // -rdc=true: the PTX of each translation unit (linked into one module when parsed); empty otherwise.
+    // -rdc=true: the PTX of each translation unit, linked into one module (then `ptx`) when first used; empty
+    // otherwise.
     std::vector<std::string> ptx_parts;
     std::string ptx_name;                   // for messages: "vec_add (fatbinary 1, compute_90)"
     std::string load_error;                 // why the fatbinary gave no usable PTX; empty: fine

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds every program of tests/programs/programs.txt into OUT_DIR (default build/programs) the way a user
 # builds for `warpsim exec`: nvcc -arch=sm_90 -lineinfo -cudart shared (plus the static and SASS-only
-# variants the manifest names). NVCC (default: nvcc on the PATH, else /usr/local/cuda/bin/nvcc), JOBS.
+# variants the manifest names; `rdc` builds SOURCE with its companion NAME_device.cu, -rdc=true). NVCC (default: nvcc on the PATH, else /usr/local/cuda/bin/nvcc), JOBS.
 # Exits 77 where no nvcc is found. Prints one line per binary that failed to build.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -19,12 +19,16 @@ build_one() {  # SOURCE BUILD
         shared) flags=(-arch=sm_90 -lineinfo -cudart shared) ;;
         static) flags=(-arch=sm_90 -lineinfo) ;;
         noptx) flags=(-gencode arch=compute_90,code=sm_90 -lineinfo -cudart shared) ;;
+        rdc) flags=(-arch=sm_90 -lineinfo -cudart shared -rdc=true) ;;
         *) echo "build.sh: $id: unknown build kind $kind" >&2; return 1 ;;
     esac
-    # Up to date: newer than its source, common.h and this script.
-    if [ "$OUT_DIR/$id" -nt "$HERE/$src" ] && [ "$OUT_DIR/$id" -nt "$HERE/common.h" ] &&
-        [ "$OUT_DIR/$id" -nt "$HERE/build.sh" ]; then return 0; fi
-    "$NVCC" "${flags[@]}" -I"$HERE" -o "$OUT_DIR/$id" "$HERE/$src" >"$OUT_DIR/$id.build.log" 2>&1 ||
+    local sources=("$HERE/$src")
+    [ "$kind" = rdc ] && sources+=("$HERE/${src%.cu}_device.cu")
+    # Up to date: newer than its sources, common.h and this script.
+    local fresh=1 f
+    for f in "${sources[@]}" "$HERE/common.h" "$HERE/build.sh"; do [ "$OUT_DIR/$id" -nt "$f" ] || fresh=0; done
+    [ "$fresh" = 1 ] && return 0
+    "$NVCC" "${flags[@]}" -I"$HERE" -o "$OUT_DIR/$id" "${sources[@]}" >"$OUT_DIR/$id.build.log" 2>&1 ||
         { echo "build.sh: $id failed:"; cat "$OUT_DIR/$id.build.log"; return 1; }
 }
 export -f build_one

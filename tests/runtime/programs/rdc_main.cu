@@ -1,5 +1,5 @@
 // A -rdc=true program of two translation units: the kernel here calls a __device__ function and reads a
-// __device__ variable that rdc_lib.cu defines (h[31] = 63 + 100 = 163 on a GPU).
+// __device__ variable that rdc_lib.cu defines (h[31] = 63 + 100 = 163).
 #include <cstdio>
 #include <cuda_runtime.h>
 
