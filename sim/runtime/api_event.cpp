@@ -3,6 +3,8 @@
 // The answers for events never recorded or made without timing are the H200's (tests/hardware/programs).
 #include "sim/runtime/runtime.hpp"
 
+#include "sim/runtime/graph.hpp"
+
 #include "sim/runtime/streams.hpp"
 
 using warpsim::runtime::Runtime;
@@ -40,6 +42,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     if (!rt.streams().valid_event(event) || !rt.streams().valid_stream(stream))
         return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (warpsim::runtime::capture_target(rt, stream))
+        return warpsim::runtime::not_supported("cudaEventRecord in a stream capture");
     event->time_us = rt.clock().marker(Runtime::stream_id(stream));
     event->recorded = true;
     return cudaSuccess;

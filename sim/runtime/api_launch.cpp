@@ -5,6 +5,8 @@
 // next synchronising call.
 #include "sim/runtime/runtime.hpp"
 
+#include "sim/runtime/graph.hpp"
+
 #include <cstring>
 #include <exception>
 
@@ -83,6 +85,21 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     for (size_t i = 0; i < k.function->params.size(); ++i) {
         if (!req.args || !req.args[i]) return cudaErrorInvalidValue;
         std::memcpy(params.data() + layout.offsets[i], req.args[i], k.function->params[i].size_bytes());
+    }
+    if (CUgraph_st* g = capture_target(rt, req.stream)) {
+        // Captured: the arguments are copied into the graph now, the kernel runs when the graph is launched.
+        GraphStep step;
+        step.kind = GraphStep::Kind::kernel;
+        step.kernel = &k;
+        step.grid = req.grid;
+        step.block = req.block;
+        step.shared_bytes = req.shared_bytes;
+        step.cluster = req.cluster;
+        step.cooperative = req.cooperative;
+        step.params = std::move(params);
+        step.param_offsets.assign(layout.offsets.begin(), layout.offsets.end());
+        g->add(std::move(step));
+        return cudaSuccess;
     }
 
     LaunchRecord rec;

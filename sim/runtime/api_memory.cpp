@@ -2,6 +2,9 @@
 // cudaFree, cudaMemcpy (every kind), cudaMemset, cudaHostAlloc/Register, cudaMemGetInfo.
 #include "sim/runtime/runtime.hpp"
 
+#include "sim/runtime/graph.hpp"
+#include "sim/runtime/streams.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -86,15 +89,26 @@ cudaError_t async_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    const cudaError_t e = copy_bytes(rt, dst, src, n, kind);
-    if (e == cudaSuccess && n) clock_copy(rt, dst, src, n, stream, false);
-    return Runtime::finish(e);
+    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
+        warpsim::runtime::GraphStep step;
+        step.kind = warpsim::runtime::GraphStep::Kind::copy;
+        step.dst = dst;
+        step.src = src;
+        step.bytes = n;
+        step.copy_kind = kind;
+        g->add(std::move(step));
+        return cudaSuccess;
+    }
+    return Runtime::finish(warpsim::runtime::copy_on_stream(rt, dst, src, n, kind, stream));
 }
 
 cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                     cudaMemcpyKind kind, bool blocking, cudaStream_t stream = nullptr) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
+    if (!blocking && warpsim::runtime::capture_target(rt, stream))
+        return warpsim::runtime::not_supported("cudaMemcpy2DAsync in a stream capture");
     if (cudaError_t e = blocking ? rt.synchronize() : rt.sticky()) return Runtime::finish(e);
     if (height > 0 && (width > dpitch || width > spitch)) return Runtime::finish(cudaErrorInvalidPitchValue);
     for (size_t row = 0; row < height; ++row) {
@@ -110,9 +124,34 @@ cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullpt
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
+        warpsim::runtime::GraphStep step;
+        step.kind = warpsim::runtime::GraphStep::Kind::memset;
+        step.dst = p;
+        step.value = value;
+        step.bytes = n;
+        g->add(std::move(step));
+        return cudaSuccess;
+    }
+    return Runtime::finish(warpsim::runtime::memset_on_stream(rt, p, value, n, stream));
+}
+
+}  // namespace
+
+namespace warpsim::runtime {
+
+cudaError_t copy_on_stream(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind,
+                           cudaStream_t stream) {
+    const cudaError_t e = copy_bytes(rt, dst, src, n, kind);
+    if (e == cudaSuccess && n) clock_copy(rt, dst, src, n, stream, false);
+    return e;
+}
+
+cudaError_t memset_on_stream(Runtime& rt, void* p, int value, size_t n, cudaStream_t stream) {
     if (n == 0) return cudaSuccess;
     uint8_t* d = device_bytes(rt, p, n);
-    if (!d) return Runtime::finish(cudaErrorInvalidValue);
+    if (!d) return cudaErrorInvalidValue;
     std::memset(d, value, n);
     rt.sim().memory().mark_host_written(addr(p), n);
     rt.reuse().wrote(rt.sim().memory(), addr(p), n);
@@ -120,6 +159,10 @@ cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullpt
     rt.log().add_copy({"memset", n, false, Runtime::stream_id(stream), when.start_us, when.end_us});
     return cudaSuccess;
 }
+
+}  // namespace warpsim::runtime
+
+namespace {
 
 // Host memory both the program and its kernels use in place (pinned, mapped, managed).
 cudaError_t alloc_shared(void** out, size_t size, unsigned flags, const char* what) {

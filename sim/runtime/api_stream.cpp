@@ -4,6 +4,7 @@
 // would have run on the GPU.
 #include "sim/runtime/runtime.hpp"
 
+#include "sim/runtime/graph.hpp"
 #include "sim/runtime/streams.hpp"
 
 using warpsim::runtime::Runtime;
@@ -56,6 +57,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = warpsim::runtime::refuse_while_capturing(rt, stream)) return Runtime::finish(e);
     auto& clock = rt.clock();
     clock.host_wait(clock.stream_end(Runtime::stream_id(stream)));
     return Runtime::finish(rt.synchronized());
@@ -66,6 +68,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = warpsim::runtime::refuse_while_capturing(rt, stream)) return Runtime::finish(e);
     auto& clock = rt.clock();
     if (!clock.host_poll(clock.stream_end(Runtime::stream_id(stream)))) return cudaErrorNotReady;
     return Runtime::finish(rt.synchronized());
@@ -77,12 +80,27 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     if (!rt.streams().valid_stream(stream) || !rt.streams().valid_event(event))
         return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (warpsim::runtime::capture_target(rt, stream))
+        return warpsim::runtime::not_supported("cudaStreamWaitEvent in a stream capture (joining streams)");
     if (event->recorded) rt.clock().wait_until(Runtime::stream_id(stream), event->time_us);
     return cudaSuccess;
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data) {
     if (!fn) return Runtime::finish(cudaErrorInvalidValue);
+    {
+        Runtime& rt = Runtime::get();
+        auto guard = rt.lock();
+        if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+        if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
+            warpsim::runtime::GraphStep step;
+            step.kind = warpsim::runtime::GraphStep::Kind::host;
+            step.fn = fn;
+            step.data = data;
+            g->add(std::move(step));
+            return cudaSuccess;
+        }
+    }
     return host_function(stream, [&] { fn(data); });
 }
 

@@ -1,6 +1,8 @@
 // sim/runtime/streams.cpp — the program's stream and event handles.
 #include "sim/runtime/streams.hpp"
 
+#include "sim/runtime/graph.hpp"
+
 namespace warpsim::runtime {
 
 cudaStream_t Streams::create_stream(unsigned flags, int priority, timing::StreamClock& clock) {
@@ -10,7 +12,32 @@ cudaStream_t Streams::create_stream(unsigned flags, int priority, timing::Stream
     return s;
 }
 
+CUgraph_st* Streams::create_graph() {
+    auto* g = new CUgraph_st;
+    graphs_.insert(g);
+    return g;
+}
+
+bool Streams::destroy_graph(CUgraph_st* g) {
+    if (graphs_.erase(g) == 0) return false;
+    delete g;
+    return true;
+}
+
+CUgraphExec_st* Streams::create_exec() {
+    auto* e = new CUgraphExec_st;
+    execs_.insert(e);
+    return e;
+}
+
+bool Streams::destroy_exec(CUgraphExec_st* e) {
+    if (execs_.erase(e) == 0) return false;
+    delete e;
+    return true;
+}
+
 bool Streams::destroy_stream(cudaStream_t s, timing::StreamClock& clock) {
+    if (streams_.count(s) && s->capture) destroy_graph(s->capture);  // a capture never ended
     if (streams_.erase(s) == 0) return false;
     clock.remove_stream(reinterpret_cast<timing::StreamClock::StreamId>(s));
     delete s;

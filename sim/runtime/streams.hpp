@@ -12,9 +12,13 @@
 #include "sim/timing/stream_clock.hpp"
 
 // The objects behind cudaStream_t and cudaEvent_t (the CUDA headers only name them).
+struct CUgraph_st;
+struct CUgraphExec_st;
 struct CUstream_st {
     unsigned flags = 0;  // cudaStreamDefault or cudaStreamNonBlocking
     int priority = 0;
+    CUgraph_st* capture = nullptr;     // the graph the stream captures into (cudaStreamBeginCapture); null: none
+    bool capture_invalidated = false;  // a call the capture cannot hold was made (api_graph.cpp)
 };
 struct CUevent_st {
     unsigned flags = 0;         // cudaEventDisableTiming, cudaEventBlockingSync, ...
@@ -36,9 +40,19 @@ public:
     bool destroy_event(cudaEvent_t e);
     bool valid_event(cudaEvent_t e) const { return events_.count(e) != 0; }
 
+    // Graphs (api_graph.cpp) and their executable copies.
+    CUgraph_st* create_graph();
+    bool destroy_graph(CUgraph_st* g);
+    bool valid_graph(CUgraph_st* g) const { return graphs_.count(g) != 0; }
+    CUgraphExec_st* create_exec();
+    bool destroy_exec(CUgraphExec_st* e);
+    bool valid_exec(CUgraphExec_st* e) const { return execs_.count(e) != 0; }
+
 private:
     std::set<cudaStream_t> streams_;
     std::set<cudaEvent_t> events_;
+    std::set<CUgraph_st*> graphs_;
+    std::set<CUgraphExec_st*> execs_;
 };
 
 }  // namespace warpsim::runtime
