@@ -47,9 +47,13 @@ struct DevicesArgs {
 int devices_command(const DevicesArgs& args);
 
 struct CompareArgs {
-    std::string spec;
+    std::vector<std::string> inputs;  // SPEC (the simulator against the GPU), or A B (specs or saved reports)
     std::string device = "h200";
     bool json = false;
+    bool csv = false;
+    bool all = false;                 // A B: list the metrics equal on both sides too
+    bool gpu = false;                 // A B: run the specs on the GPU instead of the simulator
+    std::string metrics;              // A B: comma-separated parts of metric names to keep
 };
 int compare_command(const CompareArgs& args, const char* argv0);
 

@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "cuda/compare.hpp"
+#include "launch/baseline.hpp"
+#include "launch/input_file.hpp"
 #include "cuda/gpu_run.hpp"
 #include "cuda/ncu_profile.hpp"
 #include "sim/counts/metric_table.hpp"
@@ -71,8 +73,80 @@ int ncu_metrics_command() {
     return 0;
 }
 
+namespace {
+
+// One side of `compare A B`: a report saved with `run --json` (it has "backend" and "metrics"), or a spec run
+// on the simulator (or with --gpu on the GPU). `label` says which.
+launch::Outcome<launch::RunReport> compare_side(const std::string& path, const CompareArgs& args, const char* argv0,
+                                                std::string& label) {
+    using Fail = launch::Outcome<launch::RunReport>;
+    auto text = launch::read_input_file(path, launch::kMaxSpecBytes, "launch spec or report");
+    if (!text) return Fail::failure(text.error());
+    if (launch::json_too_deep(text.value()) != std::string::npos)
+        return Fail::failure(path + ": JSON nested deeper than " + std::to_string(launch::kMaxJsonNesting) +
+                             " levels: neither a launch spec nor a report");
+    nlohmann::json j = nlohmann::json::parse(text.value(), nullptr, false);
+    if (j.is_object() && j.contains("backend") && j.contains("metrics")) {
+        auto report = launch::from_json(j, path);
+        if (!report) return report;
+        label = path + " (saved report: " + report->backend + ", " + report->device + ", " + report->kernel + ")";
+        return report;
+    }
+    auto prepared = session::prepare(path);
+    if (!prepared) return Fail::failure(prepared.error());
+    if (args.gpu) {
+        label = path + " (GPU, " + prepared->spec.kernel + ")";
+        return gpu_report(*prepared, 20, true, argv0);
+    }
+    session::SimOptions options;
+    options.device = args.device;
+    auto sim = session::run_simulated(*prepared, options);
+    if (!sim) return Fail::failure(sim.error());
+    if (!sim->report.error) sim->report.predicted = timing::predict(*prepared, *sim);
+    label = path + " (simulated, " + args.device + ", " + prepared->spec.kernel + ")";
+    return sim->report;
+}
+
+int compare_two(const CompareArgs& args, const char* argv0) {
+    std::string labels[2];
+    std::optional<launch::RunReport> reports[2];
+    for (int i = 0; i < 2; ++i) {
+        auto side = compare_side(args.inputs[i], args, argv0, labels[i]);
+        if (!side) {
+            std::cerr << "warpsim: " << side.error() << "\n";
+            return 2;
+        }
+        reports[i] = std::move(side.value());
+    }
+    std::vector<std::string> filters;
+    for (size_t start = 0; start <= args.metrics.size() && !args.metrics.empty();) {
+        size_t comma = args.metrics.find(',', start);
+        std::string part = args.metrics.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!part.empty()) filters.push_back(part);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    auto base = launch::make_baseline(*reports[0], *reports[1], "A: " + labels[0], "B: " + labels[1], filters);
+    if (args.json) {
+        std::cout << launch::json_text(launch::baseline_json(base)) << "\n";
+    } else if (args.csv) {
+        std::cout << launch::baseline_csv(base);
+    } else {
+        std::cout << launch::baseline_text(base, args.all || !filters.empty());
+    }
+    return 0;
+}
+
+}  // namespace
+
 int compare_command(const CompareArgs& args, const char* argv0) {
-    auto prepared = session::prepare(args.spec);
+    if (args.inputs.size() == 2) return compare_two(args, argv0);
+    if (args.csv || args.all || args.gpu || !args.metrics.empty()) {
+        std::cerr << "warpsim: compare: --csv, --all, --gpu and --metrics compare two inputs (compare A B); with one "
+                     "spec, compare runs it on the simulator and on the GPU\n";
+        return 2;
+    }
+    auto prepared = session::prepare(args.inputs.front());
     if (!prepared) {
         std::cerr << "warpsim: " << prepared.error() << "\n";
         return 2;

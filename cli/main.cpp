@@ -113,9 +113,17 @@ int dispatch(int argc, char** argv) {
     dev_cmd->add_flag("--json", dev.json, "JSON output");
 
     CompareArgs cmp;
-    auto* cmp_cmd = app.add_subcommand("compare", "Run a spec on the simulator and on the GPU, side by side");
-    cmp_cmd->add_option("spec", cmp.spec, "Launch spec (JSON)")->required();
+    auto* cmp_cmd = app.add_subcommand("compare", "SPEC: the simulator and the GPU side by side; A B: two specs or "
+                                                  "saved `run --json` reports side by side (a baseline)");
+    cmp_cmd->add_option("inputs", cmp.inputs, "SPEC, or A B (launch specs or reports saved with run --json)")
+        ->required()
+        ->expected(1, 2);
     cmp_cmd->add_flag("--json", cmp.json, "JSON output");
+    cmp_cmd->add_flag("--csv", cmp.csv, "A B: CSV output (metric,a,b,difference,ratio)");
+    cmp_cmd->add_flag("--all", cmp.all, "A B: also list the metrics that are equal on both sides");
+    cmp_cmd->add_flag("--gpu", cmp.gpu, "A B: run the specs on the GPU (ncu metrics) instead of the simulator");
+    cmp_cmd->add_option("--metrics", cmp.metrics, "A B: keep only metrics whose name contains one of these "
+                                                  "comma-separated parts (bank_conflicts,sectors)");
     cmp_cmd->add_option("--device", cmp.device, "Device preset for the simulator (default h200)");
 
     CheckArgs chk;
