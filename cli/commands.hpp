@@ -37,7 +37,7 @@ struct OccupancyArgs {
     int threads = 0, regs = 0;
     long long shared_bytes = 0;
     int carveout = -1;
-    bool sweep = false, json = false;
+    bool sweep = false, json = false, csv = false;
 };
 int occupancy_command(const OccupancyArgs& args);
 

@@ -107,6 +107,7 @@ int dispatch(int argc, char** argv) {
     occ_cmd->add_option("--carveout", occ.carveout, "Preferred shared-memory carveout in percent (-1: default)");
     occ_cmd->add_flag("--sweep", occ.sweep, "Table over block sizes 32..1024 (and registers as a second axis)");
     occ_cmd->add_flag("--json", occ.json, "JSON output");
+    occ_cmd->add_flag("--csv", occ.csv, "CSV output of --sweep (threads,registers,occupancy_pct,blocks_per_sm,limiter)");
 
     DevicesArgs dev;
     auto* dev_cmd = app.add_subcommand("devices", "List the device presets");

@@ -54,8 +54,65 @@ void print_occupancy(const device::DevicePreset& p, const device::Occupancy& o, 
                              p.sm.max_blocks);
 }
 
+constexpr int kRegsAxis[] = {16, 32, 40, 48, 64, 80, 96, 128, 168, 255};
+
+// The sweep as data: one row per (threads, registers) pair, for --json and --csv.
+int sweep_data(const device::DevicePreset& p, device::KernelResources k, bool json) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    if (!json) std::cout << "threads,registers,occupancy_pct,blocks_per_sm,limiter\n";
+    for (int t = 32; t <= 1024; t += 32) {
+        for (int r : kRegsAxis) {
+            k.threads_per_block = t;
+            k.registers_per_thread = r;
+            auto o = device::compute_occupancy(p, k);
+            if (json) {
+                nlohmann::ordered_json row = {{"threads_per_block", t}, {"registers_per_thread", r}};
+                if (o) {
+                    row["occupancy"] = o->occupancy;
+                    row["blocks_per_sm"] = o->blocks_per_sm;
+                    row["limiter"] = device::limiter_name(o->limiter);
+                } else {
+                    row["error"] = o.error();
+                }
+                rows.push_back(std::move(row));
+            } else if (o) {
+                std::cout << fmt::format("{},{},{:.1f},{},{}\n", t, r, 100.0 * o->occupancy, o->blocks_per_sm, device::limiter_name(o->limiter));
+            } else {
+                std::cout << fmt::format("{},{},,,\n", t, r);
+            }
+        }
+    }
+    if (json) {
+        nlohmann::ordered_json doc = {{"schema", 1},
+                                      {"device", p.name},
+                                      {"shared_bytes_per_block", k.static_shared_bytes + k.dynamic_shared_bytes},
+                                      {"rows", std::move(rows)}};
+        std::cout << launch::json_text(doc) << "\n";
+    }
+    return 0;
+}
+
+// A configuration no launch can have: the reason and the limit, or "" when it can launch.
+std::string impossible(const device::DevicePreset& p, const device::KernelResources& k) {
+    const auto& b = p.block;
+    if (k.threads_per_block > b.max_threads)
+        return fmt::format("{} threads per block: {} allows at most {} (the launch would fail with "
+                           "cudaErrorInvalidValue); split the work over more blocks",
+                           k.threads_per_block, p.name, b.max_threads);
+    if (b.max_registers_per_thread > 0 && k.registers_per_thread > b.max_registers_per_thread)
+        return fmt::format("{} registers per thread: {} allows at most {} (ptxas caps a kernel there and spills "
+                           "the rest to local memory)",
+                           k.registers_per_thread, p.name, b.max_registers_per_thread);
+    const long long shared = k.static_shared_bytes + k.dynamic_shared_bytes;
+    if (shared > b.shared_optin_bytes)
+        return fmt::format("{} bytes of shared memory per block: {} allows at most {} even with the opt-in "
+                           "(cudaFuncAttributeMaxDynamicSharedMemorySize); no setting can help, use less",
+                           shared, p.name, b.shared_optin_bytes);
+    return "";
+}
+
 int sweep(const device::DevicePreset& p, device::KernelResources k) {
-    const int regs_axis[] = {16, 32, 40, 48, 64, 80, 96, 128, 168, 255};
+    const auto& regs_axis = kRegsAxis;
     std::cout << fmt::format("occupancy (%) on {} by threads per block (rows) and registers per thread (columns), "
                              "{} bytes shared per block\n\n{:>7}",
                              p.name, k.static_shared_bytes + k.dynamic_shared_bytes, "threads");
@@ -105,7 +162,19 @@ int occupancy_command(const OccupancyArgs& args) {
         std::cerr << "warpsim: occupancy needs a launch spec or --threads N (with --regs R and --shared-bytes S)\n";
         return 2;
     }
-    if (args.sweep) return sweep(preset.value(), k);
+    if (args.csv && !args.sweep) {
+        std::cerr << "warpsim: occupancy --csv prints the --sweep table; add --sweep (or use --json)\n";
+        return 2;
+    }
+    if (args.sweep) return args.json || args.csv ? sweep_data(preset.value(), k, args.json) : sweep(preset.value(), k);
+    if (args.threads < 0 || args.regs < 0 || args.shared_bytes < 0) {
+        std::cerr << "warpsim: occupancy: --threads, --regs and --shared-bytes cannot be negative\n";
+        return 2;
+    }
+    if (std::string why = impossible(preset.value(), k); !why.empty()) {
+        std::cerr << "warpsim: " << why << "\n";
+        return 2;
+    }
     auto occ = device::compute_occupancy(preset.value(), k);
     if (!occ) {
         std::cerr << "warpsim: " << occ.error() << "\n";
