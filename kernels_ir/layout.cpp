@@ -77,12 +77,13 @@ uint64_t SharedLayout::block_bytes(uint32_t kernel, uint64_t dynamic) const {
     if (kernel >= static_bytes.size()) return dynamic;
     if (dynamic == 0) return static_bytes[kernel];
     const uint32_t own = dynamic_base[kernel];
-    const uint32_t base = has_funcs_ ? std::max(own, func_dynamic_base_) : own;
-    return uint64_t{base} + dynamic;
+    const uint32_t start = has_funcs_ ? std::max(own, func_dynamic_base_) : own;
+    return uint64_t{start} + dynamic;
 }
 
-SharedLayout shared_layout(const Module& m) {
+SharedLayout shared_layout(const Module& m, uint32_t base) {
     SharedLayout L;
+    L.base = base;
     auto place_all = [&](int64_t owner, const std::vector<Variable>& vars, uint32_t& cursor) {
         for (uint32_t i = 0; i < vars.size(); ++i) {
             const Variable& v = vars[i];
@@ -93,7 +94,7 @@ SharedLayout shared_layout(const Module& m) {
             cursor += static_cast<uint32_t>(v.size_bytes());
         }
     };
-    uint32_t common = 0;
+    uint32_t common = base;
     place_all(-1, m.globals, common);
     for (std::size_t f = 0; f < m.functions.size(); ++f) {
         if (m.functions[f].is_entry) continue;
@@ -101,7 +102,7 @@ SharedLayout shared_layout(const Module& m) {
         place_all(static_cast<int64_t>(f), m.functions[f].locals, common);
     }
     L.static_bytes.assign(m.functions.size(), common);
-    L.dynamic_base.assign(m.functions.size(), 0);
+    L.dynamic_base.assign(m.functions.size(), base);
     uint32_t largest = align_up(common, kDynamicSharedAlign);
     for (std::size_t f = 0; f < m.functions.size(); ++f) {
         if (!m.functions[f].is_entry) continue;

@@ -44,7 +44,8 @@ FrameLayout frame_layout(const Function& fn);
 // The shared-memory window of a module. Module-scope .shared variables come first, then those of every .func
 // (which any kernel may call), in declaration order: the common part every kernel shares. Each kernel's own
 // variables follow the common part. Dynamic shared memory starts kDynamicSharedAlign-aligned after a kernel's
-// static variables; code of a .func sees it at the largest such start over the module's kernels.
+// static variables; code of a .func sees it at the largest such start over the module's kernels. The window
+// starts at `base`: a block's reserved region (the driver's, 1 KB from compute capability 8.0) lies below it.
 struct SharedPlacement {
     int64_t owner = -1;  // function index, -1 for module scope
     uint32_t index = 0;  // in the owner's variables (Module::globals or Function::locals)
@@ -55,6 +56,7 @@ struct SharedPlacement {
 struct SharedLayout {
     std::vector<SharedPlacement> placements;  // every sized static .shared variable, in window order
     std::vector<uint32_t> static_bytes;       // per function: end of its static variables (kernels: its own)
+    uint32_t base = 0;                        // where the first variable may start
     std::vector<uint32_t> dynamic_base;       // per function: where its extern unsized array starts
 
     // Offset of the static variable `name` declared in `owner` (-1: module scope); -1 when there is none.
@@ -65,12 +67,12 @@ struct SharedLayout {
     uint64_t block_bytes(uint32_t kernel, uint64_t dynamic) const;
 
 private:
-    friend SharedLayout shared_layout(const Module& m);
+    friend SharedLayout shared_layout(const Module& m, uint32_t base);
     std::map<int64_t, std::map<std::string, uint32_t, std::less<>>> index_;  // owner -> name -> offset
     uint32_t func_dynamic_base_ = 0;
     bool has_funcs_ = false;
 };
-SharedLayout shared_layout(const Module& m);
+SharedLayout shared_layout(const Module& m, uint32_t base = 0);
 
 // Whether v is a .shared variable (::cta included) and whether it is an extern unsized array.
 bool is_shared_variable(const Variable& v);

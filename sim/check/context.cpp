@@ -30,9 +30,9 @@ std::string index_text(uint64_t element, const std::vector<uint64_t>& dims) {
 
 }  // namespace
 
-SharedLayout shared_layout(const ir::Module& m, uint32_t kernel_index) {
+SharedLayout shared_layout(const ir::Module& m, uint32_t kernel_index, uint32_t reserved_bytes) {
     SharedLayout out;
-    const ir::SharedLayout window = ir::shared_layout(m);
+    const ir::SharedLayout window = ir::shared_layout(m, reserved_bytes);
     for (const auto& p : window.placements) {
         // Module scope, every .func, then this kernel: other kernels' variables are not in its window.
         const bool common = p.owner < 0 || !m.functions[static_cast<size_t>(p.owner)].is_entry;
@@ -41,6 +41,7 @@ SharedLayout shared_layout(const ir::Module& m, uint32_t kernel_index) {
         const ir::Variable& v = vars[p.index];
         out.vars.push_back({v.name, p.offset, p.size, element_bytes(v), v.dims});
     }
+    out.reserved_bytes = reserved_bytes;
     out.dynamic_base = kernel_index < window.dynamic_base.size() ? window.dynamic_base[kernel_index] : 0;
     auto find_extern = [&](const std::vector<ir::Variable>& vars) {
         for (const auto& v : vars)
@@ -131,6 +132,7 @@ std::string CheckContext::shared_name(uint64_t offset, uint32_t access_bytes) co
         if (offset < v.offset || offset >= v.offset + v.size) continue;
         return element_text(v.name, offset - v.offset, v.elem_bytes, access_bytes, v.dims);
     }
+    if (offset < shared.reserved_bytes) return fmt::format("the driver's reserved shared memory +{}", offset);
     if (offset < shared.dynamic_base) return {};
     const uint64_t rel = offset - shared.dynamic_base;
     if (shared.dynamic_name.empty()) return fmt::format("dynamic shared memory +{}", rel);

@@ -29,14 +29,16 @@ struct SharedVar {
 
 // The block's shared window as the engine lays it out: module-scope .shared variables, then those of
 // every .func, then the kernel's own, each at its alignment, in declaration order; dynamic shared memory
-// (extern unsized arrays) starts after, 16-byte aligned.
+// (extern unsized arrays) starts after, 16-byte aligned. All of it after the block's reserved region
+// (DeviceLimits::reserved_shared_per_block, 1 KB from compute capability 8.0), as in the engine.
 struct SharedLayout {
     std::vector<SharedVar> vars;
     uint64_t dynamic_base = 0;
+    uint64_t reserved_bytes = 0;  // [0, reserved_bytes): the driver's reserved region (cooperative groups' scratch)
     std::string dynamic_name;    // the extern array's name, "" when the kernel declares none
     uint32_t dynamic_elem_bytes = 1;
 };
-SharedLayout shared_layout(const ir::Module& m, uint32_t kernel_index);
+SharedLayout shared_layout(const ir::Module& m, uint32_t kernel_index, uint32_t reserved_bytes);
 
 // A global allocation the launch made, named for messages ("args[1] out (1000 x f32)").
 struct NamedAllocation {

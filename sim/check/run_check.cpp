@@ -57,12 +57,13 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     r.ctx.kernel_index = p.kernel_index;
     r.ctx.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
     r.ctx.block_dim = p.spec.block;
-    r.ctx.shared = shared_layout(*p.module, p.kernel_index);
-
     const auto regs = session::kernel_registers(p, preset.value());
     auto setup = session::setup_launch(p, preset.value(), regs.registers);
     if (!setup) return Fail::failure(setup.error());
     auto& sim = *setup->sim;
+    // The engine's shared addresses start after the block's reserved region (sim/engine/simulator.hpp).
+    r.ctx.shared = shared_layout(*p.module, p.kernel_index,
+                                 static_cast<uint32_t>(preset.value().sm.reserved_shared_per_block));
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         const auto& a = p.spec.args[i];
         if (a.kind != launch::ArgSpec::Kind::buffer) continue;

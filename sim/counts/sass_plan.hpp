@@ -16,7 +16,8 @@ struct SassPlan {
         plain,     // one SASS instruction of the same width
         leader,    // the first PTX access of a merged group: counted as one access of `bytes` per lane
         follower,  // another member of a merged group: counted in its leader
-        generic,   // a generic ld/st (SASS LD/ST): its shared-memory wavefronts count, but it is no shared instruction
+        generic,   // a generic ld/st/atom/red (SASS LD/ST/ATOM/RED): its shared-memory wavefronts count, but it is no
+                   // shared instruction
     };
     struct Shared {
         Role role = Role::plain;

@@ -323,11 +323,11 @@ Program decode_module(const ir::Module& module, const ModuleLayout& layout) {
     Program prog;
     prog.module = &module;
     prog.functions.resize(module.functions.size());
-    prog.shared = ir::shared_layout(module);
+    prog.shared = ir::shared_layout(module, layout.shared_base);
     for (uint32_t f = 0; f < module.functions.size(); ++f) {
         prog.functions[f].fn = &module.functions[f];
         prog.functions[f].index = f;
-        prog.functions[f].static_shared = prog.shared.static_bytes[f];
+        prog.functions[f].static_shared = prog.shared.static_bytes[f] - layout.shared_base;  // user bytes
         layout_frame(module.functions[f], prog.functions[f]);
         prog.functions[f].uses_global_atomics = has_cross_block_atomics(module.functions[f]);
     }

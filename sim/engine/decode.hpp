@@ -13,6 +13,9 @@ namespace warpsim::engine {
 // Where module-scope variables live once the module is loaded.
 struct ModuleLayout {
     std::map<std::string, uint64_t, std::less<>> global_addr;  // .global/.const variables: device address
+    // Offset of user shared memory in a block's shared window: the reserved region lies below it
+    // (DeviceLimits::reserved_shared_per_block).
+    uint32_t shared_base = 1024;
 };
 
 Program decode_module(const ir::Module& module, const ModuleLayout& layout);

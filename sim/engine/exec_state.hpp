@@ -159,6 +159,7 @@ struct LaunchContext {
     uint32_t kernel = 0;               // function index
     uint32_t static_shared = 0, dynamic_shared = 0;
     uint32_t shared_window = 0;  // bytes of a block's shared memory: static, then dynamic at its aligned start
+    uint32_t shared_base = 0;    // the reserved region's size: user shared memory starts there
     uint32_t warps_per_block = 0;
     std::array<uint32_t, 3> cluster{1, 1, 1};  // CTAs per cluster in x, y, z
     bool explicit_cluster = false;             // %is_explicit_cluster: launched with a cluster shape

@@ -78,7 +78,7 @@ bool resolve_cluster_shared(Exec& x, const DInst& in, uint32_t lane, uint64_t ad
     BlockContext* b = rank == x.block->cluster_rank ? x.block : x.block->cluster ? x.block->cluster->ctas[rank] : nullptr;
     if (!b || off > b->shared.size() || width > b->shared.size() - off) {
         out_of_bounds(x, in, lane, addr, width, kind, "shared",
-                      fmt::format("is out of bounds: CTA rank {} of the cluster has {} bytes of shared memory", rank,
+                      fmt::format("is out of bounds: the shared window of CTA rank {} of the cluster ends at {}", rank,
                                   b ? b->shared.size() : 0));
         return false;
     }
@@ -155,7 +155,9 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
         auto& sh = x.block->shared;
         if (addr > sh.size() || width > sh.size() - addr) {
             out_of_bounds(x, in, lane, addr, width, kind, "shared",
-                          fmt::format("is out of bounds: the block has {} bytes of shared memory", sh.size()));
+                          fmt::format("is out of bounds: the block's shared window ends at {} ({} bytes reserved by "
+                                      "the driver, then {} of the kernel's)",
+                                      sh.size(), x.launch->shared_base, sh.size() - x.launch->shared_base));
             return false;
         }
         out.ptr = sh.data() + addr;

@@ -289,6 +289,11 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
                                std::span<const uint8_t> param_bytes, counts::KernelCounters* counters) {
     LaunchResult result;
     LoadedModule* lm = loaded(module);
+    if (lm->load_error.empty() && lm->layout.shared_base != cfg.limits.reserved_shared_per_block) {
+        // Shared addresses are decoded as constants: a device with another reservation decodes again.
+        lm->layout.shared_base = cfg.limits.reserved_shared_per_block;
+        lm->program = decode_module(module, lm->layout);
+    }
     const std::size_t kidx = static_cast<std::size_t>(&kernel - module.functions.data());
     if (kidx >= module.functions.size() || !kernel.is_entry || !kernel.has_body) {
         result.error = LaunchError(Fault::invalid_device_function,
@@ -347,6 +352,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     L.kernel = static_cast<uint32_t>(kidx);
     L.static_shared = k.static_shared;
     L.dynamic_shared = cfg.dynamic_shared_bytes;
+    L.shared_base = lm->program.shared.base;
     L.shared_window = static_cast<uint32_t>(lm->program.shared.block_bytes(L.kernel, cfg.dynamic_shared_bytes));
     L.warps_per_block = (cfg.block[0] * cfg.block[1] * cfg.block[2] + 31) / 32;
     L.grid_id = launch_count_;

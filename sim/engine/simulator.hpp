@@ -32,6 +32,10 @@ struct DeviceLimits {
     uint32_t max_blocks_per_sm = 32;
     uint32_t warp_size = 32;
     uint32_t local_bytes_per_thread = 64 * 1024;  // stack for .local depots and call frames
+    // The driver's per-block reservation at the start of the block's shared window (1 KB from compute
+    // capability 8.0): user shared memory starts after it, as on the H200 (static __shared__ at offset 0x400;
+    // tests/hardware/approx/reserved_smem_probe_h200.txt), and %reserved_smem_offset_* point into it.
+    uint32_t reserved_shared_per_block = 1024;
 };
 
 // How far a running launch has got, for a progress display that polls it from another thread. The launch

@@ -48,7 +48,16 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
     case S::envreg:
         return s.component == 1 ? L.grid_workspace >> 32 : s.component == 2 ? L.grid_workspace & 0xffffffffu : 0;
     case S::dynamic_smem_size: return L.dynamic_shared;
-    case S::total_smem_size: case S::aggr_smem_size: return L.static_shared + L.dynamic_shared;
+    // Rounded up to the 128-byte allocation unit of sm_8x/9x (PTX ISA 10.30; the H200 gives 384 for 64 static
+    // + 256 dynamic bytes); %aggr_smem_size adds the reserved region.
+    case S::total_smem_size: return (L.static_shared + L.dynamic_shared + 127) / 128 * 128;
+    case S::aggr_smem_size: return (L.static_shared + L.dynamic_shared + 127) / 128 * 128 + L.shared_base;
+    // The reserved region [0, shared_base) as the H200's driver (580.159.04) reports it for every block:
+    // begin 0, end 288, cap 1024, offsets 0 and 1 both 0 (tests/hardware/approx/reserved_smem_probe_h200.txt).
+    // Cooperative groups' tiles of more than 32 threads keep their scratch at %reserved_smem_offset_1.
+    case S::reserved_smem_offset_begin: case S::reserved_smem_offset_0: case S::reserved_smem_offset_1: return 0;
+    case S::reserved_smem_offset_end: return std::min<uint32_t>(L.shared_base, 288);
+    case S::reserved_smem_offset_cap: return L.shared_base;
     default: return 0;
     }
 }

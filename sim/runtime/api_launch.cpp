@@ -150,7 +150,9 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         check_ctx->kernel_index = p.kernel_index;
         check_ctx->ptx_file = p.ptx_name;
         check_ctx->block_dim = p.spec.block;
-        check_ctx->shared = check::shared_layout(*p.module, p.kernel_index);
+        // The engine's shared addresses start after the block's reserved region, as the checkers' names must.
+        check_ctx->shared = check::shared_layout(*p.module, p.kernel_index,
+                                                 static_cast<uint32_t>(rt.preset().sm.reserved_shared_per_block));
         rt.sim().memory().for_each_overlapping(0, ~uint64_t{0}, [&](const memory::Allocation& a) {
             check_ctx->allocations.push_back({a.base, a.size, a.label, 1});
         });

@@ -141,14 +141,18 @@ void plan_merges(const ir::Function& f, uint32_t function, const Function& code,
     }
 }
 
-// Generic ld/st (no state space: SASS LD/ST) that reach shared memory, in every function the kernel may call:
-// the H200 counts their wavefronts but not as shared-memory instructions (generic_pointers: op_shared_ld 0).
+// Generic ld/st/atom/red (no state space: SASS LD/ST/ATOM/RED) that reach shared memory, in every function the
+// kernel may call: the H200 counts their wavefronts but not as shared-memory instructions (generic_pointers:
+// op_shared_ld 0; cg_reduce_tile128's generic atom.or on its tile barrier word: op_shared_atom 0, 10,289 atomic
+// wavefronts).
 void plan_generic(const ir::Module& module, counts::SassPlan& plan) {
     for (uint32_t fi = 0; fi < module.functions.size(); ++fi) {
         const ir::Function& f = module.functions[fi];
         for (uint32_t pc = 0; pc < f.body.size(); ++pc) {
             const ir::Instruction& in = f.body[pc];
-            if ((in.op != ir::Opcode::ld && in.op != ir::Opcode::st) || in.d.space != ir::Space::none) continue;
+            const bool memory = in.op == ir::Opcode::ld || in.op == ir::Opcode::st || in.op == ir::Opcode::atom ||
+                                in.op == ir::Opcode::red;
+            if (!memory || in.d.space != ir::Space::none) continue;
             plan.shared[fi].resize(f.body.size());
             plan.shared[fi][pc] = {counts::SassPlan::Role::generic, 0, 0};
         }

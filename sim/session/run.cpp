@@ -135,6 +135,7 @@ engine::DeviceLimits limits_from(const device::DevicePreset& p) {
     l.registers_per_sm = static_cast<uint32_t>(p.sm.registers);
     l.num_sms = static_cast<uint32_t>(p.sm_count);
     l.warp_size = static_cast<uint32_t>(p.warp_size);
+    l.reserved_shared_per_block = static_cast<uint32_t>(p.sm.reserved_shared_per_block);
     return l;
 }
 

@@ -26,7 +26,7 @@ TEST_CASE("shared layout: offsets, 2-D indices and the dynamic array", "[check][
     REQUIRE(parsed.module.functions.size() == 1);
     check::CheckContext ctx;
     ctx.module = &parsed.module;
-    ctx.shared = check::shared_layout(parsed.module, 0);
+    ctx.shared = check::shared_layout(parsed.module, 0, 0);
     // flag at 0 (1 byte); tile aligned to 4 -> 4..84; d aligned to 8 -> 88..96; dynamic at 96 (16-aligned).
     REQUIRE(ctx.shared.vars.size() == 3);
     CHECK(ctx.shared.vars[1].offset == 4);
@@ -37,6 +37,32 @@ TEST_CASE("shared layout: offsets, 2-D indices and the dynamic array", "[check][
     CHECK(ctx.shared_name(88, 8) == "d");
     CHECK(ctx.shared_name(96 + 12, 4) == "dyn[3] (in 4-byte elements)");
     CHECK(ctx.shared_name(86).empty());  // alignment padding
+}
+
+TEST_CASE("shared layout after the driver's 1 KB reservation: every offset moves up by 1024", "[check][layout]") {
+    const char* ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry k()
+{
+    .shared .align 4 .f32 tile[4][5];
+    ret;
+}
+)";
+    auto parsed = ir::parse_ptx(ptx, "k.ptx");
+    REQUIRE(parsed.diagnostics.empty());
+    check::CheckContext ctx;
+    ctx.module = &parsed.module;
+    ctx.shared = check::shared_layout(parsed.module, 0, 1024);
+    // tile at 1024..1104 (the H200's static __shared__ at 0x400), dynamic at 1104 (16-aligned).
+    REQUIRE(ctx.shared.vars.size() == 1);
+    CHECK(ctx.shared.vars[0].offset == 1024);
+    CHECK(ctx.shared.dynamic_base == 1104);
+    CHECK(ctx.shared_name(1024 + 4 * 6, 4) == "tile[1][1]");
+    CHECK(ctx.shared_name(1104 + 8, 4) == "dyn[2] (in 4-byte elements)");
+    CHECK(ctx.shared_name(4, 4) == "the driver's reserved shared memory +4");
 }
 
 TEST_CASE("source names of function-local statics", "[check][layout]") {

@@ -103,7 +103,8 @@ TEST_CASE("observer: memory, barrier, shuffle, fence and exit events, one per wa
     const auto& st_shared = rec.mem[3];
     CHECK(st_shared.space == engine::MemorySpace::shared);
     CHECK(st_shared.kind == engine::MemoryKind::write);
-    CHECK(st_shared.addr[7] == 28);  // offset in the block's window (s is the only shared variable)
+    // Offset in the block's window: s, the only shared variable, starts after the driver's 1 KB reservation.
+    CHECK(st_shared.addr[7] == 1024 + 28);
     CHECK(rec.mem[0].space == engine::MemorySpace::param);
     CHECK(rec.mem[1].addr[0] == 8);  // the second kernel parameter's offset
     // Barriers: each warp arrives once per block, and the release follows the second arrival.

@@ -101,9 +101,9 @@ TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 tim
         for (const auto& a : x.accesses)
             if (a.what == "shared load") ld = &a;
         REQUIRE(ld != nullptr);
-        // tile[c][0] is word 32 c: byte offset 128 c, bank 0 for every lane.
+        // tile[c][0] is word 32 c: byte offset 128 c after the 1 KB the driver reserves, bank 0 for every lane.
         for (uint32_t l = 0; l < 32; ++l) {
-            CHECK(ld->sample.first.addr[l] == 128ull * l);
+            CHECK(ld->sample.first.addr[l] == 1024 + 128ull * l);
             CHECK(report::lane_bank(ld->sample.first, l) == 0);
         }
         CHECK(ld->warp_cost.wavefronts == 32);
@@ -126,9 +126,9 @@ TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 tim
         for (const auto& a : x.accesses)
             if (a.what == "shared load") ld = &a;
         REQUIRE(ld != nullptr);
-        // tile[c][0] is word 33 c, bank 33 c mod 32 = c.
+        // tile[c][0] is word 33 c (after the 1 KB reservation), bank 33 c mod 32 = c.
         for (uint32_t l = 0; l < 32; ++l) {
-            CHECK(ld->sample.first.addr[l] == 132ull * l);
+            CHECK(ld->sample.first.addr[l] == 1024 + 132ull * l);
             CHECK(report::lane_bank(ld->sample.first, l) == l);
         }
         CHECK(ld->warp_cost.wavefronts == 1);
