@@ -21,8 +21,6 @@ constexpr NamedParam kFitted[] = {
     {"dram_efficiency", &ModelParams::dram_efficiency},
     {"l2_bytes_per_cycle", &ModelParams::l2_bytes_per_cycle},
     {"dram_latency_cycles", &ModelParams::dram_latency_cycles},
-    {"l2_latency_cycles", &ModelParams::l2_latency_cycles},
-    {"l1_latency_cycles", &ModelParams::l1_latency_cycles},
     {"issue_efficiency", &ModelParams::issue_efficiency},
     {"overlap_p", &ModelParams::overlap_p},
     {"block_overhead_cycles", &ModelParams::block_overhead_cycles},
@@ -41,10 +39,13 @@ constexpr NamedParam kFixed[] = {
     {"barrier_latency_cycles", &ModelParams::barrier_latency},
     {"l1_hit_latency_cycles", &ModelParams::l1_latency_cycles},
     {"l2_hit_latency_cycles", &ModelParams::l2_latency_cycles},
+    {"l2_latency_cycles", &ModelParams::l2_latency_cycles},
+    {"l1_latency_cycles", &ModelParams::l1_latency_cycles},
     {"l2_keep_all_fraction", &ModelParams::l2_keep_all_fraction},
     {"l2_keep_none_fraction", &ModelParams::l2_keep_none_fraction},
     {"l2_keep_none_written_fraction", &ModelParams::l2_keep_none_written_fraction},
     {"atomic_parallel_regions", &ModelParams::atomic_parallel_regions},
+    {"loads_in_flight_per_warp", &ModelParams::loads_in_flight_per_warp},
 };
 
 const NamedParam* find_param(const std::string& name) {
@@ -86,25 +87,77 @@ double latency_of(const ChainInst& c, const ModelParams& m, double l2_hit, doubl
     return 1;
 }
 
-// In-order issue, one instruction per cycle; an instruction waits for its in-block producers.
+// One basic block of one warp, as ptxas schedules it. Instructions issue in PTX order, one per cycle, each when its
+// in-block producers are ready (an instruction that waits holds up the ones behind it), except the global loads
+// and the instructions their addresses come from: ptxas hoists those over the consumers of earlier loads, so they
+// issue as soon as their own producers allow (tests/timing/mlp: the SASS of a counted loop unrolled U times issues
+// its U LDGs back to back, and one warp takes 1/U of a round trip per load, sumk_u2..u8). What ptxas cannot
+// reorder is kept: a load does not start before an earlier store of the same memory (global/local, or shared) has
+// issued, since the pointers may alias (saxpy_u4's copies stay load, load, FFMA, store), and a warp keeps at most
+// `loads_in_flight_per_warp` global loads outstanding (sumk_u16/u32 with one warp: 9.4 per round trip). The block
+// ends when its last result is ready; the warp's next block starts after it (the copies of a grid-stride loop that
+// ptxas unrolls are separated by exit tests, so its iterations do not overlap: sum_u2..u8 run as sum_u1).
 double block_length(const ChainBlock& b, const ModelParams& m, double l2_hit, double& memory_wait,
-                    std::vector<double>& ready) {
-    ready.assign(b.insts.size(), 0.0);
-    double issue = 0, end = 0;
-    memory_wait = 0;
-    for (std::size_t i = 0; i < b.insts.size(); ++i) {
+                    std::vector<double>& ready, std::vector<char>& hoisted) {
+    const std::size_t n = b.insts.size();
+    ready.assign(n, 0.0);
+    hoisted.assign(n, 0);
+    for (std::size_t i = n; i-- > 0;) {
         const auto& c = b.insts[i];
-        double start = issue;
+        if (c.kind == LatKind::global && c.is_load) hoisted[i] = 1;
+        if (!hoisted[i]) continue;
         for (auto d : c.deps)
-            if (d >= 0) start = std::max(start, ready[static_cast<std::size_t>(d)]);
+            if (d >= 0) hoisted[static_cast<std::size_t>(d)] = 1;
+    }
+    double issue = 0, hoist_issue = 0, end = 0;
+    // Round trips: an instruction that waits for a global load issued after the last round trip began ends one.
+    std::vector<double> load_issue(n, -1.0);
+    double round_began = 0;
+    int round = 0;
+    double store_global = 0, store_shared = 0;  // issue cycle of the latest store, per memory
+    std::vector<double> load_done;              // completion of the global loads so far, sorted
+    const auto window = static_cast<std::size_t>(std::max(1.0, std::round(m.loads_in_flight_per_warp)));
+    memory_wait = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& c = b.insts[i];
+        double start = hoisted[i] ? hoist_issue : issue;
+        double round_trip_done = -1;
+        for (auto d : c.deps) {
+            if (d < 0) continue;
+            const auto di = static_cast<std::size_t>(d);
+            start = std::max(start, ready[di]);
+            if (load_issue[di] >= round_began) round_trip_done = std::max(round_trip_done, ready[di]);
+        }
+        if (round_trip_done >= 0) {
+            ++round;
+            round_began = round_trip_done;
+        }
+        const bool global = c.kind == LatKind::global, shared = c.kind == LatKind::shared;
+        if (c.is_load && global) start = std::max(start, store_global);
+        if (c.is_load && shared) start = std::max(start, store_shared);
+        if (c.is_load && global && load_done.size() >= window)
+            start = std::max(start, load_done[load_done.size() - window]);
         double mem = 0;
-        double lat = latency_of(c, m, l2_hit, &mem);
-        ready[i] = start + lat;
-        issue = start + 1;
+        ready[i] = start + latency_of(c, m, l2_hit, &mem);
+        (hoisted[i] ? hoist_issue : issue) = start + 1;
+        if (global && c.is_load) load_issue[i] = start;
+        if (global && c.is_load) load_done.insert(std::upper_bound(load_done.begin(), load_done.end(), ready[i]), ready[i]);
+        if (!c.is_load && global) store_global = std::max(store_global, start);
+        if (!c.is_load && shared) store_shared = std::max(store_shared, start);
         end = std::max(end, ready[i]);
         memory_wait = std::max(memory_wait, mem);
     }
-    return std::max(issue, end);
+    double len = std::max({issue, hoist_issue, end});
+    // ptxas unrolled this block's loop further (sass_copies per SASS iteration) and waits `sass_rounds` times per
+    // SASS iteration: where that is fewer round trips per copy than this schedule's, the SASS's share of them.
+    const bool open = std::any_of(load_issue.begin(), load_issue.end(), [&](double t) { return t >= round_began; });
+    const double rounds = double(round) + (open ? 1 : 0);
+    // The warp's loads in flight stay capped: a pass through the SASS loop takes at least its loads over
+    // loads_in_flight_per_warp round trips.
+    const double sass_rounds = std::max(b.sass_rounds, b.sass_copies * double(load_done.size()) / m.loads_in_flight_per_warp);
+    if (b.sass_copies >= 1.5 && b.sass_rounds > 0 && rounds > 0)
+        len *= std::min(1.0, sass_rounds / b.sass_copies / rounds);
+    return len;
 }
 
 }  // namespace
@@ -184,9 +237,13 @@ double chain_cycles(const LaunchProfile& prof, const ModelParams& m, double* mem
     if (warps <= 0) return 0;
     double total = 0, mem = 0;
     std::vector<double> ready;
+    std::vector<char> hoisted;
+    // A load that misses L1 finds its sector in L2 when the counts model (a cold L2) says so, or when the L2 kept
+    // it from the previous run of the launch (CUDA-event timing repeats it; l2_kept_share).
+    const double l2_hit = 1.0 - (1.0 - prof.l2_read_hit_rate) * (1.0 - l2_kept_share(prof, m));
     for (const auto& b : prof.chain) {
         double mw = 0;
-        double len = block_length(b, m, prof.l2_read_hit_rate, mw, ready);
+        double len = block_length(b, m, l2_hit, mw, ready, hoisted);
         total += b.warp_execs * len;
         mem += b.warp_execs * std::min(mw, len);
     }
@@ -212,9 +269,10 @@ PerBlock per_block(const LaunchProfile& prof, const ModelParams& m) {
     for (std::size_t c = 0; c < kPipeCount; ++c) {
         auto p = static_cast<Pipe>(c);
         double weight = p == Pipe::int_alu || p == Pipe::branch ? m.int_issue_weight : 1.0;
-        b.insts += weight * warp_insts[c] / n;
+        b.insts += weight * (warp_insts[c] - prof.expanded_warp_insts[c]) / n;
         b.pipe[c] = warp_insts[c] / n / m.pipe_rate[c];
     }
+    b.insts += prof.expanded_sass_insts / n;  // PTX instructions ptxas expands: the SASS they issue
     b.shared = prof.shared_wavefronts / n / m.shared_wavefronts_per_cycle;
     double l1_sectors = prof.global_sectors + spill.store_sectors + spill.load_sectors;
     b.lsu = l1_sectors / n / m.l1_sectors_per_cycle + b.shared;

@@ -19,9 +19,14 @@ struct ModelParams {
     double launch_overhead_us = 4.0;     // CUDA-event time of an empty launch
     double dram_efficiency = 0.88;       // achievable share of the datasheet DRAM bandwidth
     double l2_bytes_per_cycle = 2800;    // device-wide L2 bandwidth
+    // A global load that reads DRAM, as the warp chain counts it: fitted, since it grows with the traffic of the
+    // whole GPU (the H200's one-thread pointer chase, tests/timing/mlp, takes 650 cycles a step from DRAM; a
+    // grid-stride loop of 66 blocks that also writes, 880 an iteration).
     double dram_latency_cycles = 900;
-    double l2_latency_cycles = 300;
-    double l1_latency_cycles = 40;
+    // Measured, not fitted: a dependent global load that hits L2 (the one-thread chase over 4 MiB kept in L2:
+    // 287.5 cycles a step, less the 8 cycles of the step's two address instructions), or L1 (over 16 KiB: 54.8).
+    double l2_latency_cycles = 280;
+    double l1_latency_cycles = 47;
     double issue_efficiency = 0.8;       // share of cycles a scheduler with ready warps issues
     double overlap_p = 3;                // p of the p-norm that combines overlapping limits (inf = max)
     double block_overhead_cycles = 200;  // start and drain of one block on an SM
@@ -40,6 +45,9 @@ struct ModelParams {
     // written (linear in between). Measured on the H200 with re-read, copy and in-place streams of 8-96 MiB
     // (tests/timing/l2_reuse), not fitted.
     double l2_keep_all_fraction = 0.67, l2_keep_none_fraction = 0.90, l2_keep_none_written_fraction = 0.80;
+    // Global loads one warp keeps outstanding: a counted loop unrolled 16 or 32 times by one warp on the H200
+    // takes 1/9.4 of a round trip per load (tests/timing/mlp, sumk_u16/u32 1x32), not 1/16 or 1/32.
+    double loads_in_flight_per_warp = 9.4;
     // Architectural (whitepaper / microbenchmark figures; not fitted).
     double alu_latency = 4, fp32_latency = 4, fp64_latency = 8, sfu_latency = 18, shared_latency = 30;
     double constant_latency = 4, warp_latency = 24, barrier_latency = 20;

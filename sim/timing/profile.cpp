@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "kernels_ir/details.hpp"
 #include "kernels_ir/operand_roles.hpp"
 #include "sim/session/run.hpp"
+#include "sim/sass/decode.hpp"
+#include "sim/timing/sass_loops.hpp"
 #include "sim/timing/sass_spills.hpp"
 
 namespace warpsim::timing {
@@ -129,9 +132,91 @@ void fill_chain(const ir::Function& fn, uint32_t begin, uint32_t end, const coun
     }
 }
 
+bool is_global_load(const ir::Instruction& inst) {
+    return (inst.op == ir::Opcode::ld || inst.op == ir::Opcode::ldu) && inst.d.space == ir::Space::global;
+}
+
+// The SASS loops of `fn` (innermost first) and, per loop, how many of fn's PTX global loads have their line
+// among its LDGs': a loop with more LDGs than that is the PTX loop unrolled further by ptxas.
+struct SassLoopMap {
+    std::vector<SassLoop> loops;
+    // PTX line -> the loop holding the most LDGs of it (the unrolled main loop rather than its remainder loop,
+    // which holds the line once per PTX copy and runs for the last few iterations), innermost on a tie.
+    std::map<uint32_t, std::size_t> loop_of_line;
+    std::vector<double> ptx_loads;                 // per loop
+};
+
+SassLoopMap map_sass_loops(const ir::Function& fn, const sass::Program* program) {
+    SassLoopMap map;
+    const sass::Function* code = program ? program->find(fn.name) : nullptr;
+    if (!code) return map;
+    map.loops = sass_loops(*code);
+    std::map<uint32_t, uint32_t> best;  // line -> LDGs of it in loop_of_line's loop
+    for (std::size_t l = 0; l < map.loops.size(); ++l) {
+        std::map<uint32_t, uint32_t> copies;
+        for (auto line : map.loops[l].load_lines)
+            if (line != 0) ++copies[line];
+        for (const auto& [line, n] : copies)
+            if (n > best[line]) best[line] = n, map.loop_of_line[line] = l;
+    }
+    map.ptx_loads.assign(map.loops.size(), 0.0);
+    for (const auto& inst : fn.body) {
+        if (!is_global_load(inst)) continue;
+        auto it = map.loop_of_line.find(inst.loc.ptx_line);
+        if (it != map.loop_of_line.end()) map.ptx_loads[it->second] += 1;
+    }
+    return map;
+}
+
+// The SASS loop of the block [begin, end) when all its global loads are in one that ptxas unrolled further.
+void set_sass_copies(const ir::Function& fn, uint32_t begin, uint32_t end, const SassLoopMap& map, ChainBlock& blk) {
+    std::size_t loop = map.loops.size();
+    for (uint32_t pc = begin; pc < end; ++pc) {
+        if (!is_global_load(fn.body[pc])) continue;
+        auto it = map.loop_of_line.find(fn.body[pc].loc.ptx_line);
+        if (it == map.loop_of_line.end() || (loop != map.loops.size() && loop != it->second)) return;
+        loop = it->second;
+    }
+    if (loop == map.loops.size() || map.ptx_loads[loop] <= 0) return;
+    double copies = double(map.loops[loop].loads) / map.ptx_loads[loop];
+    if (copies < 1.5) return;
+    blk.sass_copies = copies;
+    blk.sass_rounds = double(map.loops[loop].rounds);
+}
+
+// PTX lines of `fn` that ptxas expanded into sequences (sass_expanded_issue below), with SASS instructions per
+// PTX instruction of the line. Lines inside a SASS loop are left out: an unrolled loop holds several copies of
+// each line, and the copies' count is no expansion.
+constexpr double kExpansion = 3;
+
+std::map<uint32_t, double> expanded_lines(const ir::Function& fn, const sass::Program* program) {
+    std::map<uint32_t, double> out;
+    const sass::Function* code = program ? program->find(fn.name) : nullptr;
+    if (!code || code->code.empty()) return out;
+    std::vector<std::pair<uint32_t, uint32_t>> loops;  // [target, branch] byte ranges of every backward branch
+    for (const auto& inst : code->code)
+        if (inst.op && inst.op->flow == sass::Flow::Branch && inst.target >= 0 && inst.target < int64_t(inst.offset))
+            loops.emplace_back(static_cast<uint32_t>(inst.target), inst.offset);
+    std::map<uint32_t, double> sass_count, ptx_count;
+    for (const auto& inst : code->code) {
+        if (inst.ptx_line == 0) continue;
+        bool in_loop = std::any_of(loops.begin(), loops.end(),
+                                   [&](const auto& l) { return inst.offset >= l.first && inst.offset <= l.second; });
+        sass_count[inst.ptx_line] += in_loop ? -1e9 : 1;  // a line with any instruction in a loop is left out
+    }
+    for (const auto& inst : fn.body) ptx_count[inst.loc.ptx_line] += 1;
+    for (const auto& [line, n] : sass_count) {
+        auto it = ptx_count.find(line);
+        if (it == ptx_count.end() || n <= 0) continue;
+        if (n >= kExpansion * it->second) out[line] = n / it->second;
+    }
+    return out;
+}
+
 void add_chain(const ir::Function& fn, uint32_t fi, const counts::KernelCounters& counters,
-               std::vector<ChainBlock>& out) {
+               const sass::Program* program, std::vector<ChainBlock>& out) {
     std::vector<int> last_writer(fn.regs.size(), -1);
+    const SassLoopMap sass_map = map_sass_loops(fn, program);
     auto starts = block_starts(fn);
     for (std::size_t b = 0; b < starts.size(); ++b) {
         uint32_t begin = starts[b];
@@ -141,6 +226,7 @@ void add_chain(const ir::Function& fn, uint32_t fi, const counts::KernelCounters
         ChainBlock blk;
         blk.warp_execs = double(first->warp_insts);
         fill_chain(fn, begin, end, &counters, fi, blk, last_writer);
+        set_sass_copies(fn, begin, end, sass_map, blk);
         out.push_back(std::move(blk));
     }
 }
@@ -258,10 +344,29 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
         }
     }
     if (prof.spill_store_bytes > 0 || prof.spill_load_bytes > 0) add_spill_sites(p, run, prof);
+    // The SASS ptxas made of the PTX (the run's ptxas -v -lineinfo call), for the loops it unrolled further:
+    // sm_90 only, the architecture whose encodings and control bits were checked.
+    std::optional<sass::Program> program;
+    if (run.preset.arch() == "sm_90" && run.registers.cubin && !run.registers.cubin->empty())
+        program = sass::decode_cubin(*run.registers.cubin);
     std::set<uint32_t> fns;
     for (const auto& [key, s] : run.counters.per_pc()) fns.insert(key.first);
     for (auto fi : fns)
-        if (fi < p.module->functions.size()) add_chain(p.module->functions[fi], fi, run.counters, prof.chain);
+        if (fi < p.module->functions.size())
+            add_chain(p.module->functions[fi], fi, run.counters, program ? &*program : nullptr, prof.chain);
+    for (auto fi : fns) {
+        if (fi >= p.module->functions.size() || !program) continue;
+        const auto& fn = p.module->functions[fi];
+        const auto lines = expanded_lines(fn, &*program);
+        if (lines.empty()) continue;
+        for (uint32_t pc = 0; pc < fn.body.size(); ++pc) {
+            auto it = lines.find(fn.body[pc].loc.ptx_line);
+            const auto* s = run.counters.line(fi, pc);
+            if (it == lines.end() || !s || s->warp_insts == 0) continue;
+            prof.expanded_warp_insts[static_cast<std::size_t>(pipe_of(fn.body[pc]))] += double(s->warp_insts);
+            prof.expanded_sass_insts += double(s->warp_insts) * it->second;
+        }
+    }
     return prof;
 }
 

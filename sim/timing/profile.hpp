@@ -40,6 +40,10 @@ struct ChainInst {
 struct ChainBlock {
     double warp_execs = 0;     // warp-level executions of the block's first instruction, whole launch
     std::vector<ChainInst> insts;
+    // Where ptxas unrolled the loop this block belongs to beyond the PTX (sass_loops.hpp): the copies of the
+    // block's global loads in one pass through the SASS loop, and the round trips that pass waits for (0: not
+    // known, or not unrolled further).
+    double sass_copies = 1, sass_rounds = 0;
 };
 
 // Everything the model reads, per launch. Totals are whole-launch; the model divides by blocks.
@@ -84,6 +88,12 @@ struct LaunchProfile {
     // static instruction count of the kernel, to scale code bytes into executed traffic.
     double spill_store_bytes = 0, spill_load_bytes = 0, stack_frame_bytes = 0;
     double static_insts = 0;
+    // PTX instructions that ptxas expands into a sequence (an integer division or remainder: 11 SASS instructions
+    // each in examples/occupancy_probe's many_registers), read off the SASS line table: lines outside SASS loops
+    // with at least kExpansion times as many SASS as PTX instructions. Their executions per issue class, and the
+    // SASS instructions those executions issue; the model charges the latter instead of the class weight.
+    std::array<double, kPipeCount> expanded_warp_insts{};
+    double expanded_sass_insts = 0;
     // The spill code in the SASS (sass_spills.hpp, ptxas -lineinfo): STL/LDL instructions at PTX lines that
     // are no PTX local access, and their warp-level executions (each counts as often as its PTX line ran).
     // spill_sites_known is false without ptxas or spills: the model then scales by the average instruction.
