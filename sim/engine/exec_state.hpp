@@ -169,6 +169,7 @@ struct LaunchContext {
     std::atomic<uint64_t>* budget_used = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;  // LaunchConfig::time_limit_seconds
     ExecutionObserver* observer = nullptr;   // correctness checkers; nullptr: none
+    const std::vector<uint64_t>* only_blocks = nullptr;  // LaunchConfig::only_blocks; nullptr: the whole grid
 };
 
 // What a handler sees: the warp, its current frame's registers and the block.
