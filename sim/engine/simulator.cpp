@@ -233,6 +233,13 @@ std::optional<LaunchError> check_block_list(const LaunchConfig& cfg, uint64_t nb
     if (cfg.cooperative || uint64_t{cluster[0]} * cluster[1] * cluster[2] > 1)
         return LaunchError(Fault::not_supported, "a launch of some of its blocks only (sampling) cannot be "
                                                  "cooperative or use thread-block clusters: run it whole");
+    if (cfg.skip_block) {
+        if (!cfg.only_blocks.empty() || *cfg.skip_block >= nblocks)
+            return LaunchError(Fault::invalid_value, fmt::format("the skipped block {} is not one of the grid's {} "
+                                                                 "(or a block list is given too)", *cfg.skip_block,
+                                                                 nblocks));
+        return std::nullopt;
+    }
     std::vector<uint64_t> sorted = cfg.only_blocks;
     std::sort(sorted.begin(), sorted.end());
     if (sorted.back() >= nblocks)
@@ -254,8 +261,7 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     const BlockOrder order(L.cfg->schedule_seed, c.first, c.last - c.first);
     RegisterFilePool registers;
     for (uint64_t k = 0; k < c.last - c.first && !c.error; ++k) {
-        const uint64_t at = c.first + order.at(k);
-        const uint64_t lin = L.only_blocks ? (*L.only_blocks)[at] : at;
+        const uint64_t lin = L.block_at(c.first + order.at(k));
         BlockContext b;
         init_block(b, L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges, &registers);
         run_block(b);
@@ -301,6 +307,12 @@ void run_cooperative_chunk(const LaunchContext& L, Chunk& c, bool with_counters)
 }
 
 }  // namespace
+
+bool Simulator::blocks_interact(const ir::Module& module, const ir::Function& kernel) {
+    LoadedModule* lm = loaded(module);
+    const std::size_t k = static_cast<std::size_t>(&kernel - module.functions.data());
+    return k < lm->program.functions.size() && needs_block_order(lm->program, static_cast<uint32_t>(k));
+}
 
 LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& kernel, const LaunchConfig& cfg,
                                std::span<const uint8_t> param_bytes, counts::KernelCounters* counters) {
@@ -392,13 +404,19 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     const bool ordered = needs_block_order(lm->program, L.kernel);
     // A cooperative grid is one chunk: its blocks run together. Listed blocks are a chunk each.
     uint64_t nchunks = cfg.cooperative ? 1 : std::min<uint64_t>(nblocks, 256);
-    if (!cfg.only_blocks.empty()) {
+    if (!cfg.only_blocks.empty() || cfg.skip_block) {
         if (auto e = check_block_list(cfg, nblocks, cluster)) {
             result.error = std::move(e);
             return result;
         }
-        L.only_blocks = &cfg.only_blocks;
-        nblocks = nchunks = cfg.only_blocks.size();
+        if (cfg.skip_block) {
+            L.skip_block = *cfg.skip_block;
+            nblocks -= 1;
+            nchunks = std::min<uint64_t>(nblocks, 256);
+        } else {
+            L.only_blocks = &cfg.only_blocks;
+            nblocks = nchunks = cfg.only_blocks.size();
+        }
     }
     std::vector<Chunk> chunks(nchunks);
     for (uint64_t c = 0; c < nchunks; ++c) {

@@ -85,6 +85,9 @@ struct LaunchConfig {
     // grid. Each listed block gets counters of its own, handed back in LaunchResult::block_counts besides
     // their sum (a sampled launch, sim/session/sampled_run.hpp). Not with clusters or cooperative launches.
     std::vector<uint64_t> only_blocks;
+    // A block of the grid that already ran on its own (an automatic sample's pilot block): the launch runs all
+    // the others. Not with only_blocks, clusters or cooperative launches.
+    std::optional<uint64_t> skip_block;
 };
 
 // Where and why a kernel stopped; the fields a compute-sanitizer report would show.
@@ -168,6 +171,9 @@ public:
                         std::span<const uint8_t> param_bytes, counts::KernelCounters* counters);
 
     uint64_t launches() const { return launch_count_; }
+    // Whether the kernel's blocks interact through global atomics whose outcome depends on their order (the
+    // engine then runs them one after another in linear order): running one of them first changes the results.
+    bool blocks_interact(const ir::Module& module, const ir::Function& kernel);
 
 private:
     struct LoadedModule;

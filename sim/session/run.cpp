@@ -369,12 +369,26 @@ void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfi
 void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
                 std::span<const uint8_t> params, const SimOptions& options) {
     configure_launch(run, p, cfg, options);
+    launch_configured(run, sim, p, cfg, params, nullptr);
+}
+
+void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
+                       std::span<const uint8_t> params, const engine::BlockCounts* ran_before) {
+    if (ran_before) {
+        cfg.skip_block = ran_before->linear;
+        cfg.max_instructions -= std::min(cfg.max_instructions, ran_before->thread_instructions);
+    }
     const auto launch_start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     auto result = sim.launch(*p.module, *p.kernel, cfg, params, &run.counters);
     run.launch_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     run.launch_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start).count();
+    if (ran_before) {
+        run.counters.merge(ran_before->counters);
+        result.warp_instructions += ran_before->warp_instructions;
+        result.thread_instructions += ran_before->thread_instructions;
+    }
     fill_report(run, p, cfg, result);
 }
 
@@ -391,11 +405,7 @@ launch::Outcome<SimRun> new_run(const PreparedLaunch& p, const SimOptions& optio
 
 launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
     using Fail = launch::Outcome<SimRun>;
-    if (options.sample != SampleMode::off) {
-        auto sampled = run_sampled(p, options);
-        if (!sampled) return Fail::failure(sampled.error());
-        if (sampled->has_value()) return std::move(**sampled);
-    }
+    if (options.sample == SampleMode::on) return run_sampled(p, options);
     auto started = new_run(p, options);
     if (!started) return started;
     SimRun run = std::move(started.value());
@@ -403,7 +413,12 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     auto setup = setup_launch(p, run.preset, run.registers.registers);
     if (!setup) return Fail::failure(setup.error());
     auto& sim = *setup->sim;
-    run_launch(run, sim, p, setup->cfg, setup->params, options);
+    engine::LaunchConfig cfg = setup->cfg;
+    configure_launch(run, p, cfg, options);
+    // A pilot block says whether the launch is large enough to sample; if not, the whole run leaves it out.
+    std::optional<engine::BlockCounts> pilot;
+    if (options.sample == SampleMode::automatic && sample_if_large(run, p, *setup, cfg, options, pilot)) return run;
+    launch_configured(run, sim, p, cfg, setup->params, pilot ? &*pilot : nullptr);
     auto& r = run.report;
     bool has_expect = false;
     for (const auto& a : p.spec.args) has_expect = has_expect || a.expect.has_value();

@@ -148,6 +148,10 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
 // run_launch's two halves around the launch: the options, occupancy and counting rules (the SASS plan) into
 // `cfg` and a fresh run.counters; then the report from the launch's result and run.counters.
 void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig& cfg, const SimOptions& options);
+// The launch of a configured run, then its report. `ran_before` (optional): a block that already ran on this
+// simulator (an automatic sample's pilot): the launch leaves it out and adds its counts.
+void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
+                       std::span<const uint8_t> params, const engine::BlockCounts* ran_before);
 void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfig& cfg,
                  const engine::LaunchResult& result);
 

@@ -441,57 +441,19 @@ std::vector<std::array<uint32_t, 3>> pick_blocks(const BlockClass& c, uint32_t c
     return out;
 }
 
-launch::Outcome<std::optional<SimRun>> run_sampled(const PreparedLaunch& p, const SimOptions& options) {
-    using Out = launch::Outcome<std::optional<SimRun>>;
-    const bool forced = options.sample == SampleMode::on;
-    const bool expects = std::any_of(p.spec.args.begin(), p.spec.args.end(),
-                                     [](const launch::ArgSpec& a) { return a.expect.has_value(); });
+namespace {
+
+// Samples a configured launch into `run`; `s` may hold blocks that ran already (the pilot).
+void sample_into(SimRun& run, const PreparedLaunch& p, const LaunchSetup& setup, const engine::LaunchConfig& cfg,
+                 Sampler& s, std::vector<BlockClass> classes, SampleInfo info) {
     const auto& grid = p.spec.grid;
-    const uint64_t nblocks = p.spec.block_count();
-    if (forced) {
-        if (expects)
-            return Out::failure(p.spec.path + ": --sample runs a sample of the blocks and produces no buffers, so the "
-                                              "spec's \"expect\" checks cannot be made: drop --sample (or the expect)");
-        if (options.keep_buffers)
-            return Out::failure("--sample produces no buffers: drop --sample to save or show buffers after the kernel");
-        if (has_clusters(p))
-            return Out::failure(p.spec.path + ": --sample: a launch with thread-block clusters cannot be sampled "
-                                              "(its blocks run together): drop --sample");
-    } else if (expects || options.keep_buffers || has_clusters(p) || nblocks < kMinBlocksToSample) {
-        return std::optional<SimRun>{};
-    }
-    auto started = new_run(p, options);
-    if (!started) return Out::failure(started.error());
-    SimRun run = std::move(started.value());
-    auto setup = setup_launch(p, run.preset, run.registers.registers);
-    if (!setup) return Out::failure(setup.error());
-    engine::LaunchConfig cfg = setup->cfg;
-    SimOptions quiet = options;
-    quiet.progress = nullptr;  // a progress bar over the whole grid would stop at a few blocks
-    configure_launch(run, p, cfg, quiet);
-    Sampler s{p, *setup->sim, cfg, setup->params, {}, {}, {}, 0, 0, 0};
-    std::vector<BlockClass> classes = initial_classes(grid, p.spec.block, spec_sizes(p.spec));
-    SampleInfo info;
-    info.grid_blocks = nblocks;
-    info.reason = "--sample";
-    if (!forced) {
-        const BlockClass& largest = *std::max_element(
-            classes.begin(), classes.end(), [](const BlockClass& a, const BlockClass& b) { return a.size() < b.size(); });
-        const auto picks = pick_blocks(largest, 3, 0);
-        if (!s.run({linear_of(picks.back(), grid)})) return std::optional<SimRun>{};  // the whole run reports it
-        const double whole = double(s.thread_insts) * double(nblocks);
-        if (whole <= double(options.sample_above)) return std::optional<SimRun>{};
-        info.reason = fmt::format("automatic: a pilot block ran {} thread-instructions, about {:.3g} for the grid's {} "
-                                  "blocks, above --sample-above {}", s.thread_insts, whole, nblocks,
-                                  options.sample_above);
-    }
     const std::vector<BlockClass> initial = classes;
     const bool ok = classify(s, classes, grid);
     engine::LaunchResult result;
     result.host_workers = 1;
     result.printf_output = s.printf_text;
     if (ok) {
-        const auto regions = buffer_regions(p, setup->addresses);
+        const auto regions = buffer_regions(p, setup.addresses);
         std::tie(result.warp_instructions, result.thread_instructions) =
             extrapolate(run, s, classes, initial, regions, grid, info);
     } else {
@@ -501,15 +463,17 @@ launch::Outcome<std::optional<SimRun>> run_sampled(const PreparedLaunch& p, cons
     fill_report(run, p, cfg, result);
     run.launch_seconds = s.launch_seconds;
     run.launch_cpu_seconds = s.cpu_seconds;
+    info.grid_blocks = p.spec.block_count();
     info.blocks_run = s.blocks.size();
     info.classes = classes.size();
     info.notes.push_back("buffers not produced: only the sampled blocks ran, so no buffer holds the kernel's result "
-                         "(run without --sample for buffers, hashes and expect checks)");
+                         "(run with --no-sample for buffers, hashes and expect checks)");
     uint64_t differing = 0;
     for (const BlockClass& c : classes) {
         const auto in = members(s, c, grid);
-        if (in.size() < c.size() &&
-            !std::all_of(in.begin(), in.end(), [&](uint64_t b) { return same_counts(s.blocks.at(b), s.blocks.at(in.front())); }))
+        if (in.size() < c.size() && !std::all_of(in.begin(), in.end(), [&](uint64_t b) {
+                return same_counts(s.blocks.at(b), s.blocks.at(in.front()));
+            }))
             ++differing;
     }
     if (differing)
@@ -522,7 +486,68 @@ launch::Outcome<std::optional<SimRun>> run_sampled(const PreparedLaunch& p, cons
     if (!s.printf_text.empty()) info.notes.push_back("printf output: the sampled blocks' only");
     run.report.extra["sampling"] = sampling_json(info);
     run.sampling = std::move(info);
-    return std::optional<SimRun>(std::move(run));
+}
+
+bool has_expect(const PreparedLaunch& p) {
+    return std::any_of(p.spec.args.begin(), p.spec.args.end(),
+                       [](const launch::ArgSpec& a) { return a.expect.has_value(); });
+}
+
+}  // namespace
+
+launch::Outcome<SimRun> run_sampled(const PreparedLaunch& p, const SimOptions& options) {
+    using Out = launch::Outcome<SimRun>;
+    if (has_expect(p))
+        return Out::failure(p.spec.path + ": --sample runs a sample of the blocks and produces no buffers, so the "
+                                          "spec's \"expect\" checks cannot be made: drop --sample (or the expect)");
+    if (options.keep_buffers)
+        return Out::failure("--sample produces no buffers: drop --sample to save or show buffers after the kernel");
+    if (has_clusters(p))
+        return Out::failure(p.spec.path + ": --sample: a launch with thread-block clusters cannot be sampled "
+                                          "(its blocks run together): drop --sample");
+    auto started = new_run(p, options);
+    if (!started) return started;
+    SimRun run = std::move(started.value());
+    auto setup = setup_launch(p, run.preset, run.registers.registers);
+    if (!setup) return Out::failure(setup.error());
+    engine::LaunchConfig cfg = setup->cfg;
+    SimOptions quiet = options;
+    quiet.progress = nullptr;  // a progress bar over the whole grid would stop at a few blocks
+    configure_launch(run, p, cfg, quiet);
+    Sampler s{p, *setup->sim, cfg, setup->params, {}, {}, {}, 0, 0, 0};
+    SampleInfo info;
+    info.reason = "--sample";
+    sample_into(run, p, *setup, cfg, s, initial_classes(p.spec.grid, p.spec.block, spec_sizes(p.spec)),
+                std::move(info));
+    return run;
+}
+
+bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup, const engine::LaunchConfig& cfg,
+                     const SimOptions& options, std::optional<engine::BlockCounts>& pilot) {
+    const uint64_t nblocks = p.spec.block_count();
+    // A pilot that ran first would change what the whole run prints or computes where blocks print or interact.
+    if (has_expect(p) || options.keep_buffers || has_clusters(p) || nblocks < kMinBlocksToSample ||
+        p.ptx.find("vprintf") != std::string::npos || setup.sim->blocks_interact(*p.module, *p.kernel))
+        return false;
+    engine::LaunchConfig quiet = cfg;
+    quiet.progress = nullptr;
+    Sampler s{p, *setup.sim, quiet, setup.params, {}, {}, {}, 0, 0, 0};
+    std::vector<BlockClass> classes = initial_classes(p.spec.grid, p.spec.block, spec_sizes(p.spec));
+    const BlockClass& largest = *std::max_element(
+        classes.begin(), classes.end(), [](const BlockClass& a, const BlockClass& b) { return a.size() < b.size(); });
+    const uint64_t at = linear_of(pick_blocks(largest, 3, 0).back(), p.spec.grid);
+    // A pilot that failed: the whole run meets the fault again and reports it as a whole run does.
+    if (!s.run({at})) return false;
+    const double whole = double(s.thread_insts) * double(nblocks);
+    if (whole <= double(options.sample_above)) {
+        pilot = std::move(s.blocks.at(at));
+        return false;
+    }
+    SampleInfo info;
+    info.reason = fmt::format("automatic: a pilot block ran {} thread-instructions, about {:.3g} for the grid's {} "
+                              "blocks, above --sample-above {}", s.thread_insts, whole, nblocks, options.sample_above);
+    sample_into(run, p, setup, quiet, s, std::move(classes), std::move(info));
+    return true;
 }
 
 nlohmann::json sampling_json(const SampleInfo& info) {

@@ -39,10 +39,17 @@ std::vector<BlockClass> initial_classes(const std::array<uint32_t, 3>& grid, con
 // by a seeded generator), as grid coordinates.
 std::vector<std::array<uint32_t, 3>> pick_blocks(const BlockClass& c, uint32_t count, uint64_t seed);
 
-// Runs the prepared launch on a sample of its blocks. Returns nullopt when the launch should run whole
-// instead (SampleMode::automatic below the threshold, or a launch that cannot be sampled); fails on
-// impossible requests (--sample with "expect" checks or kept buffers, a launch with clusters).
-launch::Outcome<std::optional<SimRun>> run_sampled(const PreparedLaunch& p, const SimOptions& options);
+// Runs the prepared launch on a sample of its blocks (SampleMode::on). Fails on impossible requests: "expect"
+// checks or kept buffers (a sample produces no buffers), a launch with thread-block clusters.
+launch::Outcome<SimRun> run_sampled(const PreparedLaunch& p, const SimOptions& options);
+
+// SampleMode::automatic on a launch set up and configured (configure_launch) to run whole: runs a pilot block of
+// the largest class; when its thread-instructions times the grid's blocks exceed options.sample_above, samples
+// the launch into `run` and returns true. Otherwise returns false with the pilot's counts in `pilot` (the whole
+// run leaves that block out: launch_configured). Launches that need buffers, have clusters, print, or whose
+// blocks interact through order-dependent atomics run whole without a pilot.
+bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup, const engine::LaunchConfig& cfg,
+                     const SimOptions& options, std::optional<engine::BlockCounts>& pilot);
 
 // The report's "sampling" object (blocks run, classes, why, each metric's estimate and bound) and its text.
 nlohmann::json sampling_json(const SampleInfo& info);

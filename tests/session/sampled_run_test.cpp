@@ -118,6 +118,17 @@ TEST_CASE("engine block lists: the listed blocks alone, each with its own counte
     auto twice = setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, &sum);
     REQUIRE(twice.error.has_value());
     CHECK(twice.error->details.find("twice") != std::string::npos);
+
+    // A skipped block: the launch runs the 4095 others.
+    cfg.only_blocks.clear();
+    cfg.skip_block = 1000;
+    counts::KernelCounters rest(cfg.counts_config);
+    auto others = setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, &rest);
+    REQUIRE(others.ok());
+    CHECK(others.block_counts.empty());
+    CHECK(others.thread_instructions == 4095 * result.block_counts[0].thread_instructions);
+    cfg.skip_block = 4096;
+    CHECK(setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, &rest).error.has_value());
 }
 
 TEST_CASE("sampled runs against whole runs of corpus launches: every count within its bound",
@@ -192,10 +203,17 @@ TEST_CASE("sampling: refused where buffers are needed, automatic above the thres
     REQUIRE_FALSE(kept.ok());
     CHECK(kept.error().find("no buffers") != std::string::npos);
 
-    // Automatic: below the threshold the launch runs whole (buffers hashed), above it is sampled.
+    // Automatic: below the threshold the launch runs whole, its pilot block first and the others after: the
+    // same counts and buffers as a run without sampling. Above it, the launch is sampled.
     const auto below = simulated(p, session::SampleMode::automatic, 1'000'000'000'000ull);
+    const auto off = simulated(p, session::SampleMode::off);
     CHECK_FALSE(below.sampling.has_value());
-    CHECK_FALSE(below.report.buffers.empty());
+    REQUIRE_FALSE(below.report.buffers.empty());
+    CHECK(below.report.buffers.size() == off.report.buffers.size());
+    for (std::size_t i = 0; i < off.report.buffers.size(); ++i)
+        CHECK(below.report.buffers[i].fnv1a == off.report.buffers[i].fnv1a);
+    CHECK(below.report.metrics == off.report.metrics);
+    CHECK(below.report.extra.at("lines") == off.report.extra.at("lines"));
     const auto above = simulated(p, session::SampleMode::automatic, 1000);
     REQUIRE(above.sampling.has_value());
     CHECK(above.sampling->reason.find("automatic") != std::string::npos);
