@@ -276,7 +276,8 @@ FootprintEstimate estimate_footprint(const Sampler& s, const std::vector<BlockCl
         for (std::size_t r = 0; r < R; ++r)
             for (int m = 0; m < 4; ++m) {
                 double mu = 0, sq = 0;
-                for (const auto& a : added) mu += a[r][m] / n;
+                for (const auto& a : added) mu += a[r][m];
+                mu /= n;
                 for (const auto& a : added) sq += (a[r][m] - mu) * (a[r][m] - mu);
                 total[r][m] += Ns * mu;
                 if (n > 1 && n < Ns) var[r][m] += Ns * Ns * (1 - n / Ns) * (sq / (n - 1)) / n;
@@ -322,10 +323,12 @@ using Values = std::array<double, counts::kStatCount + 2>;
 std::pair<Values, Values> moments(const Sampler& s, const std::vector<uint64_t>& in) {
     Values mean{}, var{};
     const double n = double(in.size());
+    // Summed, then divided: blocks that all counted the same give their count exactly and no spread.
     for (uint64_t b : in) {
         const auto v = block_values(s.blocks.at(b));
-        for (std::size_t i = 0; i < v.size(); ++i) mean[i] += v[i] / n;
+        for (std::size_t i = 0; i < v.size(); ++i) mean[i] += v[i];
     }
+    for (double& m : mean) m /= n;
     for (uint64_t b : in) {
         const auto v = block_values(s.blocks.at(b));
         for (std::size_t i = 0; i < v.size(); ++i) var[i] += n > 1 ? (v[i] - mean[i]) * (v[i] - mean[i]) / (n - 1) : 0;
@@ -578,9 +581,12 @@ std::string sampling_text(const SampleInfo& info) {
             (b.model ? worst_model_name : worst_name) = name;
         }
     }
-    std::string out = fmt::format("sampled   {} of {} blocks in {} classes ({}): counts extrapolated, each sum within "
-                                  "{:.3g} % (3 sigma){}\n", info.blocks_run, info.grid_blocks, info.classes, info.reason,
-                                  worst, worst > 0 ? " at worst, " + worst_name : "");
+    std::string out = fmt::format("sampled   {} of {} blocks in {} classes ({}): counts extrapolated, {}\n",
+                                  info.blocks_run, info.grid_blocks, info.classes, info.reason,
+                                  worst > 0 ? fmt::format("each sum within {:.3g} % (3 sigma) at worst, {}", worst,
+                                                          worst_name)
+                                            : std::string("every sampled block of every class counted the same "
+                                                          "(bound 0)"));
     if (!worst_model_name.empty())
         out += fmt::format("          L2/DRAM from an estimated footprint: within {:.3g} % at worst ({})\n", worst_model,
                            worst_model_name);
