@@ -29,6 +29,7 @@
 #include "sim/report/progress.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/session/run.hpp"
+#include "sim/session/sampled_run.hpp"
 #include "sim/timing/timing.hpp"
 
 namespace warpsim::cli {
@@ -39,6 +40,7 @@ namespace {
 constexpr int kExitKernelError = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitMismatch = 3;
+static_assert(RunArgs{}.sample_above == session::kDefaultSampleAbove, "--sample-above's default is the session's");
 
 // Writes each buffer after the kernel to DIR/argN.npy; returns the JSON listing, or an error message.
 launch::Outcome<nlohmann::ordered_json> save_buffers(const session::PreparedLaunch& p, const session::SimRun& run,
@@ -96,6 +98,16 @@ int run_command(const RunArgs& args, const char* argv0) {
     }
     session::SimOptions options;
     options.keep_buffers = !args.save.empty() || !shows.empty();
+    if (args.sample && options.keep_buffers) {
+        std::cerr << "warpsim: --sample produces no buffers, so --save and --show have nothing to give: drop "
+                     "--sample to run the whole launch\n";
+        return kExitBadInput;
+    }
+    // Queries that need no buffer are sampled automatically above --sample-above.
+    options.sample = args.sample      ? session::SampleMode::on
+                     : args.no_sample || options.keep_buffers ? session::SampleMode::off
+                                                              : session::SampleMode::automatic;
+    options.sample_above = args.sample_above;
     options.device = args.device;
     options.max_instructions = args.max_instructions;
     options.time_limit_seconds = args.time_limit;
@@ -172,6 +184,7 @@ int run_command(const RunArgs& args, const char* argv0) {
         text_options.samples = samples ? &*samples : nullptr;
         std::cout << report::text_report(*prepared, *run, text_options);
         if (!timing_text.empty()) std::cout << "\n" << timing_text << (timing_text.ends_with('\n') ? "" : "\n");
+        if (run->sampling) std::cout << "\n" << session::sampling_text(*run->sampling);
         if (!buffers_text.empty()) std::cout << "\n" << buffers_text;
     } else if (report.error) {
         std::cerr << "warpsim: " << report.error->message << "\n" << report.error->details << "\n";

@@ -21,6 +21,8 @@ struct RunArgs {
     std::string html;   // --html FILE: also write the HTML report there
     std::string save;   // --save DIR: every buffer after the kernel as DIR/argN.npy
     std::vector<std::string> show;  // --show 'c[990:1000]': print these elements after the kernel
+    bool sample = false, no_sample = false;        // --sample, --no-sample
+    uint64_t sample_above = 10'000'000'000ull;     // --sample-above: session::kDefaultSampleAbove
 };
 int run_command(const RunArgs& args, const char* argv0);
 

@@ -90,6 +90,14 @@ int dispatch(int argc, char** argv) {
                         "slices; repeat for more)");
     run_cmd->add_option("--html", run.html, "Also write a self-contained HTML page (launch picture, per-line bars, "
                         "lane diagrams) to this file");
+    auto* sample_flag = run_cmd->add_flag("--sample", run.sample, "Counts and predicted time from a sample of the "
+                                          "blocks (every kind of block represented, extrapolated with an error "
+                                          "bound); no buffers are produced");
+    auto* no_sample_flag = run_cmd->add_flag("--no-sample", run.no_sample, "Run every block, however large the "
+                                             "launch (no automatic sampling)");
+    sample_flag->excludes(no_sample_flag);
+    run_cmd->add_option("--sample-above", run.sample_above, "Sample automatically when a pilot block says the launch "
+                        "runs more than this many thread-instructions and no buffer is asked for (default 1e10)");
 
     PtxArgs ptx;
     auto* ptx_cmd = app.add_subcommand("ptx", "List the kernels of a .ptx or .cu file: parameters, shared memory");

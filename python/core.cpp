@@ -88,7 +88,7 @@ warpsim::Arg scalar_for(const py::handle& value, const warpsim::Param& p, const 
 // the run, and each array written back in place.
 warpsim::Result launch(const warpsim::Module& module, const std::string& kernel, std::vector<uint32_t> grid,
                        std::vector<uint32_t> block, uint32_t shared_bytes, const py::sequence& args,
-                       const std::string& device, uint32_t workers) {
+                       const std::string& device, uint32_t workers, bool sample) {
     const std::vector<warpsim::Param> params = module.parameters(kernel);
     const std::string where = kernel;
     if (args.size() != params.size())
@@ -143,12 +143,13 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
     warpsim::RunOptions options;
     options.device = device;
     options.workers = workers;
+    options.sample = sample;
     warpsim::Result r;
     {
         py::gil_scoped_release release;  // the simulation runs on its own threads; other Python threads go on
         r = warpsim::run(module, l, options);
     }
-    if (r.ok()) {
+    if (r.ok() && !sample) {  // a sampled run produces no buffers: the arrays keep their contents
         for (auto& [index, arr] : outputs) {
             const auto& bytes = r.buffers.at(index);
             if (bytes.size() != static_cast<std::size_t>(arr.nbytes()))
@@ -220,6 +221,6 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("ok", &warpsim::Result::ok);
 
     m.def("launch", &launch, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
-          py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"),
+          py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"), py::arg("sample") = false,
           "Runs one launch; arrays are read before and written back after it, in place.");
 }

@@ -188,7 +188,8 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
     session::SimOptions sim;
     sim.device = options.device;
     sim.workers = options.workers;
-    sim.keep_buffers = true;
+    sim.keep_buffers = !options.sample;
+    sim.sample = options.sample ? session::SampleMode::on : session::SampleMode::off;
     auto run = session::run_simulated(*prepared, sim);
     if (!run) throw Error(run.error());
     if (!run->report.error) run->report.predicted = timing::predict_run(*prepared, *run).predicted;

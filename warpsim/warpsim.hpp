@@ -157,6 +157,9 @@ struct RunOptions {
     Backend backend = Backend::simulator;
     std::string device = "h200";      // simulator: a device preset (`warpsim devices`) or a preset file
     uint32_t workers = 0;             // simulator: host threads, 0 = all cores
+    // simulator: counts and predicted time from a sample of the blocks (`warpsim run --sample`, docs/REPORT.md);
+    // no buffer comes back (Result::buffers are empty) and the report's "sampling" object has each count's bound.
+    bool sample = false;
     uint32_t gpu_runs = 20;           // gpu: timed launches after `gpu_warmup` (0: no timing)
     uint32_t gpu_warmup = 3;
 };

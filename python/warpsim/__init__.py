@@ -67,9 +67,12 @@ class _Configured:
     def __init__(self, kernel, grid, block, shared_bytes):
         self._kernel, self._grid, self._block, self._shared = kernel, grid, block, shared_bytes
 
-    def __call__(self, *args, device="h200", workers=0):
+    def __call__(self, *args, device="h200", workers=0, sample=False):
+        """Runs the launch. sample=True: counts and predicted time from a sample of the blocks; the arrays are
+        then left as they were (no buffer is produced) and run.report()["sampling"] has each count's bound."""
         k = self._kernel
-        result = _core.launch(k._module, k.name, self._grid, self._block, self._shared, args, device, workers)
+        result = _core.launch(k._module, k.name, self._grid, self._block, self._shared, args, device, workers,
+                              sample)
         run = Run(result)
         for message in result.warnings:
             warnings.warn(message, stacklevel=2)

@@ -35,9 +35,11 @@ void AtomicContention::add(const WarpAccess& a, const SortedLanes& sorted, bool 
     }
 }
 
-void AtomicContention::merge(const AtomicContention& other) {
-    for (const auto& [region, ps] : other.busy_ps_) busy_ps_[region] += ps;
-    requests_ += other.requests_;
+void AtomicContention::merge(const AtomicContention& other) { merge(other, [](uint64_t v) { return v; }); }
+
+void AtomicContention::merge(const AtomicContention& other, const std::function<uint64_t(uint64_t)>& scale) {
+    for (const auto& [region, ps] : other.busy_ps_) busy_ps_[region] += scale(ps);
+    requests_ += scale(other.requests_);
     if (!other.busy_ps_.empty()) shift_ = other.shift_;
     max_same_word_ = std::max(max_same_word_, other.max_same_word_);
 }

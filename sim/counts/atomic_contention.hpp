@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 
 #include "sim/counts/access.hpp"
@@ -51,6 +52,10 @@ public:
         add(a, sorted_lane_addresses(a), combined, cost);
     }
     void merge(const AtomicContention& other);
+    // The same with every summed time and count through `scale` (a sampled launch's block weights). A region's
+    // scaled time is an unbiased estimate of its whole-grid time; the busiest of them overestimates a busiest
+    // region that only some blocks touch.
+    void merge(const AtomicContention& other, const std::function<uint64_t(uint64_t)>& scale);
     Summary summary() const;
 
 private:

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "sim/counts/global_sectors.hpp"
 
@@ -252,17 +253,24 @@ void KernelCounters::on_block_end(uint64_t block_linear, uint32_t sm) {
     (void)sm;
 }
 
-void KernelCounters::merge(const KernelCounters& other) {
-    for (std::size_t i = 0; i < kStatCount; ++i) stats_[i] += other.stats_[i];
+template <class Scale>
+void KernelCounters::merge_with(const KernelCounters& other, Scale scale) {
+    for (std::size_t i = 0; i < kStatCount; ++i) stats_[i] += scale(other.stats_[i]);
     if (other.lines_.size() > lines_.size()) lines_.resize(other.lines_.size());
     for (std::size_t f = 0; f < other.lines_.size(); ++f) {
         const auto& theirs = other.lines_[f];
         auto& mine = lines_[f];
         if (theirs.size() > mine.size()) mine.resize(theirs.size());
-        for (std::size_t pc = 0; pc < theirs.size(); ++pc) mine[pc].add(theirs[pc]);
+        for (std::size_t pc = 0; pc < theirs.size(); ++pc) mine[pc].add(theirs[pc], scale);
     }
     footprint_.merge(other.footprint_);
-    atomics_.merge(other.atomics_);
+    atomics_.merge(other.atomics_, scale);
+}
+
+void KernelCounters::merge(const KernelCounters& other) { merge_with(other, std::identity{}); }
+
+void KernelCounters::merge_scaled(const KernelCounters& other, double weight) {
+    merge_with(other, [weight](uint64_t v) { return static_cast<uint64_t>(std::llround(static_cast<double>(v) * weight)); });
 }
 
 std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
@@ -273,7 +281,7 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     const uint64_t l2_sectors = cfg_.l2_bytes / kSectorBytes;
     const DramModel model{l2_sectors, cfg_.dram_read_granule_64,
                           static_cast<uint64_t>(static_cast<double>(l2_sectors) * cfg_.l2_dirty_retained_fraction)};
-    const DramEstimate dram = estimate_dram(footprint_.totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw, model);
+    const DramEstimate dram = estimate_dram(footprint_totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw, model);
     at(Stat::l2_read_misses) = std::min(dram.read_sectors, reads);
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
     at(Stat::code_instructions) = executed_instructions_static();

@@ -37,8 +37,10 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -118,6 +120,12 @@ public:
     void on_block_end(uint64_t block_linear, uint32_t sm);
 
     void merge(const KernelCounters& other);
+    // Adds `weight` times the other's sums (rounded to integers), its footprint by union: the blocks of a
+    // sampled launch standing for `weight` blocks each. Maxima (bank ways, the most lanes on one word) stay maxima.
+    void merge_scaled(const KernelCounters& other, double weight);
+    // From now on the L2/DRAM figures use these footprint totals instead of the sectors seen (a sampled
+    // launch's estimate of the whole grid's footprint).
+    void set_footprint_estimate(const SectorFootprint::Totals& totals) { footprint_estimate_ = totals; }
 
     // Metrics keyed by Nsight Compute metric names (see stats.def), derived L2/DRAM figures included.
     std::map<std::string, double> metrics() const;
@@ -133,17 +141,19 @@ public:
         uint64_t thread_insts_pred_on = 0;
         uint64_t l1_hits = 0;   // sectors of this line's global loads that hit in L1
         uint32_t max_way = 0;   // worst bank's way count of any shared access on this line ("N-way conflict")
-        // Accumulates another line's (or worker's) statistics into this one.
-        void add(const LineStats& s) {
-            warp_insts += s.warp_insts;
-            thread_insts += s.thread_insts;
-            requests += s.requests;
-            sectors += s.sectors;
-            ideal_sectors += s.ideal_sectors;
-            wavefronts += s.wavefronts;
-            ideal_wavefronts += s.ideal_wavefronts;
-            thread_insts_pred_on += s.thread_insts_pred_on;
-            l1_hits += s.l1_hits;
+        // Accumulates another line's (or worker's) statistics into this one, each sum through `scale` (a
+        // sampled launch weighs a block by the blocks it stands for); the worst way count is a maximum.
+        template <class Scale = std::identity>
+        void add(const LineStats& s, Scale scale = {}) {
+            warp_insts += scale(s.warp_insts);
+            thread_insts += scale(s.thread_insts);
+            requests += scale(s.requests);
+            sectors += scale(s.sectors);
+            ideal_sectors += scale(s.ideal_sectors);
+            wavefronts += scale(s.wavefronts);
+            ideal_wavefronts += scale(s.ideal_wavefronts);
+            thread_insts_pred_on += scale(s.thread_insts_pred_on);
+            l1_hits += scale(s.l1_hits);
             max_way = s.max_way > max_way ? s.max_way : max_way;
         }
     };
@@ -155,7 +165,7 @@ public:
 
     const CountsConfig& config() const { return cfg_; }
     // Distinct sectors read and written so far (the footprint the L2/DRAM estimate works from).
-    SectorFootprint::Totals footprint_totals() const { return footprint_.totals(); }
+    SectorFootprint::Totals footprint_totals() const { return footprint_estimate_ ? *footprint_estimate_ : footprint_.totals(); }
     const SectorFootprint& footprint() const { return footprint_; }
     // The L2's busy time per region for the global atomics and reductions so far.
     AtomicContention::Summary atomic_contention() const { return atomics_.summary(); }
@@ -174,7 +184,11 @@ private:
     CountsConfig cfg_;
     std::array<uint64_t, kStatCount> stats_{};
     std::vector<std::vector<LineStats>> lines_;  // [function][pc]
+    template <class Scale>
+    void merge_with(const KernelCounters& other, Scale scale);
+
     SectorFootprint footprint_;
+    std::optional<SectorFootprint::Totals> footprint_estimate_;
     AtomicContention atomics_;
     SectoredCache l1_;  // built on the first cached load: a counter per block should not pay for it
     bool l1_built_ = false;

@@ -39,6 +39,39 @@ void SectorFootprint::for_each_touched(const std::function<void(uint64_t, uint64
     }
 }
 
+const SectorFootprint::Chunk* SectorFootprint::find_chunk(uint64_t key) const {
+    auto it = chunks_.find(key);
+    return it == chunks_.end() ? nullptr : &it->second;
+}
+
+SectorFootprint::Totals SectorFootprint::totals_in(uint64_t first_sector, uint64_t end_sector,
+                                                   const SectorFootprint* minus) const {
+    Totals t;
+    if (end_sector <= first_sector) return t;
+    const uint64_t pairs = 0x5555555555555555ull;
+    for (const auto& [key, c] : chunks_) {
+        const uint64_t base = key << kChunkShift;
+        if (base >= end_sector || base + (uint64_t{1} << kChunkShift) <= first_sector) continue;
+        const Chunk* other = minus ? minus->find_chunk(key) : nullptr;
+        for (uint32_t i = 0; i < kWordsPerChunk; ++i) {
+            const uint64_t lo = base + uint64_t{i} * 64;
+            if (lo >= end_sector || lo + 64 <= first_sector) continue;
+            // The sectors of this word inside the range: whole words but at the range's two ends.
+            uint64_t in = ~uint64_t{0};
+            if (first_sector > lo) in &= ~uint64_t{0} << (first_sector - lo);
+            if (end_sector < lo + 64) in &= (uint64_t{1} << (end_sector - lo)) - 1;
+            const uint64_t their_read = other ? other->read[i] : 0, their_write = other ? other->write[i] : 0;
+            const uint64_t read = c.read[i] & in, write = c.write[i] & in;
+            t.read += static_cast<uint64_t>(std::popcount(read & ~their_read));
+            t.write += static_cast<uint64_t>(std::popcount(write & ~their_write));
+            t.either += static_cast<uint64_t>(std::popcount((read | write) & ~(their_read | their_write)));
+            const uint64_t mine64 = (read | read >> 1) & pairs, theirs64 = (their_read | their_read >> 1) & pairs;
+            t.read_blocks64 += static_cast<uint64_t>(std::popcount(mine64 & ~theirs64));
+        }
+    }
+    return t;
+}
+
 SectorFootprint::Totals SectorFootprint::totals() const {
     Totals t;
     for (const auto& [key, c] : chunks_) {

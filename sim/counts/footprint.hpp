@@ -42,6 +42,10 @@ public:
         uint64_t read_blocks64 = 0;                // distinct 64-byte blocks with a sector read
     };
     Totals totals() const;
+    // The totals of the sectors in [first_sector, end_sector) that `minus` (if given) does not hold: what a
+    // block adds to its neighbour's footprint in one buffer (sampled launches estimate the grid's footprint
+    // from it). A 64-byte block counts when it has a sector read here and none read in `minus`.
+    Totals totals_in(uint64_t first_sector, uint64_t end_sector, const SectorFootprint* minus = nullptr) const;
 
     // Calls f(first_sector, last_sector, written) for each run of up to 64 sectors with a sector read (written
     // false) or written (true): the lowest and highest such sector of the run. What the CUDA runtime maps to
@@ -56,6 +60,7 @@ private:
     static uint32_t word_of(uint64_t sector) { return static_cast<uint32_t>(sector >> 6) & (kWordsPerChunk - 1); }
     static uint64_t bit_of(uint64_t sector) { return uint64_t{1} << (sector & 63); }
     Chunk& chunk(uint64_t sector);
+    const Chunk* find_chunk(uint64_t key) const;
 
     std::unordered_map<uint64_t, Chunk> chunks_;
     // The chunk of the previous call: consecutive accesses nearly always stay in one 64 KiB chunk.

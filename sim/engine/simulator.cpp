@@ -227,6 +227,29 @@ bool needs_block_order(const Program& prog, uint32_t k) {
     return false;
 }
 
+// LaunchConfig::only_blocks: distinct blocks of the grid, of a launch without clusters that is not cooperative.
+std::optional<LaunchError> check_block_list(const LaunchConfig& cfg, uint64_t nblocks,
+                                            const std::array<uint32_t, 3>& cluster) {
+    if (cfg.cooperative || uint64_t{cluster[0]} * cluster[1] * cluster[2] > 1)
+        return LaunchError(Fault::not_supported, "a launch of some of its blocks only (sampling) cannot be "
+                                                 "cooperative or use thread-block clusters: run it whole");
+    if (cfg.skip_block) {
+        if (!cfg.only_blocks.empty() || *cfg.skip_block >= nblocks)
+            return LaunchError(Fault::invalid_value, fmt::format("the skipped block {} is not one of the grid's {} "
+                                                                 "(or a block list is given too)", *cfg.skip_block,
+                                                                 nblocks));
+        return std::nullopt;
+    }
+    std::vector<uint64_t> sorted = cfg.only_blocks;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.back() >= nblocks)
+        return LaunchError(Fault::invalid_value, fmt::format("block {} of the block list is outside the grid of {} "
+                                                             "blocks", sorted.back(), nblocks));
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+        return LaunchError(Fault::invalid_value, "the block list names a block twice");
+    return std::nullopt;
+}
+
 void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
 void run_cooperative_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
 
@@ -238,7 +261,7 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     const BlockOrder order(L.cfg->schedule_seed, c.first, c.last - c.first);
     RegisterFilePool registers;
     for (uint64_t k = 0; k < c.last - c.first && !c.error; ++k) {
-        const uint64_t lin = c.first + order.at(k);
+        const uint64_t lin = L.block_at(c.first + order.at(k));
         BlockContext b;
         init_block(b, L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges, &registers);
         run_block(b);
@@ -284,6 +307,12 @@ void run_cooperative_chunk(const LaunchContext& L, Chunk& c, bool with_counters)
 }
 
 }  // namespace
+
+bool Simulator::blocks_interact(const ir::Module& module, const ir::Function& kernel) {
+    LoadedModule* lm = loaded(module);
+    const std::size_t k = static_cast<std::size_t>(&kernel - module.functions.data());
+    return k < lm->program.functions.size() && needs_block_order(lm->program, static_cast<uint32_t>(k));
+}
 
 LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& kernel, const LaunchConfig& cfg,
                                std::span<const uint8_t> param_bytes, counts::KernelCounters* counters) {
@@ -377,10 +406,24 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     // inc/dec; needs_block_order) run their blocks one after another in linear order on one worker;
     // otherwise chunks run on all workers and commutative integer red/atom use host atomics.
     // With thread-block clusters a chunk runs whole clusters: its indices count clusters (run_cluster_chunk).
-    const uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2] / (uint64_t{cluster[0]} * cluster[1] * cluster[2]);
+    uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2] / (uint64_t{cluster[0]} * cluster[1] * cluster[2]);
     const bool ordered = needs_block_order(lm->program, L.kernel);
-    // A cooperative grid is one chunk: its blocks run together.
-    const uint64_t nchunks = cfg.cooperative ? 1 : std::min<uint64_t>(nblocks, 256);
+    // A cooperative grid is one chunk: its blocks run together. Listed blocks are a chunk each.
+    uint64_t nchunks = cfg.cooperative ? 1 : std::min<uint64_t>(nblocks, 256);
+    if (!cfg.only_blocks.empty() || cfg.skip_block) {
+        if (auto e = check_block_list(cfg, nblocks, cluster)) {
+            result.error = std::move(e);
+            return result;
+        }
+        if (cfg.skip_block) {
+            L.skip_block = *cfg.skip_block;
+            nblocks -= 1;
+            nchunks = std::min<uint64_t>(nblocks, 256);
+        } else {
+            L.only_blocks = &cfg.only_blocks;
+            nblocks = nchunks = cfg.only_blocks.size();
+        }
+    }
     std::vector<Chunk> chunks(nchunks);
     for (uint64_t c = 0; c < nchunks; ++c) {
         chunks[c].first = c * nblocks / nchunks;
@@ -449,6 +492,12 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         result.warp_instructions += c.warp_insts;
         result.thread_instructions += c.thread_insts;
         if (c.error && !result.error) result.error = std::move(c.error);
+    }
+    if (L.only_blocks && counters) {
+        result.block_counts.reserve(chunks.size());
+        for (uint64_t c = 0; c < nchunks; ++c)
+            result.block_counts.push_back({cfg.only_blocks[c], std::move(*chunks[c].counters), chunks[c].warp_insts,
+                                           chunks[c].thread_insts});
     }
     result.printf_output = printf.text();
     result.printf_dropped_records = printf.dropped_records();

@@ -85,6 +85,13 @@ struct LaunchConfig {
     ExecutionObserver* observer = nullptr;
     // Optional progress counters (see LaunchProgress); nullptr: none.
     LaunchProgress* progress = nullptr;
+    // Linear indices of the blocks to run (distinct, each below the grid's block count); empty: the whole
+    // grid. Each listed block gets counters of its own, handed back in LaunchResult::block_counts besides
+    // their sum (a sampled launch, sim/session/sampled_run.hpp). Not with clusters or cooperative launches.
+    std::vector<uint64_t> only_blocks;
+    // A block of the grid that already ran on its own (an automatic sample's pilot block): the launch runs all
+    // the others. Not with only_blocks, clusters or cooperative launches.
+    std::optional<uint64_t> skip_block;
 };
 
 // Where and why a kernel stopped; the fields a compute-sanitizer report would show.
@@ -114,6 +121,13 @@ struct LaunchError {
     FaultDetails where;
 };
 
+// One block of LaunchConfig::only_blocks: what it alone counted.
+struct BlockCounts {
+    uint64_t linear = 0;
+    counts::KernelCounters counters;
+    uint64_t warp_instructions = 0, thread_instructions = 0;
+};
+
 struct LaunchResult {
     std::optional<LaunchError> error;   // nullopt: success
     std::string printf_output;
@@ -124,6 +138,8 @@ struct LaunchResult {
     // Host threads that ran the blocks: LaunchConfig::host_workers, or 1 where order-dependent global atomics
     // (decode.cpp) or an observer make blocks run one after another; 0 when the launch did not start.
     uint32_t host_workers = 0;
+    // Per block of LaunchConfig::only_blocks, in its order, when counters were given; empty otherwise.
+    std::vector<BlockCounts> block_counts;
     bool ok() const { return !error.has_value(); }
 };
 
@@ -159,6 +175,9 @@ public:
                         std::span<const uint8_t> param_bytes, counts::KernelCounters* counters);
 
     uint64_t launches() const { return launch_count_; }
+    // Whether the kernel's blocks interact through global atomics whose outcome depends on their order (the
+    // engine then runs them one after another in linear order): running one of them first changes the results.
+    bool blocks_interact(const ir::Module& module, const ir::Function& kernel);
 
 private:
     struct LoadedModule;

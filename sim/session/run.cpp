@@ -19,6 +19,7 @@
 #include "sim/counts/l1_capacity.hpp"
 #include "sim/device/ptxas.hpp"
 #include "sim/sass/kernel_sass.hpp"
+#include "sim/session/sampled_run.hpp"
 #include "sim/engine/simulator.hpp"
 #include "launch/buffer_init.hpp"
 #include "launch/hash.hpp"
@@ -300,8 +301,7 @@ launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device:
     return setup;
 }
 
-void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
-                std::span<const uint8_t> params, const SimOptions& options) {
+void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig& cfg, const SimOptions& options) {
     if (!run.occupancy) {
         if (auto occ = launch_occupancy(p, run.preset, run.registers)) run.occupancy = occ.value();
     }
@@ -326,17 +326,13 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
     cfg.counts_config.sass = run.sass;
     cfg.counts_config.uniform_atomics = uniform_atomics(*p.module);
     run.counters = counts::KernelCounters(cfg.counts_config);
+}
 
-    const auto launch_start = std::chrono::steady_clock::now();
-    const std::clock_t cpu_start = std::clock();
-    auto result = sim.launch(*p.module, *p.kernel, cfg, params, &run.counters);
-    run.launch_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-    run.launch_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start).count();
+void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfig& cfg,
+                 const engine::LaunchResult& result) {
     run.warp_instructions = result.warp_instructions;
     run.thread_instructions = result.thread_instructions;
     run.started = result.host_workers != 0;
-
     auto& r = run.report;
     r.kernel = p.spec.kernel;
     r.device = run.preset.name;
@@ -371,20 +367,59 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
     }
 }
 
-launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
-    using Fail = launch::Outcome<SimRun>;
+void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
+                std::span<const uint8_t> params, const SimOptions& options) {
+    configure_launch(run, p, cfg, options);
+    launch_configured(run, sim, p, cfg, params, nullptr);
+}
+
+void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
+                       std::span<const uint8_t> params, const engine::BlockCounts* ran_before) {
+    if (ran_before) {
+        cfg.skip_block = ran_before->linear;
+        cfg.max_instructions -= std::min(cfg.max_instructions, ran_before->thread_instructions);
+    }
+    const auto launch_start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
+    auto result = sim.launch(*p.module, *p.kernel, cfg, params, &run.counters);
+    run.launch_cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    run.launch_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start).count();
+    if (ran_before) {
+        run.counters.merge(ran_before->counters);
+        result.warp_instructions += ran_before->warp_instructions;
+        result.thread_instructions += ran_before->thread_instructions;
+    }
+    fill_report(run, p, cfg, result);
+}
+
+launch::Outcome<SimRun> new_run(const PreparedLaunch& p, const SimOptions& options) {
     auto preset = device::load_preset(options.device);
-    if (!preset) return Fail::failure(preset.error());
+    if (!preset) return launch::Outcome<SimRun>::failure(preset.error());
     SimRun run;
     run.preset = preset.value();
     run.registers = kernel_registers(p, run.preset);
     auto occ = launch_occupancy(p, run.preset, run.registers);
     if (occ) run.occupancy = occ.value();
+    return run;
+}
+
+launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
+    using Fail = launch::Outcome<SimRun>;
+    if (options.sample == SampleMode::on) return run_sampled(p, options);
+    auto started = new_run(p, options);
+    if (!started) return started;
+    SimRun run = std::move(started.value());
 
     auto setup = setup_launch(p, run.preset, run.registers.registers);
     if (!setup) return Fail::failure(setup.error());
     auto& sim = *setup->sim;
-    run_launch(run, sim, p, setup->cfg, setup->params, options);
+    engine::LaunchConfig cfg = setup->cfg;
+    configure_launch(run, p, cfg, options);
+    // A pilot block says whether the launch is large enough to sample; if not, the whole run leaves it out.
+    std::optional<engine::BlockCounts> pilot;
+    if (options.sample == SampleMode::automatic && sample_if_large(run, p, *setup, cfg, options, pilot)) return run;
+    launch_configured(run, sim, p, cfg, setup->params, pilot ? &*pilot : nullptr);
     auto& r = run.report;
     bool has_expect = false;
     for (const auto& a : p.spec.args) has_expect = has_expect || a.expect.has_value();

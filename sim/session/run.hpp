@@ -2,6 +2,7 @@
 // check the arguments, work out registers and occupancy, run, hash the buffers, collect the counts.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -60,6 +61,14 @@ struct RegisterInfo {
 };
 RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset);
 
+// Whether a launch runs whole or is sampled (sampled_run.hpp): off runs every block; on samples; automatic
+// samples when a pilot block says the launch is above SimOptions::sample_above thread-instructions (callers
+// choose it only for queries that need no buffers).
+enum class SampleMode : uint8_t { off, on, automatic };
+
+// The default of SimOptions::sample_above: about half a minute of whole-grid simulation on two cores.
+inline constexpr uint64_t kDefaultSampleAbove = 10'000'000'000ull;
+
 struct SimOptions {
     std::string device = std::string(device::default_preset_name);
     uint64_t max_instructions = 20'000'000'000ull;
@@ -70,6 +79,20 @@ struct SimOptions {
     bool ptx_level_counts = false;    // count the PTX as written even where the SASS could be decoded
     engine::LaunchProgress* progress = nullptr;   // optional: the launch's progress counters (a progress bar)
     bool keep_buffers = false;        // keep every buffer's bytes after the kernel in SimRun::final_buffers
+    SampleMode sample = SampleMode::off;
+    uint64_t sample_above = kDefaultSampleAbove;  // SampleMode::automatic: thread-instructions (estimated)
+};
+
+// How a sampled run's figures were obtained, and how far each may be off (sampled_run.hpp).
+struct SampleInfo {
+    uint64_t grid_blocks = 0, blocks_run = 0, classes = 0;
+    std::string reason;               // "--sample", or the automatic decision with its figures
+    struct Bound {
+        double estimate = 0, bound = 0;  // the figure and how far from the whole grid's it may be (absolute)
+        bool model = false;              // a footprint-model figure (L2/DRAM), not a sum over blocks
+    };
+    std::map<std::string, Bound> bounds;  // by metric name
+    std::vector<std::string> notes;
 };
 
 // A simulator with the spec's buffers allocated and filled, the packed parameters, and a launch
@@ -111,6 +134,8 @@ struct SimRun {
     double sass_seconds = 0;          // decoding the cubin and planning the SASS-level counts
     bool started = false;             // false: the launch was refused before any block ran (configuration)
     std::optional<engine::LaunchError> fault;  // the engine's error, with where it happened
+    // Set when the figures come from a sample of the blocks: then no buffer was produced (report.buffers empty).
+    std::optional<SampleInfo> sampling;
 };
 
 // Runs a prepared launch on a simulator whose memory already holds what the kernel uses, with `params` packed
@@ -119,6 +144,19 @@ struct SimRun {
 // buffers are not hashed.
 void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
                 std::span<const uint8_t> params, const SimOptions& options);
+
+// run_launch's two halves around the launch: the options, occupancy and counting rules (the SASS plan) into
+// `cfg` and a fresh run.counters; then the report from the launch's result and run.counters.
+void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig& cfg, const SimOptions& options);
+// The launch of a configured run, then its report. `ran_before` (optional): a block that already ran on this
+// simulator (an automatic sample's pilot): the launch leaves it out and adds its counts.
+void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
+                       std::span<const uint8_t> params, const engine::BlockCounts* ran_before);
+void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfig& cfg,
+                 const engine::LaunchResult& result);
+
+// A run with its preset, registers and occupancy worked out, before anything is set up or launched.
+launch::Outcome<SimRun> new_run(const PreparedLaunch& p, const SimOptions& options);
 
 // Runs the prepared launch on the simulator. Launch and memory errors come back inside the report
 // (report.error); the outcome fails only when the run could not be set up (bad preset, bad buffer file).

@@ -35,6 +35,11 @@ expect 0 "saved     args[2] c -> $out/saved/arg2.npy (1000 x f32)" "" -- run "$o
 [ -f "$out/saved/arg0.npy" ] && [ -f "$out/saved/arg1.npy" ] || fail "--save wrote no arg0.npy/arg1.npy"
 [ ! -e "$out/saved/arg3.npy" ] || fail "--save wrote a file for the scalar n"
 expect 0 '"file": "'"$out/saved/arg2.npy"'"' "" -- run "$out/ok.json" --save "$out/saved" --json
+# A sampled run produces no buffers: what needs them is refused, with the way out.
+expect 2 "" "the spec's \"expect\" checks cannot be made: drop --sample" -- run "$out/ok.json" --sample
+expect 2 "" "--sample produces no buffers, so --save and --show have nothing to give" -- \
+    run "$out/ok.json" --sample --show 'c[0:2]'
+expect 108 "" "--sample excludes --no-sample" -- run "$out/ok.json" --sample --no-sample
 
 # The grid is one block short: c[768..999] stay 0, 232 elements differ, the first c[768] (expected 1536).
 spec short '"grid": 3, "block": 256' '{"type": "f32", "count": 1000, "init": "iota"},

@@ -49,6 +49,22 @@ def test_vector_add_fills_the_output_in_place_and_counts_by_hand():
     assert report["warpsim_version"] == warpsim.__version__
 
 
+def test_sampled_launch_counts_like_the_whole_one_and_leaves_the_arrays():
+    mod = warpsim.load(VECTOR_ADD)
+    n = 1 << 16  # 256 blocks of 256: every block adds 256 floats, 8 warps of 4 sectors per array
+    a, b, c = vector_add_inputs(n)
+    run = mod.vecAdd[n // 256, 256](a, b, c, np.int32(n), sample=True)
+    assert not c.any()  # no buffer is produced: the output array is left as it was
+    m = run.metrics
+    assert m[LD_REQUESTS] == 2 * n // 32
+    assert m[LD_SECTORS] == 2 * n // 8
+    assert m[ST_SECTORS] == n // 8
+    sampling = run.report()["sampling"]
+    assert sampling["grid_blocks"] == 256 and sampling["blocks_run"] < 256
+    assert sampling["buffers"] == "not produced"
+    assert sampling["bounds"][LD_SECTORS]["bound"] == 0
+
+
 def test_python_int_and_tuple_dimensions():
     mod = warpsim.load(VECTOR_ADD)
     a, b, c = vector_add_inputs(600)
