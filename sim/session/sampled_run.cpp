@@ -16,13 +16,13 @@
 #include <ctime>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 #include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/schedule.hpp"
 
 namespace warpsim::session {
 namespace {
@@ -435,12 +435,13 @@ std::vector<std::array<uint32_t, 3>> pick_blocks(const BlockClass& c, uint32_t c
     add(c.lo);
     add({c.hi[0] - 1, c.hi[1] - 1, c.hi[2] - 1});
     add({c.lo[0] + (c.hi[0] - c.lo[0]) / 2, c.lo[1] + (c.hi[1] - c.lo[1]) / 2, c.lo[2] + (c.hi[2] - c.lo[2]) / 2});
-    engine::ScheduleRng rng(seed);
+    // The rest drawn from the seed (mt19937_64's sequence is fixed by the standard, `%` keeps it portable).
+    std::mt19937_64 rng(seed);
+    auto below = [&](uint32_t n) { return n ? static_cast<uint32_t>(rng() % n) : 0u; };
     const uint64_t want = std::min<uint64_t>(count, c.size());
     for (int tries = 0; out.size() < want && tries < 64; ++tries)
-        add({c.lo[0] + static_cast<uint32_t>(rng.below(c.hi[0] - c.lo[0])),
-             c.lo[1] + static_cast<uint32_t>(rng.below(c.hi[1] - c.lo[1])),
-             c.lo[2] + static_cast<uint32_t>(rng.below(c.hi[2] - c.lo[2]))});
+        add({c.lo[0] + below(c.hi[0] - c.lo[0]), c.lo[1] + below(c.hi[1] - c.lo[1]),
+             c.lo[2] + below(c.hi[2] - c.lo[2])});
     return out;
 }
 
