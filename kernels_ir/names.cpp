@@ -64,6 +64,12 @@ struct Reader {
                 ++i;
             } else if (is_digit(c)) {
                 if (!source_name()) return;
+            } else if ((c == 'S' || c == 'T') && !(c == 'S' && peek(1) >= 'a' && peek(1) <= 'z')) {
+                // A substitution S<seq-id>_ or a template parameter T<seq-id>_: the seq-id's base-36 digits
+                // (S1_, SI_, TN_) are no I/N/X/J/E/L of their own.
+                ++i;
+                while (!done() && peek() != '_') ++i;
+                ++i;
             } else {
                 ++i;
             }
