@@ -29,6 +29,10 @@ public:
     // The launch stopped inside a block: close what that block left open (incomplete barriers).
     void abandon_block();
     uint64_t events() const { return events_; }
+    // The global bytes the kernel wrote (InitChecker::written_global); empty without initcheck.
+    std::vector<std::pair<uint64_t, uint64_t>> written_global() const {
+        return init_ ? init_->written_global() : std::vector<std::pair<uint64_t, uint64_t>>{};
+    }
 
 private:
     CheckContext& ctx_;

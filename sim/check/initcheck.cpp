@@ -65,6 +65,24 @@ void InitChecker::mark(const engine::MemoryEvent& e, uint32_t lane, uint32_t n) 
     for (uint64_t a = addr; a < addr + n; ++a) global_words_[a / 4] |= static_cast<uint8_t>(1u << (a % 4));
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> InitChecker::written_global() const {
+    std::vector<uint64_t> words;
+    words.reserve(global_words_.size());
+    for (const auto& [w, bits] : global_words_) words.push_back(w);
+    std::sort(words.begin(), words.end());
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    for (uint64_t w : words) {
+        const uint8_t bits = global_words_.at(w);
+        for (uint64_t b = 0; b < 4; ++b) {
+            if (!(bits >> b & 1)) continue;
+            const uint64_t a = w * 4 + b;
+            if (!out.empty() && out.back().second == a) ++out.back().second;
+            else out.emplace_back(a, a + 1);
+        }
+    }
+    return out;
+}
+
 void InitChecker::report(const engine::MemoryEvent& e, uint32_t lane, bool shared, uint64_t offset) {
     const Site at{e.site.function, e.site.pc};
     Finding f;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/check/context.hpp"
@@ -28,6 +29,9 @@ public:
     void begin_cluster(std::span<const engine::BlockIndex> ctas);
     void begin_block(const engine::BlockIndex& b, uint32_t shared_bytes);
     void on_memory(const engine::MemoryEvent& e);
+    // The global bytes this launch's kernel wrote, as sorted, merged [first, second) address ranges: the
+    // launches after it read them as initialised (warpsim exec --check marks them in the device memory).
+    std::vector<std::pair<uint64_t, uint64_t>> written_global() const;
 
 private:
     // The shadow of the CTA whose shared memory a lane's address names and the offset in it; nullptr when the

@@ -136,6 +136,19 @@ bool DeviceMemory::host_written(uint64_t addr, uint64_t n) const {
     return it->first <= lo && it->second >= lo + n;
 }
 
+std::optional<uint64_t> DeviceMemory::first_unwritten(uint64_t addr, uint64_t n) const {
+    const Allocation* a = find(addr);
+    if (!a || n == 0 || n > a->size - (addr - a->base)) return std::nullopt;
+    uint64_t lo = addr - a->base;
+    const uint64_t hi = lo + n;
+    auto it = a->host_written.upper_bound(lo);
+    if (it != a->host_written.begin()) --it;
+    for (; it != a->host_written.end() && it->first <= lo; ++it)
+        if (it->second > lo) lo = it->second;  // ranges are merged: one covering lo moves it to its end
+    if (lo >= hi) return std::nullopt;
+    return a->base + lo;
+}
+
 std::optional<std::vector<uint8_t>> DeviceMemory::read(uint64_t addr, uint64_t n) const {
     if (n == 0) return std::vector<uint8_t>{};
     const uint8_t* p = translate(addr, n);

@@ -22,8 +22,9 @@ struct Allocation {
     std::unique_ptr<uint8_t[]> data;
     uint8_t* host = nullptr;    // zero-copy host memory (map_host); data is empty then
     uint8_t* bytes() const { return host ? host : data.get(); }
-    // Byte ranges [first, second) (offsets, merged, sorted) written from the host: write() and module
-    // variables. The correctness checkers treat them as initialised.
+    // Byte ranges [first, second) (offsets, merged, sorted) written from the host (write() and module
+    // variables) or by an earlier launch the checkers watched (warpsim exec --check). The correctness
+    // checkers treat them as initialised.
     std::map<uint64_t, uint64_t> host_written;
 };
 
@@ -49,6 +50,9 @@ public:
     bool mark_host_written(uint64_t addr, uint64_t n);
     // True when every byte of [addr, addr+n) was written from the host (see Allocation::host_written).
     bool host_written(uint64_t addr, uint64_t n) const;
+    // The first byte of [addr, addr+n), inside one allocation, that was not written (see host_written);
+    // nullopt when every byte was, or when the range is not inside one allocation.
+    std::optional<uint64_t> first_unwritten(uint64_t addr, uint64_t n) const;
     std::optional<std::vector<uint8_t>> read(uint64_t addr, uint64_t n) const;
 
     // Host pointer for [addr, addr+width) when it lies inside one allocation, else nullptr.

@@ -161,6 +161,16 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     }
     session::run_launch(run, rt.sim(), p, cfg, params, options);
     if (observer && run.fault) observer->abandon_block();
+    // What this launch wrote is initialised for the launches after it, as compute-sanitizer's initcheck
+    // follows device memory through the whole process (a reduction's second pass reads the first's partials).
+    if (observer) {
+        std::vector<std::pair<uint64_t, uint64_t>> within;  // each range clipped to the allocations it touches
+        for (const auto& [lo, hi] : observer->written_global())
+            rt.sim().memory().for_each_overlapping(lo, hi, [&](const memory::Allocation& a) {
+                within.emplace_back(std::max(lo, a.base), std::min(hi, a.base + a.size));
+            });
+        for (const auto& [lo, hi] : within) rt.sim().memory().mark_host_written(lo, hi - lo);
+    }
 
     const std::string where = fmt::format("{}<<<{}, {}>>>", rec.kernel, dim_text(req.grid), dim_text(req.block));
     if (run.fault && !run.started) {

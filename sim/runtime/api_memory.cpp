@@ -45,6 +45,26 @@ void clock_copy(Runtime& rt, const void* dst, const void* src, size_t n, cudaStr
     if (blocking || !pinned || kind == CopyKind::host_to_host) rt.clock().host_wait(when.end_us);
 }
 
+// --check: a copy whose device source holds bytes nothing wrote (not the host, not a kernel), reported as
+// compute-sanitizer's initcheck reports it on the H200 (tests/hardware/h200/sanitizer_partial_init.txt: a
+// cudaMemcpy or cudaMemcpyAsync of 8 bytes of which a kernel wrote 4). The copy itself goes ahead.
+void check_copy_source(Runtime& rt, const void* src, size_t n) {
+    const auto& memory = rt.sim().memory();
+    const auto first = memory.first_unwritten(addr(src), n);
+    if (!first) return;
+    const warpsim::memory::Allocation* a = memory.find(*first);
+    std::fprintf(stderr,
+                 "========= WARPSIM CHECK\n"
+                 "========= initcheck: Host API memory access error at host access to 0x%llx of size %zu bytes\n"
+                 "=========     Uninitialized access to 0x%llx (%s[%llu]) on access by cudaMemcpy source\n"
+                 "=========     neither the host nor a kernel has written this byte\n"
+                 "=========\n"
+                 "========= ERROR SUMMARY: 1 error (1 initcheck)\n",
+                 static_cast<unsigned long long>(addr(src)), n, static_cast<unsigned long long>(*first),
+                 a ? a->label.c_str() : "device memory",
+                 static_cast<unsigned long long>(a ? *first - a->base : 0));
+}
+
 // One contiguous copy of n bytes; `kind` is what the program said. Returns the runtime's answer.
 cudaError_t copy_bytes(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
     if (n == 0) return cudaSuccess;
@@ -66,10 +86,21 @@ cudaError_t copy_bytes(Runtime& rt, void* dst, const void* src, size_t n, cudaMe
     }
     uint8_t* d = dst_device ? ddev : static_cast<uint8_t*>(dst);
     const uint8_t* s = src_device ? sdev : static_cast<const uint8_t*>(src);
+    if (src_device && rt.options().check) check_copy_source(rt, src, n);
     std::memmove(d, s, n);
     if (ddev) {
-        rt.sim().memory().mark_host_written(addr(dst), n);
-        rt.reuse().wrote(rt.sim().memory(), addr(dst), n);
+        auto& memory = rt.sim().memory();
+        const warpsim::memory::Allocation* from = src_device ? memory.find(addr(src)) : nullptr;
+        if (from) {  // device to device: the destination is written where the source was
+            const uint64_t lo = addr(src) - from->base, hi = lo + n;
+            std::vector<std::pair<uint64_t, uint64_t>> written;
+            for (const auto& [b, e] : from->host_written)
+                if (b < hi && e > lo) written.emplace_back(std::max(b, lo) - lo, std::min(e, hi) - lo);
+            for (const auto& [b, e] : written) memory.mark_host_written(addr(dst) + b, e - b);
+        } else {
+            memory.mark_host_written(addr(dst), n);
+        }
+        rt.reuse().wrote(memory, addr(dst), n);
     }
     return cudaSuccess;
 }

@@ -3,7 +3,8 @@
 # with nvcc and its output (or refusal) compared with what CUDA gives. Skipped (77) without nvcc.
 set -uo pipefail
 warpsim=$(realpath "$1")
-src=$2/tests/runtime/programs
+root=$2
+src=$root/tests/runtime/programs
 work=$3
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
@@ -126,6 +127,48 @@ if build race_check; then
     grep -q "race_check.cu:9" "$work/race_check.err" || fail "race_check: the read's line is not named"
     "$warpsim" exec --quiet "$work/race_check" > /dev/null 2> "$work/race_check.plain"
     [ -s "$work/race_check.plain" ] && fail "race_check without --check printed: $(cat "$work/race_check.plain")"
+fi
+
+# --check, initcheck across launches: the second pass reads the partials the first wrote (no finding, the sum
+# 0 + 1 + ... + 511 = 130816), the last kernel reads a buffer nothing wrote (one finding, line 25).
+if build init_across_launches; then
+    "$warpsim" exec --check --quiet "$work/init_across_launches" > "$work/init.out" 2> "$work/init.err"
+    [ "$(cat "$work/init.out")" = "$(printf 'sum 130816 (expected 130816)\ncudaSuccess')" ] ||
+        fail "init_across_launches: stdout $(cat "$work/init.out")"
+    grep -q "final_sum" "$work/init.err" && fail "init_across_launches: final_sum read the first pass's partials, yet: $(cat "$work/init.err")"
+    grep -q "init_across_launches.cu:25" "$work/init.err" ||
+        fail "init_across_launches: the unwritten read (line 25) is not reported: $(cat "$work/init.err")"
+    [ "$(grep -c 'Uninitialized __global__ memory read' "$work/init.err")" = 1 ] ||
+        fail "init_across_launches: expected one initcheck finding: $(cat "$work/init.err")"
+fi
+
+# --check against compute-sanitizer on the H200 (tests/hardware/h200/sanitizer_partial_init.txt): reads of 8
+# bytes of which 4 or none were written (across launches, in one thread, through ld.global.nc) and a cudaMemcpy
+# of such bytes give the same findings, case by case: kind, size and source line.
+if build_from "$root/tests/hardware/sanitizer_partial_init.cu" partial_init; then
+    "$warpsim" exec --check --quiet "$work/partial_init" > "$work/partial_init.out" 2>&1
+    findings() {  # the findings of a run's output, one line per case
+        python3 - "$1" <<'PY'
+import re, sys
+case, out = None, {}
+for line in open(sys.argv[1]):
+    if line.startswith("case "):
+        case = line.split()[1].rstrip(":"); out[case] = []
+    elif "Uninitialized __global__ memory read of size" in line:
+        out[case].append("read " + line.split("size ")[1].split()[0])
+    elif "Host API memory access error" in line:
+        out[case].append("host copy " + line.split("size ")[1].split()[0])
+    elif out.get(case) and out[case][-1].startswith("read ") and ":" not in out[case][-1]:
+        lines = re.findall(r"partial_init\.cu:(\d+)", line)
+        if lines: out[case][-1] += ":" + lines[-1]
+for c, f in out.items(): print(c, " ".join(f))
+PY
+    }
+    findings "$root/tests/hardware/h200/sanitizer_partial_init.txt" > "$work/partial_init.h200"
+    findings "$work/partial_init.out" > "$work/partial_init.sim"
+    [ "$(wc -l < "$work/partial_init.h200")" = 7 ] || fail "partial_init: the H200 recording has not 7 cases"
+    diff "$work/partial_init.h200" "$work/partial_init.sim" > "$work/partial_init.diff" ||
+        fail "partial_init: warpsim exec --check differs from compute-sanitizer on the H200:\n$(cat "$work/partial_init.diff")"
 fi
 
 # --report DIR: per launch JSON lines, the text report, the timeline page.
