@@ -66,13 +66,10 @@ void InitChecker::mark(const engine::MemoryEvent& e, uint32_t lane, uint32_t n) 
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> InitChecker::written_global() const {
-    std::vector<uint64_t> words;
-    words.reserve(global_words_.size());
-    for (const auto& [w, bits] : global_words_) words.push_back(w);
+    std::vector<std::pair<uint64_t, uint8_t>> words(global_words_.begin(), global_words_.end());
     std::sort(words.begin(), words.end());
     std::vector<std::pair<uint64_t, uint64_t>> out;
-    for (uint64_t w : words) {
-        const uint8_t bits = global_words_.at(w);
+    for (const auto& [w, bits] : words) {
         for (uint64_t b = 0; b < 4; ++b) {
             if (!(bits >> b & 1)) continue;
             const uint64_t a = w * 4 + b;

@@ -208,13 +208,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
     auto guard = rt.lock();
     if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies)) return Runtime::finish(e);
     if (count > 0 && (!dst || !src)) return Runtime::finish(cudaErrorInvalidValue);
-    GraphStep step;
-    step.kind = GraphStep::Kind::copy;
-    step.dst = dst;
-    step.src = src;
-    step.bytes = count;
-    step.copy_kind = kind;
-    *pGraphNode = graph->add(std::move(step));
+    *pGraphNode = graph->add(GraphStep::copy(dst, src, count, kind));
     return cudaSuccess;
 }
 
@@ -226,12 +220,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t grap
     if (!p || !p->dst) return Runtime::finish(cudaErrorInvalidValue);
     if (p->elementSize != 1 || p->height > 1)
         return warpsim::runtime::not_supported("cudaGraphAddMemsetNode with elementSize 2 or 4, or height above 1");
-    GraphStep step;
-    step.kind = GraphStep::Kind::memset;
-    step.dst = p->dst;
-    step.value = static_cast<int>(p->value & 0xff);
-    step.bytes = p->width;
-    *pGraphNode = graph->add(std::move(step));
+    *pGraphNode = graph->add(GraphStep::memset(p->dst, static_cast<int>(p->value & 0xff), p->width));
     return cudaSuccess;
 }
 
@@ -241,11 +230,7 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
     auto guard = rt.lock();
     if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies)) return Runtime::finish(e);
     if (!p || !p->fn) return Runtime::finish(cudaErrorInvalidValue);
-    GraphStep step;
-    step.kind = GraphStep::Kind::host;
-    step.fn = p->fn;
-    step.data = p->userData;
-    *pGraphNode = graph->add(std::move(step));
+    *pGraphNode = graph->add(GraphStep::host(p->fn, p->userData));
     return cudaSuccess;
 }
 

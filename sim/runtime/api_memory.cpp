@@ -122,13 +122,7 @@ cudaError_t async_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
-        warpsim::runtime::GraphStep step;
-        step.kind = warpsim::runtime::GraphStep::Kind::copy;
-        step.dst = dst;
-        step.src = src;
-        step.bytes = n;
-        step.copy_kind = kind;
-        g->add(std::move(step));
+        g->add(warpsim::runtime::GraphStep::copy(dst, src, n, kind));
         return cudaSuccess;
     }
     return Runtime::finish(warpsim::runtime::copy_on_stream(rt, dst, src, n, kind, stream));
@@ -157,12 +151,7 @@ cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullpt
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
-        warpsim::runtime::GraphStep step;
-        step.kind = warpsim::runtime::GraphStep::Kind::memset;
-        step.dst = p;
-        step.value = value;
-        step.bytes = n;
-        g->add(std::move(step));
+        g->add(warpsim::runtime::GraphStep::memset(p, value, n));
         return cudaSuccess;
     }
     return Runtime::finish(warpsim::runtime::memset_on_stream(rt, p, value, n, stream));

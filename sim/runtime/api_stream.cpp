@@ -93,11 +93,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
         auto guard = rt.lock();
         if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
         if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
-            warpsim::runtime::GraphStep step;
-            step.kind = warpsim::runtime::GraphStep::Kind::host;
-            step.fn = fn;
-            step.data = data;
-            g->add(std::move(step));
+            g->add(warpsim::runtime::GraphStep::host(fn, data));
             return cudaSuccess;
         }
     }

@@ -36,6 +36,32 @@ struct GraphStep {
     // host
     cudaHostFn_t fn = nullptr;
     void* data = nullptr;
+
+    // The steps a capture records and the node API adds alike.
+    static GraphStep copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+        GraphStep s;
+        s.kind = Kind::copy;
+        s.dst = dst;
+        s.src = src;
+        s.bytes = bytes;
+        s.copy_kind = kind;
+        return s;
+    }
+    static GraphStep memset(void* dst, int value, size_t bytes) {
+        GraphStep s;
+        s.kind = Kind::memset;
+        s.dst = dst;
+        s.value = value;
+        s.bytes = bytes;
+        return s;
+    }
+    static GraphStep host(cudaHostFn_t fn, void* data) {
+        GraphStep s;
+        s.kind = Kind::host;
+        s.fn = fn;
+        s.data = data;
+        return s;
+    }
 };
 
 }  // namespace warpsim::runtime
