@@ -68,7 +68,7 @@ if build memory_kinds; then
     expect_output memory_kinds "PASS"
 fi
 if build memory_kinds --default-stream per-thread; then
-    nm -D --undefined-only "$work/memory_kinds" | grep -q "cudaMemcpy_ptds" ||
+    [[ $(nm -D --undefined-only "$work/memory_kinds") == *cudaMemcpy_ptds* ]] ||
         fail "memory_kinds --default-stream per-thread: does not call cudaMemcpy_ptds"
     expect_output memory_kinds "PASS"
 fi
