@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "sim/session/run.hpp"
 
@@ -19,7 +19,7 @@ struct Sample {
     double seconds = 0;
     double cpu_seconds = 0;
     uint64_t thread_insts = 0;
-    std::string hashes;  // buffer hashes: must not change with the worker count
+    std::string hashes;       // buffer hashes: must not change with the worker count
     double sass_seconds = 0;  // decoding ptxas's cubin and planning the SASS-level counts (before the launch)
 };
 
@@ -35,9 +35,15 @@ bool run_once(const warpsim::session::PreparedLaunch& p, uint32_t workers, bool 
     opt.workers = workers;
     opt.ptx_level_counts = ptx_counts;
     auto run = warpsim::session::run_simulated(p, opt);
-    if (!run) { error = run.error(); return false; }
+    if (!run) {
+        error = run.error();
+        return false;
+    }
     const auto& r = run.value().report;
-    if (r.error) { error = r.error->name + ": " + r.error->message; return false; }
+    if (r.error) {
+        error = r.error->name + ": " + r.error->message;
+        return false;
+    }
     const auto it = r.metrics.find("smsp__thread_inst_executed.sum");
     out.seconds = run.value().launch_seconds;
     out.cpu_seconds = run.value().launch_cpu_seconds;
@@ -56,10 +62,12 @@ int main(int argc, char** argv) {
     int runs = 3;
     std::string worker_list = "1,2";
     app.add_option("specs", specs, "launch spec files (default: the four in bench/specs)");
-    app.add_option("-r,--runs", runs, "runs per configuration; the median is reported")->check(CLI::Range(1, 100));
+    app.add_option("-r,--runs", runs, "runs per configuration; the median is reported")
+        ->check(CLI::Range(1, 100));
     app.add_option("-w,--workers", worker_list, "host worker counts to measure, comma-separated");
     bool ptx_counts = false;
-    app.add_flag("--ptx-counts", ptx_counts, "count the PTX as written, without the SASS plan (to measure its cost)");
+    app.add_flag("--ptx-counts", ptx_counts,
+                 "count the PTX as written, without the SASS plan (to measure its cost)");
     CLI11_PARSE(app, argc, argv);
     std::vector<uint32_t> workers;
     for (std::size_t at = 0; at < worker_list.size();) {
@@ -68,15 +76,16 @@ int main(int argc, char** argv) {
         try {
             workers.push_back(static_cast<uint32_t>(std::stoul(worker_list.substr(at, end - at))));
         } catch (const std::exception&) {
-            std::fprintf(stderr, "--workers: '%s' is not a comma-separated list of counts\n", worker_list.c_str());
+            std::fprintf(stderr, "--workers: '%s' is not a comma-separated list of counts\n",
+                         worker_list.c_str());
             return 2;
         }
         at = end + 1;
     }
     if (specs.empty()) {
         const std::string dir = std::string(WARPSIM_SOURCE_DIR) + "/bench/specs/";
-        specs = {dir + "vector_add_16M.json", dir + "transpose_padded_4096.json", dir + "matmul_tiled16_1024.json",
-                 dir + "block_sum_16M.json"};
+        specs = {dir + "vector_add_16M.json", dir + "transpose_padded_4096.json",
+                 dir + "matmul_tiled16_1024.json", dir + "block_sum_16M.json"};
     }
     std::string header = "| spec | thread-insts |";
     std::string rule = "|---|---:|";
@@ -94,7 +103,11 @@ int main(int argc, char** argv) {
     int status = 0;
     for (const auto& path : specs) {
         auto p = warpsim::session::prepare(path);
-        if (!p) { std::fprintf(stderr, "%s\n", p.error().c_str()); status = 1; continue; }
+        if (!p) {
+            std::fprintf(stderr, "%s\n", p.error().c_str());
+            status = 1;
+            continue;
+        }
         std::string line, first_hashes, error;
         uint64_t insts = 0;
         std::vector<double> medians, sass;
@@ -123,7 +136,8 @@ int main(int argc, char** argv) {
             status = 1;
             continue;
         }
-        for (std::size_t i = 1; i < medians.size(); ++i) line += fmt::format(" {:.2f} |", medians.front() / medians[i]);
+        for (std::size_t i = 1; i < medians.size(); ++i)
+            line += fmt::format(" {:.2f} |", medians.front() / medians[i]);
         line += fmt::format(" {:.2f} |", median(sass) * 1e3);
         std::printf("| %s | %llu |%s\n", name.c_str(), static_cast<unsigned long long>(insts), line.c_str());
         std::fflush(stdout);

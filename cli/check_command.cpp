@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/check/run_check.hpp"
 #include "cli/commands.hpp"
 #include "launch/json_text.hpp"
+#include "sim/check/run_check.hpp"
 #include "sim/report/progress.hpp"
 #include "sim/session/run.hpp"
 
@@ -60,13 +60,16 @@ int check_command(const CheckArgs& args) {
         std::cout << launch::json_text(j) << "\n";
     } else {
         std::string tools;
-        for (auto [on, name] : {std::pair{options.memcheck, "memcheck"}, {options.racecheck, "racecheck"},
-                                {options.synccheck, "synccheck"}, {options.initcheck, "initcheck"}})
+        for (auto [on, name] : {std::pair{options.memcheck, "memcheck"},
+                                {options.racecheck, "racecheck"},
+                                {options.synccheck, "synccheck"},
+                                {options.initcheck, "initcheck"}})
             if (on) tools += (tools.empty() ? "" : " ") + std::string(name);
         std::string header = fmt::format("{} ({}), tools: {}", run->kernel, run->spec, tools);
         for (const auto& n : run->notes) header += "\n========= note: " + n;
         if (!run->incomplete.empty())
-            header += "\n========= the check is incomplete: " + run->incomplete + "; findings before that point follow";
+            header += "\n========= the check is incomplete: " + run->incomplete +
+                      "; findings before that point follow";
         std::cout << check::render_text(run->log, run->ctx, header);
     }
     if (run->log.size()) return kExitFound;

@@ -10,13 +10,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/gpu_commands.hpp"
 #include "kernels_ir/layout.hpp"
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/printer.hpp"
 #include "kernels_ir/verifier.hpp"
-#include "cli/gpu_commands.hpp"
-#include "sim/device/device.hpp"
-#include "sim/device/ptxas.hpp"
 #include "launch/cxx_signature.hpp"
 #include "launch/input_file.hpp"
 #include "launch/json_text.hpp"
@@ -24,6 +22,8 @@
 #include "launch/npy.hpp"
 #include "launch/show.hpp"
 #include "launch/source.hpp"
+#include "sim/device/device.hpp"
+#include "sim/device/ptxas.hpp"
 #include "sim/report/html_report.hpp"
 #include "sim/report/lane_sample.hpp"
 #include "sim/report/progress.hpp"
@@ -40,11 +40,12 @@ namespace {
 constexpr int kExitKernelError = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitMismatch = 3;
-static_assert(RunArgs{}.sample_above == session::kDefaultSampleAbove, "--sample-above's default is the session's");
+static_assert(RunArgs{}.sample_above == session::kDefaultSampleAbove,
+              "--sample-above's default is the session's");
 
 // Writes each buffer after the kernel to DIR/argN.npy; returns the JSON listing, or an error message.
-launch::Outcome<nlohmann::ordered_json> save_buffers(const session::PreparedLaunch& p, const session::SimRun& run,
-                                                     const std::string& dir) {
+launch::Outcome<nlohmann::ordered_json> save_buffers(const session::PreparedLaunch& p,
+                                                     const session::SimRun& run, const std::string& dir) {
     using Fail = launch::Outcome<nlohmann::ordered_json>;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -72,7 +73,8 @@ std::string saved_text(const nlohmann::ordered_json& saved) {
     for (const auto& row : saved) {
         const std::string name = row.contains("name") ? " " + row["name"].get<std::string>() : "";
         out += fmt::format("saved     args[{}]{} -> {} ({} x {})\n", row["arg"].get<size_t>(), name,
-                           row["file"].get<std::string>(), row["count"].get<uint64_t>(), row["type"].get<std::string>());
+                           row["file"].get<std::string>(), row["count"].get<uint64_t>(),
+                           row["type"].get<std::string>());
     }
     return out;
 }
@@ -104,7 +106,7 @@ int run_command(const RunArgs& args, const char* argv0) {
         return kExitBadInput;
     }
     // Queries that need no buffer are sampled automatically above --sample-above.
-    options.sample = args.sample      ? session::SampleMode::on
+    options.sample = args.sample                              ? session::SampleMode::on
                      : args.no_sample || options.keep_buffers ? session::SampleMode::off
                                                               : session::SampleMode::automatic;
     options.sample_above = args.sample_above;
@@ -115,7 +117,8 @@ int run_command(const RunArgs& args, const char* argv0) {
     options.workers = args.workers;
     options.verbose = args.verbose;
     options.ptx_level_counts = args.ptx_counts;
-    // A progress bar on stderr while the simulation runs, when it takes more than a second and stderr is a terminal.
+    // A progress bar on stderr while the simulation runs, when it takes more than a second and stderr is a
+    // terminal.
     auto run = [&] {
         report::ProgressMeter meter(stderr, prepared->spec.block_count(), !args.json && !args.quiet);
         options.progress = &meter.counters();
@@ -159,13 +162,15 @@ int run_command(const RunArgs& args, const char* argv0) {
     buffers_text += launch::format_checks(run->checks);
     const auto& report = run->report;
     if (auto it = report.extra.find("printf_overwritten"); it != report.extra.end()) {
-        std::cerr << fmt::format("warpsim: warning: the kernel printed more than the {}-byte printf buffer "
-                                 "(cudaLimitPrintfFifoSize) holds: the oldest {} records ({} bytes) were "
-                                 "overwritten, as on a GPU; --printf-buffer BYTES makes it larger\n",
-                                 (*it)["fifo_bytes"].get<uint64_t>(), (*it)["records"].get<uint64_t>(),
-                                 (*it)["bytes"].get<uint64_t>());
+        std::cerr << fmt::format(
+            "warpsim: warning: the kernel printed more than the {}-byte printf buffer "
+            "(cudaLimitPrintfFifoSize) holds: the oldest {} records ({} bytes) were "
+            "overwritten, as on a GPU; --printf-buffer BYTES makes it larger\n",
+            (*it)["fifo_bytes"].get<uint64_t>(), (*it)["records"].get<uint64_t>(),
+            (*it)["bytes"].get<uint64_t>());
     }
-    // A short second run with an observer gives one warp's addresses per instruction (strides, lane diagrams).
+    // A short second run with an observer gives one warp's addresses per instruction (strides, lane
+    // diagrams).
     std::optional<report::LaneSamples> samples;
     if (!args.html.empty() || (!args.json && !args.quiet)) {
         if (auto s = report::sample_lanes(*prepared, *run)) samples = std::move(s.value());
@@ -183,7 +188,8 @@ int run_command(const RunArgs& args, const char* argv0) {
         report::TextReportOptions text_options;
         text_options.samples = samples ? &*samples : nullptr;
         std::cout << report::text_report(*prepared, *run, text_options);
-        if (!timing_text.empty()) std::cout << "\n" << timing_text << (timing_text.ends_with('\n') ? "" : "\n");
+        if (!timing_text.empty())
+            std::cout << "\n" << timing_text << (timing_text.ends_with('\n') ? "" : "\n");
         if (run->sampling) std::cout << "\n" << session::sampling_text(*run->sampling);
         if (!buffers_text.empty()) std::cout << "\n" << buffers_text;
     } else if (report.error) {
@@ -259,24 +265,27 @@ int ptx_command(const PtxArgs& args) {
         const auto& f = m.functions[k];
         if (!f.is_entry) continue;
         const launch::CxxSignature sig = launch::kernel_signature(f, cu_text);
-        std::cout << "\nkernel " << sig.demangled << (sig.demangled != f.name ? "  [" + f.name + "]" : "") << "\n";
+        std::cout << "\nkernel " << sig.demangled << (sig.demangled != f.name ? "  [" + f.name + "]" : "")
+                  << "\n";
         const device::PtxasUsage* u = nullptr;
         if (usage)
             for (const auto& e : *usage)
                 if (e.function == f.name) u = &e;
         if (u) {
-            std::cout << fmt::format("  ptxas ({}): {} registers per thread, {} bytes static shared, {} bytes stack, "
-                                     "{} barrier{}{}\n", args.arch, u->registers, u->shared_bytes,
-                                     u->stack_frame_bytes, u->barriers, u->barriers == 1 ? "" : "s",
-                                     u->spill_stores + u->spill_loads
-                                         ? fmt::format(", spills {} bytes stored / {} loaded", u->spill_stores,
-                                                       u->spill_loads)
-                                         : "");
+            std::cout << fmt::format(
+                "  ptxas ({}): {} registers per thread, {} bytes static shared, {} bytes stack, "
+                "{} barrier{}{}\n",
+                args.arch, u->registers, u->shared_bytes, u->stack_frame_bytes, u->barriers,
+                u->barriers == 1 ? "" : "s",
+                u->spill_stores + u->spill_loads
+                    ? fmt::format(", spills {} bytes stored / {} loaded", u->spill_stores, u->spill_loads)
+                    : "");
         } else {
             const uint32_t shared = window.static_bytes[k];  // the engine's layout (kernels_ir/layout)
-            std::cout << fmt::format("  no ptxas ({}): registers unknown (the PTX declares {} virtual registers; "
-                                     "ptxas allocates far fewer), {} bytes static shared\n",
-                                     ptxas_log.substr(0, ptxas_log.find('\n')), f.regs.size(), shared);
+            std::cout << fmt::format(
+                "  no ptxas ({}): registers unknown (the PTX declares {} virtual registers; "
+                "ptxas allocates far fewer), {} bytes static shared\n",
+                ptxas_log.substr(0, ptxas_log.find('\n')), f.regs.size(), shared);
         }
         std::cout << fmt::format("  {} PTX instructions\n", f.body.size());
         for (size_t i = 0; i < f.params.size(); ++i) {
@@ -285,8 +294,8 @@ int ptx_command(const PtxArgs& args) {
             const std::string ptx_type = "." + std::string(ir::type_name(prm.type)) +
                                          (prm.array ? fmt::format("[{}]", prm.array) : "");
             std::cout << fmt::format("  param {:<2} {:<12} {:<22} {} ({} bytes){}\n", i,
-                                     cxx.name.empty() ? "-" : cxx.name, cxx.type.empty() ? "-" : cxx.type, ptx_type,
-                                     prm.size_bytes(), "  " + prm.name);
+                                     cxx.name.empty() ? "-" : cxx.name, cxx.type.empty() ? "-" : cxx.type,
+                                     ptx_type, prm.size_bytes(), "  " + prm.name);
         }
     }
     return 0;
@@ -305,15 +314,20 @@ int devices_command(const DevicesArgs& args) {
             continue;
         }
         if (args.json) {
-            all.push_back({{"name", p->name}, {"arch", p->arch()}, {"sms", p->sm_count},
-                           {"l2_bytes", p->cache.l2_bytes}, {"memory_bytes", p->memory.bytes},
-                           {"bandwidth_gbps", p->memory.bandwidth_gbps}, {"sm_boost_mhz", p->clocks.sm_boost_mhz},
+            all.push_back({{"name", p->name},
+                           {"arch", p->arch()},
+                           {"sms", p->sm_count},
+                           {"l2_bytes", p->cache.l2_bytes},
+                           {"memory_bytes", p->memory.bytes},
+                           {"bandwidth_gbps", p->memory.bandwidth_gbps},
+                           {"sm_boost_mhz", p->clocks.sm_boost_mhz},
                            {"description", p->description}});
         } else {
-            std::cout << fmt::format("{:<16} {:<6} {:>4} {:>10.1f} {:>10.1f} {:>9.0f} {:>10.0f}  {}\n", p->name,
-                                     p->arch(), p->sm_count, static_cast<double>(p->cache.l2_bytes) / (1 << 20),
-                                     static_cast<double>(p->memory.bytes) / (1 << 30), p->memory.bandwidth_gbps,
-                                     p->clocks.sm_boost_mhz, p->description);
+            std::cout << fmt::format("{:<16} {:<6} {:>4} {:>10.1f} {:>10.1f} {:>9.0f} {:>10.0f}  {}\n",
+                                     p->name, p->arch(), p->sm_count,
+                                     static_cast<double>(p->cache.l2_bytes) / (1 << 20),
+                                     static_cast<double>(p->memory.bytes) / (1 << 30),
+                                     p->memory.bandwidth_gbps, p->clocks.sm_boost_mhz, p->description);
         }
     }
     if (args.json) std::cout << launch::json_text(all) << "\n";

@@ -18,11 +18,11 @@ struct RunArgs {
     double time_limit = 1800;            // --time-limit seconds per launch; 0: none
     uint64_t printf_buffer = 8'650'752;  // --printf-buffer: cudaLimitPrintfFifoSize (the H200's default)
     uint32_t workers = 0;
-    std::string html;   // --html FILE: also write the HTML report there
-    std::string save;   // --save DIR: every buffer after the kernel as DIR/argN.npy
-    std::vector<std::string> show;  // --show 'c[990:1000]': print these elements after the kernel
-    bool sample = false, no_sample = false;        // --sample, --no-sample
-    uint64_t sample_above = 10'000'000'000ull;     // --sample-above: session::kDefaultSampleAbove
+    std::string html;                           // --html FILE: also write the HTML report there
+    std::string save;                           // --save DIR: every buffer after the kernel as DIR/argN.npy
+    std::vector<std::string> show;              // --show 'c[990:1000]': print these elements after the kernel
+    bool sample = false, no_sample = false;     // --sample, --no-sample
+    uint64_t sample_above = 10'000'000'000ull;  // --sample-above: session::kDefaultSampleAbove
 };
 int run_command(const RunArgs& args, const char* argv0);
 
@@ -53,18 +53,18 @@ struct CompareArgs {
     std::string device = "h200";
     bool json = false;
     bool csv = false;
-    bool all = false;                 // A B: list the metrics equal on both sides too
-    bool gpu = false;                 // A B: run the specs on the GPU instead of the simulator
-    std::string metrics;              // A B: comma-separated parts of metric names to keep
+    bool all = false;     // A B: list the metrics equal on both sides too
+    bool gpu = false;     // A B: run the specs on the GPU instead of the simulator
+    std::string metrics;  // A B: comma-separated parts of metric names to keep
 };
 int compare_command(const CompareArgs& args, const char* argv0);
 
 struct CheckArgs {
     std::string spec;
-    std::vector<std::string> tools;   // empty: all four
+    std::vector<std::string> tools;  // empty: all four
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
-    double time_limit = 1800;            // --time-limit seconds per launch; 0: none
+    double time_limit = 1800;  // --time-limit seconds per launch; 0: none
     uint32_t schedules = 1;
     uint64_t schedule_seed = 0;
     bool json = false, shared_only = false, quiet = false;
@@ -73,13 +73,13 @@ int check_command(const CheckArgs& args);
 
 struct ExplainArgs {
     std::string spec;
-    uint32_t line = 0, ptx_line = 0;     // 0: not given (lines count from 1)
-    std::string block;                   // --block X[,Y[,Z]]; empty: the first warp that executes the line
-    int64_t warp = -1;                   // --warp W; -1: any
+    uint32_t line = 0, ptx_line = 0;  // 0: not given (lines count from 1)
+    std::string block;                // --block X[,Y[,Z]]; empty: the first warp that executes the line
+    int64_t warp = -1;                // --warp W; -1: any
     bool json = false;
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
-    double time_limit = 1800;            // --time-limit seconds per launch; 0: none
+    double time_limit = 1800;  // --time-limit seconds per launch; 0: none
     uint32_t workers = 0;
 };
 // One line's memory accesses as one warp performed them (sim/report/explain.hpp).

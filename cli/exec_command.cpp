@@ -6,8 +6,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -31,7 +31,8 @@ const char* kUsage =
     "  --threads N        host threads for the simulator (default: all cores)\n"
     "  --max-instructions N  stop a kernel after N thread-instructions (default 2e10)\n"
     "  --check            memcheck, racecheck, synccheck and initcheck on every launch (findings on stderr)\n"
-    "  --no-reuse         simulate every launch, also one identical to an earlier launch on unchanged memory\n"
+    "  --no-reuse         simulate every launch, also one identical to an earlier launch on unchanged "
+    "memory\n"
     "  --quiet            no per-kernel summary on stderr at exit\n";
 
 // The runtime library: WARPSIM_CUDART if set, else next to the warpsim executable (build tree: lib/, install:
@@ -42,7 +43,8 @@ std::string find_runtime_library(const char* argv0) {
     std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec) exe = std::filesystem::absolute(argv0, ec);
     const auto dir = exe.parent_path();
-    for (const auto& candidate : {dir / "lib" / "libcudart.so.13", dir / ".." / "lib" / "warpsim" / "libcudart.so.13"}) {
+    for (const auto& candidate :
+         {dir / "lib" / "libcudart.so.13", dir / ".." / "lib" / "warpsim" / "libcudart.so.13"}) {
         if (std::filesystem::exists(candidate, ec)) return candidate.lexically_normal().string();
     }
     return {};
@@ -58,28 +60,37 @@ std::string arch_list(const std::vector<uint32_t>& archs, const char* prefix) {
 std::string refusal(const std::string& program, const runtime::ProgramInfo& info, uint32_t arch) {
     using Kind = runtime::ProgramInfo::Kind;
     switch (info.kind) {
-    case Kind::unreadable: return info.error;
-    case Kind::static_cudart:
-        return program + " is linked with the static CUDA runtime (nvcc's default), which warpsim cannot replace: "
-               "relink with -cudart shared, or build with `warpsim nvcc`";
-    case Kind::shared_cudart:
-        if (info.cudart_major != kRuntimeMajor) {
-            return program + " was built for CUDA " + std::to_string(info.cudart_major) + " (libcudart.so." +
-                   std::to_string(info.cudart_major) + "); warpsim implements the CUDA " +
-                   std::to_string(kRuntimeMajor) + " runtime: rebuild it with CUDA " + std::to_string(kRuntimeMajor);
-        }
-        if (info.ptx_archs.empty()) {
-            return program + " carries no PTX" +
-                   (info.sass_archs.empty() ? std::string() : " (only SASS for " + arch_list(info.sass_archs, "sm_") + ")") +
-                   ", and warpsim runs PTX: build with -arch=sm_" + std::to_string(arch) +
-                   " (which embeds compute_" + std::to_string(arch) + " PTX), or build with `warpsim nvcc`";
-        }
-        for (uint32_t a : info.ptx_archs)
-            if (a <= arch) return {};
-        return program + "'s PTX (" + arch_list(info.ptx_archs, "compute_") + ") is for a newer GPU than the device "
-               "preset (sm_" + std::to_string(arch) + "): build with -arch=sm_" + std::to_string(arch) +
-               " or choose another --device";
-    default: return {};
+        case Kind::unreadable:
+            return info.error;
+        case Kind::static_cudart:
+            return program +
+                   " is linked with the static CUDA runtime (nvcc's default), which warpsim cannot replace: "
+                   "relink with -cudart shared, or build with `warpsim nvcc`";
+        case Kind::shared_cudart:
+            if (info.cudart_major != kRuntimeMajor) {
+                return program + " was built for CUDA " + std::to_string(info.cudart_major) +
+                       " (libcudart.so." + std::to_string(info.cudart_major) +
+                       "); warpsim implements the CUDA " + std::to_string(kRuntimeMajor) +
+                       " runtime: rebuild it with CUDA " + std::to_string(kRuntimeMajor);
+            }
+            if (info.ptx_archs.empty()) {
+                return program + " carries no PTX" +
+                       (info.sass_archs.empty()
+                            ? std::string()
+                            : " (only SASS for " + arch_list(info.sass_archs, "sm_") + ")") +
+                       ", and warpsim runs PTX: build with -arch=sm_" + std::to_string(arch) +
+                       " (which embeds compute_" + std::to_string(arch) +
+                       " PTX), or build with `warpsim nvcc`";
+            }
+            for (uint32_t a : info.ptx_archs)
+                if (a <= arch) return {};
+            return program + "'s PTX (" + arch_list(info.ptx_archs, "compute_") +
+                   ") is for a newer GPU than the device "
+                   "preset (sm_" +
+                   std::to_string(arch) + "): build with -arch=sm_" + std::to_string(arch) +
+                   " or choose another --device";
+        default:
+            return {};
     }
 }
 
@@ -103,7 +114,7 @@ int exec_command(int argc, char** argv, const char* argv0) {
             ++i;
             break;
         }
-        if (a.empty() || a[0] != '-') break;   // the program: options end here
+        if (a.empty() || a[0] != '-') break;  // the program: options end here
         if (a == "-h" || a == "--help") {
             std::fputs(kUsage, stdout);
             return 0;
@@ -123,8 +134,8 @@ int exec_command(int argc, char** argv, const char* argv0) {
         } else if (a == "--no-reuse") {
             no_reuse = true;
         } else {
-            std::fprintf(stderr, "warpsim exec: unknown option %s (options end at the program's path)\n%s", argv[i],
-                         kUsage);
+            std::fprintf(stderr, "warpsim exec: unknown option %s (options end at the program's path)\n%s",
+                         argv[i], kUsage);
             return kExitBadInput;
         }
     }
@@ -148,8 +159,9 @@ int exec_command(int argc, char** argv, const char* argv0) {
         std::fprintf(stderr, "warpsim exec: %s: %s\n", program.c_str(), std::strerror(errno));
         return 127;
     }
-    if (info.kind == runtime::ProgramInfo::Kind::not_elf || info.kind == runtime::ProgramInfo::Kind::no_cuda) {
-        execv(program.c_str(), argv + i);   // not a CUDA program: it just runs
+    if (info.kind == runtime::ProgramInfo::Kind::not_elf ||
+        info.kind == runtime::ProgramInfo::Kind::no_cuda) {
+        execv(program.c_str(), argv + i);  // not a CUDA program: it just runs
         std::fprintf(stderr, "warpsim exec: %s: %s\n", program.c_str(), std::strerror(errno));
         return 126;
     }
@@ -159,8 +171,9 @@ int exec_command(int argc, char** argv, const char* argv0) {
     }
     const std::string library = find_runtime_library(argv0);
     if (library.empty()) {
-        std::fprintf(stderr, "warpsim exec: warpsim's libcudart.so.13 was not found next to the warpsim executable "
-                             "(lib/libcudart.so.13); set WARPSIM_CUDART to its path\n");
+        std::fprintf(stderr,
+                     "warpsim exec: warpsim's libcudart.so.13 was not found next to the warpsim executable "
+                     "(lib/libcudart.so.13); set WARPSIM_CUDART to its path\n");
         return kExitBadInput;
     }
     std::string preload = library;

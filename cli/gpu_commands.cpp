@@ -5,12 +5,12 @@
 #include <iostream>
 
 #include "cuda/compare.hpp"
-#include "launch/baseline.hpp"
-#include "launch/input_file.hpp"
 #include "cuda/gpu_run.hpp"
 #include "cuda/ncu_profile.hpp"
-#include "sim/counts/metric_table.hpp"
+#include "launch/baseline.hpp"
+#include "launch/input_file.hpp"
 #include "launch/json_text.hpp"
+#include "sim/counts/metric_table.hpp"
 #include "sim/session/run.hpp"
 #include "sim/timing/timing.hpp"
 
@@ -77,8 +77,8 @@ namespace {
 
 // One side of `compare A B`: a report saved with `run --json` (it has "backend" and "metrics"), or a spec run
 // on the simulator (or with --gpu on the GPU). `label` says which.
-launch::Outcome<launch::RunReport> compare_side(const std::string& path, const CompareArgs& args, const char* argv0,
-                                                std::string& label) {
+launch::Outcome<launch::RunReport> compare_side(const std::string& path, const CompareArgs& args,
+                                                const char* argv0, std::string& label) {
     using Fail = launch::Outcome<launch::RunReport>;
     auto text = launch::read_input_file(path, launch::kMaxSpecBytes, "launch spec or report");
     if (!text) return Fail::failure(text.error());
@@ -89,7 +89,8 @@ launch::Outcome<launch::RunReport> compare_side(const std::string& path, const C
     if (j.is_object() && j.contains("backend") && j.contains("metrics")) {
         auto report = launch::from_json(j, path);
         if (!report) return report;
-        label = path + " (saved report: " + report->backend + ", " + report->device + ", " + report->kernel + ")";
+        label =
+            path + " (saved report: " + report->backend + ", " + report->device + ", " + report->kernel + ")";
         return report;
     }
     auto prepared = session::prepare(path);
@@ -121,12 +122,14 @@ int compare_two(const CompareArgs& args, const char* argv0) {
     std::vector<std::string> filters;
     for (size_t start = 0; start <= args.metrics.size() && !args.metrics.empty();) {
         size_t comma = args.metrics.find(',', start);
-        std::string part = args.metrics.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::string part =
+            args.metrics.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (!part.empty()) filters.push_back(part);
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
-    auto base = launch::make_baseline(*reports[0], *reports[1], "A: " + labels[0], "B: " + labels[1], filters);
+    auto base =
+        launch::make_baseline(*reports[0], *reports[1], "A: " + labels[0], "B: " + labels[1], filters);
     if (args.json) {
         std::cout << launch::json_text(launch::baseline_json(base)) << "\n";
     } else if (args.csv) {
@@ -142,7 +145,8 @@ int compare_two(const CompareArgs& args, const char* argv0) {
 int compare_command(const CompareArgs& args, const char* argv0) {
     if (args.inputs.size() == 2) return compare_two(args, argv0);
     if (args.csv || args.all || args.gpu || !args.metrics.empty()) {
-        std::cerr << "warpsim: compare: --csv, --all, --gpu and --metrics compare two inputs (compare A B); with one "
+        std::cerr << "warpsim: compare: --csv, --all, --gpu and --metrics compare two inputs (compare A B); "
+                     "with one "
                      "spec, compare runs it on the simulator and on the GPU\n";
         return 2;
     }

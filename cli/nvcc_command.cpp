@@ -21,8 +21,8 @@ int nvcc_command(int argc, char** argv) {
     bool has_arch = false, has_cudart = false, has_lineinfo = false;
     for (int i = 0; i < argc; ++i) {
         const std::string_view a = argv[i];
-        if (a.rfind("-arch", 0) == 0 || a.rfind("--gpu-architecture", 0) == 0 || a.rfind("-gencode", 0) == 0 ||
-            a.rfind("--generate-code", 0) == 0)
+        if (a.rfind("-arch", 0) == 0 || a.rfind("--gpu-architecture", 0) == 0 ||
+            a.rfind("-gencode", 0) == 0 || a.rfind("--generate-code", 0) == 0)
             has_arch = true;
         if (a.rfind("-cudart", 0) == 0 || a.rfind("--cudart", 0) == 0) has_cudart = true;
         if (a == "-lineinfo" || a == "--generate-line-info" || a == "-G") has_lineinfo = true;
@@ -32,8 +32,10 @@ int nvcc_command(int argc, char** argv) {
     if (!has_cudart) cmd.insert(cmd.end(), {"-cudart", "shared"});
     if (!has_lineinfo) cmd.emplace_back("-lineinfo");
     // -arch=sm_XX embeds SASS and compute_XX PTX; with the program's own architectures, add the PTX.
-    if (!has_arch) cmd.emplace_back("-arch=sm_" + arch);
-    else cmd.emplace_back("-gencode=arch=compute_" + arch + ",code=compute_" + arch);
+    if (!has_arch)
+        cmd.emplace_back("-arch=sm_" + arch);
+    else
+        cmd.emplace_back("-gencode=arch=compute_" + arch + ",code=compute_" + arch);
     cmd.insert(cmd.end(), args.begin(), args.end());
     std::vector<char*> cargs;
     for (auto& s : cmd) cargs.push_back(s.data());

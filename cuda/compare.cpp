@@ -15,7 +15,8 @@ enum class Judge { exact, tolerance, info };
 Judge judge_of(const std::string& metric) {
     // All-instruction totals: the GPU counts SASS instructions, the simulator PTX ones (shown, not judged).
     // Per-kind memory instruction counts (smsp__inst_executed_op_*) map one to one and stay exact.
-    if (metric == "smsp__inst_executed.sum" || metric.starts_with("smsp__thread_inst_executed")) return Judge::info;
+    if (metric == "smsp__inst_executed.sum" || metric.starts_with("smsp__thread_inst_executed"))
+        return Judge::info;
     if (metric.starts_with("lts__") || metric.starts_with("dram__")) return Judge::tolerance;
     for (const char* marker : {"requests", "sectors", "wavefronts", "bank_conflicts", "inst_executed"})
         if (metric.find(marker) != std::string::npos) return Judge::exact;
@@ -24,8 +25,10 @@ Judge judge_of(const std::string& metric) {
 
 std::string num(double v) {
     char buf[64];
-    if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.4g", v);
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
 }
 
@@ -40,17 +43,19 @@ std::string difference(double sim, double gpu) {
     return out;
 }
 
-CompareRow numeric_row(const std::string& metric, std::optional<double> sim, std::optional<double> gpu, Judge judge,
-                       double tolerance) {
+CompareRow numeric_row(const std::string& metric, std::optional<double> sim, std::optional<double> gpu,
+                       Judge judge, double tolerance) {
     CompareRow row{metric, sim ? num(*sim) : "", gpu ? num(*gpu) : "", "", std::nullopt};
     if (!sim || !gpu) return row;
     row.difference = difference(*sim, *gpu);
     if (judge == Judge::exact) row.match = *sim == *gpu;
-    if (judge == Judge::tolerance) row.match = std::fabs(*sim - *gpu) <= tolerance * std::max(std::fabs(*gpu), 1.0);
+    if (judge == Judge::tolerance)
+        row.match = std::fabs(*sim - *gpu) <= tolerance * std::max(std::fabs(*gpu), 1.0);
     return row;
 }
 
-void buffer_rows(const RunReport& sim, const RunReport& gpu, bool deterministic, std::vector<CompareRow>& rows) {
+void buffer_rows(const RunReport& sim, const RunReport& gpu, bool deterministic,
+                 std::vector<CompareRow>& rows) {
     std::set<uint32_t> args;
     for (const auto& b : sim.buffers) args.insert(b.arg);
     for (const auto& b : gpu.buffers) args.insert(b.arg);
@@ -60,11 +65,13 @@ void buffer_rows(const RunReport& sim, const RunReport& gpu, bool deterministic,
         return "";
     };
     for (uint32_t arg : args) {
-        CompareRow row{"buffer args[" + std::to_string(arg) + "] fnv1a", hash_of(sim, arg), hash_of(gpu, arg), "",
-                       std::nullopt};
+        CompareRow row{"buffer args[" + std::to_string(arg) + "] fnv1a", hash_of(sim, arg), hash_of(gpu, arg),
+                       "", std::nullopt};
         if (!row.simulated.empty() && !row.measured.empty()) {
-            if (deterministic) row.match = row.simulated == row.measured;
-            else row.difference = "not judged (deterministic: false)";
+            if (deterministic)
+                row.match = row.simulated == row.measured;
+            else
+                row.difference = "not judged (deterministic: false)";
         }
         rows.push_back(row);
     }
@@ -78,7 +85,8 @@ std::optional<double> metric_of(const RunReport& r, const std::string& name) {
 
 }  // namespace
 
-std::vector<CompareRow> compare_reports(const RunReport& sim, const RunReport& gpu, const CompareOptions& options) {
+std::vector<CompareRow> compare_reports(const RunReport& sim, const RunReport& gpu,
+                                        const CompareOptions& options) {
     std::vector<CompareRow> rows;
     if (sim.error || gpu.error) {
         CompareRow row{"error", sim.error ? sim.error->name + ": " + sim.error->message : "",
@@ -122,8 +130,8 @@ std::string format_compare_text(const std::vector<CompareRow>& rows) {
     auto line = [&](const std::string& a, const std::string& b, const std::string& c, const std::string& d,
                     const std::string& e) {
         char buf[1024];
-        std::snprintf(buf, sizeof buf, "%-*s  %*s  %*s  %*s  %s\n", int(w[0]), a.c_str(), int(w[1]), b.c_str(),
-                      int(w[2]), c.c_str(), int(w[3]), d.c_str(), e.c_str());
+        std::snprintf(buf, sizeof buf, "%-*s  %*s  %*s  %*s  %s\n", int(w[0]), a.c_str(), int(w[1]),
+                      b.c_str(), int(w[2]), c.c_str(), int(w[3]), d.c_str(), e.c_str());
         return std::string(buf);
     };
     std::string out = line("metric", "simulated", "measured", "difference", "match");
@@ -143,7 +151,9 @@ nlohmann::ordered_json compare_to_json(const std::vector<CompareRow>& rows) {
     j["rows"] = nlohmann::ordered_json::array();
     int matched = 0, mismatched = 0;
     for (const auto& r : rows) {
-        nlohmann::ordered_json row{{"metric", r.metric}, {"simulated", r.simulated}, {"measured", r.measured},
+        nlohmann::ordered_json row{{"metric", r.metric},
+                                   {"simulated", r.simulated},
+                                   {"measured", r.measured},
                                    {"difference", r.difference}};
         row["match"] = r.match ? nlohmann::ordered_json(*r.match) : nlohmann::ordered_json(nullptr);
         if (r.match) (*r.match ? matched : mismatched)++;

@@ -12,15 +12,15 @@
 namespace warpsim::cuda {
 
 struct CompareRow {
-    std::string metric;                 // an ncu metric name, "buffer args[2]", "error", "time_us" ...
-    std::string simulated, measured;    // as printed ("" when a side lacks it)
-    std::string difference;             // "+12 (+0.5%)", "0", "" when not numeric on both sides
-    std::optional<bool> match;          // nullopt: informational (timings, registers) or one side missing
+    std::string metric;               // an ncu metric name, "buffer args[2]", "error", "time_us" ...
+    std::string simulated, measured;  // as printed ("" when a side lacks it)
+    std::string difference;           // "+12 (+0.5%)", "0", "" when not numeric on both sides
+    std::optional<bool> match;        // nullopt: informational (timings, registers) or one side missing
 };
 
 struct CompareOptions {
-    bool deterministic = true;          // false: buffer hashes may differ and are not judged
-    double traffic_tolerance = 0.10;    // relative, for L2 and DRAM traffic (caches are modelled, not exact)
+    bool deterministic = true;        // false: buffer hashes may differ and are not judged
+    double traffic_tolerance = 0.10;  // relative, for L2 and DRAM traffic (caches are modelled, not exact)
 };
 
 // Rows, in this order: error (present on either side), buffer hashes, metrics (union of both sides,

@@ -62,7 +62,8 @@ launch::Outcome<Driver> Driver::load(const std::string& library) {
     void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* why = ::dlerror();
-        return launch::Outcome<Driver>::failure("no CUDA driver found (" + std::string(why ? why : library) + ")");
+        return launch::Outcome<Driver>::failure("no CUDA driver found (" + std::string(why ? why : library) +
+                                                ")");
     }
     Driver d;
     d.handle_ = handle;

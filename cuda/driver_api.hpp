@@ -74,7 +74,9 @@ struct LaunchAttribute {
     char pad[8 - sizeof(int)] = {};
     union Value {
         char bytes[64];
-        struct { unsigned x, y, z; } cluster_dim;
+        struct {
+            unsigned x, y, z;
+        } cluster_dim;
     } value{};
 };
 struct LaunchConfigEx {
@@ -105,8 +107,8 @@ struct DriverFunctions {
     CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr, const void*, size_t) = nullptr;
     CUresult (*cuMemcpyDtoH_v2)(void*, CUdeviceptr, size_t) = nullptr;
     CUresult (*cuMemsetD8_v2)(CUdeviceptr, unsigned char, size_t) = nullptr;
-    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                               CUstream, void**, void**) = nullptr;
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, CUstream, void**, void**) = nullptr;
     // Optional (CUDA 12+): only cluster launches use it; nullptr where the driver lacks it.
     CUresult (*cuLaunchKernelEx)(const LaunchConfigEx*, CUfunction, void**, void**) = nullptr;
     CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
@@ -121,7 +123,7 @@ struct DriverFunctions {
 
 // Owns the dlopen handle. Move-only; unloading happens in the destructor.
 class Driver {
-public:
+  public:
     // Loads `library` (normally "libcuda.so.1") and resolves every entry point. Failure messages:
     // "no CUDA driver found (libcuda.so.1: <dlerror>)" or "... lacks symbol cuX".
     static launch::Outcome<Driver> load(const std::string& library = "libcuda.so.1");
@@ -137,7 +139,7 @@ public:
     std::string error_name(CUresult r) const;
     std::string error_string(CUresult r) const;
 
-private:
+  private:
     Driver() = default;
     void* handle_ = nullptr;
     DriverFunctions fn_;

@@ -14,8 +14,8 @@ namespace warpsim::cuda {
 
 struct RunOptions {
     int device = 0;
-    uint32_t warmup = 3;   // launches before the timed ones
-    uint32_t runs = 20;    // timed launches (CUDA events); 0: no timing
+    uint32_t warmup = 3;  // launches before the timed ones
+    uint32_t runs = 20;   // timed launches (CUDA events); 0: no timing
     std::string library = "libcuda.so.1";
     bool capture_printf = true;  // device printf goes to RunReport::printf_output, not our stdout
     // When set: per spec argument, its bytes after the first launch (empty for scalars).
@@ -32,7 +32,8 @@ launch::RunReport run_on_gpu(const launch::LaunchSpec& spec, std::string_view pt
 
 // The same, parsing the PTX to find the kernel (by name or demangled base name) and checking the
 // arguments against its .param list first.
-launch::RunReport run_on_gpu(const launch::LaunchSpec& spec, std::string_view ptx, const RunOptions& options = {});
+launch::RunReport run_on_gpu(const launch::LaunchSpec& spec, std::string_view ptx,
+                             const RunOptions& options = {});
 
 // Median of a non-empty list (mean of the middle two for an even count).
 double median(std::vector<double> values);

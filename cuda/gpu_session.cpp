@@ -90,7 +90,8 @@ nlohmann::json GpuSession::device_json() const {
     j["name"] = name_;
     j["compute_capability"] = std::to_string(self->device_attribute(kAttrComputeCapabilityMajor)) + "." +
                               std::to_string(self->device_attribute(kAttrComputeCapabilityMinor));
-    j["driver_version"] = std::to_string(driver_version_ / 1000) + "." + std::to_string(driver_version_ % 1000 / 10);
+    j["driver_version"] =
+        std::to_string(driver_version_ / 1000) + "." + std::to_string(driver_version_ % 1000 / 10);
     j["sms"] = self->device_attribute(kAttrMultiprocessorCount);
     j["clock_khz"] = self->device_attribute(kAttrClockRateKHz);
     j["memory_clock_khz"] = self->device_attribute(kAttrMemoryClockRateKHz);
@@ -107,7 +108,8 @@ nlohmann::json GpuSession::device_json() const {
 bool GpuSession::load_module(std::string_view ptx, const std::string& context) {
     std::string image(ptx);  // the driver wants a NUL-terminated image
     std::vector<char> info(16384, 0), error(16384, 0);
-    int options[] = {kJitInfoLogBuffer, kJitInfoLogBufferSizeBytes, kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
+    int options[] = {kJitInfoLogBuffer, kJitInfoLogBufferSizeBytes, kJitErrorLogBuffer,
+                     kJitErrorLogBufferSizeBytes};
     void* values[] = {info.data(), reinterpret_cast<void*>(info.size() - 1), error.data(),
                       reinterpret_cast<void*>(error.size() - 1)};
     CUresult r = f_.cuModuleLoadDataEx(&module_, image.c_str(), 4, options, values);

@@ -19,7 +19,7 @@ namespace warpsim::cuda {
 // Sends file descriptor 1 to a temporary file while the GPU may print (device printf is written to the
 // process's stdout by the driver at synchronisation points), so that `--json` output stays clean.
 class StdoutCapture {
-public:
+  public:
     StdoutCapture() = default;
     StdoutCapture(const StdoutCapture&) = delete;
     StdoutCapture& operator=(const StdoutCapture&) = delete;
@@ -28,13 +28,13 @@ public:
     std::string end();  // restores stdout and returns what was written meanwhile
     bool active() const { return saved_fd_ >= 0; }
 
-private:
+  private:
     int saved_fd_ = -1;
     int file_fd_ = -1;
 };
 
 class GpuSession {
-public:
+  public:
     GpuSession(const Driver& driver, launch::RunReport& report, bool capture_printf)
         : d_(driver), f_(driver.fn()), report_(report), capture_printf_(capture_printf) {}
     GpuSession(const GpuSession&) = delete;
@@ -58,7 +58,7 @@ public:
     bool hash_buffers(const launch::LaunchSpec& spec, std::vector<std::vector<uint8_t>>* keep = nullptr);
     std::string take_printf();
 
-private:
+  private:
     bool check(CUresult r, const std::string& call, const std::string& details = {});
     bool launch_cluster(const launch::LaunchSpec& spec, void** extra);
     int device_attribute(int attr);

@@ -32,7 +32,9 @@ std::optional<launch::OccupancyReport> GpuSession::occupancy(const launch::Launc
     };
     const Bound bounds[] = {
         {"warps", max_warps / int(warps_per_block)},
-        {"registers", regs_per_warp ? device_attribute(kAttrMaxRegistersPerSM) / regs_per_warp / int(warps_per_block) : 1 << 30},
+        {"registers", regs_per_warp
+                          ? device_attribute(kAttrMaxRegistersPerSM) / regs_per_warp / int(warps_per_block)
+                          : 1 << 30},
         {"shared", device_attribute(kAttrMaxSharedPerSM) / shared_per_block},
         {"blocks", device_attribute(kAttrMaxBlocksPerSM)},
     };
@@ -52,9 +54,11 @@ bool GpuSession::allocate_and_fill(const launch::LaunchSpec& spec) {
             report_.error = launch::ReportError{"WARPSIM_BUFFER_INIT", host.error(), ""};
             return false;
         }
-        const std::string label = "args[" + std::to_string(i) + "] (" + std::to_string(host->size()) + " bytes)";
+        const std::string label =
+            "args[" + std::to_string(i) + "] (" + std::to_string(host->size()) + " bytes)";
         if (!check(f_.cuMemAlloc_v2(&buffers_[i], host->size()), "cuMemAlloc " + label)) return false;
-        if (!check(f_.cuMemcpyHtoD_v2(buffers_[i], host->data(), host->size()), "cuMemcpyHtoD " + label)) return false;
+        if (!check(f_.cuMemcpyHtoD_v2(buffers_[i], host->data(), host->size()), "cuMemcpyHtoD " + label))
+            return false;
     }
     return true;
 }
@@ -66,27 +70,32 @@ void GpuSession::pack(const ir::Function& kernel, const launch::LaunchSpec& spec
 bool GpuSession::launch(const launch::LaunchSpec& spec) {
     if (capture_printf_) capture_.begin();
     size_t size = params_.size();
-    void* extra[] = {kLaunchParamBufferPointer, params_.data(), kLaunchParamBufferSize, &size, kLaunchParamEnd};
+    void* extra[] = {kLaunchParamBufferPointer, params_.data(), kLaunchParamBufferSize, &size,
+                     kLaunchParamEnd};
     const auto& g = spec.grid;
     const auto& b = spec.block;
     if (spec.cluster) return launch_cluster(spec, extra);
-    return check(f_.cuLaunchKernel(func_, g[0], g[1], g[2], b[0], b[1], b[2], spec.shared_bytes, nullptr, nullptr,
-                                   params_.empty() ? nullptr : extra),
+    return check(f_.cuLaunchKernel(func_, g[0], g[1], g[2], b[0], b[1], b[2], spec.shared_bytes, nullptr,
+                                   nullptr, params_.empty() ? nullptr : extra),
                  "cuLaunchKernel",
                  "grid (" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) +
-                     "), block (" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) +
-                     "), " + std::to_string(spec.shared_bytes) + " bytes of dynamic shared memory");
+                     "), block (" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " +
+                     std::to_string(b[2]) + "), " + std::to_string(spec.shared_bytes) +
+                     " bytes of dynamic shared memory");
 }
 
-// A launch with a cluster shape (the spec's "cluster"): cuLaunchKernelEx with the cluster-dimension attribute.
+// A launch with a cluster shape (the spec's "cluster"): cuLaunchKernelEx with the cluster-dimension
+// attribute.
 bool GpuSession::launch_cluster(const launch::LaunchSpec& spec, void** extra) {
     const auto& g = spec.grid;
     const auto& b = spec.block;
     const auto& c = *spec.cluster;
     const std::string what = "grid (" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " +
-                             std::to_string(g[2]) + "), cluster (" + std::to_string(c[0]) + ", " + std::to_string(c[1]) +
-                             ", " + std::to_string(c[2]) + ")";
-    if (!f_.cuLaunchKernelEx) return check(1, "cuLaunchKernelEx", "the driver has no cuLaunchKernelEx (CUDA 12+ is needed for clusters); " + what);
+                             std::to_string(g[2]) + "), cluster (" + std::to_string(c[0]) + ", " +
+                             std::to_string(c[1]) + ", " + std::to_string(c[2]) + ")";
+    if (!f_.cuLaunchKernelEx)
+        return check(1, "cuLaunchKernelEx",
+                     "the driver has no cuLaunchKernelEx (CUDA 12+ is needed for clusters); " + what);
     LaunchAttribute attr;
     attr.id = kLaunchAttributeClusterDimension;
     attr.value.cluster_dim = {c[0], c[1], c[2]};
@@ -96,7 +105,8 @@ bool GpuSession::launch_cluster(const launch::LaunchSpec& spec, void** extra) {
     cfg.shared_bytes = spec.shared_bytes;
     cfg.attrs = &attr;
     cfg.num_attrs = 1;
-    return check(f_.cuLaunchKernelEx(&cfg, func_, nullptr, params_.empty() ? nullptr : extra), "cuLaunchKernelEx", what);
+    return check(f_.cuLaunchKernelEx(&cfg, func_, nullptr, params_.empty() ? nullptr : extra),
+                 "cuLaunchKernelEx", what);
 }
 
 // The first synchronisation ends the hashed run: what the kernel printed until then is the report's.
@@ -116,7 +126,8 @@ std::optional<float> GpuSession::timed_launch(const launch::LaunchSpec& spec) {
     if (!check(f_.cuEventRecord(start_, nullptr), "cuEventRecord")) return std::nullopt;
     if (!launch(spec)) return std::nullopt;
     if (!check(f_.cuEventRecord(stop_, nullptr), "cuEventRecord")) return std::nullopt;
-    if (!check(f_.cuEventSynchronize(stop_), "cuEventSynchronize (the kernel failed while running)")) return std::nullopt;
+    if (!check(f_.cuEventSynchronize(stop_), "cuEventSynchronize (the kernel failed while running)"))
+        return std::nullopt;
     float ms = 0;
     if (!check(f_.cuEventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime")) return std::nullopt;
     return ms;
@@ -128,7 +139,8 @@ bool GpuSession::hash_buffers(const launch::LaunchSpec& spec, std::vector<std::v
         const auto& a = spec.args[i];
         if (a.kind != launch::ArgSpec::Kind::buffer) continue;
         std::vector<uint8_t> host(a.buffer_bytes());
-        if (!check(f_.cuMemcpyDtoH_v2(host.data(), buffers_[i], host.size()), "cuMemcpyDtoH args[" + std::to_string(i) + "]"))
+        if (!check(f_.cuMemcpyDtoH_v2(host.data(), buffers_[i], host.size()),
+                   "cuMemcpyDtoH args[" + std::to_string(i) + "]"))
             return false;
         report_.buffers.push_back({uint32_t(i), launch::hex16(launch::fnv1a64(host))});
         if (keep) (*keep)[i] = std::move(host);

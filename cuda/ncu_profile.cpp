@@ -59,9 +59,10 @@ double unit_scale(const std::string& unit) {
         double scale;
     };
     static constexpr Prefixed kScales[] = {
-        {"Kbyte", 1e3},   {"Mbyte", 1e6},    {"Gbyte", 1e9},   {"Tbyte", 1e12}, {"KB", 1e3},  {"MB", 1e6},
-        {"GB", 1e9},      {"us", 1e3},       {"ms", 1e6},      {"s", 1e9},      {"usecond", 1e3},  {"msecond", 1e6}, {"second", 1e9}, {"Ksector", 1e3}, {"Msector", 1e6},
-        {"Kinst", 1e3},   {"Minst", 1e6},    {"Ginst", 1e9},   {"Krequest", 1e3}, {"Mrequest", 1e6},
+        {"Kbyte", 1e3},   {"Mbyte", 1e6},   {"Gbyte", 1e9},  {"Tbyte", 1e12},   {"KB", 1e3},
+        {"MB", 1e6},      {"GB", 1e9},      {"us", 1e3},     {"ms", 1e6},       {"s", 1e9},
+        {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9}, {"Ksector", 1e3},  {"Msector", 1e6},
+        {"Kinst", 1e3},   {"Minst", 1e6},   {"Ginst", 1e9},  {"Krequest", 1e3}, {"Mrequest", 1e6},
     };
     for (const auto& s : kScales)
         if (unit == s.unit) return s.scale;
@@ -117,42 +118,60 @@ launch::Outcome<Metrics> parse_ncu_csv(std::string_view text, const std::vector<
             header = i;
             break;
         }
-    if (header == lines.size()) return launch::Outcome<Metrics>::failure("no ncu CSV header (\"ID\",...) in the output");
+    if (header == lines.size())
+        return launch::Outcome<Metrics>::failure("no ncu CSV header (\"ID\",...) in the output");
     const auto names = split_csv(lines[header]);
     std::vector<std::string> units(names.size());
     size_t row = header + 1;
-    if (row < lines.size() && lines[row].starts_with("\"\",")) units = split_csv(lines[row++]);  // the units row
+    if (row < lines.size() && lines[row].starts_with("\"\","))
+        units = split_csv(lines[row++]);  // the units row
     for (; row < lines.size(); ++row) {
         auto fields = split_csv(lines[row]);
         if (fields.size() != names.size() || fields[0].empty()) continue;
         Metrics m;
         for (size_t c = 0; c < names.size(); ++c) {
             if (names[c].find("__") == std::string::npos) continue;  // ID, Kernel Name, Grid Size ...
-            if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), names[c]) == wanted.end()) continue;
+            if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), names[c]) == wanted.end())
+                continue;
             double v = 0;
             if (parse_value(fields[c], v)) m[names[c]] = v * unit_scale(c < units.size() ? units[c] : "");
         }
         return m;
     }
-    return launch::Outcome<Metrics>::failure("the ncu CSV has a header but no kernel row (was a kernel launched?)");
+    return launch::Outcome<Metrics>::failure(
+        "the ncu CSV has a header but no kernel row (was a kernel launched?)");
 }
 
 std::string find_ncu() {
     std::vector<fs::path> extra;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator("/opt/nvidia/nsight-compute", ec)) extra.push_back(e.path());
-    std::sort(extra.begin(), extra.end());  // the folder's order is the file system's: the oldest version first
+    std::sort(extra.begin(),
+              extra.end());  // the folder's order is the file system's: the oldest version first
     return launch::find_cuda_program("ncu", extra);
 }
 
-std::vector<std::string> ncu_command(const std::string& ncu, const std::string& spec_path, const std::string& warpsim_exe,
-                                     const std::vector<std::string>& metric_names, const NcuOptions& options) {
+std::vector<std::string> ncu_command(const std::string& ncu, const std::string& spec_path,
+                                     const std::string& warpsim_exe,
+                                     const std::vector<std::string>& metric_names,
+                                     const NcuOptions& options) {
     std::string list;
     for (const auto& m : metric_names) list += (list.empty() ? "" : ",") + m;
-    std::vector<std::string> argv = {ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                                     "--launch-count", "1", "--metrics", list};
+    std::vector<std::string> argv = {ncu,
+                                     "--csv",
+                                     "--page",
+                                     "raw",
+                                     "--print-units",
+                                     "base",
+                                     "--clock-control",
+                                     "none",
+                                     "--launch-count",
+                                     "1",
+                                     "--metrics",
+                                     list};
     if (options.command.empty()) {
-        argv.insert(argv.end(), {warpsim_exe, "run", spec_path, "--backend", "cuda", "--json", "--runs", "1"});
+        argv.insert(argv.end(),
+                    {warpsim_exe, "run", spec_path, "--backend", "cuda", "--json", "--runs", "1"});
     } else {
         argv.insert(argv.end(), options.command.begin(), options.command.end());
     }
@@ -160,21 +179,27 @@ std::vector<std::string> ncu_command(const std::string& ncu, const std::string& 
 }
 
 launch::Outcome<Metrics> profile_with_ncu(const std::string& spec_path, const std::string& warpsim_exe,
-                                          const std::vector<std::string>& metric_names, const NcuOptions& options) {
+                                          const std::vector<std::string>& metric_names,
+                                          const NcuOptions& options) {
     const std::string ncu = options.ncu.empty() ? find_ncu() : options.ncu;
     if (ncu.empty())
-        return launch::Outcome<Metrics>::failure("profiling needs ncu (Nsight Compute, part of the CUDA toolkit); "
-                                                 "none found in " + launch::cuda_program_search_words() + " or /opt/nvidia/nsight-compute/*");
+        return launch::Outcome<Metrics>::failure(
+            "profiling needs ncu (Nsight Compute, part of the CUDA toolkit); "
+            "none found in " +
+            launch::cuda_program_search_words() + " or /opt/nvidia/nsight-compute/*");
     auto result = launch::run_process(ncu_command(ncu, spec_path, warpsim_exe, metric_names, options));
     auto metrics = parse_ncu_csv(result.output, metric_names);
     if (metrics.ok()) return metrics;
     std::string errors;
     for (auto line : lines_of(result.output))
-        if (line.find("==ERROR==") != std::string_view::npos || line.find("==WARNING==") != std::string_view::npos)
+        if (line.find("==ERROR==") != std::string_view::npos ||
+            line.find("==WARNING==") != std::string_view::npos)
             errors += std::string(line) + "\n";
-    if (errors.empty()) errors = result.output.substr(result.output.size() > 2000 ? result.output.size() - 2000 : 0);
-    return launch::Outcome<Metrics>::failure("ncu on " + spec_path + " (exit " + std::to_string(result.status) +
-                                             "): " + metrics.error() + "\n" + errors);
+    if (errors.empty())
+        errors = result.output.substr(result.output.size() > 2000 ? result.output.size() - 2000 : 0);
+    return launch::Outcome<Metrics>::failure("ncu on " + spec_path + " (exit " +
+                                             std::to_string(result.status) + "): " + metrics.error() + "\n" +
+                                             errors);
 }
 
 }  // namespace warpsim::cuda

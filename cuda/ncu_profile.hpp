@@ -23,23 +23,26 @@ std::vector<std::string> default_ncu_metrics();
 // columns are kept (ncu's raw page adds device__attribute_*, launch__* and more to the requested ones).
 launch::Outcome<Metrics> parse_ncu_csv(std::string_view text, const std::vector<std::string>& wanted = {});
 
-// Where ncu is: launch::find_cuda_program("ncu") (PATH, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin), then
-// /opt/nvidia/nsight-compute/*/ in version order; "" if none.
+// Where ncu is: launch::find_cuda_program("ncu") (PATH, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin),
+// then /opt/nvidia/nsight-compute/*/ in version order; "" if none.
 std::string find_ncu();
 
 struct NcuOptions {
-    std::string ncu;                    // "" -> find_ncu()
-    std::vector<std::string> command;   // the program to profile; empty -> EXE run SPEC --backend cuda --json --runs 1
+    std::string ncu;  // "" -> find_ncu()
+    std::vector<std::string>
+        command;  // the program to profile; empty -> EXE run SPEC --backend cuda --json --runs 1
 };
 
 // Runs `ncu --csv --page raw --print-units base --clock-control none --launch-count 1 --metrics LIST
 // EXE run SPEC --backend cuda --json --runs 1` and returns the metrics of the first kernel launched (the
 // hashed run on fresh buffers). GPU clocks are left alone (--clock-control none).
 launch::Outcome<Metrics> profile_with_ncu(const std::string& spec_path, const std::string& warpsim_exe,
-                                          const std::vector<std::string>& metric_names, const NcuOptions& options = {});
+                                          const std::vector<std::string>& metric_names,
+                                          const NcuOptions& options = {});
 
 // The argument vector profile_with_ncu runs (for messages and tests).
-std::vector<std::string> ncu_command(const std::string& ncu, const std::string& spec_path, const std::string& warpsim_exe,
+std::vector<std::string> ncu_command(const std::string& ncu, const std::string& spec_path,
+                                     const std::string& warpsim_exe,
                                      const std::vector<std::string>& metric_names, const NcuOptions& options);
 
 }  // namespace warpsim::cuda

@@ -8,7 +8,11 @@ namespace {
 
 bool ends_block(const Instruction& inst) {
     switch (inst.op) {
-        case Opcode::bra: case Opcode::brx: case Opcode::exit: case Opcode::ret: case Opcode::trap:
+        case Opcode::bra:
+        case Opcode::brx:
+        case Opcode::exit:
+        case Opcode::ret:
+        case Opcode::trap:
             return true;
         default:
             return false;
@@ -18,7 +22,8 @@ bool ends_block(const Instruction& inst) {
 // The label pc of a bra, or kNoPc when it has none (a malformed module); pcs past the end mean exit.
 uint32_t branch_target(const Instruction& inst) {
     for (const auto& a : inst.args) {
-        if (a.kind == Operand::Kind::symbol) return a.imm >= 0 && a.imm <= 0xfffffffe ? uint32_t(a.imm) : kNoPc;
+        if (a.kind == Operand::Kind::symbol)
+            return a.imm >= 0 && a.imm <= 0xfffffffe ? uint32_t(a.imm) : kNoPc;
     }
     return kNoPc;
 }
@@ -130,8 +135,8 @@ void compute_ipdoms(Cfg& cfg) {
     for (uint32_t b = 0; b < exit; ++b) succs[b] = cfg.blocks[b].succs;
     std::vector<uint32_t> order;  // post-order; exit last
     std::vector<uint32_t> po = reverse_postorder_numbers(succs, order);
-    // Blocks that never reach the exit (endless loops) get a virtual edge to it, so that threads spinning there
-    // do not hold the others back: whatever branches into such a loop reconverges at the exit.
+    // Blocks that never reach the exit (endless loops) get a virtual edge to it, so that threads spinning
+    // there do not hold the others back: whatever branches into such a loop reconverges at the exit.
     bool added = false;
     for (uint32_t b = 0; b < exit; ++b) {
         if (po[b] == kNoPc) {

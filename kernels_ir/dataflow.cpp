@@ -37,43 +37,66 @@ namespace {
 
 bool special_uniform(SpecialReg r) {
     switch (r) {
-    case SpecialReg::ntid: case SpecialReg::ctaid: case SpecialReg::nctaid: case SpecialReg::nwarpid:
-    case SpecialReg::smid: case SpecialReg::nsmid: case SpecialReg::gridid: case SpecialReg::dynamic_smem_size:
-    case SpecialReg::total_smem_size: case SpecialReg::aggr_smem_size: case SpecialReg::clusterid:
-    case SpecialReg::nclusterid: case SpecialReg::cluster_ctaid: case SpecialReg::cluster_nctaid:
-    case SpecialReg::cluster_ctarank: case SpecialReg::cluster_nctarank: case SpecialReg::is_explicit_cluster:
-        return true;
-    default: return false;
+        case SpecialReg::ntid:
+        case SpecialReg::ctaid:
+        case SpecialReg::nctaid:
+        case SpecialReg::nwarpid:
+        case SpecialReg::smid:
+        case SpecialReg::nsmid:
+        case SpecialReg::gridid:
+        case SpecialReg::dynamic_smem_size:
+        case SpecialReg::total_smem_size:
+        case SpecialReg::aggr_smem_size:
+        case SpecialReg::clusterid:
+        case SpecialReg::nclusterid:
+        case SpecialReg::cluster_ctaid:
+        case SpecialReg::cluster_nctaid:
+        case SpecialReg::cluster_ctarank:
+        case SpecialReg::cluster_nctarank:
+        case SpecialReg::is_explicit_cluster:
+            return true;
+        default:
+            return false;
     }
 }
 
 // Whether an instruction can produce a lane-dependent value from uniform sources.
 bool lane_dependent_op(const Instruction& inst) {
     switch (inst.op) {
-    case Opcode::ld: case Opcode::ldu:
-        return inst.d.space != Space::param && inst.d.space != Space::const_;
-    case Opcode::atom: case Opcode::red: case Opcode::shfl: case Opcode::vote: case Opcode::match:
-    case Opcode::activemask: case Opcode::redux: case Opcode::call:
-        return true;
-    default: return inst.op != Opcode::mov && inst.op != Opcode::cvta && inst.op != Opcode::cvt &&
-                    ir::family(inst.op) != Family::arithmetic && ir::family(inst.op) != Family::logic &&
-                    ir::family(inst.op) != Family::compare;
+        case Opcode::ld:
+        case Opcode::ldu:
+            return inst.d.space != Space::param && inst.d.space != Space::const_;
+        case Opcode::atom:
+        case Opcode::red:
+        case Opcode::shfl:
+        case Opcode::vote:
+        case Opcode::match:
+        case Opcode::activemask:
+        case Opcode::redux:
+        case Opcode::call:
+            return true;
+        default:
+            return inst.op != Opcode::mov && inst.op != Opcode::cvta && inst.op != Opcode::cvt &&
+                   ir::family(inst.op) != Family::arithmetic && ir::family(inst.op) != Family::logic &&
+                   ir::family(inst.op) != Family::compare;
     }
 }
 
 bool operand_uniform(const Operand& o, const std::vector<bool>& uniform) {
     switch (o.kind) {
-    case Operand::Kind::reg:
-    case Operand::Kind::address:
-        return o.reg == kNoReg || (o.reg < uniform.size() && uniform[o.reg]);
-    case Operand::Kind::special: return special_uniform(o.sreg);
-    case Operand::Kind::vector:
-    case Operand::Kind::list:
-    case Operand::Kind::pair:
-        for (const auto& e : o.elems)
-            if (!operand_uniform(e, uniform)) return false;
-        return true;
-    default: return true;  // immediates, symbols, sinks
+        case Operand::Kind::reg:
+        case Operand::Kind::address:
+            return o.reg == kNoReg || (o.reg < uniform.size() && uniform[o.reg]);
+        case Operand::Kind::special:
+            return special_uniform(o.sreg);
+        case Operand::Kind::vector:
+        case Operand::Kind::list:
+        case Operand::Kind::pair:
+            for (const auto& e : o.elems)
+                if (!operand_uniform(e, uniform)) return false;
+            return true;
+        default:
+            return true;  // immediates, symbols, sinks
     }
 }
 
@@ -86,7 +109,9 @@ void collect_written(const Operand& o, std::vector<uint32_t>& out) {
 
 std::vector<bool> warp_uniform_registers(const Function& fn) {
     uint32_t nregs = 0;
-    auto grow = [&](uint32_t r) { if (r != kNoReg) nregs = std::max(nregs, r + 1); };
+    auto grow = [&](uint32_t r) {
+        if (r != kNoReg) nregs = std::max(nregs, r + 1);
+    };
     std::vector<std::vector<uint32_t>> writes(fn.body.size());
     for (std::size_t i = 0; i < fn.body.size(); ++i) {
         const Instruction& inst = fn.body[i];
@@ -95,7 +120,8 @@ std::vector<bool> warp_uniform_registers(const Function& fn) {
         for (std::size_t a = 0; a < inst.args.size(); ++a) {
             grow(inst.args[a].reg);
             for (const auto& e : inst.args[a].elems) grow(e.reg);
-            if (roles[a] == Role::written || roles[a] == Role::read_written) collect_written(inst.args[a], writes[i]);
+            if (roles[a] == Role::written || roles[a] == Role::read_written)
+                collect_written(inst.args[a], writes[i]);
         }
     }
     std::vector<uint32_t> defs(nregs, 0);

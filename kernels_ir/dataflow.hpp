@@ -18,16 +18,17 @@ bool register_read(const Function& fn, uint32_t reg);
 // register_read says is never read). ptxas emits RED for such an atom.
 bool atom_result_unused(const Function& fn, const Instruction& atom);
 
-// Registers of fn whose value is the same in every lane of a warp, as far as the PTX shows without knowing the
-// data (indexed by register number): written once, by an instruction whose sources are all uniform (immediates,
-// symbols, kernel parameters, constant-bank loads at uniform addresses, %ctaid, %ntid, %nctaid and the other
-// per-block or per-grid special registers), under no guard or a uniform one. Anything derived from %tid,
-// %laneid, a global or shared load, an atomic, a shuffle or a vote is not, nor is a register written twice (a
-// loop counter, a value merged from two paths). Conservative: ptxas's own analysis may find more.
+// Registers of fn whose value is the same in every lane of a warp, as far as the PTX shows without knowing
+// the data (indexed by register number): written once, by an instruction whose sources are all uniform
+// (immediates, symbols, kernel parameters, constant-bank loads at uniform addresses, %ctaid, %ntid, %nctaid
+// and the other per-block or per-grid special registers), under no guard or a uniform one. Anything derived
+// from %tid, %laneid, a global or shared load, an atomic, a shuffle or a vote is not, nor is a register
+// written twice (a loop counter, a value merged from two paths). Conservative: ptxas's own analysis may find
+// more.
 std::vector<bool> warp_uniform_registers(const Function& fn);
 
-// Whether the address of a memory instruction (its first [..] operand) is warp-uniform by that analysis: for a
-// global atomic or reduction, ptxas then combines the warp's lanes into one update (REDUX / a leader lane).
+// Whether the address of a memory instruction (its first [..] operand) is warp-uniform by that analysis: for
+// a global atomic or reduction, ptxas then combines the warp's lanes into one update (REDUX / a leader lane).
 bool address_warp_uniform(const Instruction& inst, const std::vector<bool>& uniform);
 
 }  // namespace warpsim::ir

@@ -24,33 +24,47 @@ constexpr NameMap<CmpOp> kCmps[] = {
     {"geu", CmpOp::geu}, {"num", CmpOp::num}, {"nan", CmpOp::nan},
 };
 constexpr NameMap<AtomOp> kAtoms[] = {
-    {"add", AtomOp::add},   {"min", AtomOp::min},   {"max", AtomOp::max}, {"inc", AtomOp::inc},
-    {"dec", AtomOp::dec},   {"cas", AtomOp::cas},   {"exch", AtomOp::exch}, {"and", AtomOp::and_},
-    {"or", AtomOp::or_},    {"xor", AtomOp::xor_},  {"popc", AtomOp::popc},
+    {"add", AtomOp::add}, {"min", AtomOp::min},  {"max", AtomOp::max},   {"inc", AtomOp::inc},
+    {"dec", AtomOp::dec}, {"cas", AtomOp::cas},  {"exch", AtomOp::exch}, {"and", AtomOp::and_},
+    {"or", AtomOp::or_},  {"xor", AtomOp::xor_}, {"popc", AtomOp::popc},
 };
 constexpr NameMap<MemSem> kSems[] = {
-    {"weak", MemSem::weak},       {"relaxed", MemSem::relaxed}, {"acquire", MemSem::acquire},
-    {"release", MemSem::release}, {"acq_rel", MemSem::acq_rel}, {"sc", MemSem::sc},
+    {"weak", MemSem::weak},          {"relaxed", MemSem::relaxed}, {"acquire", MemSem::acquire},
+    {"release", MemSem::release},    {"acq_rel", MemSem::acq_rel}, {"sc", MemSem::sc},
     {"volatile", MemSem::volatile_}, {"mmio", MemSem::mmio},
 };
 constexpr NameMap<Scope> kScopes[] = {
-    {"cta", Scope::cta}, {"cluster", Scope::cluster}, {"gpu", Scope::gpu}, {"sys", Scope::sys}, {"gl", Scope::gpu},
+    {"cta", Scope::cta}, {"cluster", Scope::cluster}, {"gpu", Scope::gpu},
+    {"sys", Scope::sys}, {"gl", Scope::gpu},
 };
 constexpr NameMap<CacheOp> kCaches[] = {
     {"ca", CacheOp::ca}, {"cg", CacheOp::cg}, {"cs", CacheOp::cs}, {"lu", CacheOp::lu},
     {"cv", CacheOp::cv}, {"wb", CacheOp::wb}, {"wt", CacheOp::wt},
 };
 constexpr NameMap<Space> kSpaces[] = {
-    {"global", Space::global}, {"shared", Space::shared}, {"shared::cta", Space::shared_cta},
-    {"shared::cluster", Space::shared_cluster}, {"local", Space::local}, {"const", Space::const_},
-    {"param", Space::param}, {"param::entry", Space::param}, {"param::func", Space::param},
-    {"tex", Space::tex}, {"surf", Space::surf},
+    {"global", Space::global},
+    {"shared", Space::shared},
+    {"shared::cta", Space::shared_cta},
+    {"shared::cluster", Space::shared_cluster},
+    {"local", Space::local},
+    {"const", Space::const_},
+    {"param", Space::param},
+    {"param::entry", Space::param},
+    {"param::func", Space::param},
+    {"tex", Space::tex},
+    {"surf", Space::surf},
 };
 constexpr NameMap<ShflMode> kShfls[] = {
-    {"up", ShflMode::up}, {"down", ShflMode::down}, {"bfly", ShflMode::bfly}, {"idx", ShflMode::idx},
+    {"up", ShflMode::up},
+    {"down", ShflMode::down},
+    {"bfly", ShflMode::bfly},
+    {"idx", ShflMode::idx},
 };
 constexpr NameMap<VoteMode> kVotes[] = {
-    {"all", VoteMode::all}, {"any", VoteMode::any}, {"uni", VoteMode::uni}, {"ballot", VoteMode::ballot},
+    {"all", VoteMode::all},
+    {"any", VoteMode::any},
+    {"uni", VoteMode::uni},
+    {"ballot", VoteMode::ballot},
 };
 
 template <typename E, std::size_t N>
@@ -75,7 +89,9 @@ bool is_reduction_op(Opcode op) {
     return op == Opcode::atom || op == Opcode::red || op == Opcode::redux || op == Opcode::multimem ||
            op == Opcode::cp || op == Opcode::sured;
 }
-bool is_barrier_op(Opcode op) { return op == Opcode::bar || op == Opcode::barrier; }
+bool is_barrier_op(Opcode op) {
+    return op == Opcode::bar || op == Opcode::barrier;
+}
 
 bool decode_flag(std::string_view m, Details& d) {
     struct Flag {
@@ -83,11 +99,20 @@ bool decode_flag(std::string_view m, Details& d) {
         bool Details::*field;
     };
     static constexpr Flag kFlags[] = {
-        {"ftz", &Details::ftz},         {"sat", &Details::sat},       {"approx", &Details::approx},
-        {"full", &Details::full},       {"cc", &Details::cc},         {"nc", &Details::nc},
-        {"to", &Details::to},           {"aligned", &Details::aligned}, {"relu", &Details::relu},
-        {"NaN", &Details::nan},         {"xorsign", &Details::xorsign}, {"abs", &Details::abs},
-        {"shiftamt", &Details::shiftamt}, {"noftz", &Details::noftz},
+        {"ftz", &Details::ftz},
+        {"sat", &Details::sat},
+        {"approx", &Details::approx},
+        {"full", &Details::full},
+        {"cc", &Details::cc},
+        {"nc", &Details::nc},
+        {"to", &Details::to},
+        {"aligned", &Details::aligned},
+        {"relu", &Details::relu},
+        {"NaN", &Details::nan},
+        {"xorsign", &Details::xorsign},
+        {"abs", &Details::abs},
+        {"shiftamt", &Details::shiftamt},
+        {"noftz", &Details::noftz},
     };
     for (const auto& f : kFlags) {
         if (f.name == m) {
@@ -113,7 +138,8 @@ bool decode_contextual(Opcode op, std::string_view m, Details& d) {
     }
     if (is_reduction_op(op) && lookup(kAtoms, m, d.atom)) return true;
     if (is_barrier_op(op)) {
-        if (m == "sync") return d.bar = (d.bar == BarMode::warp_sync ? BarMode::warp_sync : BarMode::sync), true;
+        if (m == "sync")
+            return d.bar = (d.bar == BarMode::warp_sync ? BarMode::warp_sync : BarMode::sync), true;
         if (m == "arrive") return d.bar = BarMode::arrive, true;
         if (m == "red") return d.bar = BarMode::red, true;
         if (m == "warp") return d.bar = BarMode::warp_sync, true;
@@ -175,7 +201,8 @@ ExecClass exec_class_of(const Instruction& inst) {
     ExecClass base = exec_class(inst.op);
     if (base != ExecClass::int_alu && base != ExecClass::fp32 && base != ExecClass::sfu) return base;
     Type t = inst.d.type;
-    if (inst.op == Opcode::cvt || inst.op == Opcode::mov || inst.op == Opcode::setp || inst.op == Opcode::selp) {
+    if (inst.op == Opcode::cvt || inst.op == Opcode::mov || inst.op == Opcode::setp ||
+        inst.op == Opcode::selp) {
         return base;  // conversions, moves and compares run on the ALU whatever the type
     }
     if (base == ExecClass::sfu) return t == Type::f64 ? ExecClass::fp64 : base;

@@ -14,7 +14,8 @@ struct OpcodeInfo {
 };
 
 constexpr OpcodeInfo kOpcodes[] = {
-#define WARPSIM_OPCODE(id, spelling, cls, family, sig, section) {spelling, ExecClass::cls, Family::family, section},
+#define WARPSIM_OPCODE(id, spelling, cls, family, sig, section) \
+    {spelling, ExecClass::cls, Family::family, section},
 #include "kernels_ir/opcodes.def"
 #undef WARPSIM_OPCODE
 };
@@ -26,28 +27,65 @@ struct TypeInfo {
 };
 
 constexpr TypeInfo kTypes[] = {
-    {Type::none, "", 0},        {Type::pred, "pred", 0},    {Type::b8, "b8", 1},         {Type::b16, "b16", 2},
-    {Type::b32, "b32", 4},      {Type::b64, "b64", 8},      {Type::b128, "b128", 16},    {Type::u8, "u8", 1},
-    {Type::u16, "u16", 2},      {Type::u32, "u32", 4},      {Type::u64, "u64", 8},       {Type::s8, "s8", 1},
-    {Type::s16, "s16", 2},      {Type::s32, "s32", 4},      {Type::s64, "s64", 8},       {Type::f16, "f16", 2},
-    {Type::f16x2, "f16x2", 4},  {Type::bf16, "bf16", 2},    {Type::bf16x2, "bf16x2", 4}, {Type::f32, "f32", 4},
-    {Type::f64, "f64", 8},      {Type::tf32, "tf32", 4},    {Type::e4m3, "e4m3", 1},     {Type::e5m2, "e5m2", 1},
-    {Type::e4m3x2, "e4m3x2", 2}, {Type::e5m2x2, "e5m2x2", 2}, {Type::e2m1x2, "e2m1x2", 1}, {Type::e2m3x2, "e2m3x2", 2},
-    {Type::e3m2x2, "e3m2x2", 2}, {Type::ue8m0x2, "ue8m0x2", 2}, {Type::u16x2, "u16x2", 4}, {Type::s16x2, "s16x2", 4},
-    {Type::s4, "s4", 1},        {Type::u4, "u4", 1},        {Type::b1, "b1", 1},
+    {Type::none, "", 0},         {Type::pred, "pred", 0},     {Type::b8, "b8", 1},
+    {Type::b16, "b16", 2},       {Type::b32, "b32", 4},       {Type::b64, "b64", 8},
+    {Type::b128, "b128", 16},    {Type::u8, "u8", 1},         {Type::u16, "u16", 2},
+    {Type::u32, "u32", 4},       {Type::u64, "u64", 8},       {Type::s8, "s8", 1},
+    {Type::s16, "s16", 2},       {Type::s32, "s32", 4},       {Type::s64, "s64", 8},
+    {Type::f16, "f16", 2},       {Type::f16x2, "f16x2", 4},   {Type::bf16, "bf16", 2},
+    {Type::bf16x2, "bf16x2", 4}, {Type::f32, "f32", 4},       {Type::f64, "f64", 8},
+    {Type::tf32, "tf32", 4},     {Type::e4m3, "e4m3", 1},     {Type::e5m2, "e5m2", 1},
+    {Type::e4m3x2, "e4m3x2", 2}, {Type::e5m2x2, "e5m2x2", 2}, {Type::e2m1x2, "e2m1x2", 1},
+    {Type::e2m3x2, "e2m3x2", 2}, {Type::e3m2x2, "e3m2x2", 2}, {Type::ue8m0x2, "ue8m0x2", 2},
+    {Type::u16x2, "u16x2", 4},   {Type::s16x2, "s16x2", 4},   {Type::s4, "s4", 1},
+    {Type::u4, "u4", 1},         {Type::b1, "b1", 1},
 };
 
-constexpr std::string_view kSpaceNames[] = {"",       "reg",   "sreg",   "const",      "global",          "local", "param",
-                                            "shared", "shared::cta", "shared::cluster", "generic", "tex",   "surf"};
+constexpr std::string_view kSpaceNames[] = {"",        "reg",   "sreg",   "const",       "global",
+                                            "local",   "param", "shared", "shared::cta", "shared::cluster",
+                                            "generic", "tex",   "surf"};
 
 constexpr std::string_view kSpecialNames[] = {
-    "tid", "ntid", "ctaid", "nctaid", "laneid", "warpid", "nwarpid", "smid", "nsmid", "gridid",
-    "lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt",
-    "clock", "clock_hi", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi",
-    "dynamic_smem_size", "total_smem_size", "aggr_smem_size",
-    "clusterid", "nclusterid", "cluster_ctaid", "cluster_nctaid", "cluster_ctarank", "cluster_nctarank",
-    "is_explicit_cluster", "envreg", "pm", "pm64", "reserved_smem_offset_begin", "reserved_smem_offset_end",
-    "reserved_smem_offset_cap", "reserved_smem_offset_0", "reserved_smem_offset_1", "current_graph_exec",
+    "tid",
+    "ntid",
+    "ctaid",
+    "nctaid",
+    "laneid",
+    "warpid",
+    "nwarpid",
+    "smid",
+    "nsmid",
+    "gridid",
+    "lanemask_eq",
+    "lanemask_le",
+    "lanemask_lt",
+    "lanemask_ge",
+    "lanemask_gt",
+    "clock",
+    "clock_hi",
+    "clock64",
+    "globaltimer",
+    "globaltimer_lo",
+    "globaltimer_hi",
+    "dynamic_smem_size",
+    "total_smem_size",
+    "aggr_smem_size",
+    "clusterid",
+    "nclusterid",
+    "cluster_ctaid",
+    "cluster_nctaid",
+    "cluster_ctarank",
+    "cluster_nctarank",
+    "is_explicit_cluster",
+    "envreg",
+    "pm",
+    "pm64",
+    "reserved_smem_offset_begin",
+    "reserved_smem_offset_end",
+    "reserved_smem_offset_cap",
+    "reserved_smem_offset_0",
+    "reserved_smem_offset_1",
+    "current_graph_exec",
 };
 static_assert(std::size(kSpecialNames) == static_cast<std::size_t>(SpecialReg::current_graph_exec) + 1);
 static_assert(std::size(kTypes) == static_cast<std::size_t>(Type::b1) + 1);
@@ -55,10 +93,18 @@ static_assert(std::size(kSpaceNames) == static_cast<std::size_t>(Space::surf) + 
 
 }  // namespace
 
-std::string_view opcode_name(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].name; }
-ExecClass exec_class(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].cls; }
-Family family(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].family; }
-std::string_view isa_section(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].section; }
+std::string_view opcode_name(Opcode op) {
+    return kOpcodes[static_cast<std::size_t>(op)].name;
+}
+ExecClass exec_class(Opcode op) {
+    return kOpcodes[static_cast<std::size_t>(op)].cls;
+}
+Family family(Opcode op) {
+    return kOpcodes[static_cast<std::size_t>(op)].family;
+}
+std::string_view isa_section(Opcode op) {
+    return kOpcodes[static_cast<std::size_t>(op)].section;
+}
 
 std::optional<Opcode> opcode_from_name(std::string_view spelling) {
     for (std::size_t i = 0; i < kOpcodeCount; ++i) {
@@ -68,13 +114,17 @@ std::optional<Opcode> opcode_from_name(std::string_view spelling) {
 }
 
 std::string_view exec_class_name(ExecClass c) {
-    constexpr std::string_view names[] = {"int_alu", "fp32", "fp64",  "fp16",   "sfu",    "mem",
+    constexpr std::string_view names[] = {"int_alu", "fp32",    "fp64", "fp16",  "sfu",    "mem",
                                           "branch",  "barrier", "warp", "async", "tensor", "misc"};
     return names[static_cast<std::size_t>(c)];
 }
 
-std::string_view type_name(Type t) { return kTypes[static_cast<std::size_t>(t)].name; }
-uint32_t type_bytes(Type t) { return kTypes[static_cast<std::size_t>(t)].bytes; }
+std::string_view type_name(Type t) {
+    return kTypes[static_cast<std::size_t>(t)].name;
+}
+uint32_t type_bytes(Type t) {
+    return kTypes[static_cast<std::size_t>(t)].bytes;
+}
 
 std::optional<Type> type_from_name(std::string_view name) {
     if (name.empty()) return std::nullopt;
@@ -86,21 +136,43 @@ std::optional<Type> type_from_name(std::string_view name) {
 
 bool is_float(Type t) {
     switch (t) {
-        case Type::f16: case Type::f16x2: case Type::bf16: case Type::bf16x2: case Type::f32: case Type::f64:
-        case Type::tf32: case Type::e4m3: case Type::e5m2: case Type::e4m3x2: case Type::e5m2x2:
-        case Type::e2m1x2: case Type::e2m3x2: case Type::e3m2x2: case Type::ue8m0x2:
+        case Type::f16:
+        case Type::f16x2:
+        case Type::bf16:
+        case Type::bf16x2:
+        case Type::f32:
+        case Type::f64:
+        case Type::tf32:
+        case Type::e4m3:
+        case Type::e5m2:
+        case Type::e4m3x2:
+        case Type::e5m2x2:
+        case Type::e2m1x2:
+        case Type::e2m3x2:
+        case Type::e3m2x2:
+        case Type::ue8m0x2:
             return true;
         default:
             return false;
     }
 }
-bool is_signed_int(Type t) { return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64; }
-bool is_unsigned_int(Type t) { return t == Type::u8 || t == Type::u16 || t == Type::u32 || t == Type::u64; }
-bool is_bits(Type t) { return t == Type::b8 || t == Type::b16 || t == Type::b32 || t == Type::b64 || t == Type::b128; }
+bool is_signed_int(Type t) {
+    return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
+}
+bool is_unsigned_int(Type t) {
+    return t == Type::u8 || t == Type::u16 || t == Type::u32 || t == Type::u64;
+}
+bool is_bits(Type t) {
+    return t == Type::b8 || t == Type::b16 || t == Type::b32 || t == Type::b64 || t == Type::b128;
+}
 
-std::string_view space_name(Space s) { return kSpaceNames[static_cast<std::size_t>(s)]; }
+std::string_view space_name(Space s) {
+    return kSpaceNames[static_cast<std::size_t>(s)];
+}
 
-std::string_view special_reg_name(SpecialReg r) { return kSpecialNames[static_cast<std::size_t>(r)]; }
+std::string_view special_reg_name(SpecialReg r) {
+    return kSpecialNames[static_cast<std::size_t>(r)];
+}
 std::optional<SpecialReg> special_reg_from_name(std::string_view name) {
     for (std::size_t i = 0; i < std::size(kSpecialNames); ++i) {
         if (kSpecialNames[i] == name) return static_cast<SpecialReg>(i);
@@ -115,12 +187,14 @@ uint64_t Variable::size_bytes() const {
 }
 
 const Function* Module::find_function(std::string_view fname) const {
-    auto it = std::find_if(functions.begin(), functions.end(), [&](const Function& f) { return f.name == fname; });
+    auto it =
+        std::find_if(functions.begin(), functions.end(), [&](const Function& f) { return f.name == fname; });
     return it == functions.end() ? nullptr : &*it;
 }
 
 const Variable* Module::find_global(std::string_view vname) const {
-    auto it = std::find_if(globals.begin(), globals.end(), [&](const Variable& v) { return v.name == vname; });
+    auto it =
+        std::find_if(globals.begin(), globals.end(), [&](const Variable& v) { return v.name == vname; });
     return it == globals.end() ? nullptr : &*it;
 }
 

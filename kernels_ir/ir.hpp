@@ -14,10 +14,35 @@ namespace warpsim::ir {
 // ---------------------------------------------------------------------------------------------
 // Opcodes: one table (opcodes.def) drives the enum, the spelling and the execution class.
 // ---------------------------------------------------------------------------------------------
-enum class ExecClass : uint8_t { int_alu, fp32, fp64, fp16, sfu, mem, branch, barrier, warp, async, tensor, misc };
+enum class ExecClass : uint8_t {
+    int_alu,
+    fp32,
+    fp64,
+    fp16,
+    sfu,
+    mem,
+    branch,
+    barrier,
+    warp,
+    async,
+    tensor,
+    misc
+};
 
 // The opcode families (opcodes.def's fifth column) and operand signatures (its sixth; see opcodes.def).
-enum class Family : uint8_t { arithmetic, compare, logic, memory, control, barrier, warp, async, tensor, texture, video };
+enum class Family : uint8_t {
+    arithmetic,
+    compare,
+    logic,
+    memory,
+    control,
+    barrier,
+    warp,
+    async,
+    tensor,
+    texture,
+    video
+};
 enum class OperandSig : uint8_t { def, use, acc, form };
 
 enum class Opcode : uint16_t {
@@ -42,7 +67,9 @@ inline constexpr OperandSig kOperandSigs[] = {
 #include "kernels_ir/opcodes.def"
 #undef WARPSIM_OPCODE
 };
-constexpr OperandSig operand_signature(Opcode op) { return kOperandSigs[static_cast<std::size_t>(op)]; }
+constexpr OperandSig operand_signature(Opcode op) {
+    return kOperandSigs[static_cast<std::size_t>(op)];
+}
 std::optional<Opcode> opcode_from_name(std::string_view spelling);
 std::string_view exec_class_name(ExecClass c);
 
@@ -52,28 +79,88 @@ std::string_view exec_class_name(ExecClass c);
 enum class Type : uint8_t {
     none,
     pred,
-    b8, b16, b32, b64, b128,
-    u8, u16, u32, u64,
-    s8, s16, s32, s64,
-    f16, f16x2, bf16, bf16x2, f32, f64, tf32,
-    e4m3, e5m2, e4m3x2, e5m2x2, e2m1x2, e2m3x2, e3m2x2, ue8m0x2,
-    u16x2, s16x2,
-    s4, u4, b1,
+    b8,
+    b16,
+    b32,
+    b64,
+    b128,
+    u8,
+    u16,
+    u32,
+    u64,
+    s8,
+    s16,
+    s32,
+    s64,
+    f16,
+    f16x2,
+    bf16,
+    bf16x2,
+    f32,
+    f64,
+    tf32,
+    e4m3,
+    e5m2,
+    e4m3x2,
+    e5m2x2,
+    e2m1x2,
+    e2m3x2,
+    e3m2x2,
+    ue8m0x2,
+    u16x2,
+    s16x2,
+    s4,
+    u4,
+    b1,
 };
 
-std::string_view type_name(Type t);               // "f32" (no dot)
+std::string_view type_name(Type t);  // "f32" (no dot)
 std::optional<Type> type_from_name(std::string_view name);
-uint32_t type_bytes(Type t);                      // 0 for pred/none; sub-byte types round up to 1
-bool is_float(Type t);                            // f16 f16x2 bf16 bf16x2 f32 f64 tf32 and the fp8 family
-bool is_signed_int(Type t);                       // s8 .. s64
-bool is_unsigned_int(Type t);                     // u8 .. u64
-bool is_bits(Type t);                             // b8 .. b128
+uint32_t type_bytes(Type t);   // 0 for pred/none; sub-byte types round up to 1
+bool is_float(Type t);         // f16 f16x2 bf16 bf16x2 f32 f64 tf32 and the fp8 family
+bool is_signed_int(Type t);    // s8 .. s64
+bool is_unsigned_int(Type t);  // u8 .. u64
+bool is_bits(Type t);          // b8 .. b128
 
-enum class Space : uint8_t { none, reg, sreg, const_, global, local, param, shared, shared_cta, shared_cluster, generic, tex, surf };
-std::string_view space_name(Space s);             // "global", "shared::cta", ...
+enum class Space : uint8_t {
+    none,
+    reg,
+    sreg,
+    const_,
+    global,
+    local,
+    param,
+    shared,
+    shared_cta,
+    shared_cluster,
+    generic,
+    tex,
+    surf
+};
+std::string_view space_name(Space s);  // "global", "shared::cta", ...
 
 enum class Rounding : uint8_t { none, rn, rz, rm, rp, rna, rs, rni, rzi, rmi, rpi };
-enum class CmpOp : uint8_t { none, eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
+enum class CmpOp : uint8_t {
+    none,
+    eq,
+    ne,
+    lt,
+    le,
+    gt,
+    ge,
+    lo,
+    ls,
+    hi,
+    hs,
+    equ,
+    neu,
+    ltu,
+    leu,
+    gtu,
+    geu,
+    num,
+    nan
+};
 enum class BoolOp : uint8_t { none, and_, or_, xor_ };
 enum class MulMode : uint8_t { none, lo, hi, wide };
 enum class AtomOp : uint8_t { none, add, min, max, inc, dec, cas, exch, and_, or_, xor_, popc };
@@ -88,13 +175,13 @@ enum class ShiftMode : uint8_t { none, clamp, wrap, l, r };
 // Decoded modifiers. `mods` keeps every dotted suffix as written (without its dot), in order: the printer
 // prints them back and the decoded fields below are a pure function of them (see decode_details()).
 struct Details {
-    Type type = Type::none;     // the instruction type (destination type for cvt)
-    Type type2 = Type::none;    // second type: cvt's source, setp/set's compare type for set, slct's selector
+    Type type = Type::none;   // the instruction type (destination type for cvt)
+    Type type2 = Type::none;  // second type: cvt's source, setp/set's compare type for set, slct's selector
     Rounding rnd = Rounding::none;
     CmpOp cmp = CmpOp::none;
     BoolOp bop = BoolOp::none;  // setp.eq.and / set ... / bar.red.and
     MulMode mul = MulMode::none;
-    AtomOp atom = AtomOp::none; // atom/red/redux/bar.red operation
+    AtomOp atom = AtomOp::none;  // atom/red/redux/bar.red operation
     MemSem sem = MemSem::none;
     Scope scope = Scope::none;
     CacheOp cache = CacheOp::none;
@@ -104,7 +191,7 @@ struct Details {
     BarMode bar = BarMode::none;
     ShiftMode shift = ShiftMode::none;  // shf.l/.r with .clamp/.wrap are stored in shift + shift_wrap
     bool shift_wrap = false;
-    uint8_t vec = 1;            // .v2 / .v4 / .v8
+    uint8_t vec = 1;  // .v2 / .v4 / .v8
     bool ftz = false, sat = false, approx = false, full = false, cc = false, uni = false;
     bool nc = false, to = false, sync = false, aligned = false, relu = false, nan = false, xorsign = false;
     bool abs = false, shiftamt = false, noftz = false;
@@ -114,13 +201,46 @@ struct Details {
 // Operands
 // ---------------------------------------------------------------------------------------------
 enum class SpecialReg : uint8_t {
-    tid, ntid, ctaid, nctaid, laneid, warpid, nwarpid, smid, nsmid, gridid,
-    lanemask_eq, lanemask_le, lanemask_lt, lanemask_ge, lanemask_gt,
-    clock, clock_hi, clock64, globaltimer, globaltimer_lo, globaltimer_hi,
-    dynamic_smem_size, total_smem_size, aggr_smem_size,
-    clusterid, nclusterid, cluster_ctaid, cluster_nctaid, cluster_ctarank, cluster_nctarank, is_explicit_cluster,
-    envreg, pm, pm64, reserved_smem_offset_begin, reserved_smem_offset_end, reserved_smem_offset_cap,
-    reserved_smem_offset_0, reserved_smem_offset_1, current_graph_exec,
+    tid,
+    ntid,
+    ctaid,
+    nctaid,
+    laneid,
+    warpid,
+    nwarpid,
+    smid,
+    nsmid,
+    gridid,
+    lanemask_eq,
+    lanemask_le,
+    lanemask_lt,
+    lanemask_ge,
+    lanemask_gt,
+    clock,
+    clock_hi,
+    clock64,
+    globaltimer,
+    globaltimer_lo,
+    globaltimer_hi,
+    dynamic_smem_size,
+    total_smem_size,
+    aggr_smem_size,
+    clusterid,
+    nclusterid,
+    cluster_ctaid,
+    cluster_nctaid,
+    cluster_ctarank,
+    cluster_nctarank,
+    is_explicit_cluster,
+    envreg,
+    pm,
+    pm64,
+    reserved_smem_offset_begin,
+    reserved_smem_offset_end,
+    reserved_smem_offset_cap,
+    reserved_smem_offset_0,
+    reserved_smem_offset_1,
+    current_graph_exec,
 };
 std::string_view special_reg_name(SpecialReg r);  // "tid" (no %)
 std::optional<SpecialReg> special_reg_from_name(std::string_view name);
@@ -129,20 +249,21 @@ inline constexpr uint32_t kNoReg = 0xffffffffu;
 
 struct Operand {
     enum class Kind : uint8_t {
-        reg,       // %r5                          -> reg
-        special,   // %tid.x                       -> sreg, component (0 x, 1 y, 2 z, 3 none); index for %envreg3/%pm2
-        imm_int,   // 42, -1, 0x10                 -> imm (two's complement bits)
-        imm_f32,   // 0f3F800000                   -> imm holds the 32 bits
-        imm_f64,   // 0d3FF0000000000000           -> imm holds the 64 bits
-        symbol,    // a variable, function or label name -> name (label targets resolved into imm = pc)
-        address,   // [%rd1+8], [sym+4], [sym], [0x100] -> reg or name, plus imm as the offset
-        vector,    // {%f1, %f2, _, %f4}           -> elems
-        sink,      // _
-        list,      // (a, b, c) in call            -> elems
-        pair,      // %r1|%p1 (shfl/setp destinations) -> elems {first, second}
+        reg,      // %r5                          -> reg
+        special,  // %tid.x                       -> sreg, component (0 x, 1 y, 2 z, 3 none); index for
+                  // %envreg3/%pm2
+        imm_int,  // 42, -1, 0x10                 -> imm (two's complement bits)
+        imm_f32,  // 0f3F800000                   -> imm holds the 32 bits
+        imm_f64,  // 0d3FF0000000000000           -> imm holds the 64 bits
+        symbol,   // a variable, function or label name -> name (label targets resolved into imm = pc)
+        address,  // [%rd1+8], [sym+4], [sym], [0x100] -> reg or name, plus imm as the offset
+        vector,   // {%f1, %f2, _, %f4}           -> elems
+        sink,     // _
+        list,     // (a, b, c) in call            -> elems
+        pair,     // %r1|%p1 (shfl/setp destinations) -> elems {first, second}
     };
     Kind kind = Kind::sink;
-    bool negated = false;       // !%p as a source predicate
+    bool negated = false;  // !%p as a source predicate
     uint32_t reg = kNoReg;
     SpecialReg sreg = SpecialReg::tid;
     uint8_t component = 3;
@@ -150,13 +271,23 @@ struct Operand {
     std::string name;
     std::vector<Operand> elems;
 
-    static Operand make_reg(uint32_t r) { Operand o; o.kind = Kind::reg; o.reg = r; return o; }
-    static Operand make_imm(int64_t v) { Operand o; o.kind = Kind::imm_int; o.imm = v; return o; }
+    static Operand make_reg(uint32_t r) {
+        Operand o;
+        o.kind = Kind::reg;
+        o.reg = r;
+        return o;
+    }
+    static Operand make_imm(int64_t v) {
+        Operand o;
+        o.kind = Kind::imm_int;
+        o.imm = v;
+        return o;
+    }
     bool operator==(const Operand&) const = default;
 };
 
 struct Guard {
-    uint32_t reg = kNoReg;      // kNoReg: unpredicated
+    uint32_t reg = kNoReg;  // kNoReg: unpredicated
     bool negated = false;
     bool operator==(const Guard&) const = default;
 };
@@ -166,19 +297,19 @@ struct Guard {
 // chain of call sites in Module::inline_sites (kernels_ir/source_chain.hpp walks it).
 struct SrcLoc {
     uint32_t ptx_line = 0, ptx_col = 0;
-    uint32_t file = 0, line = 0, col = 0;   // file 0 / line 0: no .loc
-    uint32_t inlined_at = 0;                // 1 + index into Module::inline_sites; 0: not inlined
+    uint32_t file = 0, line = 0, col = 0;  // file 0 / line 0: no .loc
+    uint32_t inlined_at = 0;               // 1 + index into Module::inline_sites; 0: not inlined
     bool operator==(const SrcLoc&) const = default;
 };
 
 // A call site that inlined code came from: the function named by `function_name` (a label of the
-// `.section .debug_str`, plus a byte offset) was inlined at file:line:col, which lies in the caller; the caller
-// is itself inlined at `parent`, or is the function that holds the instruction when `parent` is 0.
+// `.section .debug_str`, plus a byte offset) was inlined at file:line:col, which lies in the caller; the
+// caller is itself inlined at `parent`, or is the function that holds the instruction when `parent` is 0.
 struct InlineSite {
     uint32_t file = 0, line = 0, col = 0;
-    std::string callee;             // "$L__info_string3" as written; "" when the .loc names none
-    uint32_t callee_offset = 0;     // `function_name $L__info_string3+8`
-    uint32_t parent = 0;            // 1 + index into Module::inline_sites, always below this site's own index
+    std::string callee;          // "$L__info_string3" as written; "" when the .loc names none
+    uint32_t callee_offset = 0;  // `function_name $L__info_string3+8`
+    uint32_t parent = 0;         // 1 + index into Module::inline_sites, always below this site's own index
     bool operator==(const InlineSite&) const = default;
 };
 
@@ -192,8 +323,8 @@ struct DebugString {
 struct Instruction {
     Opcode op = Opcode::mov;
     std::vector<std::string> mods;  // dotted suffixes as written, without dots: {"global","v4","f32"}
-    Details d;                       // decoded from mods
-    std::vector<Operand> args;       // destination(s) first, as in the PTX text
+    Details d;                      // decoded from mods
+    std::vector<Operand> args;      // destination(s) first, as in the PTX text
     Guard pred;
     SrcLoc loc;
     // Whether `m` is one of the dotted suffixes as written ("cluster", "satfinite", "trans").
@@ -211,8 +342,8 @@ enum class Linkage : uint8_t { none, visible, extern_, weak, common };
 struct Param {
     std::string name;
     Type type = Type::none;
-    uint32_t align = 0;         // .align N (0: natural)
-    uint32_t array = 0;         // element count for `.b8 name[16]`; 0 for a scalar
+    uint32_t align = 0;             // .align N (0: natural)
+    uint32_t array = 0;             // element count for `.b8 name[16]`; 0 for a scalar
     Space ptr_space = Space::none;  // .ptr .global etc. (kernel params)
     uint32_t ptr_align = 0;
     uint64_t size_bytes() const { return uint64_t(type_bytes(type)) * (array ? array : 1); }
@@ -220,7 +351,7 @@ struct Param {
 };
 
 struct RegDecl {
-    std::string name;           // "%r12"
+    std::string name;  // "%r12"
     Type type = Type::none;
     bool operator==(const RegDecl&) const = default;
 };
@@ -254,7 +385,7 @@ struct Variable {
 
 struct Label {
     std::string name;
-    uint32_t pc = 0;             // index into Function::body of the instruction it precedes
+    uint32_t pc = 0;  // index into Function::body of the instruction it precedes
     bool operator==(const Label&) const = default;
 };
 
@@ -293,16 +424,16 @@ struct Function {
     std::string name;
     bool is_entry = false;
     Linkage linkage = Linkage::none;
-    bool has_body = false;       // false for prototypes such as `.extern .func vprintf`
+    bool has_body = false;  // false for prototypes such as `.extern .func vprintf`
     std::vector<Param> params;
-    std::vector<Param> returns;  // .func (.param .b32 retval0) name(...)
-    std::vector<RegDecl> regs;   // every register, in declaration order; Operand::reg indexes this
+    std::vector<Param> returns;    // .func (.param .b32 retval0) name(...)
+    std::vector<RegDecl> regs;     // every register, in declaration order; Operand::reg indexes this
     std::vector<Variable> locals;  // .shared/.local/.const/.param declared inside the body
     std::vector<Instruction> body;
-    std::vector<Label> labels;   // sorted by pc, then declaration order
+    std::vector<Label> labels;  // sorted by pc, then declaration order
     PerfDirectives perf;
     SrcLoc loc;
-    std::vector<CallPrototype> prototypes;  // .callprototype declarations in the body
+    std::vector<CallPrototype> prototypes;   // .callprototype declarations in the body
     std::vector<BranchTable> branch_tables;  // .branchtargets declarations in the body
     bool operator==(const Function&) const = default;
 };
@@ -317,9 +448,9 @@ struct Module {
     uint32_t version_major = 0, version_minor = 0;
     std::vector<std::string> target;  // {"sm_90"} or {"sm_90a", "debug"}
     uint32_t address_size = 64;
-    std::vector<Variable> globals;    // module-scope .global/.shared/.const/.local variables
-    std::vector<Function> functions;  // entries and .funcs, in order of appearance
-    std::vector<SourceFile> files;    // .file directives (the source map)
+    std::vector<Variable> globals;           // module-scope .global/.shared/.const/.local variables
+    std::vector<Function> functions;         // entries and .funcs, in order of appearance
+    std::vector<SourceFile> files;           // .file directives (the source map)
     std::vector<InlineSite> inline_sites;    // the call sites of inlined code, shared by all functions
     std::vector<DebugString> debug_strings;  // `.section .debug_str` (the names of inlined functions)
     bool operator==(const Module&) const = default;

@@ -6,7 +6,9 @@
 namespace warpsim::ir {
 namespace {
 
-uint32_t align_up(uint32_t v, uint32_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+uint32_t align_up(uint32_t v, uint32_t a) {
+    return a <= 1 ? v : (v + a - 1) / a * a;
+}
 
 }  // namespace
 

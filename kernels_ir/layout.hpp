@@ -66,7 +66,7 @@ struct SharedLayout {
     // .func's) addresses it.
     uint64_t block_bytes(uint32_t kernel, uint64_t dynamic) const;
 
-private:
+  private:
     friend SharedLayout shared_layout(const Module& m, uint32_t base);
     std::map<int64_t, std::map<std::string, uint32_t, std::less<>>> index_;  // owner -> name -> offset
     uint32_t func_dynamic_base_ = 0;

@@ -1,4 +1,5 @@
-// kernels_ir/lexer.cpp — the PTX tokenizer: identifiers, dotted words, numbers, strings, punctuation, comments.
+// kernels_ir/lexer.cpp — the PTX tokenizer: identifiers, dotted words, numbers, strings, punctuation,
+// comments.
 #include "kernels_ir/lexer.hpp"
 
 #include <string>
@@ -9,14 +10,22 @@ namespace {
 bool is_ident_start(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%';
 }
-bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_ident_char(char c) {
+    return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 // Dotted words carry `::` (shared::cta, L2::256B) and may start with a digit (tex.1d).
-bool is_dotword_char(char c) { return is_ident_char(c) || c == ':'; }
+bool is_dotword_char(char c) {
+    return is_ident_char(c) || c == ':';
+}
 
 class Lexer {
-public:
+  public:
     explicit Lexer(std::string_view text) : src_(text) {}
 
     LexResult run() {
@@ -35,7 +44,7 @@ public:
         return std::move(out_);
     }
 
-private:
+  private:
     std::string_view src_;
     std::size_t pos_ = 0;
     uint32_t line_ = 1, col_ = 1;
@@ -51,7 +60,9 @@ private:
         }
         ++pos_;
     }
-    void error(uint32_t line, uint32_t col, std::string msg) { out_.errors.push_back({line, col, std::move(msg)}); }
+    void error(uint32_t line, uint32_t col, std::string msg) {
+        out_.errors.push_back({line, col, std::move(msg)});
+    }
 
     // Returns true when anything was skipped (the next token is then not glued to the previous one).
     bool skip_space_and_comments() {
@@ -192,6 +203,8 @@ private:
 
 }  // namespace
 
-LexResult lex_ptx(std::string_view text) { return Lexer(text).run(); }
+LexResult lex_ptx(std::string_view text) {
+    return Lexer(text).run();
+}
 
 }  // namespace warpsim::ir

@@ -9,22 +9,22 @@
 namespace warpsim::ir {
 
 enum class TokKind : uint8_t {
-    ident,      // ld  %r5  $L__BB0_2  _  sm_90  (no dots: `ld.global` is ident + dotword + dotword)
-    dotword,    // .global  .v4  .shared::cta  .L2::256B  .x  (the text keeps its leading dot)
-    integer,    // 42  0x1F  017  42U (text as written)
-    fp_hex,     // 0f3F800000  0d3FF0000000000000
-    fp_dec,     // 1.5  2e10  9.0 (also the `.version 9.0` operand)
-    string,     // "path" (the text between the quotes, escapes kept as written)
-    punct,      // one of ; , { } [ ] ( ) < > + - ! @ | = :
-    bad,        // a byte sequence that is not PTX (reported by the lexer)
+    ident,    // ld  %r5  $L__BB0_2  _  sm_90  (no dots: `ld.global` is ident + dotword + dotword)
+    dotword,  // .global  .v4  .shared::cta  .L2::256B  .x  (the text keeps its leading dot)
+    integer,  // 42  0x1F  017  42U (text as written)
+    fp_hex,   // 0f3F800000  0d3FF0000000000000
+    fp_dec,   // 1.5  2e10  9.0 (also the `.version 9.0` operand)
+    string,   // "path" (the text between the quotes, escapes kept as written)
+    punct,    // one of ; , { } [ ] ( ) < > + - ! @ | = :
+    bad,      // a byte sequence that is not PTX (reported by the lexer)
     eof,
 };
 
 struct Token {
     TokKind kind = TokKind::eof;
-    std::string_view text;   // view into the source (for strings: the raw text between the quotes)
+    std::string_view text;  // view into the source (for strings: the raw text between the quotes)
     uint32_t line = 1, col = 1;
-    bool glued = false;      // no whitespace or comment between this token and the previous one
+    bool glued = false;  // no whitespace or comment between this token and the previous one
     bool is(char c) const { return kind == TokKind::punct && text.size() == 1 && text[0] == c; }
 };
 

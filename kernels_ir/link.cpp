@@ -7,9 +7,15 @@
 namespace warpsim::ir {
 namespace {
 
-bool is_declaration(const Variable& v) { return v.linkage == Linkage::extern_; }
-bool is_declaration(const Function& f) { return !f.has_body; }
-bool gives_way(Linkage l) { return l == Linkage::weak || l == Linkage::common; }
+bool is_declaration(const Variable& v) {
+    return v.linkage == Linkage::extern_;
+}
+bool is_declaration(const Function& f) {
+    return !f.has_body;
+}
+bool gives_way(Linkage l) {
+    return l == Linkage::weak || l == Linkage::common;
+}
 
 // Part-local numbering made global: source files by `file_base`, inlining sites by `site_base`.
 struct Renumber {
@@ -22,7 +28,7 @@ struct Renumber {
 };
 
 class Linker {
-public:
+  public:
     explicit Linker(const std::vector<std::string>& names) : names_(names) {}
 
     void add(Module part, std::size_t index) {
@@ -34,9 +40,11 @@ public:
             out_.address_size = part.address_size;
         } else {
             if (part.address_size != out_.address_size)
-                error(index, "'" + name(index) + "' has .address_size " + std::to_string(part.address_size) + ", '" +
-                      name(0) + "' " + std::to_string(out_.address_size) + ": compile every file alike");
-            if (std::tie(part.version_major, part.version_minor) > std::tie(out_.version_major, out_.version_minor)) {
+                error(index, "'" + name(index) + "' has .address_size " + std::to_string(part.address_size) +
+                                 ", '" + name(0) + "' " + std::to_string(out_.address_size) +
+                                 ": compile every file alike");
+            if (std::tie(part.version_major, part.version_minor) >
+                std::tie(out_.version_major, out_.version_minor)) {
                 out_.version_major = part.version_major;
                 out_.version_minor = part.version_minor;
             }
@@ -75,12 +83,14 @@ public:
         for (const auto& v : out_.globals) {
             // `.extern .shared` arrays are the launch's dynamic shared memory: nothing defines them.
             if (is_declaration(v) && v.space != Space::shared)
-                error(owner_var_[v.name], "'" + v.name + "' is declared .extern and defined in none of the " +
-                                              std::to_string(parts_) + " linked files: link the file that defines it",
+                error(owner_var_[v.name],
+                      "'" + v.name + "' is declared .extern and defined in none of the " +
+                          std::to_string(parts_) + " linked files: link the file that defines it",
                       v.loc);
         }
         std::unordered_map<std::string, int64_t> fn_index;
-        for (std::size_t i = 0; i < out_.functions.size(); ++i) fn_index.emplace(out_.functions[i].name, int64_t(i));
+        for (std::size_t i = 0; i < out_.functions.size(); ++i)
+            fn_index.emplace(out_.functions[i].name, int64_t(i));
         for (auto& f : out_.functions) {
             for (auto& inst : f.body) {
                 if (inst.op != Opcode::call) continue;
@@ -100,7 +110,7 @@ public:
         return result;
     }
 
-private:
+  private:
     // Adds `x` of part `index`: a declaration of a known name is dropped, a definition replaces a
     // declaration (or a weak/common definition) at its place, two strong definitions are an error.
     template <class T>
@@ -121,12 +131,15 @@ private:
             return;
         }
         if (gives_way(x.linkage)) return;
-        error(index, "'" + x.name + "' is defined in both '" + name(owner[x.name]) + "' and '" + name(index) +
-              "': keep one definition, or make one of them static",
+        error(index,
+              "'" + x.name + "' is defined in both '" + name(owner[x.name]) + "' and '" + name(index) +
+                  "': keep one definition, or make one of them static",
               x.loc);
     }
 
-    std::string name(std::size_t i) const { return i < names_.size() ? names_[i] : "module " + std::to_string(i); }
+    std::string name(std::size_t i) const {
+        return i < names_.size() ? names_[i] : "module " + std::to_string(i);
+    }
 
     void error(std::size_t part, std::string message, const SrcLoc& at = {}) {
         Diagnostic d;

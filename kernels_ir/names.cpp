@@ -1,4 +1,5 @@
-// kernels_ir/names.cpp — just enough of the Itanium C++ ABI mangling to name kernels the way users wrote them.
+// kernels_ir/names.cpp — just enough of the Itanium C++ ABI mangling to name kernels the way users wrote
+// them.
 #include "kernels_ir/names.hpp"
 
 #include <optional>
@@ -6,7 +7,9 @@
 namespace warpsim::ir {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // A cursor over a mangled name; every read is bounds-checked and failure is sticky.
 struct Reader {

@@ -14,12 +14,14 @@ namespace warpsim::ir {
 std::string demangled_base_name(std::string_view mangled);
 
 struct KernelLookup {
-    const Function* function = nullptr;   // null on error
-    std::vector<std::string> candidates;  // the entries that matched (several: ambiguous) or, if none, all entries
-    std::string error;                    // empty on success
+    const Function* function = nullptr;  // null on error
+    std::vector<std::string>
+        candidates;     // the entries that matched (several: ambiguous) or, if none, all entries
+    std::string error;  // empty on success
 };
 
-// Finds an .entry by exact name, else by demangled base name; ambiguity is an error that lists the candidates.
+// Finds an .entry by exact name, else by demangled base name; ambiguity is an error that lists the
+// candidates.
 KernelLookup find_kernel(const Module& module, std::string_view name);
 
 }  // namespace warpsim::ir

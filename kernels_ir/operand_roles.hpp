@@ -14,17 +14,19 @@ enum class Role : uint8_t { read, written, read_written, address };
 // whose roles depend on the form, the instruction itself. Vector and pair operands (`{%r1, %r2}`, `%p|%q`)
 // have one role for all their elements.
 class OperandRoles {
-public:
+  public:
     explicit OperandRoles(const Instruction& inst);
     Role operator[](std::size_t i) const;  // role of args[i] (read past the end)
     bool writes() const { return first_ == Role::written || first_ == Role::read_written; }  // args[0]
     bool only_written() const { return first_ == Role::written; }
 
-private:
+  private:
     const Instruction* inst_;
     Role first_ = Role::read;
 };
 
-inline OperandRoles operand_roles(const Instruction& inst) { return OperandRoles(inst); }
+inline OperandRoles operand_roles(const Instruction& inst) {
+    return OperandRoles(inst);
+}
 
 }  // namespace warpsim::ir

@@ -1,4 +1,5 @@
-// kernels_ir/parse_body.cpp — function bodies: .reg/.loc/variables, scoped blocks, labels, instructions, operands.
+// kernels_ir/parse_body.cpp — function bodies: .reg/.loc/variables, scoped blocks, labels, instructions,
+// operands.
 #include <algorithm>
 
 #include "kernels_ir/details.hpp"
@@ -22,13 +23,15 @@ std::string unique_name(const std::unordered_set<std::string>& taken, const std:
 }
 
 void collect_symbol_names(const Operand& o, std::unordered_set<std::string>& names) {
-    if ((o.kind == Operand::Kind::symbol || o.kind == Operand::Kind::address) && !o.name.empty()) names.insert(o.name);
+    if ((o.kind == Operand::Kind::symbol || o.kind == Operand::Kind::address) && !o.name.empty())
+        names.insert(o.name);
     for (const auto& e : o.elems) collect_symbol_names(e, names);
 }
 
 // The printer declares every register at the top of the body, inner scopes' too. A symbol operand that names
 // a register of an inner scope outside that scope (a variable the register shadows, or a name the verifier
-// reports as undeclared) would then read back as the register: such registers get a flattened name of their own.
+// reports as undeclared) would then read back as the register: such registers get a flattened name of their
+// own.
 void rename_registers_named_like_symbols(Function& fn, std::unordered_set<std::string>& taken) {
     std::unordered_set<std::string> symbols;
     for (const auto& inst : fn.body) {
@@ -47,9 +50,10 @@ void rename_registers_named_like_symbols(Function& fn, std::unordered_set<std::s
 
 std::optional<std::pair<SpecialReg, uint8_t>> special_reg_from_spelling(std::string_view name) {
     if (auto r = special_reg_from_name(name)) return std::make_pair(*r, uint8_t{3});
-    auto numbered = [&](std::string_view prefix, std::string_view suffix, SpecialReg reg, uint32_t limit)
-        -> std::optional<std::pair<SpecialReg, uint8_t>> {
-        if (name.size() <= prefix.size() + suffix.size() || name.substr(0, prefix.size()) != prefix) return {};
+    auto numbered = [&](std::string_view prefix, std::string_view suffix, SpecialReg reg,
+                        uint32_t limit) -> std::optional<std::pair<SpecialReg, uint8_t>> {
+        if (name.size() <= prefix.size() + suffix.size() || name.substr(0, prefix.size()) != prefix)
+            return {};
         if (name.substr(name.size() - suffix.size()) != suffix) return {};
         std::string_view digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
         if (!is_digits(digits) || digits.size() > 2) return {};

@@ -186,7 +186,8 @@ void Parser::parse_perf_directive(PerfDirectives& perf) {
         accept(';');
         return;
     }
-    error(at, "unexpected '" + std::string(d) + "' in a function header; expected a performance directive or '{'");
+    error(at, "unexpected '" + std::string(d) +
+                  "' in a function header; expected a performance directive or '{'");
     next();
 }
 
@@ -376,7 +377,8 @@ void Parser::parse_initializer(Variable& v) {
                 value.imm = static_cast<int64_t>(*add);
             }
         } else {
-            error(vt, "expected an initialiser value (number, symbol or '{') but found '" + std::string(vt.text) + "'");
+            error(vt, "expected an initialiser value (number, symbol or '{') but found '" +
+                          std::string(vt.text) + "'");
             return;
         }
         elems.push_back({index++, vt, value});

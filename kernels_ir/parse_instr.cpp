@@ -1,4 +1,5 @@
-// kernels_ir/parse_instr.cpp — one PTX instruction: guard, opcode and modifiers, operands; label and call resolution.
+// kernels_ir/parse_instr.cpp — one PTX instruction: guard, opcode and modifiers, operands; label and call
+// resolution.
 #include <algorithm>
 
 #include "kernels_ir/details.hpp"
@@ -46,7 +47,8 @@ void Parser::parse_instruction(BodyState& st) {
         next();
     }
     if (cur().kind == TokKind::dotword) {
-        error(cur(), "unexpected '" + std::string(cur().text) + "': modifiers must follow the opcode without spaces");
+        error(cur(), "unexpected '" + std::string(cur().text) +
+                         "': modifiers must follow the opcode without spaces");
         return skip_statement();
     }
     inst.d = decode_details(inst.op, inst.mods);
@@ -134,7 +136,8 @@ std::optional<Operand> Parser::parse_nested(BodyState& st) {
     const Token t = cur();
     if (operand_depth_ >= kMaxOperandNesting) {
         error(t, "operands nested more than " + std::to_string(kMaxOperandNesting) + " levels deep at '" +
-                     std::string(t.text) + "': PTX nests a vector inside an address or an argument list at most");
+                     std::string(t.text) +
+                     "': PTX nests a vector inside an address or an argument list at most");
         return std::nullopt;
     }
     ++operand_depth_;
@@ -243,9 +246,10 @@ std::optional<Operand> Parser::parse_braced(BodyState& st, char close, Operand::
         auto e = parse_primary(st);
         if (!e) return std::nullopt;
         if (e->kind == kind) {  // `{{%r2}}`, `((a))`: ptxas rejects both as syntax errors
-            error(at, std::string(kind == Operand::Kind::vector ? "a vector operand inside a vector operand"
-                                                                  : "an argument list inside an argument list") +
-                          " is not PTX");
+            error(at,
+                  std::string(kind == Operand::Kind::vector ? "a vector operand inside a vector operand"
+                                                            : "an argument list inside an argument list") +
+                      " is not PTX");
             return std::nullopt;
         }
         o.elems.push_back(std::move(*e));
@@ -271,7 +275,8 @@ void Parser::resolve_labels(BodyState& st) {
         table.pcs.clear();
         for (const auto& name : table.labels) {
             auto it = pc_of.find(name);
-            if (it == pc_of.end()) error_at(fn.loc.ptx_line, fn.loc.ptx_col, "undefined label '" + name + "' in .branchtargets");
+            if (it == pc_of.end())
+                error_at(fn.loc.ptx_line, fn.loc.ptx_col, "undefined label '" + name + "' in .branchtargets");
             table.pcs.push_back(it == pc_of.end() ? 0 : it->second);
         }
     }

@@ -7,7 +7,9 @@ namespace {
 
 using Position = std::tuple<uint32_t, uint32_t, uint32_t>;
 
-Position position_of(const LocNode& n) { return {n.file, n.line, n.col}; }
+Position position_of(const LocNode& n) {
+    return {n.file, n.line, n.col};
+}
 
 // `from` or the first node it was inlined at (outward) whose position is `pos`; 0 when none.
 uint32_t enclosing_node_at(const BodyState& st, uint32_t from, const Position& pos) {
@@ -49,7 +51,9 @@ void Parser::parse_body_loc(BodyState& st) {
         if (attr.kind == TokKind::ident && attr.text == "function_name") {
             next();
             if (cur().kind != TokKind::ident || cur().line != start.line) {
-                error(cur().line == start.line ? cur() : start, "expected a .debug_str label after function_name in .loc (function_name $L__info_string0)");
+                error(cur().line == start.line ? cur() : start,
+                      "expected a .debug_str label after function_name in .loc (function_name "
+                      "$L__info_string0)");
                 return skip_rest_of_line(start.line);
             }
             node.callee = std::string(cur().text);
@@ -65,7 +69,8 @@ void Parser::parse_body_loc(BodyState& st) {
             auto l = f ? number("a line number after inlined_at FILE in .loc") : std::nullopt;
             auto c = l ? number("a column number after inlined_at FILE LINE in .loc") : std::nullopt;
             if (!c) return skip_rest_of_line(start.line);
-            inlined_at = Position{static_cast<uint32_t>(*f), static_cast<uint32_t>(*l), static_cast<uint32_t>(*c)};
+            inlined_at =
+                Position{static_cast<uint32_t>(*f), static_cast<uint32_t>(*l), static_cast<uint32_t>(*c)};
         } else {
             break;  // other attributes carry nothing the simulator needs
         }
@@ -104,7 +109,8 @@ uint32_t Parser::inline_site_of(BodyState& st) {
     const LocNode& last = st.loc_nodes[st.loc_current - 1];
     if (last.parent == 0 || last.site != 0) return last.site;
     std::vector<uint32_t> pending;  // innermost first
-    for (uint32_t n = st.loc_current; n != 0 && st.loc_nodes[n - 1].parent != 0 && st.loc_nodes[n - 1].site == 0;
+    for (uint32_t n = st.loc_current;
+         n != 0 && st.loc_nodes[n - 1].parent != 0 && st.loc_nodes[n - 1].site == 0;
          n = st.loc_nodes[n - 1].parent) {
         pending.push_back(n);
     }
@@ -112,11 +118,14 @@ uint32_t Parser::inline_site_of(BodyState& st) {
         LocNode& node = st.loc_nodes[*it - 1];
         const LocNode& caller = st.loc_nodes[node.parent - 1];
         const uint32_t parent_site = caller.parent != 0 ? caller.site : 0;
-        auto key = std::make_tuple(caller.file, caller.line, caller.col, node.callee, node.callee_offset, parent_site);
+        auto key = std::make_tuple(caller.file, caller.line, caller.col, node.callee, node.callee_offset,
+                                   parent_site);
         auto& sites = result_.module.inline_sites;
-        auto [found, inserted] = inline_site_index_.try_emplace(std::move(key), static_cast<uint32_t>(sites.size() + 1));
+        auto [found, inserted] =
+            inline_site_index_.try_emplace(std::move(key), static_cast<uint32_t>(sites.size() + 1));
         if (inserted) {
-            sites.push_back({caller.file, caller.line, caller.col, node.callee, node.callee_offset, parent_site});
+            sites.push_back(
+                {caller.file, caller.line, caller.col, node.callee, node.callee_offset, parent_site});
         }
         node.site = found->second;
     }

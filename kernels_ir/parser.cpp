@@ -10,8 +10,11 @@
 namespace warpsim::ir {
 
 std::string Diagnostic::str() const {
-    std::string_view sev = severity == Severity::error ? "error" : severity == Severity::warning ? "warning" : "note";
-    return file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + std::string(sev) + ": " + message;
+    std::string_view sev = severity == Severity::error     ? "error"
+                           : severity == Severity::warning ? "warning"
+                                                           : "note";
+    return file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + std::string(sev) + ": " +
+           message;
 }
 
 bool ParseResult::ok() const {
@@ -45,8 +48,8 @@ ParseResult Parser::run() {
                          return a.line != b.line ? a.line < b.line : a.col < b.col;
                      });
     if (too_many_errors()) {
-        result_.diagnostics.push_back({file_, cur().line, cur().col, Diagnostic::Severity::note,
-                                       "too many errors; stopping here"});
+        result_.diagnostics.push_back(
+            {file_, cur().line, cur().col, Diagnostic::Severity::note, "too many errors; stopping here"});
     }
     return std::move(result_);
 }
@@ -91,7 +94,8 @@ void Parser::error(const Token& at, std::string message) {
 }
 
 void Parser::warning(const Token& at, std::string message) {
-    result_.diagnostics.push_back({file_, at.line, at.col, Diagnostic::Severity::warning, std::move(message)});
+    result_.diagnostics.push_back(
+        {file_, at.line, at.col, Diagnostic::Severity::warning, std::move(message)});
 }
 
 void Parser::skip_statement() {
@@ -196,8 +200,10 @@ void Parser::parse_module_item() {
     std::string_view d = t.text;
     Linkage linkage = Linkage::none;
     if (d == ".visible" || d == ".extern" || d == ".weak" || d == ".common") {
-        linkage = d == ".visible" ? Linkage::visible : d == ".extern" ? Linkage::extern_
-                  : d == ".weak" ? Linkage::weak : Linkage::common;
+        linkage = d == ".visible"  ? Linkage::visible
+                  : d == ".extern" ? Linkage::extern_
+                  : d == ".weak"   ? Linkage::weak
+                                   : Linkage::common;
         next();
         d = cur().kind == TokKind::dotword ? cur().text : std::string_view{};
     }
@@ -243,11 +249,13 @@ void Parser::parse_version() {
     uint32_t major = 0, minor = 0;
     auto [major_end, major_ec] = std::from_chars(s.data(), s.data() + dot, major);
     auto [minor_end, minor_ec] = std::from_chars(s.data() + dot + 1, s.data() + s.size(), minor);
-    // PTX ISA versions run 1.0 .. 9.x, each minor a single digit (ptxas: "Unsupported .version 8.99999999999").
+    // PTX ISA versions run 1.0 .. 9.x, each minor a single digit (ptxas: "Unsupported
+    // .version 8.99999999999").
     if (major_ec != std::errc() || minor_ec != std::errc() || major_end != s.data() + dot ||
         minor_end != s.data() + s.size() || major == 0 || minor > 9) {
-        error(t, "unsupported .version " + std::string(s) + ": PTX ISA versions are MAJOR.MINOR with a single-digit "
-                 "minor, such as 8.5 or 9.0");
+        error(t, "unsupported .version " + std::string(s) +
+                     ": PTX ISA versions are MAJOR.MINOR with a single-digit "
+                     "minor, such as 8.5 or 9.0");
         next();
         return;
     }

@@ -1,4 +1,5 @@
-// kernels_ir/parser_impl.hpp — the recursive-descent PTX parser's state, shared by parser.cpp and parse_body.cpp.
+// kernels_ir/parser_impl.hpp — the recursive-descent PTX parser's state, shared by parser.cpp and
+// parse_body.cpp.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +21,8 @@ namespace warpsim::ir::detail {
 // Names declared inside `{ }` blocks of a body: visible in the block, flattened into the function.
 struct ScopeUndo {
     bool is_reg = true;
-    std::string name;                 // the name as written
-    std::optional<uint32_t> prev_reg; // what the name meant before the block declared it
+    std::string name;                  // the name as written
+    std::optional<uint32_t> prev_reg;  // what the name meant before the block declared it
     std::optional<std::string> prev_local;
 };
 
@@ -31,27 +32,27 @@ struct LocNode {
     uint32_t file = 0, line = 0, col = 0;
     std::string callee;
     uint32_t callee_offset = 0;
-    uint32_t parent = 0;        // 1 + index into BodyState::loc_nodes; 0: a line of the function itself
-    uint32_t site = 0;          // once interned: 1 + index into Module::inline_sites of its call site
+    uint32_t parent = 0;  // 1 + index into BodyState::loc_nodes; 0: a line of the function itself
+    uint32_t site = 0;    // once interned: 1 + index into Module::inline_sites of its call site
 };
 
 // Per-function parsing state: register and local name maps with block scoping.
 struct BodyState {
     Function* fn = nullptr;
-    std::unordered_map<std::string, uint32_t> reg_of;        // visible register name -> index
-    std::unordered_map<std::string, std::string> local_of;   // visible local name -> flattened name
-    std::unordered_set<std::string> taken;                   // every flattened name used so far
-    std::vector<std::vector<ScopeUndo>> scopes;              // one entry per open `{` block
-    std::vector<std::pair<Token, std::size_t>> label_uses;   // bra/brx label operands (token, inst index)
+    std::unordered_map<std::string, uint32_t> reg_of;       // visible register name -> index
+    std::unordered_map<std::string, std::string> local_of;  // visible local name -> flattened name
+    std::unordered_set<std::string> taken;                  // every flattened name used so far
+    std::vector<std::vector<ScopeUndo>> scopes;             // one entry per open `{` block
+    std::vector<std::pair<Token, std::size_t>> label_uses;  // bra/brx label operands (token, inst index)
     std::unordered_set<std::string> label_names;
-    uint32_t loc_file = 0, loc_line = 0, loc_col = 0;        // the last .loc
-    std::vector<LocNode> loc_nodes;                          // every .loc of the body with an inlining chain
-    uint32_t loc_current = 0;                                // 1 + index of the last .loc's node; 0: none
+    uint32_t loc_file = 0, loc_line = 0, loc_col = 0;  // the last .loc
+    std::vector<LocNode> loc_nodes;                    // every .loc of the body with an inlining chain
+    uint32_t loc_current = 0;                          // 1 + index of the last .loc's node; 0: none
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> loc_latest;  // position -> its latest node
 };
 
 class Parser {
-public:
+  public:
     Parser(std::string_view text, std::string_view file_name);
     ParseResult run();
 
@@ -65,7 +66,7 @@ public:
     void error(const Token& at, std::string message);
     void error_at(uint32_t line, uint32_t col, std::string message);
     void warning(const Token& at, std::string message);
-    void skip_statement();      // to just after the next ';' (or before a '}' / eof)
+    void skip_statement();  // to just after the next ';' (or before a '}' / eof)
     void skip_rest_of_line(uint32_t line);
     bool too_many_errors() const { return error_count_ >= kMaxErrors; }
 
@@ -109,10 +110,10 @@ public:
     void resolve_labels(BodyState& st);
     // --- .loc with inlining chains (parse_loc.cpp) ---
     void parse_body_loc(BodyState& st);
-    uint32_t inline_site_of(BodyState& st);   // SrcLoc::inlined_at for an instruction at the last .loc
+    uint32_t inline_site_of(BodyState& st);  // SrcLoc::inlined_at for an instruction at the last .loc
     void resolve_calls();
 
-private:
+  private:
     static constexpr std::size_t kMaxErrors = 100;
     static constexpr uint32_t kMaxOperandNesting = 8;
     uint32_t operand_depth_ = 0;  // `[`, `{` and `(` operands open around the one being parsed
@@ -125,7 +126,8 @@ private:
     std::vector<std::pair<Token, std::pair<std::size_t, std::size_t>>> call_uses_;  // (token, (fn, inst))
     std::vector<std::pair<Token, std::size_t>> pending_calls_;  // calls of the function being parsed
     // Module::inline_sites by content (file, line, col, callee, offset, parent): each call site once.
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string, uint32_t, uint32_t>, uint32_t> inline_site_index_;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string, uint32_t, uint32_t>, uint32_t>
+        inline_site_index_;
 };
 
 // Parses the special-register spelling after '%' ("tid", "envreg3", "pm2_64"); nullopt when not special.

@@ -16,11 +16,16 @@ std::string hex_bits(uint64_t bits, int digits) {
 
 std::string_view linkage_prefix(Linkage l) {
     switch (l) {
-        case Linkage::visible: return ".visible ";
-        case Linkage::extern_: return ".extern ";
-        case Linkage::weak: return ".weak ";
-        case Linkage::common: return ".common ";
-        default: return "";
+        case Linkage::visible:
+            return ".visible ";
+        case Linkage::extern_:
+            return ".extern ";
+        case Linkage::weak:
+            return ".weak ";
+        case Linkage::common:
+            return ".common ";
+        default:
+            return "";
     }
 }
 
@@ -123,14 +128,16 @@ void print_regs(const Function& fn, std::string& out) {
     while (i < regs.size()) {
         const std::string& name = regs[i].name;
         std::size_t run = 0;
-        if (!name.empty() && name.back() == '0' && name.size() > 1 && !(name[name.size() - 2] >= '0' && name[name.size() - 2] <= '9')) {
+        if (!name.empty() && name.back() == '0' && name.size() > 1 &&
+            !(name[name.size() - 2] >= '0' && name[name.size() - 2] <= '9')) {
             std::string prefix = name.substr(0, name.size() - 1);
             while (i + run < regs.size() && regs[i + run].type == regs[i].type &&
                    regs[i + run].name == prefix + std::to_string(run)) {
                 ++run;
             }
             if (run > 1) {
-                out += "\t.reg ." + std::string(type_name(regs[i].type)) + " " + prefix + "<" + std::to_string(run) + ">;\n";
+                out += "\t.reg ." + std::string(type_name(regs[i].type)) + " " + prefix + "<" +
+                       std::to_string(run) + ">;\n";
                 i += run;
                 continue;
             }
@@ -140,8 +147,9 @@ void print_regs(const Function& fn, std::string& out) {
     }
 }
 
-// The .loc lines that give an instruction its source position: for inlined code first the line of the function
-// itself, then one .loc per inlining level, outermost first, each `inlined_at` the .loc before it (as nvcc).
+// The .loc lines that give an instruction its source position: for inlined code first the line of the
+// function itself, then one .loc per inlining level, outermost first, each `inlined_at` the .loc before it
+// (as nvcc).
 void print_loc(const Module& m, const SrcLoc& loc, std::string& out) {
     auto position = [](uint32_t file, uint32_t line, uint32_t col) {
         return std::to_string(file) + " " + std::to_string(line) + " " + std::to_string(col);
@@ -151,10 +159,12 @@ void print_loc(const Module& m, const SrcLoc& loc, std::string& out) {
         sites.push_back(&m.inline_sites[s - 1]);
         if (sites.back()->parent >= s) break;
     }
-    if (!sites.empty()) out += "\t.loc " + position(sites.back()->file, sites.back()->line, sites.back()->col) + "\n";
+    if (!sites.empty())
+        out += "\t.loc " + position(sites.back()->file, sites.back()->line, sites.back()->col) + "\n";
     for (std::size_t i = sites.size(); i-- > 0;) {
         const InlineSite& site = *sites[i];
-        const SrcLoc inner = i == 0 ? loc : SrcLoc{0, 0, sites[i - 1]->file, sites[i - 1]->line, sites[i - 1]->col, 0};
+        const SrcLoc inner =
+            i == 0 ? loc : SrcLoc{0, 0, sites[i - 1]->file, sites[i - 1]->line, sites[i - 1]->col, 0};
         out += "\t.loc " + position(inner.file, inner.line, inner.col);
         if (!site.callee.empty()) {
             out += ", function_name " + site.callee;
@@ -187,8 +197,8 @@ void print_body(const Module& m, const Function& fn, std::string& out) {
     print_regs(fn, out);
     for (const auto& v : fn.locals) out += "\t" + print_variable(v) + "\n";
     for (const auto& p : fn.prototypes) {
-        out += p.name + ": .callprototype " + print_param_list(p.returns) + " _ " + print_param_list(p.params) +
-               (p.noreturn ? " .noreturn" : "") + ";\n";
+        out += p.name + ": .callprototype " + print_param_list(p.returns) + " _ " +
+               print_param_list(p.params) + (p.noreturn ? " .noreturn" : "") + ";\n";
     }
     for (const auto& t : fn.branch_tables) {
         out += t.name + ": .branchtargets ";
@@ -220,23 +230,41 @@ std::string print_operand(const Function& fn, const Operand& op) {
     std::string s = op.negated ? "!" : "";
     auto join = [&](char open, char close, std::string_view sep) {
         s += open;
-        for (std::size_t i = 0; i < op.elems.size(); ++i) s += (i ? std::string(sep) : "") + print_operand(fn, op.elems[i]);
+        for (std::size_t i = 0; i < op.elems.size(); ++i)
+            s += (i ? std::string(sep) : "") + print_operand(fn, op.elems[i]);
         s += close;
     };
     switch (op.kind) {
         case Operand::Kind::reg:
             s += op.reg < fn.regs.size() ? fn.regs[op.reg].name : "%INVALID_REG" + std::to_string(op.reg);
             break;
-        case Operand::Kind::special: s += print_special(op); break;
-        case Operand::Kind::imm_int: s += std::to_string(op.imm); break;
-        case Operand::Kind::imm_f32: s += "0f" + hex_bits(static_cast<uint64_t>(op.imm) & 0xffffffffu, 8); break;
-        case Operand::Kind::imm_f64: s += "0d" + hex_bits(static_cast<uint64_t>(op.imm), 16); break;
-        case Operand::Kind::symbol: s += op.name; break;
-        case Operand::Kind::sink: s += "_"; break;
-        case Operand::Kind::vector: join('{', '}', ", "); break;
-        case Operand::Kind::list: join('(', ')', ", "); break;
+        case Operand::Kind::special:
+            s += print_special(op);
+            break;
+        case Operand::Kind::imm_int:
+            s += std::to_string(op.imm);
+            break;
+        case Operand::Kind::imm_f32:
+            s += "0f" + hex_bits(static_cast<uint64_t>(op.imm) & 0xffffffffu, 8);
+            break;
+        case Operand::Kind::imm_f64:
+            s += "0d" + hex_bits(static_cast<uint64_t>(op.imm), 16);
+            break;
+        case Operand::Kind::symbol:
+            s += op.name;
+            break;
+        case Operand::Kind::sink:
+            s += "_";
+            break;
+        case Operand::Kind::vector:
+            join('{', '}', ", ");
+            break;
+        case Operand::Kind::list:
+            join('(', ')', ", ");
+            break;
         case Operand::Kind::pair:
-            for (std::size_t i = 0; i < op.elems.size(); ++i) s += (i ? "|" : "") + print_operand(fn, op.elems[i]);
+            for (std::size_t i = 0; i < op.elems.size(); ++i)
+                s += (i ? "|" : "") + print_operand(fn, op.elems[i]);
             break;
         case Operand::Kind::address: {
             s += "[";
@@ -270,7 +298,8 @@ std::string print_instruction(const Function& fn, const Instruction& inst) {
     }
     s += opcode_name(inst.op);
     for (const auto& m : inst.mods) s += "." + m;
-    for (std::size_t i = 0; i < inst.args.size(); ++i) s += (i ? ", " : " ") + print_operand(fn, inst.args[i]);
+    for (std::size_t i = 0; i < inst.args.size(); ++i)
+        s += (i ? ", " : " ") + print_operand(fn, inst.args[i]);
     return s + ";";
 }
 

@@ -63,13 +63,14 @@ bool chain_has_line(const Module& m, const SrcLoc& loc, uint32_t file, uint32_t 
 std::string frame_text(const Module& m, const SourcePosition& at, PathStyle style) {
     std::string_view path = m.file_path(at.file);
     if (style == PathStyle::file_name) {
-        if (auto slash = path.find_last_of('/'); slash != std::string_view::npos) path = path.substr(slash + 1);
+        if (auto slash = path.find_last_of('/'); slash != std::string_view::npos)
+            path = path.substr(slash + 1);
     }
     return std::string(path.empty() ? "?" : path) + ":" + std::to_string(at.line);
 }
 
-std::string chain_text(const Module& m, const std::vector<SourceFrame>& frames, PathStyle style, std::size_t first,
-                       std::size_t end) {
+std::string chain_text(const Module& m, const std::vector<SourceFrame>& frames, PathStyle style,
+                       std::size_t first, std::size_t end) {
     std::string out;
     for (std::size_t i = first; i < std::min(end, frames.size()); ++i) {
         if (i > first) out += ", inlined from ";

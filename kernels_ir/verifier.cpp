@@ -19,29 +19,29 @@ struct Signature {
 };
 
 constexpr Signature kSignatures[] = {
-    {Opcode::add, "dss", true},       {Opcode::sub, "dss", true},       {Opcode::mul, "dss", true},
-    {Opcode::mad, "dsss", true},      {Opcode::mul24, "dss", true},     {Opcode::mad24, "dsss", true},
-    {Opcode::sad, "dsss", true},      {Opcode::div, "dss", true},       {Opcode::rem, "dss", true},
-    {Opcode::abs, "ds", true},        {Opcode::neg, "ds", true},        {Opcode::min, "dss[s", true},
-    {Opcode::max, "dss[s", true},     {Opcode::addc, "dss", true},      {Opcode::subc, "dss", true},
-    {Opcode::madc, "dsss", true},     {Opcode::popc, "ds", true},       {Opcode::clz, "ds", true},
-    {Opcode::bfind, "ds", true},      {Opcode::brev, "ds", true},       {Opcode::bfe, "dsss", true},
-    {Opcode::bfi, "dssss", true},     {Opcode::dp4a, "dsss", true},     {Opcode::dp2a, "dsss", true},
-    {Opcode::fma, "dsss", true},      {Opcode::copysign, "dss", true},  {Opcode::testp, "ds", true},
-    {Opcode::rcp, "ds", true},        {Opcode::sqrt, "ds", true},       {Opcode::rsqrt, "ds", true},
-    {Opcode::sin, "ds", true},        {Opcode::cos, "ds", true},        {Opcode::lg2, "ds", true},
-    {Opcode::ex2, "ds", true},        {Opcode::tanh, "ds", true},       {Opcode::setp, "dss[s", true},
-    {Opcode::set, "dss[s", true},     {Opcode::selp, "dsss", true},     {Opcode::slct, "dsss", true},
-    {Opcode::and_, "dss", true},      {Opcode::or_, "dss", true},       {Opcode::xor_, "dss", true},
-    {Opcode::not_, "ds", true},       {Opcode::cnot, "ds", true},       {Opcode::lop3, "dssss", true},
-    {Opcode::shf, "dsss", true},      {Opcode::shl, "dss", true},       {Opcode::shr, "dss", true},
-    {Opcode::prmt, "dsss", true},     {Opcode::mov, "ds", true},        {Opcode::ld, "da[s", true},
-    {Opcode::ldu, "da", true},        {Opcode::st, "as[s", true},       {Opcode::cvta, "ds", true},
-    {Opcode::cvt, "ds[s", true},        {Opcode::atom, "das[ss", true},   {Opcode::red, "as[s", true},
-    {Opcode::bra, "l", false},        {Opcode::brx, "sl", false},       {Opcode::ret, "", false},
-    {Opcode::exit, "", false},        {Opcode::trap, "", false},        {Opcode::bar, "[sss", false},
-    {Opcode::barrier, "[sss", false}, {Opcode::membar, "", false},      {Opcode::shfl, "dsss[s", true},
-    {Opcode::vote, "ds[s", true},     {Opcode::match, "dss", true},     {Opcode::redux, "dss", true},
+    {Opcode::add, "dss", true},       {Opcode::sub, "dss", true},      {Opcode::mul, "dss", true},
+    {Opcode::mad, "dsss", true},      {Opcode::mul24, "dss", true},    {Opcode::mad24, "dsss", true},
+    {Opcode::sad, "dsss", true},      {Opcode::div, "dss", true},      {Opcode::rem, "dss", true},
+    {Opcode::abs, "ds", true},        {Opcode::neg, "ds", true},       {Opcode::min, "dss[s", true},
+    {Opcode::max, "dss[s", true},     {Opcode::addc, "dss", true},     {Opcode::subc, "dss", true},
+    {Opcode::madc, "dsss", true},     {Opcode::popc, "ds", true},      {Opcode::clz, "ds", true},
+    {Opcode::bfind, "ds", true},      {Opcode::brev, "ds", true},      {Opcode::bfe, "dsss", true},
+    {Opcode::bfi, "dssss", true},     {Opcode::dp4a, "dsss", true},    {Opcode::dp2a, "dsss", true},
+    {Opcode::fma, "dsss", true},      {Opcode::copysign, "dss", true}, {Opcode::testp, "ds", true},
+    {Opcode::rcp, "ds", true},        {Opcode::sqrt, "ds", true},      {Opcode::rsqrt, "ds", true},
+    {Opcode::sin, "ds", true},        {Opcode::cos, "ds", true},       {Opcode::lg2, "ds", true},
+    {Opcode::ex2, "ds", true},        {Opcode::tanh, "ds", true},      {Opcode::setp, "dss[s", true},
+    {Opcode::set, "dss[s", true},     {Opcode::selp, "dsss", true},    {Opcode::slct, "dsss", true},
+    {Opcode::and_, "dss", true},      {Opcode::or_, "dss", true},      {Opcode::xor_, "dss", true},
+    {Opcode::not_, "ds", true},       {Opcode::cnot, "ds", true},      {Opcode::lop3, "dssss", true},
+    {Opcode::shf, "dsss", true},      {Opcode::shl, "dss", true},      {Opcode::shr, "dss", true},
+    {Opcode::prmt, "dsss", true},     {Opcode::mov, "ds", true},       {Opcode::ld, "da[s", true},
+    {Opcode::ldu, "da", true},        {Opcode::st, "as[s", true},      {Opcode::cvta, "ds", true},
+    {Opcode::cvt, "ds[s", true},      {Opcode::atom, "das[ss", true},  {Opcode::red, "as[s", true},
+    {Opcode::bra, "l", false},        {Opcode::brx, "sl", false},      {Opcode::ret, "", false},
+    {Opcode::exit, "", false},        {Opcode::trap, "", false},       {Opcode::bar, "[sss", false},
+    {Opcode::barrier, "[sss", false}, {Opcode::membar, "", false},     {Opcode::shfl, "dsss[s", true},
+    {Opcode::vote, "ds[s", true},     {Opcode::match, "dss", true},    {Opcode::redux, "dss", true},
     {Opcode::activemask, "d", true},  {Opcode::nanosleep, "s", true},
 };
 
@@ -68,27 +68,35 @@ const Signature* signature_of(Opcode op) {
 bool kind_fits(char letter, const Operand& o) {
     using K = Operand::Kind;
     switch (letter) {
-        case 'd': return o.kind == K::reg || o.kind == K::vector || o.kind == K::pair || o.kind == K::sink;
+        case 'd':
+            return o.kind == K::reg || o.kind == K::vector || o.kind == K::pair || o.kind == K::sink;
         case 's':
             return o.kind == K::reg || o.kind == K::imm_int || o.kind == K::imm_f32 || o.kind == K::imm_f64 ||
                    o.kind == K::special || o.kind == K::symbol || o.kind == K::vector;
-        case 'a': return o.kind == K::address;
-        case 'l': return o.kind == K::symbol;
-        default: return false;
+        case 'a':
+            return o.kind == K::address;
+        case 'l':
+            return o.kind == K::symbol;
+        default:
+            return false;
     }
 }
 
 std::string_view letter_name(char letter) {
     switch (letter) {
-        case 'd': return "a destination register";
-        case 's': return "a register, immediate or symbol";
-        case 'a': return "an address [..]";
-        default: return "a label";
+        case 'd':
+            return "a destination register";
+        case 's':
+            return "a register, immediate or symbol";
+        case 'a':
+            return "an address [..]";
+        default:
+            return "a label";
     }
 }
 
 class Verifier {
-public:
+  public:
     Verifier(const Module& m, std::string_view file) : m_(m), file_(file) {}
 
     std::vector<Diagnostic> run() {
@@ -105,13 +113,14 @@ public:
         return std::move(out_);
     }
 
-private:
+  private:
     const Module& m_;
     std::string file_;
     std::vector<Diagnostic> out_;
 
     void report(const Instruction& inst, std::string msg) {
-        out_.push_back({file_, inst.loc.ptx_line, inst.loc.ptx_col, Diagnostic::Severity::error, std::move(msg)});
+        out_.push_back(
+            {file_, inst.loc.ptx_line, inst.loc.ptx_col, Diagnostic::Severity::error, std::move(msg)});
     }
 
     void check_regs(const Function& fn, const Instruction& inst, const Operand& o) {
@@ -136,7 +145,8 @@ private:
         const Signature* sig = signature_of(inst.op);
         if (!sig) return;  // parse-only instruction
         check_signature(inst, *sig, name);
-        if (sig->typed && inst.d.type == Type::none) report(inst, "'" + name + "' needs a type such as .b32 or .f32");
+        if (sig->typed && inst.d.type == Type::none)
+            report(inst, "'" + name + "' needs a type such as .b32 or .f32");
         if (inst.op == Opcode::bra || inst.op == Opcode::brx) check_label(fn, inst);
         check_modifiers(inst, name);
     }
@@ -154,8 +164,8 @@ private:
             std::string expected = required == letters.size()
                                        ? std::to_string(required)
                                        : std::to_string(required) + " to " + std::to_string(letters.size());
-            report(inst, "'" + name + "' expects " + expected + " operand" + (letters.size() == 1 ? "" : "s") +
-                             ", got " + std::to_string(n));
+            report(inst, "'" + name + "' expects " + expected + " operand" +
+                             (letters.size() == 1 ? "" : "s") + ", got " + std::to_string(n));
             return;
         }
         for (std::size_t i = 0; i < n; ++i) {
@@ -194,18 +204,21 @@ private:
             const Function* callee = m_.find_function(target->name);
             if (!callee) return report(inst, "call to undeclared function '" + target->name + "'");
             if (lists > 2 || (!callee->params.empty() && lists == 0)) {
-                report(inst, "call to '" + target->name + "' does not match its declaration's parameter lists");
+                report(inst,
+                       "call to '" + target->name + "' does not match its declaration's parameter lists");
             }
             return;
         }
-        if (target->kind != Operand::Kind::reg) return report(inst, "the callee of 'call' must be a function or register");
+        if (target->kind != Operand::Kind::reg)
+            return report(inst, "the callee of 'call' must be a function or register");
         const Operand& last = inst.args.back();
         bool has_proto = false;
         if (last.kind == Operand::Kind::symbol) {
             for (const auto& p : fn.prototypes) has_proto = has_proto || p.name == last.name;
             for (const auto& f : m_.functions) has_proto = has_proto || f.name == last.name;
         }
-        if (!has_proto) report(inst, "indirect call needs a .callprototype label or function as its last operand");
+        if (!has_proto)
+            report(inst, "indirect call needs a .callprototype label or function as its last operand");
     }
 
     void check_modifiers(const Instruction& inst, const std::string& name) {
@@ -219,7 +232,8 @@ private:
         // prepend that operator+(const char*, std::string&&) does.
         std::string t = ".";
         t += type_name(d.type);
-        if (d.ftz && !float_type && d.type != Type::none) report(inst, "'.ftz' is not allowed on integer " + name + t);
+        if (d.ftz && !float_type && d.type != Type::none)
+            report(inst, "'.ftz' is not allowed on integer " + name + t);
         if (arith && int_type && d.rnd != Rounding::none) {
             report(inst, "rounding modifier is not allowed on integer " + name + t);
         }
@@ -241,8 +255,10 @@ private:
         if ((inst.op == Opcode::atom || inst.op == Opcode::red) && d.atom == AtomOp::none) {
             report(inst, "'" + name + "' needs an operation such as .add or .cas");
         }
-        if (inst.op == Opcode::shfl && d.shfl == ShflMode::none) report(inst, "'shfl' needs .up, .down, .bfly or .idx");
-        if (inst.op == Opcode::vote && d.vote == VoteMode::none) report(inst, "'vote' needs .all, .any, .uni or .ballot");
+        if (inst.op == Opcode::shfl && d.shfl == ShflMode::none)
+            report(inst, "'shfl' needs .up, .down, .bfly or .idx");
+        if (inst.op == Opcode::vote && d.vote == VoteMode::none)
+            report(inst, "'vote' needs .all, .any, .uni or .ballot");
         if ((d.approx || d.full) && inst.op == Opcode::div && d.type != Type::f32) {
             report(inst, "'.approx/.full' division exists only for .f32");
         }

@@ -1,6 +1,6 @@
-// kernels_ir/verify_types.cpp — the operand-type rules ptxas enforces ("Arguments mismatch"), symbols that are
-// declared nowhere, and names declared twice. Each rule was checked against ptxas 13.0 (tests/ir/verifier_
-// ptxas_test.cpp lists the cases); only what ptxas rejects is rejected.
+// kernels_ir/verify_types.cpp — the operand-type rules ptxas enforces ("Arguments mismatch"), symbols that
+// are declared nowhere, and names declared twice. Each rule was checked against ptxas 13.0
+// (tests/ir/verifier_ ptxas_test.cpp lists the cases); only what ptxas rejects is rejected.
 #include "kernels_ir/verify_types.hpp"
 
 #include <algorithm>
@@ -14,11 +14,26 @@ enum class Kind : uint8_t { bits, integer, floating, pred, other };
 Kind kind_of(Type t) {
     if (t == Type::pred) return Kind::pred;
     switch (t) {
-        case Type::b8: case Type::b16: case Type::b32: case Type::b64: return Kind::bits;
-        case Type::u8: case Type::u16: case Type::u32: case Type::u64:
-        case Type::s8: case Type::s16: case Type::s32: case Type::s64: return Kind::integer;
-        case Type::f16: case Type::f32: case Type::f64: return Kind::floating;
-        default: return Kind::other;  // packed, sub-byte and fp8 types: not checked
+        case Type::b8:
+        case Type::b16:
+        case Type::b32:
+        case Type::b64:
+            return Kind::bits;
+        case Type::u8:
+        case Type::u16:
+        case Type::u32:
+        case Type::u64:
+        case Type::s8:
+        case Type::s16:
+        case Type::s32:
+        case Type::s64:
+            return Kind::integer;
+        case Type::f16:
+        case Type::f32:
+        case Type::f64:
+            return Kind::floating;
+        default:
+            return Kind::other;  // packed, sub-byte and fp8 types: not checked
     }
 }
 
@@ -38,24 +53,31 @@ bool fits_relaxed(Type inst, Type reg) {
     Kind ki = kind_of(inst), kr = kind_of(reg);
     if (ki == Kind::other || kr == Kind::other) return true;
     if (ki == Kind::pred || kr == Kind::pred) return ki == kr;
-    if (kr == Kind::floating) return (ki == Kind::floating || ki == Kind::bits) && type_bytes(inst) == type_bytes(reg);
+    if (kr == Kind::floating)
+        return (ki == Kind::floating || ki == Kind::bits) && type_bytes(inst) == type_bytes(reg);
     if (kr == Kind::integer && ki == Kind::floating) return false;
     return type_bytes(reg) >= type_bytes(inst);
 }
 
 Type doubled(Type t) {
     switch (t) {
-        case Type::u16: return Type::u32;
-        case Type::u32: return Type::u64;
-        case Type::s16: return Type::s32;
-        case Type::s32: return Type::s64;
-        default: return Type::none;
+        case Type::u16:
+            return Type::u32;
+        case Type::u32:
+            return Type::u64;
+        case Type::s16:
+            return Type::s32;
+        case Type::s32:
+            return Type::s64;
+        default:
+            return Type::none;
     }
 }
 
 class TypeChecker {
-public:
-    TypeChecker(const Module& m, std::string_view file, std::vector<Diagnostic>& out) : m_(m), file_(file), out_(out) {}
+  public:
+    TypeChecker(const Module& m, std::string_view file, std::vector<Diagnostic>& out)
+        : m_(m), file_(file), out_(out) {}
 
     void run() {
         check_duplicate_names();
@@ -67,7 +89,7 @@ public:
         }
     }
 
-private:
+  private:
     const Module& m_;
     std::string file_;
     std::vector<Diagnostic>& out_;
@@ -75,12 +97,15 @@ private:
     void report(uint32_t line, uint32_t col, std::string msg) {
         out_.push_back({file_, line, col, Diagnostic::Severity::error, std::move(msg)});
     }
-    void report(const Instruction& inst, std::string msg) { report(inst.loc.ptx_line, inst.loc.ptx_col, std::move(msg)); }
+    void report(const Instruction& inst, std::string msg) {
+        report(inst.loc.ptx_line, inst.loc.ptx_col, std::move(msg));
+    }
 
     void check_duplicate_names() {
         std::set<std::string> globals;
         for (const auto& v : m_.globals) {
-            if (!globals.insert(v.name).second) report(v.loc.ptx_line, v.loc.ptx_col, "duplicate definition of '" + v.name + "'");
+            if (!globals.insert(v.name).second)
+                report(v.loc.ptx_line, v.loc.ptx_col, "duplicate definition of '" + v.name + "'");
         }
         for (const auto& fn : m_.functions) {
             std::set<std::string> params;
@@ -127,7 +152,8 @@ private:
     void mismatch(const Instruction& inst, std::size_t i, const Function& fn, const Operand& o, Type want) {
         report(inst, "operand " + std::to_string(i + 1) + " of '" + std::string(opcode_name(inst.op)) + "." +
                          std::string(type_name(want)) + "': register '" + fn.regs[o.reg].name + "' is ." +
-                         std::string(type_name(fn.regs[o.reg].type)) + " (arguments mismatch, as ptxas says)");
+                         std::string(type_name(fn.regs[o.reg].type)) +
+                         " (arguments mismatch, as ptxas says)");
     }
 
     // Checks operand i (a register, or each register of a vector) against `want` with `fits`.
@@ -143,14 +169,17 @@ private:
             return;
         }
         if (o.kind == Operand::Kind::imm_int && kind_of(want) == Kind::floating) {
-            report(inst, "operand " + std::to_string(i + 1) + " of '" + std::string(opcode_name(inst.op)) + "." +
-                             std::string(type_name(want)) + "' is an integer; write a floating-point constant "
+            report(inst, "operand " + std::to_string(i + 1) + " of '" + std::string(opcode_name(inst.op)) +
+                             "." + std::string(type_name(want)) +
+                             "' is an integer; write a floating-point constant "
                              "such as 0f3F800000 (arguments mismatch, as ptxas says)");
             return;
         }
-        if ((o.kind == Operand::Kind::imm_f32 || o.kind == Operand::Kind::imm_f64) && kind_of(want) == Kind::integer) {
-            report(inst, "operand " + std::to_string(i + 1) + " of '" + std::string(opcode_name(inst.op)) + "." +
-                             std::string(type_name(want)) + "' is a floating-point constant (arguments mismatch, "
+        if ((o.kind == Operand::Kind::imm_f32 || o.kind == Operand::Kind::imm_f64) &&
+            kind_of(want) == Kind::integer) {
+            report(inst, "operand " + std::to_string(i + 1) + " of '" + std::string(opcode_name(inst.op)) +
+                             "." + std::string(type_name(want)) +
+                             "' is a floating-point constant (arguments mismatch, "
                              "as ptxas says)");
             return;
         }
@@ -167,17 +196,27 @@ private:
             for (std::size_t i = from; i < n; ++i) expect(fn, inst, i, t, fits_exact);
         };
         switch (inst.op) {
-            case Opcode::add: case Opcode::sub: case Opcode::min: case Opcode::max: case Opcode::and_:
-            case Opcode::or_: case Opcode::xor_: case Opcode::not_: case Opcode::neg: case Opcode::abs:
-            case Opcode::div: case Opcode::rem:
+            case Opcode::add:
+            case Opcode::sub:
+            case Opcode::min:
+            case Opcode::max:
+            case Opcode::and_:
+            case Opcode::or_:
+            case Opcode::xor_:
+            case Opcode::not_:
+            case Opcode::neg:
+            case Opcode::abs:
+            case Opcode::div:
+            case Opcode::rem:
                 if (!d.cc) exact_all(0);
                 return;
             case Opcode::mov:
-                if (n == 2 && inst.args[1].kind != Operand::Kind::vector && inst.args[0].kind != Operand::Kind::vector &&
-                    inst.args[1].kind != Operand::Kind::special)
+                if (n == 2 && inst.args[1].kind != Operand::Kind::vector &&
+                    inst.args[0].kind != Operand::Kind::vector && inst.args[1].kind != Operand::Kind::special)
                     exact_all(0);
                 return;
-            case Opcode::mul: case Opcode::mad:
+            case Opcode::mul:
+            case Opcode::mad:
                 if (d.cc) return;
                 if (d.mul == MulMode::wide) {
                     expect(fn, inst, 0, doubled(t), fits_exact);
@@ -188,7 +227,8 @@ private:
                     exact_all(0);
                 }
                 return;
-            case Opcode::shl: case Opcode::shr:
+            case Opcode::shl:
+            case Opcode::shr:
                 expect(fn, inst, 0, t, fits_exact);
                 expect(fn, inst, 1, t, fits_exact);
                 expect(fn, inst, 2, Type::u32, fits_exact);
@@ -203,7 +243,8 @@ private:
                 expect(fn, inst, 2, t, fits_exact);
                 expect(fn, inst, 3, Type::pred, fits_exact);
                 return;
-            case Opcode::ld: case Opcode::ldu:
+            case Opcode::ld:
+            case Opcode::ldu:
                 if (d.space == Space::param && fn.is_entry == false) return;  // call-frame params: many forms
                 expect(fn, inst, 0, t, fits_relaxed);
                 return;
@@ -215,7 +256,8 @@ private:
                 expect(fn, inst, 0, t, fits_relaxed);
                 expect(fn, inst, 1, d.type2, fits_relaxed);
                 return;
-            default: return;
+            default:
+                return;
         }
     }
 };

@@ -13,8 +13,10 @@ namespace {
 std::string num(double v) {
     char buf[64];
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.4g", v);
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
 }
 
@@ -46,7 +48,9 @@ std::optional<double> time_of(const RunReport& r) {
     return std::nullopt;
 }
 
-bool is_text(const BaselineRow& r) { return !r.a_text.empty() || !r.b_text.empty(); }
+bool is_text(const BaselineRow& r) {
+    return !r.a_text.empty() || !r.b_text.empty();
+}
 
 // How far apart the two sides are, for the order: |log(b / a)|, infinite when one side is 0 or missing.
 double distance(const BaselineRow& r) {
@@ -83,7 +87,9 @@ std::string csv_field(const std::string& s) {
     return out + "\"";
 }
 
-std::string value_text(const std::optional<double>& v, const std::string& t) { return !t.empty() ? t : v ? num(*v) : ""; }
+std::string value_text(const std::optional<double>& v, const std::string& t) {
+    return !t.empty() ? t : v ? num(*v) : "";
+}
 
 }  // namespace
 
@@ -107,7 +113,9 @@ Baseline make_baseline(const RunReport& a, const RunReport& b, std::string a_lab
     base.b_label = std::move(b_label);
     auto& h = base.headline;
     if (a.error || b.error) {
-        auto err = [](const RunReport& r) { return r.error ? r.error->name + ": " + r.error->message : "none"; };
+        auto err = [](const RunReport& r) {
+            return r.error ? r.error->name + ": " + r.error->message : "none";
+        };
         h.push_back(text("error", err(a), err(b)));
     }
     h.push_back(numeric("time_us", time_of(a), time_of(b)));
@@ -132,21 +140,22 @@ Baseline make_baseline(const RunReport& a, const RunReport& b, std::string a_lab
             if (x.arg == arg) return x.fnv1a;
         return std::string("-");
     };
-    for (uint32_t arg : args) h.push_back(text("buffer args[" + std::to_string(arg) + "] fnv1a", hash(a, arg), hash(b, arg)));
+    for (uint32_t arg : args)
+        h.push_back(text("buffer args[" + std::to_string(arg) + "] fnv1a", hash(a, arg), hash(b, arg)));
 
     std::set<std::string> names;
     for (const auto& [k, v] : a.metrics) names.insert(k);
     for (const auto& [k, v] : b.metrics) names.insert(k);
     for (const auto& name : names) {
-        const bool wanted = filters.empty() || std::any_of(filters.begin(), filters.end(), [&](const std::string& f) {
-                                return name.find(f) != std::string::npos;
-                            });
+        const bool wanted =
+            filters.empty() || std::any_of(filters.begin(), filters.end(), [&](const std::string& f) {
+                return name.find(f) != std::string::npos;
+            });
         if (wanted) base.metrics.push_back(numeric(name, metric_of(a, name), metric_of(b, name)));
     }
     // Changed first, the largest change first; ties and equal rows by name (already sorted: stable).
-    std::stable_sort(base.metrics.begin(), base.metrics.end(), [](const BaselineRow& x, const BaselineRow& y) {
-        return distance(x) > distance(y);
-    });
+    std::stable_sort(base.metrics.begin(), base.metrics.end(),
+                     [](const BaselineRow& x, const BaselineRow& y) { return distance(x) > distance(y); });
     return base;
 }
 
@@ -156,8 +165,10 @@ std::string baseline_text(const Baseline& base, bool all) {
     for (const auto& r : base.headline) shown.push_back(&r);
     const size_t headline = shown.size();
     for (const auto& r : base.metrics) {
-        if (r.changed() || all) shown.push_back(&r);
-        else ++equal;
+        if (r.changed() || all)
+            shown.push_back(&r);
+        else
+            ++equal;
     }
     size_t w[5] = {6, 1, 1, 5, 5};
     for (const auto* r : shown) {
@@ -170,8 +181,8 @@ std::string baseline_text(const Baseline& base, bool all) {
     auto line = [&](const std::string& m, const std::string& a, const std::string& b, const std::string& d,
                     const std::string& q) {
         char buf[2048];
-        std::snprintf(buf, sizeof buf, "%-*s  %*s  %*s  %*s  %*s\n", int(w[0]), m.c_str(), int(w[1]), a.c_str(),
-                      int(w[2]), b.c_str(), int(w[3]), d.c_str(), int(w[4]), q.c_str());
+        std::snprintf(buf, sizeof buf, "%-*s  %*s  %*s  %*s  %*s\n", int(w[0]), m.c_str(), int(w[1]),
+                      a.c_str(), int(w[2]), b.c_str(), int(w[3]), d.c_str(), int(w[4]), q.c_str());
         std::string s = buf;
         while (s.size() > 1 && s[s.size() - 2] == ' ') s.erase(s.size() - 2, 1);  // no trailing blanks
         return s;
@@ -182,10 +193,11 @@ std::string baseline_text(const Baseline& base, bool all) {
         if (i == headline && headline < shown.size()) out += "\n";
         const auto* r = shown[i];
         out += line(r->metric, value_text(r->a, r->a_text).empty() ? "-" : value_text(r->a, r->a_text),
-                    value_text(r->b, r->b_text).empty() ? "-" : value_text(r->b, r->b_text), difference_text(*r),
-                    ratio_text(*r));
+                    value_text(r->b, r->b_text).empty() ? "-" : value_text(r->b, r->b_text),
+                    difference_text(*r), ratio_text(*r));
     }
-    if (equal > 0) out += std::to_string(equal) + " more metrics are equal on both sides (--all lists them)\n";
+    if (equal > 0)
+        out += std::to_string(equal) + " more metrics are equal on both sides (--all lists them)\n";
     return out;
 }
 

@@ -1,6 +1,6 @@
-// launch/baseline.hpp — two reports side by side (`warpsim compare A B`), what Nsight Compute calls a baseline:
-// every metric of either, B minus A and B over A, the ones that changed most first. Either side may be a
-// spec run on the simulator (or a GPU) or a report saved with `run --json`.
+// launch/baseline.hpp — two reports side by side (`warpsim compare A B`), what Nsight Compute calls a
+// baseline: every metric of either, B minus A and B over A, the ones that changed most first. Either side may
+// be a spec run on the simulator (or a GPU) or a report saved with `run --json`.
 #pragma once
 
 #include <optional>
@@ -14,17 +14,18 @@
 namespace warpsim::launch {
 
 struct BaselineRow {
-    std::string metric;             // an ncu metric name, time_us, registers_per_thread, occupancy.*, buffer ...
-    std::optional<double> a, b;     // numeric values; nullopt when that side lacks it (or for text rows)
-    std::string a_text, b_text;     // text rows (buffer hashes, errors, the bound); "" for numeric rows
-    bool changed() const;           // the two sides differ (a side missing counts as a change)
-    double ratio() const;           // b / a: 1 when equal, +inf when only b is non-zero, NaN without both
+    std::string metric;          // an ncu metric name, time_us, registers_per_thread, occupancy.*, buffer ...
+    std::optional<double> a, b;  // numeric values; nullopt when that side lacks it (or for text rows)
+    std::string a_text, b_text;  // text rows (buffer hashes, errors, the bound); "" for numeric rows
+    bool changed() const;        // the two sides differ (a side missing counts as a change)
+    double ratio() const;        // b / a: 1 when equal, +inf when only b is non-zero, NaN without both
 };
 
 struct Baseline {
-    std::string a_label, b_label;   // "A: path (sim, h200)"
+    std::string a_label, b_label;       // "A: path (sim, h200)"
     std::vector<BaselineRow> headline;  // time, bound, registers, occupancy, errors, buffers: always shown
-    std::vector<BaselineRow> metrics;   // changed ones first (largest |log ratio| first), then equal ones by name
+    std::vector<BaselineRow>
+        metrics;  // changed ones first (largest |log ratio| first), then equal ones by name
 };
 
 // `filters`: keep only the metrics whose name contains one of them (empty: every metric).

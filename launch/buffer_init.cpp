@@ -32,7 +32,9 @@ uint64_t splitmix64_at(uint64_t seed, uint64_t k) {
     return x ^ (x >> 31);
 }
 
-uint64_t generated_component_bits(const ArgSpec& arg, uint64_t k) { return generated_bits(arg.type, arg.init, k); }
+uint64_t generated_component_bits(const ArgSpec& arg, uint64_t k) {
+    return generated_bits(arg.type, arg.init, k);
+}
 
 uint64_t generated_bits(ElemType t, const BufferInit& init, uint64_t k) {
     switch (init.kind) {
@@ -43,9 +45,11 @@ uint64_t generated_bits(ElemType t, const BufferInit& init, uint64_t k) {
                 const auto step = static_cast<uint64_t>(static_cast<int64_t>(init.iota_step));
                 return bits_from_uint(t, start + step * k);
             }
-            return bits_from_double(t, static_cast<double>(init.iota_start + init.iota_step * static_cast<long double>(k)));
+            return bits_from_double(
+                t, static_cast<double>(init.iota_start + init.iota_step * static_cast<long double>(k)));
         }
-        case BufferInit::Kind::fill: return init.fill_bits;
+        case BufferInit::Kind::fill:
+            return init.fill_bits;
         case BufferInit::Kind::random: {
             uint64_t z = splitmix64_at(init.seed, k);
             if (!elem_is_float(t)) return bits_from_uint(t, z);
@@ -58,7 +62,8 @@ uint64_t generated_bits(ElemType t, const BufferInit& init, uint64_t k) {
             if (s == ElemType::f16) return round_to_ieee(false, f32_sig, -24, 5, 10);
             return round_to_ieee(false, f32_sig, -24, 8, 7);
         }
-        default: return 0;
+        default:
+            return 0;
     }
 }
 
@@ -76,8 +81,11 @@ std::string fill_buffer(const LaunchSpec& spec, size_t arg_index, std::span<uint
 std::string fill_components(ElemType t, uint64_t components, const BufferInit& init, std::span<uint8_t> out,
                             const std::string& label) {
     switch (init.kind) {
-        case BufferInit::Kind::zero: std::memset(out.data(), 0, out.size()); return {};
-        case BufferInit::Kind::file: return read_file_into(init.file, out, label);
+        case BufferInit::Kind::zero:
+            std::memset(out.data(), 0, out.size());
+            return {};
+        case BufferInit::Kind::file:
+            return read_file_into(init.file, out, label);
         case BufferInit::Kind::host:
             if (init.host.size() != out.size())
                 return label + ": " + std::to_string(init.host.size()) + " bytes given for a buffer of " +
@@ -91,7 +99,8 @@ std::string fill_components(ElemType t, uint64_t components, const BufferInit& i
             std::string err = read_npy_data(init.file, h, out);
             return err.empty() ? err : label + ": " + err;
         }
-        default: break;
+        default:
+            break;
     }
     const uint32_t sb = scalar_bytes(t);
     if (init.kind == BufferInit::Kind::fill) {

@@ -17,11 +17,13 @@ long double decode_ieee(uint64_t bits, int exp_bits, int mant_bits) {
     const int bias = (1 << (exp_bits - 1)) - 1;
     long double v = 0;
     if (exp == (1ull << exp_bits) - 1) {
-        v = mant ? std::numeric_limits<long double>::quiet_NaN() : std::numeric_limits<long double>::infinity();
+        v = mant ? std::numeric_limits<long double>::quiet_NaN()
+                 : std::numeric_limits<long double>::infinity();
     } else if (exp == 0) {
         v = std::ldexp(static_cast<long double>(mant), 1 - bias - mant_bits);
     } else {
-        v = std::ldexp(static_cast<long double>(mant | (1ull << mant_bits)), static_cast<int>(exp) - bias - mant_bits);
+        v = std::ldexp(static_cast<long double>(mant | (1ull << mant_bits)),
+                       static_cast<int>(exp) - bias - mant_bits);
     }
     return negative ? -v : v;
 }
@@ -44,11 +46,16 @@ uint64_t component_bits_at(std::span<const uint8_t> bytes, ElemType t, uint64_t 
 long double component_value(ElemType t, uint64_t bits) {
     const ElemType s = elem_scalar(t);
     switch (s) {
-        case ElemType::f16: return decode_ieee(bits, 5, 10);
-        case ElemType::bf16: return decode_ieee(bits, 8, 7);
-        case ElemType::f32: return decode_ieee(bits, 8, 23);
-        case ElemType::f64: return decode_ieee(bits, 11, 52);
-        default: break;
+        case ElemType::f16:
+            return decode_ieee(bits, 5, 10);
+        case ElemType::bf16:
+            return decode_ieee(bits, 8, 7);
+        case ElemType::f32:
+            return decode_ieee(bits, 8, 23);
+        case ElemType::f64:
+            return decode_ieee(bits, 11, 52);
+        default:
+            break;
     }
     if (elem_is_signed(s)) return static_cast<long double>(sign_extend(bits, scalar_bytes(s)));
     return static_cast<long double>(bits);

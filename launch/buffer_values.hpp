@@ -15,8 +15,8 @@ namespace warpsim::launch {
 // Bits of component k (vector elements count each component) of a little-endian buffer of `t`.
 uint64_t component_bits_at(std::span<const uint8_t> bytes, ElemType t, uint64_t k);
 
-// The value the bits of a component of `t` hold: floats exactly (NaN and infinities as such), integers exactly
-// (a long double holds every 64-bit integer).
+// The value the bits of a component of `t` hold: floats exactly (NaN and infinities as such), integers
+// exactly (a long double holds every 64-bit integer).
 long double component_value(ElemType t, uint64_t bits);
 
 // Shortest text that reads back as the same component: "1.5", "-0", "nan", "inf", "3", "-7".

@@ -116,7 +116,9 @@ SignalsBlocked::SignalsBlocked() {
     ::pthread_sigmask(SIG_BLOCK, &block, reinterpret_cast<sigset_t*>(saved_));
 }
 
-SignalsBlocked::~SignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, reinterpret_cast<sigset_t*>(saved_), nullptr); }
+SignalsBlocked::~SignalsBlocked() {
+    ::pthread_sigmask(SIG_SETMASK, reinterpret_cast<sigset_t*>(saved_), nullptr);
+}
 
 void SignalsBlocked::restore_in_child() const {
     ::sigprocmask(SIG_SETMASK, reinterpret_cast<const sigset_t*>(saved_), nullptr);

@@ -18,7 +18,7 @@ void install_cleanup_on_signals();
 // destructor and, while it lives, by the signal handler. Created with signals blocked, so that no signal
 // falls between making it and registering it.
 class TempPath {
-public:
+  public:
     // mkdtemp of "$TMPDIR/<prefix>XXXXXX"; nullopt (errno set) when it cannot be made.
     static std::optional<TempPath> make_dir(const std::string& prefix);
     // mkstemps of "$TMPDIR/<prefix>XXXXXX<suffix>"; the open descriptor is fd().
@@ -32,7 +32,7 @@ public:
     const std::string& path() const { return path_; }
     int fd() const { return fd_; }
 
-private:
+  private:
     TempPath(std::string path, int fd, int slot) : path_(std::move(path)), fd_(fd), slot_(slot) {}
     std::string path_;
     int fd_ = -1;
@@ -41,19 +41,19 @@ private:
 
 // Registers a child (and its process group) for the signal handler from construction to destruction.
 class ChildGuard {
-public:
+  public:
     explicit ChildGuard(pid_t pid);
     ~ChildGuard();
     ChildGuard(const ChildGuard&) = delete;
     ChildGuard& operator=(const ChildGuard&) = delete;
 
-private:
+  private:
     int slot_ = -1;
 };
 
 // Blocks the fatal signals on this thread for its lifetime (for a fork and its registration).
 class SignalsBlocked {
-public:
+  public:
     SignalsBlocked();
     ~SignalsBlocked();
     SignalsBlocked(const SignalsBlocked&) = delete;
@@ -61,7 +61,7 @@ public:
     // The mask to restore in a forked child before exec (async-signal-safe).
     void restore_in_child() const;
 
-private:
+  private:
     unsigned char saved_[128];  // a sigset_t, kept opaque here
 };
 

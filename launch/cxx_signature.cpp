@@ -28,8 +28,10 @@ std::vector<std::string> split_top_level(std::string_view s) {
     size_t start = 0;
     for (size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
-        else if (c == ')' || c == '>' || c == ']' || c == '}') --depth;
+        if (c == '(' || c == '<' || c == '[' || c == '{')
+            ++depth;
+        else if (c == ')' || c == '>' || c == ']' || c == '}')
+            --depth;
         else if (c == ',' && depth == 0) {
             out.push_back(trim(s.substr(start, i - start)));
             start = i + 1;
@@ -59,7 +61,9 @@ std::string strip_comments(std::string_view text) {
     return s;
 }
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // The name of one parameter declaration ("const float* __restrict__ a", "float a[]", "int n = 4"): the last
 // identifier before any default value or array brackets.
@@ -75,8 +79,9 @@ std::string declared_name(std::string decl) {
     while (b > 0 && is_ident(decl[b - 1])) --b;
     std::string name = decl.substr(b, e - b);
     // A declaration without a name ("float*", "int") ends in a type word or punctuation.
-    static const char* kTypeWords[] = {"int", "float", "double", "char", "short", "long", "unsigned", "signed",
-                                       "bool", "const", "__restrict__", "size_t", "void"};
+    static const char* kTypeWords[] = {"int",          "float",    "double", "char", "short",
+                                       "long",         "unsigned", "signed", "bool", "const",
+                                       "__restrict__", "size_t",   "void"};
     if (name.empty() || b == 0 || std::isdigit(static_cast<unsigned char>(name[0]))) return "";
     for (const char* w : kTypeWords)
         if (name == w) return "";
@@ -112,21 +117,30 @@ Scalar classify(const std::string& type) {
         bool is_unsigned;
     };
     static const Row kRows[] = {
-        {"bool", Scalar::Kind::integer, 1, true},          {"char", Scalar::Kind::integer, 1, false},
-        {"signed char", Scalar::Kind::integer, 1, false},  {"unsigned char", Scalar::Kind::integer, 1, true},
-        {"short", Scalar::Kind::integer, 2, false},        {"unsigned short", Scalar::Kind::integer, 2, true},
-        {"int", Scalar::Kind::integer, 4, false},          {"unsigned int", Scalar::Kind::integer, 4, true},
-        {"long", Scalar::Kind::integer, 8, false},         {"unsigned long", Scalar::Kind::integer, 8, true},
-        {"long long", Scalar::Kind::integer, 8, false},    {"unsigned long long", Scalar::Kind::integer, 8, true},
-        {"float", Scalar::Kind::floating, 4, false},       {"double", Scalar::Kind::floating, 8, false},
-        {"__half", Scalar::Kind::floating, 2, false},      {"__nv_bfloat16", Scalar::Kind::floating, 2, false},
+        {"bool", Scalar::Kind::integer, 1, true},
+        {"char", Scalar::Kind::integer, 1, false},
+        {"signed char", Scalar::Kind::integer, 1, false},
+        {"unsigned char", Scalar::Kind::integer, 1, true},
+        {"short", Scalar::Kind::integer, 2, false},
+        {"unsigned short", Scalar::Kind::integer, 2, true},
+        {"int", Scalar::Kind::integer, 4, false},
+        {"unsigned int", Scalar::Kind::integer, 4, true},
+        {"long", Scalar::Kind::integer, 8, false},
+        {"unsigned long", Scalar::Kind::integer, 8, true},
+        {"long long", Scalar::Kind::integer, 8, false},
+        {"unsigned long long", Scalar::Kind::integer, 8, true},
+        {"float", Scalar::Kind::floating, 4, false},
+        {"double", Scalar::Kind::floating, 8, false},
+        {"__half", Scalar::Kind::floating, 2, false},
+        {"__nv_bfloat16", Scalar::Kind::floating, 2, false},
     };
     for (const auto& r : kRows)
         if (t == r.name) return {r.kind, r.bytes, r.is_unsigned, ""};
     return s;
 }
 
-// The spec type that fits a C++ arithmetic type: int -> i32, unsigned long -> u64, float -> f32, __half -> f16.
+// The spec type that fits a C++ arithmetic type: int -> i32, unsigned long -> u64, float -> f32, __half ->
+// f16.
 std::string spec_type_for(const Scalar& s, const std::string& cxx) {
     if (s.kind == Scalar::Kind::floating) {
         if (s.bytes == 2) return cxx.find("bfloat16") != std::string::npos ? "bf16" : "f16";
@@ -156,9 +170,8 @@ void check_pointee(const Scalar& ptr, const ArgSpec& a, const std::string& where
 std::string demangle(std::string_view mangled) {
     if (!mangled.starts_with("_Z")) return std::string(mangled);
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(std::string(mangled).c_str(), nullptr, nullptr,
-                                                                    &status),
-                                                std::free);
+    std::unique_ptr<char, void (*)(void*)> text(
+        abi::__cxa_demangle(std::string(mangled).c_str(), nullptr, nullptr, &status), std::free);
     if (status != 0 || !text) return std::string(mangled);
     return text.get();
 }
@@ -169,7 +182,8 @@ std::optional<std::vector<std::string>> demangled_param_types(std::string_view m
     int depth = 0;
     size_t open = std::string::npos;
     for (size_t i = text.size(); i-- > 0;) {
-        if (text[i] == ')') ++depth;
+        if (text[i] == ')')
+            ++depth;
         else if (text[i] == '(' && --depth == 0) {
             open = i;
             break;
@@ -199,8 +213,10 @@ std::optional<std::vector<std::string>> cu_param_names(std::string_view cu_text,
         int depth = 0;
         size_t close = open;
         for (; close < s.size(); ++close) {
-            if (s[close] == '(') ++depth;
-            else if (s[close] == ')' && --depth == 0) break;
+            if (s[close] == '(')
+                ++depth;
+            else if (s[close] == ')' && --depth == 0)
+                break;
         }
         if (close >= s.size()) continue;
         auto decls = split_top_level(std::string_view(s).substr(open + 1, close - open - 1));
@@ -219,7 +235,8 @@ CxxSignature kernel_signature(const ir::Function& kernel, std::string_view cu_te
     const size_t n = kernel.params.size();
     auto types = demangled_param_types(kernel.name);
     if (types && types->size() != n) types.reset();  // a kernel whose PTX parameters do not map one to one
-    auto names = cu_text.empty() ? std::nullopt : cu_param_names(cu_text, ir::demangled_base_name(kernel.name), n);
+    auto names =
+        cu_text.empty() ? std::nullopt : cu_param_names(cu_text, ir::demangled_base_name(kernel.name), n);
     if (!types && !names) return sig;
     sig.params.resize(n);
     for (size_t i = 0; i < n; ++i) {
@@ -253,16 +270,20 @@ ArgTypeCheck check_args_against(const CxxSignature& sig, const LaunchSpec& spec)
         const std::string where = spec.path + ": args[" + std::to_string(i) + "]";
         const std::string label = param_label(p, i);
         if (s.kind == Scalar::Kind::pointer) {
-            // A 64-bit integer value is an address given by hand (a planted bad pointer): the parameter's width.
-            const bool address = a.kind == ArgSpec::Kind::scalar && !elem_is_float(a.type) && scalar_bytes(a.type) == 8;
+            // A 64-bit integer value is an address given by hand (a planted bad pointer): the parameter's
+            // width.
+            const bool address =
+                a.kind == ArgSpec::Kind::scalar && !elem_is_float(a.type) && scalar_bytes(a.type) == 8;
             if (a.kind == ArgSpec::Kind::scalar && !address)
-                out.errors.push_back(where + ": " + label + ", a pointer: give a count (a buffer: \"count\" and "
+                out.errors.push_back(where + ": " + label +
+                                     ", a pointer: give a count (a buffer: \"count\" and "
                                      "\"init\"), not a value");
             else if (a.kind == ArgSpec::Kind::buffer)
                 check_pointee(s, a, where, label, out);
             continue;
         }
-        if (s.kind == Scalar::Kind::other) continue;  // a struct or vector by value: "bytes" or a scalar of its size
+        if (s.kind == Scalar::Kind::other)
+            continue;  // a struct or vector by value: "bytes" or a scalar of its size
         const std::string want = spec_type_for(s, p.type);
         if (a.kind == ArgSpec::Kind::buffer) {
             out.errors.push_back(where + ": " + label + ", a value: give \"value\" (\"type\": \"" + want +
@@ -274,8 +295,8 @@ ArgTypeCheck check_args_against(const CxxSignature& sig, const LaunchSpec& spec)
         if ((s.kind == Scalar::Kind::floating) != is_float || scalar_bytes(a.type) != s.bytes)
             out.errors.push_back(where + ": " + label + " (" + std::to_string(s.bytes) + " bytes" +
                                  (s.kind == Scalar::Kind::floating ? ", floating point" : ", an integer") +
-                                 ") but the spec gives " + std::string(elem_name(a.type)) + "; use \"type\": \"" +
-                                 want + "\"");
+                                 ") but the spec gives " + std::string(elem_name(a.type)) +
+                                 "; use \"type\": \"" + want + "\"");
     }
     return out;
 }
@@ -283,8 +304,10 @@ ArgTypeCheck check_args_against(const CxxSignature& sig, const LaunchSpec& spec)
 std::vector<std::string> argument_names(const CxxSignature& sig, const LaunchSpec& spec) {
     std::vector<std::string> names(spec.args.size());
     for (size_t i = 0; i < names.size(); ++i) {
-        if (!spec.args[i].name.empty()) names[i] = spec.args[i].name;
-        else if (i < sig.params.size()) names[i] = sig.params[i].name;
+        if (!spec.args[i].name.empty())
+            names[i] = spec.args[i].name;
+        else if (i < sig.params.size())
+            names[i] = sig.params[i].name;
     }
     return names;
 }

@@ -19,8 +19,8 @@ struct CxxParam {
 };
 
 struct CxxSignature {
-    std::string demangled;          // "vecAdd(float const*, float const*, float*, int)"; the name when not mangled
-    std::vector<CxxParam> params;   // one per PTX parameter when anything is known, else empty
+    std::string demangled;  // "vecAdd(float const*, float const*, float*, int)"; the name when not mangled
+    std::vector<CxxParam> params;  // one per PTX parameter when anything is known, else empty
 };
 
 // The demangled text of a mangled name, or the name itself when it is not a mangled C++ name.

@@ -38,7 +38,9 @@ constexpr ElemInfo kElems[] = {
     {ElemType::f64x2, "f64x2", ElemType::f64, 2, 8, true, true},
 };
 
-const ElemInfo& info(ElemType t) { return kElems[static_cast<size_t>(t)]; }
+const ElemInfo& info(ElemType t) {
+    return kElems[static_cast<size_t>(t)];
+}
 
 struct FloatFormat {
     int exp_bits, mant_bits;
@@ -46,14 +48,20 @@ struct FloatFormat {
 
 FloatFormat float_format(ElemType scalar) {
     switch (scalar) {
-        case ElemType::f16: return {5, 10};
-        case ElemType::bf16: return {8, 7};
-        case ElemType::f32: return {8, 23};
-        default: return {11, 52};
+        case ElemType::f16:
+            return {5, 10};
+        case ElemType::bf16:
+            return {8, 7};
+        case ElemType::f32:
+            return {8, 23};
+        default:
+            return {11, 52};
     }
 }
 
-uint64_t low_mask(uint32_t bytes) { return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1; }
+uint64_t low_mask(uint32_t bytes) {
+    return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
+}
 
 // Drops `shift` low bits of sig with round-to-nearest-even; shift may exceed 63.
 uint64_t shift_round(uint64_t sig, int shift, int msb) {
@@ -69,7 +77,9 @@ uint64_t shift_round(uint64_t sig, int shift, int msb) {
 
 }  // namespace
 
-std::string_view elem_name(ElemType t) { return info(t).name; }
+std::string_view elem_name(ElemType t) {
+    return info(t).name;
+}
 
 std::optional<ElemType> elem_from_name(std::string_view name) {
     for (const auto& e : kElems)
@@ -86,13 +96,27 @@ std::string elem_names_list() {
     return out;
 }
 
-ElemType elem_scalar(ElemType t) { return info(t).scalar; }
-uint32_t elem_components(ElemType t) { return info(t).components; }
-uint32_t elem_bytes(ElemType t) { return info(t).components * info(t).scalar_bytes; }
-uint32_t scalar_bytes(ElemType t) { return info(t).scalar_bytes; }
-bool elem_is_float(ElemType t) { return info(t).is_float; }
-bool elem_is_signed(ElemType t) { return info(t).is_signed && !info(t).is_float; }
-bool elem_is_vector(ElemType t) { return info(t).components > 1; }
+ElemType elem_scalar(ElemType t) {
+    return info(t).scalar;
+}
+uint32_t elem_components(ElemType t) {
+    return info(t).components;
+}
+uint32_t elem_bytes(ElemType t) {
+    return info(t).components * info(t).scalar_bytes;
+}
+uint32_t scalar_bytes(ElemType t) {
+    return info(t).scalar_bytes;
+}
+bool elem_is_float(ElemType t) {
+    return info(t).is_float;
+}
+bool elem_is_signed(ElemType t) {
+    return info(t).is_signed && !info(t).is_float;
+}
+bool elem_is_vector(ElemType t) {
+    return info(t).components > 1;
+}
 
 uint64_t round_to_ieee(bool negative, uint64_t sig, int exp2, int exp_bits, int mant_bits) {
     const uint64_t sign = negative ? 1ull << (exp_bits + mant_bits) : 0;

@@ -10,19 +10,35 @@
 namespace warpsim::launch {
 
 enum class ElemType : uint8_t {
-    i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64,
-    f32x2, f32x4, i32x2, i32x4, u32x4, f64x2,
+    i8,
+    u8,
+    i16,
+    u16,
+    i32,
+    u32,
+    i64,
+    u64,
+    f16,
+    bf16,
+    f32,
+    f64,
+    f32x2,
+    f32x4,
+    i32x2,
+    i32x4,
+    u32x4,
+    f64x2,
 };
 
-std::string_view elem_name(ElemType t);                    // "f32x4"
+std::string_view elem_name(ElemType t);  // "f32x4"
 std::optional<ElemType> elem_from_name(std::string_view name);
-std::string elem_names_list();                             // "i8 u8 ... f64x2", for error messages
-ElemType elem_scalar(ElemType t);                          // f32x4 -> f32; scalars map to themselves
-uint32_t elem_components(ElemType t);                      // f32x4 -> 4; scalars -> 1
-uint32_t elem_bytes(ElemType t);                           // whole element: f32x4 -> 16
-uint32_t scalar_bytes(ElemType t);                         // one component: f32x4 -> 4
-bool elem_is_float(ElemType t);                            // of the component type
-bool elem_is_signed(ElemType t);                           // i8 .. i64 (and i32x2/i32x4)
+std::string elem_names_list();         // "i8 u8 ... f64x2", for error messages
+ElemType elem_scalar(ElemType t);      // f32x4 -> f32; scalars map to themselves
+uint32_t elem_components(ElemType t);  // f32x4 -> 4; scalars -> 1
+uint32_t elem_bytes(ElemType t);       // whole element: f32x4 -> 16
+uint32_t scalar_bytes(ElemType t);     // one component: f32x4 -> 4
+bool elem_is_float(ElemType t);        // of the component type
+bool elem_is_signed(ElemType t);       // i8 .. i64 (and i32x2/i32x4)
 bool elem_is_vector(ElemType t);
 
 // Bit pattern of the component type of `t` (low scalar_bytes(t) bytes used) for a number given exactly:

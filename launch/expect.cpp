@@ -15,7 +15,8 @@ namespace {
 bool values_close(long double got, long double want, const BufferExpect& e) {
     if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
     if (std::isinf(want) || std::isinf(got)) return got == want;
-    return std::fabs(got - want) <= static_cast<long double>(e.atol) + static_cast<long double>(e.rtol) * std::fabs(want);
+    return std::fabs(got - want) <=
+           static_cast<long double>(e.atol) + static_cast<long double>(e.rtol) * std::fabs(want);
 }
 
 std::string tolerance_text(const BufferExpect& e) {
@@ -67,10 +68,12 @@ BufferCheck compare_buffer(const ArgSpec& arg, uint32_t arg_index, const Expecte
         bool element_differs = false;
         for (uint32_t j = 0; j < comps; ++j) {
             const uint64_t k = i * comps + j;
-            const uint64_t g = component_bits_at(got, t, k), w = component_bits_at(expected.bytes, expected.type, k);
+            const uint64_t g = component_bits_at(got, t, k),
+                           w = component_bits_at(expected.bytes, expected.type, k);
             const long double gv = component_value(t, g), wv = component_value(expected.type, w);
             const bool ok = e.exact ? (same_type ? g == w : gv == wv) : values_close(gv, wv, e);
-            if (std::isfinite(gv) && std::isfinite(wv)) c.max_abs_error = std::max(c.max_abs_error, std::fabs(gv - wv));
+            if (std::isfinite(gv) && std::isfinite(wv))
+                c.max_abs_error = std::max(c.max_abs_error, std::fabs(gv - wv));
             if (ok) continue;
             if (!element_differs && c.first.size() < listed)
                 c.first.push_back({i, j, g, w, format_component(t, g), format_component(expected.type, w)});
@@ -89,8 +92,9 @@ Outcome<std::vector<BufferCheck>> check_expectations(const LaunchSpec& spec,
         const ArgSpec& arg = spec.args[i];
         if (arg.kind != ArgSpec::Kind::buffer || !arg.expect) continue;
         if (i >= final_buffers.size() || final_buffers[i].size() != arg.buffer_bytes())
-            return Outcome<std::vector<BufferCheck>>::failure(spec.path + ": args[" + std::to_string(i) +
-                                                              "]: the buffer was not read back after the kernel");
+            return Outcome<std::vector<BufferCheck>>::failure(
+                spec.path + ": args[" + std::to_string(i) +
+                "]: the buffer was not read back after the kernel");
         auto expected = expected_values(spec, i);
         if (!expected) return Outcome<std::vector<BufferCheck>>::failure(expected.error());
         BufferCheck c = compare_buffer(arg, static_cast<uint32_t>(i), *expected, final_buffers[i]);
@@ -105,15 +109,15 @@ std::string format_checks(const std::vector<BufferCheck>& checks) {
     for (const auto& c : checks) {
         const std::string who = "args[" + std::to_string(c.arg) + "]" + (c.name.empty() ? "" : " " + c.name);
         if (c.passed()) {
-            out += fmt::format("expect    {}: all {} elements as expected ({}, {})\n", who, c.elements, c.expect,
-                               c.tolerance);
+            out += fmt::format("expect    {}: all {} elements as expected ({}, {})\n", who, c.elements,
+                               c.expect, c.tolerance);
             continue;
         }
-        out += fmt::format("expect    {}: {} of {} elements differ from {} ({}); largest difference {:g}\n", who,
-                           c.mismatched, c.elements, c.expect, c.tolerance, static_cast<double>(c.max_abs_error));
+        out += fmt::format("expect    {}: {} of {} elements differ from {} ({}); largest difference {:g}\n",
+                           who, c.mismatched, c.elements, c.expect, c.tolerance,
+                           static_cast<double>(c.max_abs_error));
         for (const auto& m : c.first) {
-            out += fmt::format("            {} = {}, expected {}\n",
-                               element_label(c, m), m.got, m.expected);
+            out += fmt::format("            {} = {}, expected {}\n", element_label(c, m), m.got, m.expected);
         }
         if (c.mismatched > c.first.size())
             out += fmt::format("            ... and {} more\n", c.mismatched - c.first.size());

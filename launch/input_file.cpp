@@ -31,7 +31,8 @@ int open_regular(const std::string& path, uint64_t max_bytes, const std::string&
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = path + ": the " + context + " is " + kind_of(st.st_mode) + ", not a regular file: give a file";
+        error =
+            path + ": the " + context + " is " + kind_of(st.st_mode) + ", not a regular file: give a file";
         ::close(fd);
         return -1;
     }
@@ -65,7 +66,8 @@ bool is_regular_input(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-Outcome<std::string> read_input_file(const std::string& path, uint64_t max_bytes, const std::string& context) {
+Outcome<std::string> read_input_file(const std::string& path, uint64_t max_bytes,
+                                     const std::string& context) {
     uint64_t size = 0;
     std::string error;
     int fd = open_regular(path, max_bytes, context, size, error);
@@ -75,16 +77,20 @@ Outcome<std::string> read_input_file(const std::string& path, uint64_t max_bytes
     int64_t n = read_up_to(fd, text.data(), text.size());
     int saved = errno;
     ::close(fd);
-    if (n < 0) return Outcome<std::string>::failure(path + ": reading the " + context + " failed: " + std::strerror(saved));
+    if (n < 0)
+        return Outcome<std::string>::failure(path + ": reading the " + context +
+                                             " failed: " + std::strerror(saved));
     if (static_cast<uint64_t>(n) > max_bytes) {
         return Outcome<std::string>::failure(path + ": the " + context + " grew past the " +
-                                             std::to_string(max_bytes) + " bytes it may have while it was read");
+                                             std::to_string(max_bytes) +
+                                             " bytes it may have while it was read");
     }
     text.resize(static_cast<std::size_t>(n));
     return text;
 }
 
-std::string read_input_file_into(const std::string& path, std::span<uint8_t> out, const std::string& context) {
+std::string read_input_file_into(const std::string& path, std::span<uint8_t> out,
+                                 const std::string& context) {
     uint64_t size = 0;
     std::string error;
     int fd = open_regular(path, UINT64_MAX, context, size, error);
@@ -98,7 +104,8 @@ std::string read_input_file_into(const std::string& path, std::span<uint8_t> out
     int saved = errno;
     ::close(fd);
     if (n < 0) return path + ": reading the " + context + " failed: " + std::strerror(saved);
-    if (static_cast<uint64_t>(n) != out.size()) return path + ": the " + context + " shrank while it was read";
+    if (static_cast<uint64_t>(n) != out.size())
+        return path + ": the " + context + " shrank while it was read";
     return {};
 }
 

@@ -1,6 +1,6 @@
 // launch/input_file.hpp — reading a user's input file (spec, source, device preset, `file:` data): regular
-// files only, and no more than a limit, so that a FIFO, a device such as /dev/zero or a folder is refused with
-// a message instead of blocking or filling memory.
+// files only, and no more than a limit, so that a FIFO, a device such as /dev/zero or a folder is refused
+// with a message instead of blocking or filling memory.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,9 @@
 
 namespace warpsim::launch {
 
-inline constexpr uint64_t kMaxSourceBytes = uint64_t{1} << 30;   // a .ptx (the largest nvcc output seen: ~100 MB)
-inline constexpr uint64_t kMaxSpecBytes = uint64_t{64} << 20;    // a launch spec or a device preset
+inline constexpr uint64_t kMaxSourceBytes = uint64_t{1}
+                                            << 30;  // a .ptx (the largest nvcc output seen: ~100 MB)
+inline constexpr uint64_t kMaxSpecBytes = uint64_t{64} << 20;  // a launch spec or a device preset
 
 // The whole file. `what` names the input ("launch spec"); errors read "PATH: cannot open the launch spec:
 // REASON", "PATH: the launch spec is a FIFO (named pipe), not a regular file: give a file", or that it has

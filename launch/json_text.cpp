@@ -47,7 +47,8 @@ void escape_all(Json& j) {
         for (auto it = j.begin(); it != j.end(); ++it) keys_valid = keys_valid && is_valid_utf8(it.key());
         if (!keys_valid) {
             Json rebuilt = Json::object();
-            for (auto it = j.begin(); it != j.end(); ++it) rebuilt[escape_invalid_utf8(it.key())] = it.value();
+            for (auto it = j.begin(); it != j.end(); ++it)
+                rebuilt[escape_invalid_utf8(it.key())] = it.value();
             j = std::move(rebuilt);
         }
         for (auto& e : j) escape_all(e);
@@ -94,11 +95,14 @@ std::size_t json_too_deep(std::string_view text, std::size_t max_depth) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
-        if (c == '"') in_string = true;
+        if (c == '"')
+            in_string = true;
         else if (c == '[' || c == '{') {
             if (++depth > max_depth) return i;
         } else if ((c == ']' || c == '}') && depth > 0) {
@@ -108,7 +112,11 @@ std::size_t json_too_deep(std::string_view text, std::size_t max_depth) {
     return std::string_view::npos;
 }
 
-std::string json_text(const nlohmann::json& j, int indent) { return dump_escaped(j, indent); }
-std::string json_text(const nlohmann::ordered_json& j, int indent) { return dump_escaped(j, indent); }
+std::string json_text(const nlohmann::json& j, int indent) {
+    return dump_escaped(j, indent);
+}
+std::string json_text(const nlohmann::ordered_json& j, int indent) {
+    return dump_escaped(j, indent);
+}
 
 }  // namespace warpsim::launch

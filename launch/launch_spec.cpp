@@ -20,31 +20,43 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::set<std::string> kTopFields = {"source", "kernel", "arch", "grid", "block", "cluster", "shared_bytes",
-                                          "max_dynamic_shared_bytes", "registers", "deterministic",
-                                          "expect_error", "args", "comment", "description", "name", "notes"};
-const std::set<std::string> kArgFields = {"type", "count", "init",  "value", "hex",  "name",
-                                          "comment", "expect", "rtol", "atol", "exact"};
+const std::set<std::string> kTopFields = {
+    "source",    "kernel",        "arch",         "grid",
+    "block",     "cluster",       "shared_bytes", "max_dynamic_shared_bytes",
+    "registers", "deterministic", "expect_error", "args",
+    "comment",   "description",   "name",         "notes"};
+const std::set<std::string> kArgFields = {"type",    "count",  "init", "value", "hex",  "name",
+                                          "comment", "expect", "rtol", "atol",  "exact"};
 
 std::string json_kind(const json& j) {
     switch (j.type()) {
-        case json::value_t::null: return "null";
-        case json::value_t::boolean: return "a boolean";
-        case json::value_t::string: return "a string";
-        case json::value_t::array: return "an array";
-        case json::value_t::object: return "an object";
-        case json::value_t::number_float: return "a floating-point number";
+        case json::value_t::null:
+            return "null";
+        case json::value_t::boolean:
+            return "a boolean";
+        case json::value_t::string:
+            return "a string";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "an object";
+        case json::value_t::number_float:
+            return "a floating-point number";
         case json::value_t::number_integer:
-        case json::value_t::number_unsigned: return "an integer";
-        default: return "an unsupported value";
+        case json::value_t::number_unsigned:
+            return "an integer";
+        default:
+            return "an unsupported value";
     }
 }
 
 std::string quote(std::string_view s) {
     std::string out = "'";
     for (char c : s) {
-        if (static_cast<unsigned char>(c) < 0x20) out += '?';
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+            out += '?';
+        else
+            out += c;
         if (out.size() > 80) return out + "...'";
     }
     return out + "'";
@@ -72,13 +84,13 @@ bool int_in_range(ElemType t, bool negative, uint64_t magnitude) {
 }
 
 class SpecReader {
-public:
+  public:
     SpecReader(std::string_view path, SpecParse& out) : path_(path), out_(out) {
         dir_ = std::filesystem::path(std::string(path)).parent_path();
     }
     void run(const json& root);
 
-private:
+  private:
     void error(const std::string& field, const std::string& msg) {
         out_.errors.push_back(path_ + ": " + field + ": " + msg);
     }
@@ -94,7 +106,8 @@ private:
     bool get_scalar(const json& j, const std::string& field, ArgSpec& arg);
     bool get_init(const std::string& text, const std::string& field, const ArgSpec& arg, BufferInit& init,
                   bool expect);
-    bool get_npy(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init, bool expect);
+    bool get_npy(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init,
+                 bool expect);
     bool get_iota(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init);
     bool get_expect(const json& j, const std::string& field, ArgSpec& arg);
     std::optional<uint64_t> number_text_bits(std::string_view text, ElemType t, const std::string& field);
@@ -127,7 +140,8 @@ std::optional<uint64_t> SpecReader::get_uint(const json& j, const std::string& f
         error(field, "expected an integer, got " + json_kind(j));
         return std::nullopt;
     }
-    bool negative = j.is_number_integer() ? (!j.is_number_unsigned() && j.get<int64_t>() < 0) : j.get<double>() < 0;
+    bool negative =
+        j.is_number_integer() ? (!j.is_number_unsigned() && j.get<int64_t>() < 0) : j.get<double>() < 0;
     if (negative) {
         error(field, "must not be negative (got " + j.dump() + ")");
         return std::nullopt;
@@ -139,7 +153,8 @@ std::optional<uint64_t> SpecReader::get_uint(const json& j, const std::string& f
     }
     uint64_t v = j.is_number_float() ? static_cast<uint64_t>(dv) : j.get<uint64_t>();
     if (v < min || v > max) {
-        error(field, j.dump() + " is out of range (" + std::to_string(min) + " to " + std::to_string(max) + ")");
+        error(field,
+              j.dump() + " is out of range (" + std::to_string(min) + " to " + std::to_string(max) + ")");
         return std::nullopt;
     }
     return v;
@@ -160,8 +175,10 @@ std::optional<std::array<uint32_t, 3>> SpecReader::get_dims(const json& j, const
     bool ok = true;
     for (size_t i = 0; i < j.size(); ++i) {
         auto v = get_uint(j[i], field + "[" + std::to_string(i) + "]", 1, 0xffffffffu);
-        if (v) dims[i] = static_cast<uint32_t>(*v);
-        else ok = false;
+        if (v)
+            dims[i] = static_cast<uint32_t>(*v);
+        else
+            ok = false;
     }
     if (!ok) return std::nullopt;
     return dims;
@@ -173,14 +190,16 @@ std::optional<ElemType> SpecReader::get_type(const json& j, const std::string& f
         return std::nullopt;
     }
     auto t = elem_from_name(j.get<std::string>());
-    if (!t) error(field, "unknown element type " + quote(j.get<std::string>()) + " (expected one of " +
-                             elem_names_list() + ", or bytes)");
+    if (!t)
+        error(field, "unknown element type " + quote(j.get<std::string>()) + " (expected one of " +
+                         elem_names_list() + ", or bytes)");
     return t;
 }
 
 // "fill:V" and hex scalar strings. Hex (0x...) is the exact bit pattern of one component; otherwise an
 // integer type takes a decimal integer and a float type a decimal (or inf/nan) rounded to nearest even.
-std::optional<uint64_t> SpecReader::number_text_bits(std::string_view text, ElemType t, const std::string& field) {
+std::optional<uint64_t> SpecReader::number_text_bits(std::string_view text, ElemType t,
+                                                     const std::string& field) {
     const uint32_t bits = scalar_bytes(t) * 8;
     if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
         uint64_t v = 0;
@@ -234,7 +253,8 @@ std::optional<uint64_t> SpecReader::json_number_bits(const json& v, ElemType t, 
     }
     if (v.is_number_unsigned() || v.is_number_integer()) {
         bool neg = !v.is_number_unsigned() && v.get<int64_t>() < 0;
-        if (elem_is_float(t)) return neg ? bits_from_int(t, v.get<int64_t>()) : bits_from_uint(t, v.get<uint64_t>());
+        if (elem_is_float(t))
+            return neg ? bits_from_int(t, v.get<int64_t>()) : bits_from_uint(t, v.get<uint64_t>());
         uint64_t mag = neg ? 0 - uint64_t(v.get<int64_t>()) : v.get<uint64_t>();
         if (!int_in_range(t, neg, mag)) {
             error(field, v.dump() + " is out of range for " + std::string(elem_name(t)) +
@@ -254,14 +274,15 @@ std::optional<uint64_t> SpecReader::json_number_bits(const json& v, ElemType t, 
             error(field, v.dump() + " is out of range for " + std::string(elem_name(t)));
             return std::nullopt;
         }
-        return d < 0 ? bits_from_int(t, static_cast<int64_t>(d)) : bits_from_uint(t, static_cast<uint64_t>(d));
+        return d < 0 ? bits_from_int(t, static_cast<int64_t>(d))
+                     : bits_from_uint(t, static_cast<uint64_t>(d));
     }
     error(field, "expected a number or a \"0x...\" bit string, got " + json_kind(v));
     return std::nullopt;
 }
 
-bool SpecReader::get_init(const std::string& text, const std::string& field, const ArgSpec& arg, BufferInit& init,
-                          bool expect) {
+bool SpecReader::get_init(const std::string& text, const std::string& field, const ArgSpec& arg,
+                          BufferInit& init, bool expect) {
     init.text = text;
     auto colon = text.find(':');
     std::string head = text.substr(0, colon), rest = colon == std::string::npos ? "" : text.substr(colon + 1);
@@ -301,8 +322,9 @@ bool SpecReader::get_init(const std::string& text, const std::string& field, con
             return false;
         }
     } else {
-        error(field, "unknown " + std::string(expect ? "expect " : "init ") + quote(text) +
-                         " (expected zero, iota, iota:START:STEP, fill:V, random:SEED, npy:PATH or file:PATH)");
+        error(field,
+              "unknown " + std::string(expect ? "expect " : "init ") + quote(text) +
+                  " (expected zero, iota, iota:START:STEP, fill:V, random:SEED, npy:PATH or file:PATH)");
         return false;
     }
     return true;
@@ -314,8 +336,9 @@ bool SpecReader::get_buffer(const json& j, const std::string& field, ArgSpec& ar
     if (!count) return false;
     arg.count = *count;
     if (arg.buffer_bytes() > kMaxBufferBytes) {
-        error(field + ".count", std::to_string(arg.count) + " x " + std::string(elem_name(arg.type)) + " is " +
-                                    std::to_string(arg.buffer_bytes()) + " bytes, over the 4 GiB limit per buffer");
+        error(field + ".count", std::to_string(arg.count) + " x " + std::string(elem_name(arg.type)) +
+                                    " is " + std::to_string(arg.buffer_bytes()) +
+                                    " bytes, over the 4 GiB limit per buffer");
         return false;
     }
     if (j.contains("value")) {
@@ -334,9 +357,10 @@ bool SpecReader::get_buffer(const json& j, const std::string& field, ArgSpec& ar
     return get_expect(j, field, arg);
 }
 
-// "npy:PATH": the header is read now, so that a wrong dtype or length is an error of the spec, not of the run.
-bool SpecReader::get_npy(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init,
-                         bool expect) {
+// "npy:PATH": the header is read now, so that a wrong dtype or length is an error of the spec, not of the
+// run.
+bool SpecReader::get_npy(const std::string& rest, const std::string& field, const ArgSpec& arg,
+                         BufferInit& init, bool expect) {
     init.kind = BufferInit::Kind::npy;
     init.file = (dir_ / rest).lexically_normal().string();
     auto header = read_npy_header(init.file);
@@ -354,18 +378,22 @@ bool SpecReader::get_npy(const std::string& rest, const std::string& field, cons
 }
 
 // "iota:START:STEP": component k holds START + STEP * k, integers wrapping like iota.
-bool SpecReader::get_iota(const std::string& rest, const std::string& field, const ArgSpec& arg, BufferInit& init) {
+bool SpecReader::get_iota(const std::string& rest, const std::string& field, const ArgSpec& arg,
+                          BufferInit& init) {
     init.kind = BufferInit::Kind::iota;
     auto colon = rest.find(':');
     long double parts[2] = {0, 1};
-    const std::string texts[2] = {rest.substr(0, colon), colon == std::string::npos ? "" : rest.substr(colon + 1)};
+    const std::string texts[2] = {rest.substr(0, colon),
+                                  colon == std::string::npos ? "" : rest.substr(colon + 1)};
     for (int i = 0; i < 2; ++i) {
         double d = 0;
         const std::string& t = texts[i];
         auto r = std::from_chars(t.data(), t.data() + t.size(), d);
         const bool integral = std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18;
-        if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size() || (!elem_is_float(arg.type) && !integral)) {
-            error(field, "bad iota " + quote("iota:" + rest) + " (iota:START:STEP, e.g. iota:0:2; integers for " +
+        if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size() ||
+            (!elem_is_float(arg.type) && !integral)) {
+            error(field, "bad iota " + quote("iota:" + rest) +
+                             " (iota:START:STEP, e.g. iota:0:2; integers for " +
                              std::string(elem_name(arg.type)) + ")");
             return false;
         }
@@ -428,7 +456,8 @@ bool SpecReader::get_scalar(const json& j, const std::string& field, ArgSpec& ar
     if (j.contains("init")) warn(field + ".init", "ignored: a scalar has a value, not an init");
     auto bits = json_number_bits(j["value"], arg.type, field + ".value");
     if (!bits) return false;
-    for (uint32_t i = 0; i < scalar_bytes(arg.type); ++i) arg.value.push_back(static_cast<uint8_t>(*bits >> (8 * i)));
+    for (uint32_t i = 0; i < scalar_bytes(arg.type); ++i)
+        arg.value.push_back(static_cast<uint8_t>(*bits >> (8 * i)));
     return true;
 }
 
@@ -439,8 +468,9 @@ std::optional<ArgSpec> SpecReader::get_arg(const json& j, const std::string& fie
     }
     for (const auto& [key, val] : j.items())
         if (!kArgFields.count(key))
-            warn(field + "." + key, "unknown field, ignored" +
-                                        did_you_mean(key, std::vector<std::string>(kArgFields.begin(), kArgFields.end())));
+            warn(field + "." + key,
+                 "unknown field, ignored" +
+                     did_you_mean(key, std::vector<std::string>(kArgFields.begin(), kArgFields.end())));
     ArgSpec arg;
     if (auto n = get_string(j, "name", field + ".name", false)) arg.name = *n;
     if (!j.contains("type")) {
@@ -452,8 +482,8 @@ std::optional<ArgSpec> SpecReader::get_arg(const json& j, const std::string& fie
         auto hex = get_string(j, "hex", field + ".hex", true);
         if (!hex) return std::nullopt;
         if (hex->empty() || hex->size() / 2 > kMaxBytesArg || !parse_hex_bytes(*hex, arg.value)) {
-            error(field + ".hex", "expected an even number of hex digits (1 to " + std::to_string(kMaxBytesArg) +
-                                      " bytes), got " + quote(*hex));
+            error(field + ".hex", "expected an even number of hex digits (1 to " +
+                                      std::to_string(kMaxBytesArg) + " bytes), got " + quote(*hex));
             return std::nullopt;
         }
         return arg;
@@ -462,9 +492,12 @@ std::optional<ArgSpec> SpecReader::get_arg(const json& j, const std::string& fie
     if (!type) return std::nullopt;
     arg.type = *type;
     bool ok = false;
-    if (j.contains("count")) ok = get_buffer(j, field, arg);
-    else if (j.contains("value")) ok = get_scalar(j, field, arg);
-    else error(field, "neither \"count\" (a buffer) nor \"value\" (a scalar)");
+    if (j.contains("count"))
+        ok = get_buffer(j, field, arg);
+    else if (j.contains("value"))
+        ok = get_scalar(j, field, arg);
+    else
+        error(field, "neither \"count\" (a buffer) nor \"value\" (a scalar)");
     if (!ok) return std::nullopt;
     return arg;
 }
@@ -497,15 +530,18 @@ void SpecReader::run(const json& root) {
     if (root.contains("cluster"))
         if (auto d = get_dims(root["cluster"], "cluster")) spec.cluster = *d;
     if (root.contains("shared_bytes"))
-        if (auto v = get_uint(root["shared_bytes"], "shared_bytes", 0, 0xffffffffu)) spec.shared_bytes = uint32_t(*v);
+        if (auto v = get_uint(root["shared_bytes"], "shared_bytes", 0, 0xffffffffu))
+            spec.shared_bytes = uint32_t(*v);
     if (root.contains("max_dynamic_shared_bytes"))
         if (auto v = get_uint(root["max_dynamic_shared_bytes"], "max_dynamic_shared_bytes", 0, 0xffffffffu))
             spec.max_dynamic_shared_bytes = uint32_t(*v);
     if (root.contains("registers"))
         if (auto v = get_uint(root["registers"], "registers", 1, 255)) spec.registers = uint32_t(*v);
     if (root.contains("deterministic")) {
-        if (root["deterministic"].is_boolean()) spec.deterministic = root["deterministic"].get<bool>();
-        else error("deterministic", "expected true or false, got " + json_kind(root["deterministic"]));
+        if (root["deterministic"].is_boolean())
+            spec.deterministic = root["deterministic"].get<bool>();
+        else
+            error("deterministic", "expected true or false, got " + json_kind(root["deterministic"]));
     }
     if (auto e = get_string(root, "expect_error", "expect_error", false)) spec.expect_error = *e;
     if (!root.contains("args")) {
@@ -513,7 +549,8 @@ void SpecReader::run(const json& root) {
     } else if (!root["args"].is_array()) {
         error("args", "expected an array, got " + json_kind(root["args"]));
     } else if (root["args"].size() > kMaxArgs) {
-        error("args", std::to_string(root["args"].size()) + " arguments, over the limit of " + std::to_string(kMaxArgs));
+        error("args", std::to_string(root["args"].size()) + " arguments, over the limit of " +
+                          std::to_string(kMaxArgs));
     } else {
         uint64_t total = 0;
         for (size_t i = 0; i < root["args"].size(); ++i) {

@@ -14,33 +14,34 @@
 namespace warpsim::launch {
 
 // Hard limits: a spec over them is refused with a message, not attempted.
-inline constexpr uint64_t kMaxBufferBytes = 4ull << 30;   // one buffer
+inline constexpr uint64_t kMaxBufferBytes = 4ull << 30;        // one buffer
 inline constexpr uint64_t kMaxTotalBufferBytes = 16ull << 30;  // all buffers of one spec together
 inline constexpr size_t kMaxArgs = 1024;
-inline constexpr uint64_t kMaxBytesArg = 32764;           // the PTX limit on a kernel's parameter space
+inline constexpr uint64_t kMaxBytesArg = 32764;  // the PTX limit on a kernel's parameter space
 
 // How a buffer is filled before the launch. The generators are in buffer_init.hpp.
 struct BufferInit {
     enum class Kind : uint8_t { zero, iota, fill, random, file, npy, host };
     Kind kind = Kind::zero;
-    uint64_t fill_bits = 0;   // fill: the bit pattern of one component (already converted to the type)
-    uint64_t seed = 0;        // random
+    uint64_t fill_bits = 0;  // fill: the bit pattern of one component (already converted to the type)
+    uint64_t seed = 0;       // random
     // iota:START:STEP — component k holds START + STEP * k (plain iota: 0 and 1); integral for integer types.
     long double iota_start = 0, iota_step = 1;
-    std::string file;         // file, npy: the path, resolved relative to the spec's folder
-    std::span<const uint8_t> host;  // host: the caller's bytes (the C++ API), valid while the launch is set up
+    std::string file;  // file, npy: the path, resolved relative to the spec's folder
+    std::span<const uint8_t>
+        host;  // host: the caller's bytes (the C++ API), valid while the launch is set up
     // npy: where the data begin in the file, and its dtype (the argument's type for an init; an expect may
     // hold another numeric type, compared by value).
     uint64_t npy_data_offset = 0;
     std::string npy_descr;
-    std::string text;         // as written in the spec ("random:3"), for messages and reports
+    std::string text;  // as written in the spec ("random:3"), for messages and reports
 };
 
 // What a buffer must hold after the kernel (an argument's "expect"), and how close counts as equal:
 // exact compares bits (a NaN matches only the same NaN); else |got - expected| <= atol + rtol * |expected|,
 // a NaN matching any NaN and an infinity only itself.
 struct BufferExpect {
-    BufferInit values;        // the init grammar: iota[:START:STEP], fill:V, zero, npy:PATH, file:PATH, random:S
+    BufferInit values;  // the init grammar: iota[:START:STEP], fill:V, zero, npy:PATH, file:PATH, random:S
     bool exact = false;
     double rtol = 0, atol = 0;
 };
@@ -48,12 +49,12 @@ struct BufferExpect {
 struct ArgSpec {
     enum class Kind : uint8_t { buffer, scalar, bytes };
     Kind kind = Kind::scalar;
-    ElemType type = ElemType::i32;  // buffer and scalar
-    uint64_t count = 0;             // buffer: elements (a vector element counts once)
-    BufferInit init;                // buffer
+    ElemType type = ElemType::i32;       // buffer and scalar
+    uint64_t count = 0;                  // buffer: elements (a vector element counts once)
+    BufferInit init;                     // buffer
     std::optional<BufferExpect> expect;  // buffer: what it must hold after the kernel
-    std::vector<uint8_t> value;     // scalar: little-endian bits; bytes: the raw bytes
-    std::string name;               // optional "name" from the spec, for messages
+    std::vector<uint8_t> value;          // scalar: little-endian bits; bytes: the raw bytes
+    std::string name;                    // optional "name" from the spec, for messages
 
     uint64_t buffer_bytes() const { return count * elem_bytes(type); }
     // Bytes this argument occupies in the kernel's parameter space: 8 for a buffer (a pointer).

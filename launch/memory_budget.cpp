@@ -59,7 +59,8 @@ std::optional<AvailableMemory> available_memory() {
     } else {
         auto max = read_number("/sys/fs/cgroup/memory/memory.limit_in_bytes");
         auto cur = read_number("/sys/fs/cgroup/memory/memory.usage_in_bytes");
-        if (max && cur && *max < (uint64_t{1} << 60)) consider(best, *max > *cur ? *max - *cur : 0, "the cgroup's memory limit");
+        if (max && cur && *max < (uint64_t{1} << 60))
+            consider(best, *max > *cur ? *max - *cur : 0, "the cgroup's memory limit");
     }
     struct rlimit lim {};
     if (::getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY) {
@@ -74,9 +75,10 @@ std::string check_memory_budget(uint64_t needed, const std::string& what) {
     auto avail = available_memory();
     if (!avail || needed <= avail->bytes) return "";
     auto gib = [](uint64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0 * 1024.0); };
-    return fmt::format("{} need {} bytes ({:.2f} GiB) of host memory, but only {} bytes ({:.2f} GiB) are available "
-                       "({}): make the buffers smaller or free memory",
-                       what, needed, gib(needed), avail->bytes, gib(avail->bytes), avail->source);
+    return fmt::format(
+        "{} need {} bytes ({:.2f} GiB) of host memory, but only {} bytes ({:.2f} GiB) are available "
+        "({}): make the buffers smaller or free memory",
+        what, needed, gib(needed), avail->bytes, gib(avail->bytes), avail->source);
 }
 
 }  // namespace warpsim::launch

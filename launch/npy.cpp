@@ -20,16 +20,17 @@ struct DtypeRow {
     const char* name;
 };
 constexpr DtypeRow kDtypes[] = {
-    {"i1", ElemType::i8, "int8"},     {"u1", ElemType::u8, "uint8"},     {"i2", ElemType::i16, "int16"},
-    {"u2", ElemType::u16, "uint16"},  {"i4", ElemType::i32, "int32"},    {"u4", ElemType::u32, "uint32"},
-    {"i8", ElemType::i64, "int64"},   {"u8", ElemType::u64, "uint64"},   {"f2", ElemType::f16, "float16"},
-    {"V2", ElemType::bf16, "void16"}, {"f4", ElemType::f32, "float32"},  {"f8", ElemType::f64, "float64"},
+    {"i1", ElemType::i8, "int8"},     {"u1", ElemType::u8, "uint8"},    {"i2", ElemType::i16, "int16"},
+    {"u2", ElemType::u16, "uint16"},  {"i4", ElemType::i32, "int32"},   {"u4", ElemType::u32, "uint32"},
+    {"i8", ElemType::i64, "int64"},   {"u8", ElemType::u64, "uint64"},  {"f2", ElemType::f16, "float16"},
+    {"V2", ElemType::bf16, "void16"}, {"f4", ElemType::f32, "float32"}, {"f8", ElemType::f64, "float64"},
 };
 
 const DtypeRow* find_dtype(const std::string& descr) {
     if (descr.size() < 2) return nullptr;
     const char order = descr[0];
-    const std::string code = (order == '<' || order == '>' || order == '|' || order == '=') ? descr.substr(1) : descr;
+    const std::string code =
+        (order == '<' || order == '>' || order == '|' || order == '=') ? descr.substr(1) : descr;
     for (const auto& row : kDtypes)
         if (code == row.code) return &row;
     return nullptr;
@@ -44,7 +45,7 @@ std::string numpy_name(ElemType scalar) {
 
 // A cursor over the header's Python literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3,), }
 class DictReader {
-public:
+  public:
     explicit DictReader(std::string_view s) : s_(s) {}
     void skip_space() {
         while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
@@ -79,7 +80,7 @@ public:
     }
     size_t pos() const { return i_; }
 
-private:
+  private:
     std::string_view s_;
     size_t i_ = 0;
 };
@@ -89,7 +90,9 @@ std::optional<std::vector<uint64_t>> read_shape(DictReader& r) {
     std::vector<uint64_t> shape;
     while (!r.eat(')')) {
         auto w = r.word();
-        if (!w || w->size() > 19 || !std::all_of(w->begin(), w->end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+        if (!w || w->size() > 19 ||
+            !std::all_of(w->begin(), w->end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return std::nullopt;
         shape.push_back(std::stoull(*w));
         if (!r.eat(',') && !r.peek(')')) return std::nullopt;
     }
@@ -105,7 +108,8 @@ std::string read_dict(std::string_view text, NpyHeader& h) {
         auto key = r.string_literal();
         if (!key || !r.eat(':')) return "cannot read the header near byte " + std::to_string(r.pos());
         if (*key == "descr") {
-            if (r.peek('[')) return "structured dtypes (records) are not supported: save a plain numeric array";
+            if (r.peek('['))
+                return "structured dtypes (records) are not supported: save a plain numeric array";
             auto v = r.string_literal();
             if (!v) return "'descr' is not a dtype string";
             h.descr = *v;
@@ -125,7 +129,8 @@ std::string read_dict(std::string_view text, NpyHeader& h) {
         }
         if (!r.eat(',') && !r.peek('}')) return "cannot read the header near byte " + std::to_string(r.pos());
     }
-    if (!have_descr || !have_order || !have_shape) return "the header lacks 'descr', 'fortran_order' or 'shape'";
+    if (!have_descr || !have_order || !have_shape)
+        return "the header lacks 'descr', 'fortran_order' or 'shape'";
     return {};
 }
 
@@ -175,14 +180,15 @@ Outcome<NpyHeader> parse_npy_header(std::span<const uint8_t> bytes, const std::s
         return Fail::failure(name + " is not a NumPy .npy file (it does not start with \\x93NUMPY)");
     const uint8_t major = bytes[6];
     if (major < 1 || major > 3)
-        return Fail::failure(name + ": .npy format version " + std::to_string(major) + " is not supported (1 to 3)");
+        return Fail::failure(name + ": .npy format version " + std::to_string(major) +
+                             " is not supported (1 to 3)");
     const size_t len_bytes = major == 1 ? 2 : 4;
     if (bytes.size() < 8 + len_bytes) return Fail::failure(name + ": the .npy header is cut short");
     const uint64_t header_len = read_le(bytes, 8, len_bytes);
     const uint64_t offset = 8 + len_bytes + header_len;
     if (header_len > kMaxHeaderBytes || offset > bytes.size())
-        return Fail::failure(name + ": the .npy header is cut short or too long (" + std::to_string(header_len) +
-                             " bytes)");
+        return Fail::failure(name + ": the .npy header is cut short or too long (" +
+                             std::to_string(header_len) + " bytes)");
     NpyHeader h;
     h.data_offset = offset;
     std::string_view text(reinterpret_cast<const char*>(bytes.data()) + 8 + len_bytes, header_len);
@@ -202,8 +208,7 @@ bool exists_but_not_regular(const std::string& path) {
 
 Outcome<NpyHeader> read_npy_header(const std::string& path) {
     using Fail = Outcome<NpyHeader>;
-    if (exists_but_not_regular(path))
-        return Fail::failure(path + " is not a regular file: give a .npy file");
+    if (exists_but_not_regular(path)) return Fail::failure(path + " is not a regular file: give a .npy file");
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return Fail::failure("cannot open " + path);
     const auto size = static_cast<uint64_t>(in.tellg());
@@ -219,8 +224,8 @@ Outcome<NpyHeader> read_npy_header(const std::string& path) {
     const uint64_t elements = h->elements();
     const uint64_t want = elements > UINT64_MAX / 8 ? UINT64_MAX : elements * scalar_bytes(*type);
     if (size - h->data_offset != want)
-        return Fail::failure(path + ": shape " + h->shape_text() + " of " + npy_dtype_name(h->descr) + " needs " +
-                             std::to_string(want) + " bytes of data, the file has " +
+        return Fail::failure(path + ": shape " + h->shape_text() + " of " + npy_dtype_name(h->descr) +
+                             " needs " + std::to_string(want) + " bytes of data, the file has " +
                              std::to_string(size - h->data_offset) + " (cut short or not written by NumPy)");
     return h;
 }
@@ -230,16 +235,19 @@ std::string npy_fit_error(const NpyHeader& h, ElemType type, uint64_t count, boo
     auto held = npy_elem_type(h.descr);
     const std::string type_name(elem_name(type));
     if (!held)
-        return "holds dtype " + npy_dtype_name(h.descr) + ", which no argument type matches; save it with "
-               "a.astype(np." + numpy_name(scalar) + ")";
+        return "holds dtype " + npy_dtype_name(h.descr) +
+               ", which no argument type matches; save it with "
+               "a.astype(np." +
+               numpy_name(scalar) + ")";
     const bool bf16_bits = scalar == ElemType::bf16 && (*held == ElemType::u16 || *held == ElemType::bf16);
     if (same_dtype && *held != scalar && !bf16_bits)
-        return "holds " + npy_dtype_name(h.descr) + " but the argument is " + type_name + "; save it with a.astype(np." +
-               numpy_name(scalar) + ")" + (scalar == ElemType::bf16 ? " (bf16 bit patterns)" : "");
+        return "holds " + npy_dtype_name(h.descr) + " but the argument is " + type_name +
+               "; save it with a.astype(np." + numpy_name(scalar) + ")" +
+               (scalar == ElemType::bf16 ? " (bf16 bit patterns)" : "");
     const uint64_t want = count * elem_components(type);
     if (h.elements() != want)
-        return "has shape " + h.shape_text() + " (" + std::to_string(h.elements()) + " elements) but the argument has " +
-               std::to_string(count) + " x " + type_name +
+        return "has shape " + h.shape_text() + " (" + std::to_string(h.elements()) +
+               " elements) but the argument has " + std::to_string(count) + " x " + type_name +
                (elem_is_vector(type) ? " (" + std::to_string(want) + " components)" : "");
     size_t long_dims = 0;
     for (uint64_t d : h.shape) long_dims += d > 1;
@@ -266,7 +274,8 @@ std::vector<uint8_t> npy_file_bytes(ElemType type, uint64_t count, std::span<con
     std::string shape = elem_is_vector(type)
                             ? "(" + std::to_string(count) + ", " + std::to_string(elem_components(type)) + ")"
                             : "(" + std::to_string(count) + ",)";
-    std::string dict = "{'descr': '" + npy_descr(type) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    std::string dict =
+        "{'descr': '" + npy_descr(type) + "', 'fortran_order': False, 'shape': " + shape + ", }";
     // Magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64, as NumPy writes it.
     const size_t unpadded = 10 + dict.size() + 1;
     dict.append((64 - unpadded % 64) % 64, ' ');

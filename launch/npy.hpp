@@ -2,8 +2,9 @@
 // buffer, and matching an array's dtype and shape against a launch-spec argument.
 //
 // A buffer of component type T maps to the dtype of T (f32 <f4, i32 <i4, u8 |u1 ...); bf16, which NumPy has
-// no dtype for, is written as its 16-bit patterns (<u2) and read from <u2 or |V2. A vector type is an array of
-// shape (count, components) on writing; on reading any C-order shape with count * components elements fits.
+// no dtype for, is written as its 16-bit patterns (<u2) and read from <u2 or |V2. A vector type is an array
+// of shape (count, components) on writing; on reading any C-order shape with count * components elements
+// fits.
 #pragma once
 
 #include <cstdint>
@@ -18,11 +19,11 @@
 namespace warpsim::launch {
 
 struct NpyHeader {
-    std::string descr;              // as written: "<f4", "|u1", ">i8"
+    std::string descr;  // as written: "<f4", "|u1", ">i8"
     bool fortran_order = false;
-    std::vector<uint64_t> shape;    // () is a single element
-    uint64_t data_offset = 0;       // where the data begin in the file
-    uint64_t file_bytes = 0;        // size of the whole file (0 when parsed from memory)
+    std::vector<uint64_t> shape;  // () is a single element
+    uint64_t data_offset = 0;     // where the data begin in the file
+    uint64_t file_bytes = 0;      // size of the whole file (0 when parsed from memory)
 
     uint64_t elements() const;
     std::string shape_text() const;  // "(1000,)", "(32, 4)"

@@ -65,8 +65,9 @@ const Nvrtc* nvrtc() {
             if (bind(lib, "nvrtcCreateProgram", n.create) && bind(lib, "nvrtcCompileProgram", n.compile) &&
                 bind(lib, "nvrtcGetPTXSize", n.ptx_size) && bind(lib, "nvrtcGetPTX", n.ptx) &&
                 bind(lib, "nvrtcGetProgramLogSize", n.log_size) && bind(lib, "nvrtcGetProgramLog", n.log) &&
-                bind(lib, "nvrtcDestroyProgram", n.destroy) && bind(lib, "nvrtcGetErrorString", n.error_string) &&
-                bind(lib, "nvrtcVersion", n.version) && n.version(&n.major, &n.minor) == 0) {
+                bind(lib, "nvrtcDestroyProgram", n.destroy) &&
+                bind(lib, "nvrtcGetErrorString", n.error_string) && bind(lib, "nvrtcVersion", n.version) &&
+                n.version(&n.major, &n.minor) == 0) {
                 loaded = n;
                 ok = true;
                 return;
@@ -88,7 +89,8 @@ Outcome<CompiledPtx> nvrtc_compile(const Nvrtc& n, const std::string& source, co
     using Fail = Outcome<CompiledPtx>;
     nvrtcProgram prog = nullptr;
     if (nvrtcResult r = n.create(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr); r != 0)
-        return Fail::failure(name + ": NVRTC (" + n.path + ") could not take the source: " + n.error_string(r));
+        return Fail::failure(name + ": NVRTC (" + n.path +
+                             ") could not take the source: " + n.error_string(r));
     const std::string arch_option = "--gpu-architecture=" + virtual_arch(arch);
     const char* options[] = {arch_option.c_str(), "--generate-line-info"};
     const nvrtcResult compiled = n.compile(prog, 2, options);
@@ -100,8 +102,8 @@ Outcome<CompiledPtx> nvrtc_compile(const Nvrtc& n, const std::string& source, co
     }
     Fail out = Fail::failure("");
     if (compiled != 0) {
-        out = Fail::failure("NVRTC " + std::to_string(n.major) + "." + std::to_string(n.minor) + " failed on " +
-                            name + " (" + n.error_string(compiled) + "):\n" + log);
+        out = Fail::failure("NVRTC " + std::to_string(n.major) + "." + std::to_string(n.minor) +
+                            " failed on " + name + " (" + n.error_string(compiled) + "):\n" + log);
     } else {
         size_t size = 0;
         std::string ptx;
@@ -109,8 +111,11 @@ Outcome<CompiledPtx> nvrtc_compile(const Nvrtc& n, const std::string& source, co
             ptx.resize(size);
             if (n.ptx(prog, ptx.data()) == 0) ptx.resize(size - 1);
         }
-        if (ptx.empty()) out = Fail::failure(name + ": NVRTC compiled it but gave no PTX");
-        else out = CompiledPtx{std::move(ptx), "nvrtc " + std::to_string(n.major) + "." + std::to_string(n.minor)};
+        if (ptx.empty())
+            out = Fail::failure(name + ": NVRTC compiled it but gave no PTX");
+        else
+            out = CompiledPtx{std::move(ptx),
+                              "nvrtc " + std::to_string(n.major) + "." + std::to_string(n.minor)};
     }
     n.destroy(&prog);
     return out;
@@ -125,8 +130,8 @@ std::string find_nvrtc() {
 
 namespace {
 
-Outcome<CompiledPtx> compile_uncached(const std::string& source, const std::string& name, const std::string& arch,
-                                      CudaCompiler which) {
+Outcome<CompiledPtx> compile_uncached(const std::string& source, const std::string& name,
+                                      const std::string& arch, CudaCompiler which) {
     using Fail = Outcome<CompiledPtx>;
     if (which != CudaCompiler::nvcc) {
         if (const Nvrtc* n = nvrtc()) {
@@ -136,12 +141,15 @@ Outcome<CompiledPtx> compile_uncached(const std::string& source, const std::stri
             if (compiled || which == CudaCompiler::nvrtc || find_nvcc().empty()) return compiled;
         }
         if (which == CudaCompiler::nvrtc)
-            return Fail::failure("compiling " + name + " with NVRTC: no libnvrtc.so.13 or .12 could be loaded (on "
-                                 "the loader's path, under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda); install "
-                                 "the CUDA toolkit's NVRTC or let nvcc compile it");
+            return Fail::failure(
+                "compiling " + name +
+                " with NVRTC: no libnvrtc.so.13 or .12 could be loaded (on "
+                "the loader's path, under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda); install "
+                "the CUDA toolkit's NVRTC or let nvcc compile it");
     }
     if (find_nvcc().empty())
-        return Fail::failure("compiling " + name + " needs NVRTC or nvcc from the CUDA toolkit, and neither was "
+        return Fail::failure("compiling " + name +
+                             " needs NVRTC or nvcc from the CUDA toolkit, and neither was "
                              "found; install the toolkit (or just its NVRTC) or give the .ptx");
     auto ptx = compile_cu_text(source, name, arch);
     if (!ptx) return Fail::failure(ptx.error());

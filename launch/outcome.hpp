@@ -11,8 +11,9 @@ namespace warpsim::launch {
 // value or a non-empty error message that already names the file (and field or line) it is about.
 template <class T>
 class Outcome {
-public:
-    Outcome(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor): returned implicitly
+  public:
+    Outcome(T value)
+        : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor): returned implicitly
     static Outcome failure(std::string message) {
         Outcome o;
         o.error_ = std::move(message);
@@ -29,7 +30,7 @@ public:
     T* operator->() { return &*value_; }
     const std::string& error() const { return error_; }
 
-private:
+  private:
     Outcome() = default;
     std::optional<T> value_;
     std::string error_;

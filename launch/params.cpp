@@ -18,10 +18,13 @@ std::string param_desc(const ir::Function& kernel, size_t i) {
 
 std::string arg_desc(const ArgSpec& a) {
     switch (a.kind) {
-        case ArgSpec::Kind::buffer: return "a buffer is passed as an 8-byte pointer";
+        case ArgSpec::Kind::buffer:
+            return "a buffer is passed as an 8-byte pointer";
         case ArgSpec::Kind::scalar:
-            return "a " + std::string(elem_name(a.type)) + " scalar is " + std::to_string(a.value.size()) + " bytes";
-        case ArgSpec::Kind::bytes: return "the bytes argument has " + std::to_string(a.value.size()) + " bytes";
+            return "a " + std::string(elem_name(a.type)) + " scalar is " + std::to_string(a.value.size()) +
+                   " bytes";
+        case ArgSpec::Kind::bytes:
+            return "the bytes argument has " + std::to_string(a.value.size()) + " bytes";
     }
     return {};
 }
@@ -32,8 +35,8 @@ std::vector<std::string> check_args(const ir::Function& kernel, const LaunchSpec
     std::vector<std::string> errors;
     if (spec.args.size() != kernel.params.size()) {
         errors.push_back(spec.path + ": args: the spec gives " + std::to_string(spec.args.size()) +
-                         " arguments but kernel " + kernel.name + " takes " + std::to_string(kernel.params.size()) +
-                         " parameters");
+                         " arguments but kernel " + kernel.name + " takes " +
+                         std::to_string(kernel.params.size()) + " parameters");
     }
     const size_t n = std::min(spec.args.size(), kernel.params.size());
     for (size_t i = 0; i < n; ++i) {
@@ -67,7 +70,8 @@ std::vector<uint8_t> pack_params(const ir::Function& kernel, const std::vector<u
             const size_t slot = per_arg ? i : next_buffer;
             ++next_buffer;
             const uint64_t addr = slot < buffer_addresses.size() ? buffer_addresses[slot] : 0;
-            for (uint64_t b = 0; b < std::min<uint64_t>(size, 8); ++b) dst[b] = static_cast<uint8_t>(addr >> (8 * b));
+            for (uint64_t b = 0; b < std::min<uint64_t>(size, 8); ++b)
+                dst[b] = static_cast<uint8_t>(addr >> (8 * b));
             continue;
         }
         std::copy_n(a.value.begin(), std::min<uint64_t>(size, a.value.size()), dst);

@@ -10,8 +10,9 @@ namespace {
 using ojson = nlohmann::ordered_json;
 using json = nlohmann::json;
 
-const std::set<std::string> kKnownKeys = {"kernel",  "device",  "backend",   "spec",     "launch", "occupancy",
-                                          "metrics", "buffers", "predicted", "measured", "error",  "printf", "warpsim_version"};
+const std::set<std::string> kKnownKeys = {"kernel",    "device",  "backend",        "spec",      "launch",
+                                          "occupancy", "metrics", "buffers",        "predicted", "measured",
+                                          "error",     "printf",  "warpsim_version"};
 
 ojson number(double v) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
@@ -37,7 +38,9 @@ void read_opt(const json& j, const char* key, T& out) {
     if (j.contains(key) && !j[key].is_null()) out = j[key].get<T>();
 }
 
-double read_number(const json& j) { return j.is_null() ? NAN : j.get<double>(); }
+double read_number(const json& j) {
+    return j.is_null() ? NAN : j.get<double>();
+}
 
 LaunchConfig read_launch(const json& j) {
     LaunchConfig l;
@@ -90,7 +93,8 @@ RunReport read_report(const json& j) {
     if (j.contains("metrics"))
         for (const auto& [k, v] : j["metrics"].items()) r.metrics[k] = read_number(v);
     if (j.contains("buffers"))
-        for (const auto& b : j["buffers"]) r.buffers.push_back({b.at("arg").get<uint32_t>(), b.at("fnv1a").get<std::string>()});
+        for (const auto& b : j["buffers"])
+            r.buffers.push_back({b.at("arg").get<uint32_t>(), b.at("fnv1a").get<std::string>()});
     read_timings(j, r);
     if (j.contains("error") && j["error"].is_object()) {
         ReportError e;
@@ -122,8 +126,8 @@ int expectation_exit_code(const RunReport& report, const std::optional<std::stri
     if (report.error) return error_is_expected(report, expect_error) ? 0 : 1;
     if (!expect_error) return 0;
     if (complaint) {
-        *complaint = "the launch succeeded, but the spec's expect_error says it fails with \"" + *expect_error +
-                     "\"";
+        *complaint =
+            "the launch succeeded, but the spec's expect_error says it fails with \"" + *expect_error + "\"";
     }
     return 1;
 }
@@ -147,15 +151,23 @@ ojson to_json(const RunReport& r) {
     for (const auto& b : r.buffers) j["buffers"].push_back(ojson{{"arg", b.arg}, {"fnv1a", b.fnv1a}});
     if (r.predicted) {
         const auto& p = *r.predicted;
-        j["predicted"] = ojson{{"cycles", number(p.cycles)}, {"time_us", p.time_us}, {"dram_gbps", p.dram_gbps},
-                               {"gflops", p.gflops}, {"bound", p.bound}};
+        j["predicted"] = ojson{{"cycles", number(p.cycles)},
+                               {"time_us", p.time_us},
+                               {"dram_gbps", p.dram_gbps},
+                               {"gflops", p.gflops},
+                               {"bound", p.bound}};
     }
     if (r.measured) {
         const auto& m = *r.measured;
-        j["measured"] = ojson{{"time_us", m.time_us}, {"time_us_min", m.time_us_min}, {"time_us_max", m.time_us_max},
-                              {"runs", m.runs}, {"warmup", m.warmup}};
+        j["measured"] = ojson{{"time_us", m.time_us},
+                              {"time_us_min", m.time_us_min},
+                              {"time_us_max", m.time_us_max},
+                              {"runs", m.runs},
+                              {"warmup", m.warmup}};
     }
-    if (r.error) j["error"] = ojson{{"name", r.error->name}, {"message", r.error->message}, {"details", r.error->details}};
+    if (r.error)
+        j["error"] =
+            ojson{{"name", r.error->name}, {"message", r.error->message}, {"details", r.error->details}};
     if (!r.printf_output.empty()) j["printf"] = r.printf_output;
     if (!r.warpsim_version.empty()) j["warpsim_version"] = r.warpsim_version;
     if (r.extra.is_object())

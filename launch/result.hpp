@@ -26,29 +26,29 @@ struct LaunchConfig {
 struct OccupancyReport {
     uint32_t blocks_per_sm = 0;
     uint32_t warps_per_sm = 0;
-    double occupancy = 0;     // warps_per_sm / the SM's maximum
-    std::string limiter;      // "warps", "registers", "shared", "blocks" (or "" when unknown)
+    double occupancy = 0;  // warps_per_sm / the SM's maximum
+    std::string limiter;   // "warps", "registers", "shared", "blocks" (or "" when unknown)
 };
 
 struct BufferHash {
-    uint32_t arg = 0;         // index into the spec's args
-    std::string fnv1a;        // 16 lower-case hex digits
+    uint32_t arg = 0;   // index into the spec's args
+    std::string fnv1a;  // 16 lower-case hex digits
 };
 
-struct PredictedTiming {      // the simulator's timing model
+struct PredictedTiming {  // the simulator's timing model
     double cycles = 0, time_us = 0, dram_gbps = 0, gflops = 0;
-    std::string bound;        // "dram", "latency", ...
+    std::string bound;  // "dram", "latency", ...
 };
 
-struct MeasuredTiming {       // CUDA events on the GPU: median and spread of `runs` launches after `warmup`
+struct MeasuredTiming {  // CUDA events on the GPU: median and spread of `runs` launches after `warmup`
     double time_us = 0, time_us_min = 0, time_us_max = 0;
     uint32_t runs = 0, warmup = 0;
 };
 
 struct ReportError {
-    std::string name;         // "CUDA_ERROR_ILLEGAL_ADDRESS", or the simulator's own name
-    std::string message;      // "an illegal memory access was encountered"
-    std::string details;      // where: file:line, block, thread, address ... ("" when none)
+    std::string name;     // "CUDA_ERROR_ILLEGAL_ADDRESS", or the simulator's own name
+    std::string message;  // "an illegal memory access was encountered"
+    std::string details;  // where: file:line, block, thread, address ... ("" when none)
 };
 
 struct RunReport {
@@ -61,9 +61,9 @@ struct RunReport {
     std::optional<PredictedTiming> predicted;
     std::optional<MeasuredTiming> measured;
     std::optional<ReportError> error;
-    std::string printf_output;            // "printf" key, left out when empty
+    std::string printf_output;                             // "printf" key, left out when empty
     std::string warpsim_version = std::string(version());  // the warpsim that wrote the report
-    nlohmann::json extra = nlohmann::json::object();  // further top-level keys, kept on a round trip
+    nlohmann::json extra = nlohmann::json::object();       // further top-level keys, kept on a round trip
 };
 
 // Whether the report's error is the one a spec's `expect_error` names: the expected text occurs in the

@@ -29,13 +29,15 @@ std::string element_text(const ArgSpec& arg, std::span<const uint8_t> bytes, uin
     if (comps == 1) return format_component(arg.type, component_bits_at(bytes, arg.type, i));
     std::string out = "(";
     for (uint32_t j = 0; j < comps; ++j)
-        out += (j ? ", " : "") + format_component(arg.type, component_bits_at(bytes, arg.type, i * comps + j));
+        out +=
+            (j ? ", " : "") + format_component(arg.type, component_bits_at(bytes, arg.type, i * comps + j));
     return out + ")";
 }
 
 }  // namespace
 
-Outcome<ShowRequest> parse_show(std::string_view text, const LaunchSpec& spec, const std::vector<std::string>& names) {
+Outcome<ShowRequest> parse_show(std::string_view text, const LaunchSpec& spec,
+                                const std::vector<std::string>& names) {
     using Fail = Outcome<ShowRequest>;
     const std::string given(text);
     ShowRequest r;
@@ -87,15 +89,16 @@ Outcome<ShowRequest> parse_show(std::string_view text, const LaunchSpec& spec, c
         auto i = parse_int(inside);
         const int64_t signed_n = static_cast<int64_t>(n);
         if (!i || *i >= signed_n || *i < -signed_n)
-            return Fail::failure("--show " + given + ": index " + std::string(inside) + " is outside " + who + "[0:" +
-                                 std::to_string(n) + "]");
+            return Fail::failure("--show " + given + ": index " + std::string(inside) + " is outside " + who +
+                                 "[0:" + std::to_string(n) + "]");
         r.start = clamp_index(*i, n);
         r.stop = r.start + 1;
     } else {
         auto a = inside.substr(0, colon), b = inside.substr(colon + 1);
         auto ia = a.empty() ? std::optional<int64_t>(0) : parse_int(a);
         auto ib = b.empty() ? std::optional<int64_t>(static_cast<int64_t>(n)) : parse_int(b);
-        if (!ia || !ib) return Fail::failure("--show " + given + ": the slice takes integers, as in c[990:1000]");
+        if (!ia || !ib)
+            return Fail::failure("--show " + given + ": the slice takes integers, as in c[990:1000]");
         r.start = clamp_index(*ia, n);
         r.stop = std::max(r.start, clamp_index(*ib, n));
     }
@@ -111,9 +114,9 @@ std::string format_show(const ShowRequest& r, const ArgSpec& arg, std::span<cons
         return fmt::format("show      {} ({} value) = {}\n", r.label, type,
                            arg.kind == ArgSpec::Kind::scalar ? format_component(arg.type, bits) : "(bytes)");
     }
-    std::string out = fmt::format("show      {} ({}, elements {}..{} of {}){}\n", r.label, type, r.start,
-                                  r.stop ? r.stop - 1 : 0, arg.count,
-                                  r.whole && arg.count > r.stop ? "; give a slice for others, e.g. [a:b]" : "");
+    std::string out = fmt::format(
+        "show      {} ({}, elements {}..{} of {}){}\n", r.label, type, r.start, r.stop ? r.stop - 1 : 0,
+        arg.count, r.whole && arg.count > r.stop ? "; give a slice for others, e.g. [a:b]" : "");
     if (r.start == r.stop) return out + "            (empty)\n";
     const uint64_t per_row = elem_components(arg.type) > 1 ? 4 : 8;
     for (uint64_t i = r.start; i < r.stop; i += per_row) {
@@ -125,11 +128,13 @@ std::string format_show(const ShowRequest& r, const ArgSpec& arg, std::span<cons
 }
 
 nlohmann::ordered_json show_json(const ShowRequest& r, const ArgSpec& arg, std::span<const uint8_t> bytes) {
-    nlohmann::ordered_json j = {{"arg", r.arg}, {"select", r.label}, {"type", std::string(elem_name(arg.type))}};
+    nlohmann::ordered_json j = {
+        {"arg", r.arg}, {"select", r.label}, {"type", std::string(elem_name(arg.type))}};
     if (arg.kind != ArgSpec::Kind::buffer) {
         uint64_t bits = 0;
         for (size_t i = 0; i < arg.value.size() && i < 8; ++i) bits |= uint64_t(arg.value[i]) << (8 * i);
-        j["value"] = arg.kind == ArgSpec::Kind::scalar ? component_json(arg.type, bits) : nlohmann::ordered_json();
+        j["value"] =
+            arg.kind == ArgSpec::Kind::scalar ? component_json(arg.type, bits) : nlohmann::ordered_json();
         return j;
     }
     j["start"] = r.start;
@@ -141,7 +146,8 @@ nlohmann::ordered_json show_json(const ShowRequest& r, const ArgSpec& arg, std::
             continue;
         }
         nlohmann::ordered_json v = nlohmann::ordered_json::array();
-        for (uint32_t c = 0; c < comps; ++c) v.push_back(component_json(arg.type, component_bits_at(bytes, arg.type, i * comps + c)));
+        for (uint32_t c = 0; c < comps; ++c)
+            v.push_back(component_json(arg.type, component_bits_at(bytes, arg.type, i * comps + c)));
         values.push_back(std::move(v));
     }
     j["values"] = std::move(values);

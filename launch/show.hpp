@@ -26,7 +26,8 @@ inline constexpr uint64_t kShowDefault = 16;
 // Parses NAME, NAME[i], NAME[a:b], args[N][a:b] ...; a and b may be negative or left out, as in Python.
 // `names` holds each argument's name ("" when unknown). Errors say what was not understood, with
 // "did you mean" for a misspelt name.
-Outcome<ShowRequest> parse_show(std::string_view text, const LaunchSpec& spec, const std::vector<std::string>& names);
+Outcome<ShowRequest> parse_show(std::string_view text, const LaunchSpec& spec,
+                                const std::vector<std::string>& names);
 
 // "c[990:1000] (f32, 10 of 1000): 1980 1982 ..." with the index of each row's first element; `bytes` is the
 // buffer after the kernel (ignored for scalars, whose value is printed).

@@ -8,11 +8,11 @@
 
 #include <cerrno>
 #include <csignal>
-#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "launch/cleanup.hpp"
@@ -72,7 +72,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
         result.output = std::string("pipe: ") + std::strerror(errno);
         return result;
     }
-    std::optional<SignalsBlocked> blocked;  // until the child is registered: a signal in between would orphan it
+    std::optional<SignalsBlocked>
+        blocked;  // until the child is registered: a signal in between would orphan it
     blocked.emplace();
     pid_t pid = ::fork();
     if (pid < 0) {
@@ -92,8 +93,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     char buf[4096];
     for (;;) {
         ssize_t n = ::read(fds[0], buf, sizeof buf);
-        if (n > 0) result.output.append(buf, size_t(n));
-        else if (n == 0 || errno != EINTR) break;
+        if (n > 0)
+            result.output.append(buf, size_t(n));
+        else if (n == 0 || errno != EINTR)
+            break;
     }
     ::close(fds[0]);
     int status = 0;
@@ -103,15 +106,20 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     return result;
 }
 
-std::string find_nvcc() { return find_cuda_program("nvcc"); }
+std::string find_nvcc() {
+    return find_cuda_program("nvcc");
+}
 
-// nvcc -ptx on cu_path, or on `source` written to a temporary file of cu_path's name when it is not empty. The
-// folder is a TempPath (removed on fatal signals too) and nvcc's TMPDIR, so its own temporary files go with it.
-static Outcome<std::string> nvcc_ptx(const std::string& nvcc, const std::string& arch, const std::string& cu_path,
-                                     const std::string& source, const std::string& context) {
+// nvcc -ptx on cu_path, or on `source` written to a temporary file of cu_path's name when it is not empty.
+// The folder is a TempPath (removed on fatal signals too) and nvcc's TMPDIR, so its own temporary files go
+// with it.
+static Outcome<std::string> nvcc_ptx(const std::string& nvcc, const std::string& arch,
+                                     const std::string& cu_path, const std::string& source,
+                                     const std::string& context) {
     auto tmpdir = TempPath::make_dir("warpsim-nvcc-");
     if (!tmpdir) {
-        return Outcome<std::string>::failure(context + ": cannot make a temporary folder: " + std::strerror(errno));
+        return Outcome<std::string>::failure(context +
+                                             ": cannot make a temporary folder: " + std::strerror(errno));
     }
     const fs::path folder(tmpdir->path());
     std::string input = cu_path;
@@ -120,7 +128,8 @@ static Outcome<std::string> nvcc_ptx(const std::string& nvcc, const std::string&
         std::ofstream(input, std::ios::binary) << source;
     }
     const std::string out = (folder / (fs::path(cu_path).stem().string() + ".ptx")).string();
-    ProcessResult r = run_process({nvcc, "-ptx", "-arch=" + arch, "-lineinfo", "-o", out, input}, tmpdir->path());
+    ProcessResult r =
+        run_process({nvcc, "-ptx", "-arch=" + arch, "-lineinfo", "-o", out, input}, tmpdir->path());
     return r.status == 0 ? read_text(out, context)
                          : Outcome<std::string>::failure("nvcc failed on " + cu_path + " (exit " +
                                                          std::to_string(r.status) + "):\n" + r.output);
@@ -142,16 +151,18 @@ Outcome<std::string> compile_cu(const LaunchSpec& spec, const std::string& nvcc)
     if (!fs::is_regular_file(spec.source_path, ec))
         return Outcome<std::string>::failure(context + ": cannot open " + spec.source_path);
     if (nvcc.empty())
-        return Outcome<std::string>::failure("compiling " + spec.source_path +
-                                             " needs nvcc from the CUDA toolkit; install it or give the .ptx");
+        return Outcome<std::string>::failure(
+            "compiling " + spec.source_path +
+            " needs nvcc from the CUDA toolkit; install it or give the .ptx");
     return nvcc_ptx(nvcc, spec.arch, spec.source_path, "", context);
 }
 
-Outcome<std::string> compile_cu_text(const std::string& source, const std::string& name, const std::string& arch) {
+Outcome<std::string> compile_cu_text(const std::string& source, const std::string& name,
+                                     const std::string& arch) {
     const std::string nvcc = find_nvcc();
     if (nvcc.empty())
-        return Outcome<std::string>::failure("compiling " + name +
-                                             " needs nvcc from the CUDA toolkit; install it or give the .ptx");
+        return Outcome<std::string>::failure(
+            "compiling " + name + " needs nvcc from the CUDA toolkit; install it or give the .ptx");
     return nvcc_ptx(nvcc, arch, name, source, name);
 }
 

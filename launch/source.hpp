@@ -18,7 +18,8 @@ Outcome<std::string> load_source(const LaunchSpec& spec);
 Outcome<std::string> compile_cu(const LaunchSpec& spec, const std::string& nvcc);
 
 // Compiles CUDA source text (the C++ API); `name` is the .cu file name nvcc and the messages see.
-Outcome<std::string> compile_cu_text(const std::string& source, const std::string& name, const std::string& arch);
+Outcome<std::string> compile_cu_text(const std::string& source, const std::string& name,
+                                     const std::string& arch);
 
 // Where nvcc is, or "" when no CUDA toolkit can be found.
 std::string find_nvcc();

@@ -34,7 +34,8 @@ std::string find_cuda_program(std::string_view name, const std::vector<fs::path>
             const std::string_view dir = rest.substr(0, colon);
             rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
             if (dir.empty()) continue;
-            if (fs::path p = fs::path(std::string(dir)) / std::string(name); is_executable_file(p)) return p.string();
+            if (fs::path p = fs::path(std::string(dir)) / std::string(name); is_executable_file(p))
+                return p.string();
         }
     }
     for (const auto& root : cuda_roots()) {
@@ -46,6 +47,8 @@ std::string find_cuda_program(std::string_view name, const std::vector<fs::path>
     return {};
 }
 
-std::string cuda_program_search_words() { return "PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin"; }
+std::string cuda_program_search_words() {
+    return "PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin";
+}
 
 }  // namespace warpsim::launch

@@ -9,7 +9,8 @@
 
 namespace warpsim::launch {
 
-// The toolkit folders, in search order: $CUDA_HOME, $CUDA_PATH (each when set and not empty), /usr/local/cuda.
+// The toolkit folders, in search order: $CUDA_HOME, $CUDA_PATH (each when set and not empty),
+// /usr/local/cuda.
 std::vector<std::filesystem::path> cuda_roots();
 
 // The program `name` (for example "ptxas"): the first executable file of that name in the folders of $PATH,

@@ -3,6 +3,8 @@
 
 namespace warpsim::launch {
 
-std::string_view version() { return WARPSIM_VERSION; }
+std::string_view version() {
+    return WARPSIM_VERSION;
+}
 
 }  // namespace warpsim::launch

@@ -25,11 +25,16 @@ warpsim::Type type_of_dtype(const py::dtype& dt, const std::string& what) {
     if (kind == 'i' || kind == 'u') {
         const bool s = kind == 'i';
         switch (size) {
-            case 1: return s ? warpsim::Type::i8 : warpsim::Type::u8;
-            case 2: return s ? warpsim::Type::i16 : warpsim::Type::u16;
-            case 4: return s ? warpsim::Type::i32 : warpsim::Type::u32;
-            case 8: return s ? warpsim::Type::i64 : warpsim::Type::u64;
-            default: break;
+            case 1:
+                return s ? warpsim::Type::i8 : warpsim::Type::u8;
+            case 2:
+                return s ? warpsim::Type::i16 : warpsim::Type::u16;
+            case 4:
+                return s ? warpsim::Type::i32 : warpsim::Type::u32;
+            case 8:
+                return s ? warpsim::Type::i64 : warpsim::Type::u64;
+            default:
+                break;
         }
     }
     if (kind == 'b' && size == 1) return warpsim::Type::u8;
@@ -72,9 +77,12 @@ warpsim::Arg scalar_for(const py::handle& value, const warpsim::Param& p, const 
             const auto v = value.cast<long long>();
             const auto u = static_cast<unsigned long long>(v);
             if (v >= 0 || p.bytes == 8) {
-                if (p.bytes == 8) return warpsim::Arg::scalar<uint64_t>(value.cast<unsigned long long>(), p.name);
-                if (p.bytes == 4 && u <= UINT32_MAX) return warpsim::Arg::scalar<uint32_t>(uint32_t(u), p.name);
-                if (p.bytes == 2 && u <= UINT16_MAX) return warpsim::Arg::scalar<uint16_t>(uint16_t(u), p.name);
+                if (p.bytes == 8)
+                    return warpsim::Arg::scalar<uint64_t>(value.cast<unsigned long long>(), p.name);
+                if (p.bytes == 4 && u <= UINT32_MAX)
+                    return warpsim::Arg::scalar<uint32_t>(uint32_t(u), p.name);
+                if (p.bytes == 2 && u <= UINT16_MAX)
+                    return warpsim::Arg::scalar<uint16_t>(uint16_t(u), p.name);
                 if (p.bytes == 1 && u <= UINT8_MAX) return warpsim::Arg::scalar<uint8_t>(uint8_t(u), p.name);
             }
         }
@@ -92,8 +100,9 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
     const std::vector<warpsim::Param> params = module.parameters(kernel);
     const std::string where = kernel;
     if (args.size() != params.size())
-        throw warpsim::Error(where + ": " + std::to_string(args.size()) + " arguments given, the kernel has " +
-                             std::to_string(params.size()) + " parameters");
+        throw warpsim::Error(where + ": " + std::to_string(args.size()) +
+                             " arguments given, the kernel has " + std::to_string(params.size()) +
+                             " parameters");
     auto dim = [&](const std::vector<uint32_t>& d, const char* what) {
         if (d.empty() || d.size() > 3)
             throw warpsim::Error(where + ": " + what + " is an int or a tuple of 1 to 3 ints");
@@ -121,7 +130,8 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
             l.args.push_back(std::move(arg));
             if (arr.writeable()) outputs.emplace_back(i, arr);
         } else if (py::isinstance<py::array>(a) || py::hasattr(a, "dtype")) {
-            // A NumPy scalar (np.int32(5)) or a 0-d array: its own type, which must have the parameter's size.
+            // A NumPy scalar (np.int32(5)) or a 0-d array: its own type, which must have the parameter's
+            // size.
             py::array arr = py::array::ensure(a);
             if (!arr) throw warpsim::Error(what + ": cannot read it as a NumPy scalar");
             const warpsim::Type t = type_of_dtype(arr.dtype(), what);
@@ -174,7 +184,8 @@ PYBIND11_MODULE(_core, m) {
         .def_readonly("ptx_type", &warpsim::Param::ptx_type)
         .def_readonly("bytes", &warpsim::Param::bytes)
         .def_readonly("is_float", &warpsim::Param::is_float)
-        .def("__repr__", [](const warpsim::Param& p) { return "<Param ." + p.ptx_type + " " + p.name + ">"; });
+        .def("__repr__",
+             [](const warpsim::Param& p) { return "<Param ." + p.ptx_type + " " + p.name + ">"; });
 
     py::class_<warpsim::Module>(m, "Module")
         .def_static("from_ptx", &warpsim::Module::from_ptx, py::arg("ptx"), py::arg("name") = "module.ptx")
@@ -183,14 +194,18 @@ PYBIND11_MODULE(_core, m) {
             [](std::string source, std::string name, std::string arch, const std::string& compiler) {
                 using C = warpsim::Module::Compiler;
                 C c = C::automatic;
-                if (compiler == "nvrtc") c = C::nvrtc;
-                else if (compiler == "nvcc") c = C::nvcc;
+                if (compiler == "nvrtc")
+                    c = C::nvrtc;
+                else if (compiler == "nvcc")
+                    c = C::nvcc;
                 else if (compiler != "auto")
-                    throw warpsim::Error("compiler must be \"auto\", \"nvrtc\" or \"nvcc\", not \"" + compiler + "\"");
+                    throw warpsim::Error("compiler must be \"auto\", \"nvrtc\" or \"nvcc\", not \"" +
+                                         compiler + "\"");
                 py::gil_scoped_release release;
                 return warpsim::Module::from_cuda(std::move(source), std::move(name), std::move(arch), c);
             },
-            py::arg("source"), py::arg("name") = "kernel.cu", py::arg("arch") = "sm_90", py::arg("compiler") = "auto")
+            py::arg("source"), py::arg("name") = "kernel.cu", py::arg("arch") = "sm_90",
+            py::arg("compiler") = "auto")
         .def_property_readonly("compiler", &warpsim::Module::compiler)
         .def_static("load", &warpsim::Module::load, py::arg("path"))
         .def_property_readonly("name", &warpsim::Module::name)
@@ -221,6 +236,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("ok", &warpsim::Result::ok);
 
     m.def("launch", &launch, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
-          py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"), py::arg("sample") = false,
+          py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"),
+          py::arg("sample") = false,
           "Runs one launch; arrays are read before and written back after it, in place.");
 }

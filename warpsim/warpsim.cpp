@@ -20,10 +20,10 @@
 namespace warpsim {
 
 struct Module::Impl {
-    std::string name;            // file name for messages
+    std::string name;  // file name for messages
     std::string ptx;
-    std::string cu_source;       // the CUDA source when compiled from one: parameter names and C++ types
-    std::string compiler;        // "nvrtc 13.0", "nvcc" or "" (PTX given)
+    std::string cu_source;  // the CUDA source when compiled from one: parameter names and C++ types
+    std::string compiler;   // "nvrtc 13.0", "nvcc" or "" (PTX given)
     std::shared_ptr<ir::Module> module;
 };
 
@@ -37,7 +37,9 @@ std::string read_file(const std::string& path) {
     return ss.str();
 }
 
-launch::ElemType elem_type(Type t) { return static_cast<launch::ElemType>(static_cast<uint8_t>(t)); }
+launch::ElemType elem_type(Type t) {
+    return static_cast<launch::ElemType>(static_cast<uint8_t>(t));
+}
 
 launch::LaunchSpec make_spec(const Module& m, const Launch& l) {
     launch::LaunchSpec spec;
@@ -58,9 +60,9 @@ launch::LaunchSpec make_spec(const Module& m, const Launch& l) {
             s.count = a.count;
             if (!a.data.empty()) {
                 if (a.data.size() != a.count * type_bytes(a.type))
-                    throw Error(spec.path + ": args[" + std::to_string(i) + "]: " + std::to_string(a.data.size()) +
-                                " bytes of data for " + std::to_string(a.count) + " elements of " +
-                                std::string(type_name(a.type)));
+                    throw Error(spec.path + ": args[" + std::to_string(i) +
+                                "]: " + std::to_string(a.data.size()) + " bytes of data for " +
+                                std::to_string(a.count) + " elements of " + std::string(type_name(a.type)));
                 s.init.kind = launch::BufferInit::Kind::host;
                 s.init.host = {reinterpret_cast<const uint8_t*>(a.data.data()), a.data.size()};
                 s.init.text = "host data";
@@ -100,10 +102,16 @@ Result from_report(const launch::RunReport& r) {
 
 }  // namespace
 
-std::string_view version() { return launch::version(); }
+std::string_view version() {
+    return launch::version();
+}
 
-std::string_view type_name(Type t) { return launch::elem_name(elem_type(t)); }
-std::size_t type_bytes(Type t) { return launch::elem_bytes(elem_type(t)); }
+std::string_view type_name(Type t) {
+    return launch::elem_name(elem_type(t));
+}
+std::size_t type_bytes(Type t) {
+    return launch::elem_bytes(elem_type(t));
+}
 
 Module Module::from_ptx(std::string ptx, std::string name) {
     auto parsed = session::parse_verified(ptx, name);
@@ -116,7 +124,7 @@ Module Module::from_ptx(std::string ptx, std::string name) {
 }
 
 Module Module::from_cuda(std::string source, std::string name, std::string arch, Compiler compiler) {
-    const auto which = compiler == Compiler::nvrtc ? launch::CudaCompiler::nvrtc
+    const auto which = compiler == Compiler::nvrtc  ? launch::CudaCompiler::nvrtc
                        : compiler == Compiler::nvcc ? launch::CudaCompiler::nvcc
                                                     : launch::CudaCompiler::automatic;
     auto compiled = launch::compile_cuda(source, name, arch, which);
@@ -141,9 +149,15 @@ Module Module::load(const std::string& path) {
     throw Error(path + ": neither a .ptx nor a .cu file");
 }
 
-const std::string& Module::name() const { return impl_->name; }
-const std::string& Module::ptx() const { return impl_->ptx; }
-const std::string& Module::compiler() const { return impl_->compiler; }
+const std::string& Module::name() const {
+    return impl_->name;
+}
+const std::string& Module::ptx() const {
+    return impl_->ptx;
+}
+const std::string& Module::compiler() const {
+    return impl_->compiler;
+}
 
 std::vector<std::string> Module::kernels() const {
     std::vector<std::string> names;

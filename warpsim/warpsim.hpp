@@ -26,7 +26,7 @@ std::string_view version();
 // Bad input (PTX that does not parse, an unknown kernel, arguments that do not fit the kernel's
 // parameters, a device preset that does not exist). The message names the file, line or argument.
 class Error : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -37,30 +37,41 @@ std::size_t type_bytes(Type t);
 
 template <class T>
 constexpr Type type_of() {
-    if constexpr (std::is_same_v<T, int8_t>) return Type::i8;
-    else if constexpr (std::is_same_v<T, uint8_t>) return Type::u8;
-    else if constexpr (std::is_same_v<T, int16_t>) return Type::i16;
-    else if constexpr (std::is_same_v<T, uint16_t>) return Type::u16;
-    else if constexpr (std::is_same_v<T, int32_t>) return Type::i32;
-    else if constexpr (std::is_same_v<T, uint32_t>) return Type::u32;
-    else if constexpr (std::is_same_v<T, int64_t>) return Type::i64;
-    else if constexpr (std::is_same_v<T, uint64_t>) return Type::u64;
-    else if constexpr (std::is_same_v<T, float>) return Type::f32;
-    else if constexpr (std::is_same_v<T, double>) return Type::f64;
-    else static_assert(sizeof(T) == 0, "warpsim::type_of: no element type for this C++ type");
+    if constexpr (std::is_same_v<T, int8_t>)
+        return Type::i8;
+    else if constexpr (std::is_same_v<T, uint8_t>)
+        return Type::u8;
+    else if constexpr (std::is_same_v<T, int16_t>)
+        return Type::i16;
+    else if constexpr (std::is_same_v<T, uint16_t>)
+        return Type::u16;
+    else if constexpr (std::is_same_v<T, int32_t>)
+        return Type::i32;
+    else if constexpr (std::is_same_v<T, uint32_t>)
+        return Type::u32;
+    else if constexpr (std::is_same_v<T, int64_t>)
+        return Type::i64;
+    else if constexpr (std::is_same_v<T, uint64_t>)
+        return Type::u64;
+    else if constexpr (std::is_same_v<T, float>)
+        return Type::f32;
+    else if constexpr (std::is_same_v<T, double>)
+        return Type::f64;
+    else
+        static_assert(sizeof(T) == 0, "warpsim::type_of: no element type for this C++ type");
 }
 
 // One parameter of a kernel as its PTX declares it.
 struct Param {
-    std::string name;          // "_Z6vecAddPKfS0_Pfi_param_0"
-    std::string ptx_type;      // "u64" (pointers too), "s32", "f32", "b8" (an array of bytes: a struct) ...
+    std::string name;      // "_Z6vecAddPKfS0_Pfi_param_0"
+    std::string ptx_type;  // "u64" (pointers too), "s32", "f32", "b8" (an array of bytes: a struct) ...
     std::size_t bytes = 0;
-    bool is_float = false;     // a floating-point scalar (f16, bf16, f32, f64)
+    bool is_float = false;  // a floating-point scalar (f16, bf16, f32, f64)
 };
 
 // A parsed and verified PTX module. Copies share the module.
 class Module {
-public:
+  public:
     // PTX text; `name` is the file name used in messages.
     static Module from_ptx(std::string ptx, std::string name = "module.ptx");
     // CUDA C++ source compiled to PTX for `arch` ("sm_90") with line information: in process by NVRTC
@@ -86,7 +97,7 @@ public:
     struct Impl;
     const Impl& impl() const { return *impl_; }
 
-private:
+  private:
     explicit Module(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
     std::shared_ptr<const Impl> impl_;
 };
@@ -97,10 +108,10 @@ struct Arg {
     enum class Kind : uint8_t { buffer, scalar };
     Kind kind = Kind::scalar;
     Type type = Type::i32;
-    uint64_t count = 0;                   // buffer: elements
-    std::span<const std::byte> data;      // buffer: the initial contents (empty: zeros); not owned
-    std::vector<std::byte> value;         // scalar: little-endian bits
-    std::string name;                     // optional, for messages
+    uint64_t count = 0;               // buffer: elements
+    std::span<const std::byte> data;  // buffer: the initial contents (empty: zeros); not owned
+    std::vector<std::byte> value;     // scalar: little-endian bits
+    std::string name;                 // optional, for messages
 
     template <class T>
     static Arg buffer(std::span<const T> initial, std::string name = {}) {
@@ -145,9 +156,9 @@ struct Dim3 {
 
 // A launch as the launch spec describes one (DESIGN.md "The launch spec").
 struct Launch {
-    std::string kernel;          // the PTX name, or the demangled base name of a C++ kernel
+    std::string kernel;  // the PTX name, or the demangled base name of a C++ kernel
     Dim3 grid, block;
-    uint32_t shared_bytes = 0;   // dynamic shared memory per block
+    uint32_t shared_bytes = 0;  // dynamic shared memory per block
     std::vector<Arg> args;
 };
 
@@ -155,31 +166,32 @@ enum class Backend : uint8_t { simulator, gpu };
 
 struct RunOptions {
     Backend backend = Backend::simulator;
-    std::string device = "h200";      // simulator: a device preset (`warpsim devices`) or a preset file
-    uint32_t workers = 0;             // simulator: host threads, 0 = all cores
-    // simulator: counts and predicted time from a sample of the blocks (`warpsim run --sample`, docs/REPORT.md);
-    // no buffer comes back (Result::buffers are empty) and the report's "sampling" object has each count's bound.
+    std::string device = "h200";  // simulator: a device preset (`warpsim devices`) or a preset file
+    uint32_t workers = 0;         // simulator: host threads, 0 = all cores
+    // simulator: counts and predicted time from a sample of the blocks (`warpsim run --sample`,
+    // docs/REPORT.md); no buffer comes back (Result::buffers are empty) and the report's "sampling" object
+    // has each count's bound.
     bool sample = false;
-    uint32_t gpu_runs = 20;           // gpu: timed launches after `gpu_warmup` (0: no timing)
+    uint32_t gpu_runs = 20;  // gpu: timed launches after `gpu_warmup` (0: no timing)
     uint32_t gpu_warmup = 3;
 };
 
 struct Predicted {
     double cycles = 0, time_us = 0, dram_gbps = 0, gflops = 0;
-    std::string bound;                // what limits the kernel: "dram", "latency", ...
+    std::string bound;  // what limits the kernel: "dram", "latency", ...
 };
 
 struct Result {
-    std::string backend;              // "sim" or "cuda"
+    std::string backend;  // "sim" or "cuda"
     std::string device;
     // The launch's fault or launch error as CUDA names it ("cudaErrorIllegalAddress"), or empty.
     std::string error, error_message;
-    std::vector<std::vector<uint8_t>> buffers;       // per argument, its bytes after the kernel; empty for scalars
-    std::map<std::string, double> metrics;           // Nsight Compute metric names
-    std::optional<Predicted> predicted;              // simulator
-    std::optional<double> measured_time_us;          // gpu: median of the timed launches
+    std::vector<std::vector<uint8_t>> buffers;  // per argument, its bytes after the kernel; empty for scalars
+    std::map<std::string, double> metrics;      // Nsight Compute metric names
+    std::optional<Predicted> predicted;         // simulator
+    std::optional<double> measured_time_us;     // gpu: median of the timed launches
     std::string printf_output;
-    std::string json;                                // the whole report, as `warpsim run --json` prints it
+    std::string json;  // the whole report, as `warpsim run --json` prints it
     // What the launch's checks found questionable but ran anyway (a buffer whose element type differs from
     // the pointer's in the kernel's C++ signature), as the command line prints them.
     std::vector<std::string> warnings;
@@ -189,7 +201,8 @@ struct Result {
     template <class T>
     std::vector<T> buffer(std::size_t arg) const {
         if (arg >= buffers.size() || buffers[arg].size() % sizeof(T) != 0)
-            throw Error("warpsim::Result::buffer: argument " + std::to_string(arg) + " is no buffer of that type");
+            throw Error("warpsim::Result::buffer: argument " + std::to_string(arg) +
+                        " is no buffer of that type");
         std::vector<T> out(buffers[arg].size() / sizeof(T));
         std::memcpy(out.data(), buffers[arg].data(), buffers[arg].size());
         return out;

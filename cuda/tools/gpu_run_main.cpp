@@ -39,13 +39,20 @@ bool parse_args(int argc, char** argv, Args& a) {
             out = uint32_t(std::strtoul(v[++i].c_str(), nullptr, 10));
             return true;
         };
-        if (v[i] == "--json") a.json = true;
-        else if (v[i] == "--profile") a.profile = true;
-        else if (v[i] == "--backend" && i + 1 < v.size() && v[i + 1] == "cuda") ++i;
-        else if (v[i] == "--runs") { if (!next_uint(a.run.runs)) return false; }
-        else if (v[i] == "--warmup") { if (!next_uint(a.run.warmup)) return false; }
-        else if (a.spec.empty() && !v[i].starts_with("--")) a.spec = v[i];
-        else return false;
+        if (v[i] == "--json")
+            a.json = true;
+        else if (v[i] == "--profile")
+            a.profile = true;
+        else if (v[i] == "--backend" && i + 1 < v.size() && v[i + 1] == "cuda")
+            ++i;
+        else if (v[i] == "--runs") {
+            if (!next_uint(a.run.runs)) return false;
+        } else if (v[i] == "--warmup") {
+            if (!next_uint(a.run.warmup)) return false;
+        } else if (a.spec.empty() && !v[i].starts_with("--"))
+            a.spec = v[i];
+        else
+            return false;
     }
     if (a.run.runs <= 1) a.run.warmup = 0;  // a profiling run: the hashed launch and at most one more
     return !a.spec.empty();
@@ -55,10 +62,13 @@ int print(const warpsim::launch::RunReport& r, const warpsim::launch::LaunchSpec
     if (json) {
         std::printf("%s\n", warpsim::launch::json_text(warpsim::launch::to_json(r)).c_str());
     } else {
-        std::printf("%s on %s: %s\n", r.kernel.c_str(), r.device.c_str(),
-                    r.error ? (r.error->name + ": " + r.error->message + "\n" + r.error->details).c_str() : "ok");
+        std::printf(
+            "%s on %s: %s\n", r.kernel.c_str(), r.device.c_str(),
+            r.error ? (r.error->name + ": " + r.error->message + "\n" + r.error->details).c_str() : "ok");
         for (const auto& b : r.buffers) std::printf("  args[%u] fnv1a %s\n", b.arg, b.fnv1a.c_str());
-        if (r.measured) std::printf("  time %.3f us (min %.3f, max %.3f)\n", r.measured->time_us, r.measured->time_us_min, r.measured->time_us_max);
+        if (r.measured)
+            std::printf("  time %.3f us (min %.3f, max %.3f)\n", r.measured->time_us, r.measured->time_us_min,
+                        r.measured->time_us_max);
     }
     std::string complaint;
     int code = warpsim::launch::expectation_exit_code(r, spec.expect_error, &complaint);
@@ -71,7 +81,9 @@ int print(const warpsim::launch::RunReport& r, const warpsim::launch::LaunchSpec
 int main(int argc, char** argv) {
     Args a;
     if (!parse_args(argc, argv, a)) {
-        std::fprintf(stderr, "usage: %s run SPEC [--backend cuda] [--json] [--runs N] [--warmup N] [--profile]\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s run SPEC [--backend cuda] [--json] [--runs N] [--warmup N] [--profile]\n",
+                     argv[0]);
         return 2;
     }
     auto parsed = warpsim::launch::load_spec(a.spec);
@@ -87,9 +99,12 @@ int main(int argc, char** argv) {
     }
     auto report = warpsim::cuda::run_on_gpu(*parsed.spec, *ptx, a.run);
     if (a.profile && !report.error) {
-        auto metrics = warpsim::cuda::profile_with_ncu(a.spec, self_path(argv[0]), warpsim::cuda::default_ncu_metrics());
-        if (metrics) report.metrics = *metrics;
-        else report.extra["profile_error"] = metrics.error();
+        auto metrics =
+            warpsim::cuda::profile_with_ncu(a.spec, self_path(argv[0]), warpsim::cuda::default_ncu_metrics());
+        if (metrics)
+            report.metrics = *metrics;
+        else
+            report.extra["profile_error"] = metrics.error();
     }
     return print(report, *parsed.spec, a.json);
 }

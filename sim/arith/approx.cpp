@@ -25,12 +25,18 @@ uint32_t f32_unary(uint32_t a, bool ftz, double (*fn)(double)) {
     return uint32_t(from_double(fn(to_double(a, kF32, ftz)), kF32, ftz));
 }
 
-double exp2_d(double x) { return std::exp2(x); }
-double log2_d(double x) { return std::log2(x); }  // log2(+-0) = -inf, log2(-x) = NaN, as 9.7.3.20
-double tanh_d(double x) { return std::tanh(x); }
+double exp2_d(double x) {
+    return std::exp2(x);
+}
+double log2_d(double x) {
+    return std::log2(x);
+}  // log2(+-0) = -inf, log2(-x) = NaN, as 9.7.3.20
+double tanh_d(double x) {
+    return std::tanh(x);
+}
 double rsqrt_d(double x) {
     if (x == 0) return std::signbit(x) ? -INFINITY : INFINITY;  // rsqrt(-0) = -inf (9.7.3.16 table)
-    return 1.0 / std::sqrt(x);                                   // negative -> NaN, +inf -> +0
+    return 1.0 / std::sqrt(x);                                  // negative -> NaN, +inf -> +0
 }
 
 // 1/(2*pi) rounded to f32: the constant the compiler multiplies by before MUFU.SIN/COS.
@@ -56,14 +62,30 @@ uint32_t sincos_approx(uint32_t a, bool want_cos) {
 
 }  // namespace
 
-uint32_t f32_rcp_approx(uint32_t a, bool ftz) { return f32_rcp(a, Round::rn, ftz); }
-uint32_t f32_sqrt_approx(uint32_t a, bool ftz) { return f32_sqrt(a, Round::rn, ftz); }
-uint32_t f32_rsqrt_approx(uint32_t a, bool ftz) { return f32_unary(a, ftz, rsqrt_d); }
-uint32_t f32_ex2_approx(uint32_t a, bool ftz) { return f32_unary(a, ftz, exp2_d); }
-uint32_t f32_lg2_approx(uint32_t a, bool ftz) { return f32_unary(a, ftz, log2_d); }
-uint32_t f32_sin_approx(uint32_t a, bool /*ftz*/) { return sincos_approx(a, false); }
-uint32_t f32_cos_approx(uint32_t a, bool /*ftz*/) { return sincos_approx(a, true); }
-uint32_t f32_tanh_approx(uint32_t a) { return f32_unary(a, false, tanh_d); }
+uint32_t f32_rcp_approx(uint32_t a, bool ftz) {
+    return f32_rcp(a, Round::rn, ftz);
+}
+uint32_t f32_sqrt_approx(uint32_t a, bool ftz) {
+    return f32_sqrt(a, Round::rn, ftz);
+}
+uint32_t f32_rsqrt_approx(uint32_t a, bool ftz) {
+    return f32_unary(a, ftz, rsqrt_d);
+}
+uint32_t f32_ex2_approx(uint32_t a, bool ftz) {
+    return f32_unary(a, ftz, exp2_d);
+}
+uint32_t f32_lg2_approx(uint32_t a, bool ftz) {
+    return f32_unary(a, ftz, log2_d);
+}
+uint32_t f32_sin_approx(uint32_t a, bool /*ftz*/) {
+    return sincos_approx(a, false);
+}
+uint32_t f32_cos_approx(uint32_t a, bool /*ftz*/) {
+    return sincos_approx(a, true);
+}
+uint32_t f32_tanh_approx(uint32_t a) {
+    return f32_unary(a, false, tanh_d);
+}
 
 uint32_t f32_div_approx(uint32_t a, uint32_t b, bool ftz) {
     // The reciprocal is flushed: 1/b for |b| > 2^126 is subnormal and the documented result is zero.
@@ -71,10 +93,16 @@ uint32_t f32_div_approx(uint32_t a, uint32_t b, bool ftz) {
     return f32_mul(a, r, Round::rn, ftz);
 }
 
-uint32_t f32_div_full(uint32_t a, uint32_t b, bool ftz) { return f32_div(a, b, Round::rn, ftz); }
+uint32_t f32_div_full(uint32_t a, uint32_t b, bool ftz) {
+    return f32_div(a, b, Round::rn, ftz);
+}
 
-uint16_t f16_tanh_approx(uint16_t a) { return uint16_t(from_double(std::tanh(to_double(a, kF16, false)), kF16, false)); }
-uint16_t f16_ex2_approx(uint16_t a) { return uint16_t(from_double(std::exp2(to_double(a, kF16, false)), kF16, false)); }
+uint16_t f16_tanh_approx(uint16_t a) {
+    return uint16_t(from_double(std::tanh(to_double(a, kF16, false)), kF16, false));
+}
+uint16_t f16_ex2_approx(uint16_t a) {
+    return uint16_t(from_double(std::exp2(to_double(a, kF16, false)), kF16, false));
+}
 uint16_t bf16_tanh_approx(uint16_t a) {
     return uint16_t(from_double(std::tanh(to_double(a, kBF16, false)), kBF16, false));
 }
@@ -94,11 +122,17 @@ uint64_t f64_hi_approx(uint64_t a, double (*fn)(double)) {
     // The H200 truncates to the 20-bit fraction (1/2.5 -> 0x3fd99999, not ...9a): round toward zero.
     return from_double(fn(x), kF64Hi, true, Round::rz) << 32;
 }
-double rcp_d(double x) { return 1.0 / x; }
+double rcp_d(double x) {
+    return 1.0 / x;
+}
 }  // namespace
 
-uint64_t f64_rcp_approx_ftz(uint64_t a) { return f64_hi_approx(a, rcp_d); }
-uint64_t f64_rsqrt_approx_ftz(uint64_t a) { return f64_hi_approx(a, rsqrt_d); }
+uint64_t f64_rcp_approx_ftz(uint64_t a) {
+    return f64_hi_approx(a, rcp_d);
+}
+uint64_t f64_rsqrt_approx_ftz(uint64_t a) {
+    return f64_hi_approx(a, rsqrt_d);
+}
 
 uint64_t f64_rsqrt_approx(uint64_t a) {
     if (is_nan_bits(a, kF64)) return a | (uint64_t{1} << 51);

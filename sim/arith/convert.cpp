@@ -17,26 +17,48 @@ struct TypeInfo {
 TypeInfo type_info(ir::Type t) {
     using T = ir::Type;
     switch (t) {
-        case T::u8: case T::b8: return {Cls::uint, 8, {}};
-        case T::u16: case T::b16: return {Cls::uint, 16, {}};
-        case T::u32: case T::b32: return {Cls::uint, 32, {}};
-        case T::u64: case T::b64: return {Cls::uint, 64, {}};
-        case T::s8: return {Cls::sint, 8, {}};
-        case T::s16: return {Cls::sint, 16, {}};
-        case T::s32: return {Cls::sint, 32, {}};
-        case T::s64: return {Cls::sint, 64, {}};
-        case T::f16: return {Cls::flt, 16, kF16};
-        case T::bf16: return {Cls::flt, 16, kBF16};
-        case T::f32: return {Cls::flt, 32, kF32};
-        case T::f64: return {Cls::flt, 64, kF64};
-        case T::tf32: return {Cls::flt, 32, kTF32};
-        case T::e4m3: return {Cls::flt, 8, kE4M3};
-        case T::e5m2: return {Cls::flt, 8, kE5M2};
-        default: return {};
+        case T::u8:
+        case T::b8:
+            return {Cls::uint, 8, {}};
+        case T::u16:
+        case T::b16:
+            return {Cls::uint, 16, {}};
+        case T::u32:
+        case T::b32:
+            return {Cls::uint, 32, {}};
+        case T::u64:
+        case T::b64:
+            return {Cls::uint, 64, {}};
+        case T::s8:
+            return {Cls::sint, 8, {}};
+        case T::s16:
+            return {Cls::sint, 16, {}};
+        case T::s32:
+            return {Cls::sint, 32, {}};
+        case T::s64:
+            return {Cls::sint, 64, {}};
+        case T::f16:
+            return {Cls::flt, 16, kF16};
+        case T::bf16:
+            return {Cls::flt, 16, kBF16};
+        case T::f32:
+            return {Cls::flt, 32, kF32};
+        case T::f64:
+            return {Cls::flt, 64, kF64};
+        case T::tf32:
+            return {Cls::flt, 32, kTF32};
+        case T::e4m3:
+            return {Cls::flt, 8, kE4M3};
+        case T::e5m2:
+            return {Cls::flt, 8, kE5M2};
+        default:
+            return {};
     }
 }
 
-constexpr uint64_t low_mask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+constexpr uint64_t low_mask(int bits) {
+    return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
 
 // Sign-extend `bits`-wide v to 64 bits.
 constexpr uint64_t sext(uint64_t v, int bits) {
@@ -45,7 +67,8 @@ constexpr uint64_t sext(uint64_t v, int bits) {
 }
 
 bool is_integer_rounding(ir::Rounding r) {
-    return r == ir::Rounding::rni || r == ir::Rounding::rzi || r == ir::Rounding::rmi || r == ir::Rounding::rpi;
+    return r == ir::Rounding::rni || r == ir::Rounding::rzi || r == ir::Rounding::rmi ||
+           r == ir::Rounding::rpi;
 }
 
 // Signed integer value of `src` read as type `ti`, as sign + magnitude.
@@ -97,7 +120,8 @@ uint64_t float_to_int(uint64_t src, ir::Type from, const TypeInfo& fi, const Typ
     return write_int(x.sign && mag != 0, mag, to, true);
 }
 
-uint64_t int_to_float(uint64_t src, const TypeInfo& fi, const TypeInfo& to, ir::Type to_type, const CvtMode& m) {
+uint64_t int_to_float(uint64_t src, const TypeInfo& fi, const TypeInfo& to, ir::Type to_type,
+                      const CvtMode& m) {
     const IntValue v = read_int(src, fi);
     if (v.mag == 0) return 0;
     const bool ftz_out = m.ftz && to_type == ir::Type::f32;
@@ -117,8 +141,8 @@ constexpr bool same_format(Format a, Format b) {
 }
 
 // NaN through a float -> float conversion, as measured on the H200 (tests/hardware/sfu): f32/f16 -> f64 and
-// f64 -> f32/f16/bf16 keep the sign and the leading payload bits and set the quiet bit; bf16 -> f32 is a plain
-// shift (even a signalling NaN stays signalling); every other conversion gives the canonical NaN.
+// f64 -> f32/f16/bf16 keep the sign and the leading payload bits and set the quiet bit; bf16 -> f32 is a
+// plain shift (even a signalling NaN stays signalling); every other conversion gives the canonical NaN.
 uint64_t convert_nan(uint64_t bits, Format from, Format to) {
     if (to.kind != FormatKind::ieee) return canonical_nan(to);
     if (same_format(from, kBF16) && same_format(to, kF32)) return bits << 16;
@@ -139,12 +163,18 @@ uint64_t float_to_float(uint64_t bits, Format from, Format to, Round r, bool ftz
     const uint64_t s = x.sign ? sign_bit(to) : 0;
     uint64_t d = 0;
     switch (x.kind) {
-        case Kind::nan: return relu ? canonical_nan(to) : convert_nan(bits, from, to);
-        case Kind::zero: d = s; break;
-        case Kind::inf:
-            d = (to.kind == FormatKind::ieee && !satfinite) ? (s | to.inf_code()) : (s | to.max_finite_code());
+        case Kind::nan:
+            return relu ? canonical_nan(to) : convert_nan(bits, from, to);
+        case Kind::zero:
+            d = s;
             break;
-        case Kind::finite: d = round_pack(x.sign, x.exp, u128{x.sig}, to, r, ftz_out); break;
+        case Kind::inf:
+            d = (to.kind == FormatKind::ieee && !satfinite) ? (s | to.inf_code())
+                                                            : (s | to.max_finite_code());
+            break;
+        case Kind::finite:
+            d = round_pack(x.sign, x.exp, u128{x.sig}, to, r, ftz_out);
+            break;
     }
     if (satfinite && to.kind == FormatKind::ieee && (d & to.mag_mask()) == to.inf_code())
         d = (d & sign_bit(to)) | to.max_finite_code();

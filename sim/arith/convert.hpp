@@ -70,7 +70,8 @@ inline uint64_t f32_to_f64(uint32_t a, bool ftz = false) {
 // cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a goes to the upper half, b to the lower half.
 uint32_t cvt_f16x2_f32(uint32_t a, uint32_t b, Round r, bool relu, bool satfinite);
 uint32_t cvt_bf16x2_f32(uint32_t a, uint32_t b, Round r, bool relu, bool satfinite);
-// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b (a -> bits 15:8, b -> bits 7:0); `to` is e4m3x2 or e5m2x2.
+// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b (a -> bits 15:8, b -> bits 7:0); `to` is e4m3x2 or
+// e5m2x2.
 uint16_t cvt_f8x2_f32(uint32_t a, uint32_t b, ir::Type to, bool relu);
 // cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a.
 uint16_t cvt_f8x2_f16x2(uint32_t a, ir::Type to, bool relu);

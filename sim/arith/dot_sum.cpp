@@ -11,7 +11,7 @@ namespace warpsim::arith {
 
 namespace {
 
-constexpr int kWindow = 25;  // bits kept below the largest term's alignment exponent
+constexpr int kWindow = 25;           // bits kept below the largest term's alignment exponent
 constexpr uint32_t kNaN16 = 0x7fffu;  // the NaN an f16 result gets (as the f32 one is 0x7fffffff)
 
 struct Decoded {
@@ -40,9 +40,12 @@ Decoded decode(uint32_t v, int e, int m) {
 
 Decoded decode_in(uint32_t v, DotFormat f) {
     switch (f) {
-    case DotFormat::f16: return decode(v & 0xffffu, 5, 10);
-    case DotFormat::bf16: return decode(v & 0xffffu, 8, 7);
-    default: return decode(v >> 13, 8, 10);  // tf32: f32's sign and exponent, 10 fraction bits
+        case DotFormat::f16:
+            return decode(v & 0xffffu, 5, 10);
+        case DotFormat::bf16:
+            return decode(v & 0xffffu, 8, 7);
+        default:
+            return decode(v >> 13, 8, 10);  // tf32: f32's sign and exponent, 10 fraction bits
     }
 }
 
@@ -74,14 +77,17 @@ struct WindowSum {
     int unit = 0;
 };
 
-WindowSum window_sum(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, const Decoded& dc) {
+WindowSum window_sum(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in,
+                     const Decoded& dc) {
     using K = WindowSum::Kind;
     bool pos_inf = false, neg_inf = false;
     std::vector<Term> terms;
     terms.reserve(a.size() + 1);
     if (dc.nan) return {K::nan};
-    if (dc.inf) (dc.neg ? neg_inf : pos_inf) = true;
-    else if (dc.mant) terms.push_back({dc.neg, dc.mant, dc.exp, dc.lead()});
+    if (dc.inf)
+        (dc.neg ? neg_inf : pos_inf) = true;
+    else if (dc.mant)
+        terms.push_back({dc.neg, dc.mant, dc.exp, dc.lead()});
     for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
         const Decoded x = decode_in(a[k], in), y = decode_in(b[k], in);
         if (x.nan || y.nan) return {K::nan};
@@ -115,7 +121,8 @@ WindowSum window_sum(std::span<const uint32_t> a, std::span<const uint32_t> b, D
     return w;
 }
 
-// mag * 2^exp (mag > 0) rounded to nearest, ties to even, as f16 bits with the given sign; overflow gives infinity.
+// mag * 2^exp (mag > 0) rounded to nearest, ties to even, as f16 bits with the given sign; overflow gives
+// infinity.
 uint16_t round_to_f16(bool neg, uint64_t mag, int exp) {
     const uint16_t sign = neg ? 0x8000 : 0;
     const int lead = exp + static_cast<int>(std::bit_width(mag)) - 1;
@@ -135,7 +142,7 @@ uint16_t round_to_f16(bool neg, uint64_t mag, int exp) {
     if (m == 0) return sign;
     const int lead2 = lsb + static_cast<int>(std::bit_width(m)) - 1;
     if (lead2 > 15) return sign | 0x7c00;
-    if (lead2 < -14) return sign | static_cast<uint16_t>(m);  // subnormal
+    if (lead2 < -14) return sign | static_cast<uint16_t>(m);     // subnormal
     const int shift = static_cast<int>(std::bit_width(m)) - 11;  // 0, or 1 after a carry into the next binade
     return sign | static_cast<uint16_t>((lead2 + 15) << 10 | ((m >> shift) & 0x3ffu));
 }
@@ -145,24 +152,32 @@ uint16_t round_to_f16(bool neg, uint64_t mag, int exp) {
 uint32_t dot_f32(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, uint32_t c) {
     const WindowSum w = window_sum(a, b, in, decode(c, 8, 23));
     switch (w.kind) {
-    case WindowSum::Kind::nan: return 0x7fffffffu;
-    case WindowSum::Kind::pos_inf: return 0x7f800000u;
-    case WindowSum::Kind::neg_inf: return 0xff800000u;
-    default: return truncate_to_f32(w.neg, w.mag, w.unit);
+        case WindowSum::Kind::nan:
+            return 0x7fffffffu;
+        case WindowSum::Kind::pos_inf:
+            return 0x7f800000u;
+        case WindowSum::Kind::neg_inf:
+            return 0xff800000u;
+        default:
+            return truncate_to_f32(w.neg, w.mag, w.unit);
     }
 }
 
-uint32_t dot_acc(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, uint32_t c, DotAcc c_type,
-                 DotAcc d_type) {
-    const WindowSum w = window_sum(a, b, in, c_type == DotAcc::f16 ? decode(c & 0xffffu, 5, 10) : decode(c, 8, 23));
+uint32_t dot_acc(std::span<const uint32_t> a, std::span<const uint32_t> b, DotFormat in, uint32_t c,
+                 DotAcc c_type, DotAcc d_type) {
+    const WindowSum w =
+        window_sum(a, b, in, c_type == DotAcc::f16 ? decode(c & 0xffffu, 5, 10) : decode(c, 8, 23));
     const bool f16 = d_type == DotAcc::f16;
     switch (w.kind) {
-    case WindowSum::Kind::nan: return f16 ? kNaN16 : 0x7fffffffu;
-    case WindowSum::Kind::pos_inf: return f16 ? 0x7c00u : 0x7f800000u;
-    case WindowSum::Kind::neg_inf: return f16 ? 0xfc00u : 0xff800000u;
-    default:
-        if (!f16) return truncate_to_f32(w.neg, w.mag, w.unit);
-        return w.mag == 0 ? 0 : round_to_f16(w.neg, w.mag, w.unit);
+        case WindowSum::Kind::nan:
+            return f16 ? kNaN16 : 0x7fffffffu;
+        case WindowSum::Kind::pos_inf:
+            return f16 ? 0x7c00u : 0x7f800000u;
+        case WindowSum::Kind::neg_inf:
+            return f16 ? 0xfc00u : 0xff800000u;
+        default:
+            if (!f16) return truncate_to_f32(w.neg, w.mag, w.unit);
+            return w.mag == 0 ? 0 : round_to_f16(w.neg, w.mag, w.unit);
     }
 }
 

@@ -1,4 +1,5 @@
-// sim/arith/float_ops.cpp — the generic soft-float kernels behind float_ops.hpp (add, mul, fma, div, sqrt...).
+// sim/arith/float_ops.cpp — the generic soft-float kernels behind float_ops.hpp (add, mul, fma, div,
+// sqrt...).
 #include "sim/arith/float_ops.hpp"
 
 #include <cmath>
@@ -6,13 +7,21 @@
 namespace warpsim::arith {
 namespace {
 
-constexpr uint64_t signed_zero(Format f, bool sign) { return sign ? sign_bit(f) : 0; }
-constexpr uint64_t signed_inf(Format f, bool sign) { return signed_zero(f, sign) | f.inf_code(); }
+constexpr uint64_t signed_zero(Format f, bool sign) {
+    return sign ? sign_bit(f) : 0;
+}
+constexpr uint64_t signed_inf(Format f, bool sign) {
+    return signed_zero(f, sign) | f.inf_code();
+}
 
-constexpr bool is_f64(Format f) { return f.mant_bits == kF64.mant_bits && f.exp_bits == kF64.exp_bits; }
+constexpr bool is_f64(Format f) {
+    return f.mant_bits == kF64.mant_bits && f.exp_bits == kF64.exp_bits;
+}
 
 // A NaN produced from non-NaN operands (inf-inf, 0*inf, sqrt(-x)...).
-constexpr uint64_t generated_nan(Format f) { return is_f64(f) ? kF64DefaultNaN : canonical_nan(f); }
+constexpr uint64_t generated_nan(Format f) {
+    return is_f64(f) ? kF64DefaultNaN : canonical_nan(f);
+}
 
 // NaN result when at least one operand is NaN. f64 returns the LAST NaN operand (b over a; c over b over a
 // for fma) with the quiet bit set, sign and payload kept (PTX ISA 9.7.3: "NaN payloads are supported for
@@ -28,7 +37,9 @@ constexpr uint64_t propagate_nan(Format f, uint64_t a, uint64_t b = 0, uint64_t 
     return canonical_nan(f);
 }
 
-constexpr Exact to_exact(const Unpacked& u) { return Exact{u.sign, u.exp, u128{u.sig}}; }
+constexpr Exact to_exact(const Unpacked& u) {
+    return Exact{u.sign, u.exp, u128{u.sig}};
+}
 
 // floor(sqrt(n)) for n < 2^120: a double estimate refined by one Newton step, then corrected by +-1.
 u128 isqrt(u128 n) {
@@ -108,7 +119,8 @@ uint64_t fp_mul(uint64_t a, uint64_t b, Format f, Round r, bool ftz) {
 
 uint64_t fp_fma(uint64_t a, uint64_t b, uint64_t c, Format f, Round r, bool ftz) {
     const Unpacked x = unpack(a, f, ftz), y = unpack(b, f, ftz), z = unpack(c, f, ftz);
-    if (x.kind == Kind::nan || y.kind == Kind::nan || z.kind == Kind::nan) return propagate_nan(f, a, b, c, 3);
+    if (x.kind == Kind::nan || y.kind == Kind::nan || z.kind == Kind::nan)
+        return propagate_nan(f, a, b, c, 3);
     const bool ps = x.sign != y.sign;
     const bool p_inf = x.kind == Kind::inf || y.kind == Kind::inf;
     const bool p_zero = x.kind == Kind::zero || y.kind == Kind::zero;
@@ -225,9 +237,15 @@ uint16_t f16_min(uint16_t a, uint16_t b, bool ftz, bool nan_propagate) {
 uint16_t f16_max(uint16_t a, uint16_t b, bool ftz, bool nan_propagate) {
     return uint16_t(fp_max(a, b, kF16, ftz, nan_propagate));
 }
-uint16_t bf16_add(uint16_t a, uint16_t b) { return uint16_t(fp_add(a, b, kBF16, Round::rn, false)); }
-uint16_t bf16_sub(uint16_t a, uint16_t b) { return uint16_t(fp_sub(a, b, kBF16, Round::rn, false)); }
-uint16_t bf16_mul(uint16_t a, uint16_t b) { return uint16_t(fp_mul(a, b, kBF16, Round::rn, false)); }
+uint16_t bf16_add(uint16_t a, uint16_t b) {
+    return uint16_t(fp_add(a, b, kBF16, Round::rn, false));
+}
+uint16_t bf16_sub(uint16_t a, uint16_t b) {
+    return uint16_t(fp_sub(a, b, kBF16, Round::rn, false));
+}
+uint16_t bf16_mul(uint16_t a, uint16_t b) {
+    return uint16_t(fp_mul(a, b, kBF16, Round::rn, false));
+}
 uint16_t bf16_fma(uint16_t a, uint16_t b, uint16_t c, bool relu_mode) {
     const uint64_t d = fp_fma(a, b, c, kBF16, Round::rn, false);
     return relu_mode ? relu(d, kBF16) : uint16_t(d);
@@ -243,43 +261,88 @@ uint16_t bf16_max(uint16_t a, uint16_t b, bool nan_propagate) {
 namespace {
 bool float_format(ir::Type t, Format& f) {
     switch (t) {
-        case ir::Type::f16: f = kF16; return true;
-        case ir::Type::bf16: f = kBF16; return true;
-        case ir::Type::f32: f = kF32; return true;
-        case ir::Type::f64: f = kF64; return true;
-        default: return false;
+        case ir::Type::f16:
+            f = kF16;
+            return true;
+        case ir::Type::bf16:
+            f = kBF16;
+            return true;
+        case ir::Type::f32:
+            f = kF32;
+            return true;
+        case ir::Type::f64:
+            f = kF64;
+            return true;
+        default:
+            return false;
     }
 }
 
 int int_bits(ir::Type t) {
     switch (t) {
-        case ir::Type::b8: case ir::Type::u8: case ir::Type::s8: return 8;
-        case ir::Type::b16: case ir::Type::u16: case ir::Type::s16: return 16;
-        case ir::Type::b32: case ir::Type::u32: case ir::Type::s32: return 32;
-        default: return 64;
+        case ir::Type::b8:
+        case ir::Type::u8:
+        case ir::Type::s8:
+            return 8;
+        case ir::Type::b16:
+        case ir::Type::u16:
+        case ir::Type::s16:
+            return 16;
+        case ir::Type::b32:
+        case ir::Type::u32:
+        case ir::Type::s32:
+            return 32;
+        default:
+            return 64;
     }
 }
 
 template <class T>
 bool compare_ordered(T a, T b, ir::CmpOp op) {
     switch (op) {
-        case ir::CmpOp::eq: case ir::CmpOp::equ: return a == b;
-        case ir::CmpOp::ne: case ir::CmpOp::neu: return a != b;
-        case ir::CmpOp::lt: case ir::CmpOp::ltu: case ir::CmpOp::lo: return a < b;
-        case ir::CmpOp::le: case ir::CmpOp::leu: case ir::CmpOp::ls: return a <= b;
-        case ir::CmpOp::gt: case ir::CmpOp::gtu: case ir::CmpOp::hi: return a > b;
-        case ir::CmpOp::ge: case ir::CmpOp::geu: case ir::CmpOp::hs: return a >= b;
-        case ir::CmpOp::num: return true;
-        case ir::CmpOp::nan: return false;
-        default: return false;
+        case ir::CmpOp::eq:
+        case ir::CmpOp::equ:
+            return a == b;
+        case ir::CmpOp::ne:
+        case ir::CmpOp::neu:
+            return a != b;
+        case ir::CmpOp::lt:
+        case ir::CmpOp::ltu:
+        case ir::CmpOp::lo:
+            return a < b;
+        case ir::CmpOp::le:
+        case ir::CmpOp::leu:
+        case ir::CmpOp::ls:
+            return a <= b;
+        case ir::CmpOp::gt:
+        case ir::CmpOp::gtu:
+        case ir::CmpOp::hi:
+            return a > b;
+        case ir::CmpOp::ge:
+        case ir::CmpOp::geu:
+        case ir::CmpOp::hs:
+            return a >= b;
+        case ir::CmpOp::num:
+            return true;
+        case ir::CmpOp::nan:
+            return false;
+        default:
+            return false;
     }
 }
 
 bool is_unordered_op(ir::CmpOp op) {
     switch (op) {
-        case ir::CmpOp::equ: case ir::CmpOp::neu: case ir::CmpOp::ltu: case ir::CmpOp::leu:
-        case ir::CmpOp::gtu: case ir::CmpOp::geu: case ir::CmpOp::nan: return true;
-        default: return false;
+        case ir::CmpOp::equ:
+        case ir::CmpOp::neu:
+        case ir::CmpOp::ltu:
+        case ir::CmpOp::leu:
+        case ir::CmpOp::gtu:
+        case ir::CmpOp::geu:
+        case ir::CmpOp::nan:
+            return true;
+        default:
+            return false;
     }
 }
 }  // namespace
@@ -310,12 +373,18 @@ bool testp(uint64_t a, ir::Type type, TestOp op) {
     if (!float_format(type, f)) return false;
     const Unpacked u = unpack(a, f, false);
     switch (op) {
-        case TestOp::finite: return u.kind == Kind::zero || u.kind == Kind::finite;
-        case TestOp::infinite: return u.kind == Kind::inf;
-        case TestOp::number: return u.kind != Kind::nan;
-        case TestOp::notanumber: return u.kind == Kind::nan;
-        case TestOp::normal: return u.kind == Kind::zero || (u.kind == Kind::finite && !is_subnormal_bits(a, f));
-        case TestOp::subnormal: return is_subnormal_bits(a, f);
+        case TestOp::finite:
+            return u.kind == Kind::zero || u.kind == Kind::finite;
+        case TestOp::infinite:
+            return u.kind == Kind::inf;
+        case TestOp::number:
+            return u.kind != Kind::nan;
+        case TestOp::notanumber:
+            return u.kind == Kind::nan;
+        case TestOp::normal:
+            return u.kind == Kind::zero || (u.kind == Kind::finite && !is_subnormal_bits(a, f));
+        case TestOp::subnormal:
+            return is_subnormal_bits(a, f);
     }
     return false;
 }

@@ -1,4 +1,5 @@
-// sim/arith/softfloat.hpp — integer-significand IEEE-754 core: unpack, exact add, round-and-pack for any format.
+// sim/arith/softfloat.hpp — integer-significand IEEE-754 core: unpack, exact add, round-and-pack for any
+// format.
 //
 // Every floating-point result in warpsim goes through round_pack(): the exact value (sign, significand,
 // binary exponent) is rounded once, in software, in the requested mode. The host's floating-point
@@ -37,9 +38,12 @@ struct Format {
     // Largest finite magnitude code ((biased exponent << mant_bits) | fraction).
     constexpr uint64_t max_finite_code() const {
         switch (kind) {
-            case FormatKind::ieee: return ((exp_mask() - 1) << mant_bits) | frac_mask();
-            case FormatKind::nan_only_all_ones: return mag_mask() - 1;
-            case FormatKind::finite_only: return mag_mask();
+            case FormatKind::ieee:
+                return ((exp_mask() - 1) << mant_bits) | frac_mask();
+            case FormatKind::nan_only_all_ones:
+                return mag_mask() - 1;
+            case FormatKind::finite_only:
+                return mag_mask();
         }
         return 0;
     }
@@ -48,7 +52,7 @@ struct Format {
 
 inline constexpr Format kF64{52, 11};
 inline constexpr Format kF32{23, 8};
-inline constexpr Format kTF32{10, 8};   // tf32 keeps f32's layout; see convert.cpp for the 32-bit container
+inline constexpr Format kTF32{10, 8};  // tf32 keeps f32's layout; see convert.cpp for the 32-bit container
 inline constexpr Format kF16{10, 5};
 inline constexpr Format kBF16{7, 8};
 inline constexpr Format kE4M3{3, 4, FormatKind::nan_only_all_ones};
@@ -112,11 +116,15 @@ constexpr Unpacked unpack(uint64_t bits, Format f, bool ftz) {
     return u;
 }
 
-constexpr bool is_nan_bits(uint64_t bits, Format f) { return unpack(bits, f, false).kind == Kind::nan; }
+constexpr bool is_nan_bits(uint64_t bits, Format f) {
+    return unpack(bits, f, false).kind == Kind::nan;
+}
 constexpr bool is_subnormal_bits(uint64_t bits, Format f) {
     return ((bits >> f.mant_bits) & f.exp_mask()) == 0 && (bits & f.frac_mask()) != 0;
 }
-constexpr uint64_t sign_bit(Format f) { return uint64_t{1} << f.sign_shift(); }
+constexpr uint64_t sign_bit(Format f) {
+    return uint64_t{1} << f.sign_shift();
+}
 
 constexpr int msb_index(u128 x) {
     const auto hi = static_cast<uint64_t>(x >> 64);
@@ -128,11 +136,16 @@ constexpr int msb_index(u128 x) {
 // describe the discarded part: round bit and "anything below it is nonzero".
 constexpr bool round_up(Round r, bool sign, bool lsb_odd, bool half, bool sticky) {
     switch (r) {
-        case Round::rn: return half && (sticky || lsb_odd);
-        case Round::rna: return half;
-        case Round::rz: return false;
-        case Round::rm: return sign && (half || sticky);
-        case Round::rp: return !sign && (half || sticky);
+        case Round::rn:
+            return half && (sticky || lsb_odd);
+        case Round::rna:
+            return half;
+        case Round::rz:
+            return false;
+        case Round::rm:
+            return sign && (half || sticky);
+        case Round::rp:
+            return !sign && (half || sticky);
     }
     return false;
 }
@@ -142,7 +155,8 @@ constexpr bool round_up(Round r, bool sign, bool lsb_odd, bool half, bool sticky
 constexpr uint64_t overflow_result(bool sign, Format f, Round r) {
     const uint64_t s = sign ? sign_bit(f) : 0;
     if (f.kind != FormatKind::ieee) return s | f.max_finite_code();
-    const bool to_inf = r == Round::rn || r == Round::rna || (r == Round::rp && !sign) || (r == Round::rm && sign);
+    const bool to_inf =
+        r == Round::rn || r == Round::rna || (r == Round::rp && !sign) || (r == Round::rm && sign);
     return s | (to_inf ? f.inf_code() : f.max_finite_code());
 }
 
@@ -153,7 +167,7 @@ constexpr uint64_t round_pack(bool sign, int32_t exp, u128 sig, Format f, Round 
     const uint64_t s = sign ? sign_bit(f) : 0;
     if (sig == 0) return s;
     const int m = msb_index(sig);
-    const int32_t lead = exp + m;                       // exponent of the leading bit
+    const int32_t lead = exp + m;  // exponent of the leading bit
     const int32_t emax_plus2 = static_cast<int32_t>(f.exp_mask()) - f.bias() + 1;
     if (lead > emax_plus2) return overflow_result(sign, f, r);
     if (ftz && lead < f.emin()) return s;
@@ -161,7 +175,7 @@ constexpr uint64_t round_pack(bool sign, int32_t exp, u128 sig, Format f, Round 
     const int32_t shift = lsb_exp - exp;
     uint64_t q;
     if (shift <= 0) {
-        q = static_cast<uint64_t>(sig << -shift);       // exact: at most mant_bits + 1 bits
+        q = static_cast<uint64_t>(sig << -shift);  // exact: at most mant_bits + 1 bits
     } else {
         const u128 kept = shift >= 128 ? u128{0} : sig >> shift;
         const bool half = shift <= 128 && ((sig >> (shift - 1)) & 1);
@@ -190,9 +204,15 @@ constexpr Exact exact_add(Exact x, Exact y) {
     if (x.sig == 0) return y;
     if (y.sig == 0) return x;
     const int sx = 125 - msb_index(x.sig), sy = 125 - msb_index(y.sig);
-    x.sig <<= sx; x.exp -= sx;
-    y.sig <<= sy; y.exp -= sy;
-    if (x.exp < y.exp) { const Exact t = x; x = y; y = t; }
+    x.sig <<= sx;
+    x.exp -= sx;
+    y.sig <<= sy;
+    y.exp -= sy;
+    if (x.exp < y.exp) {
+        const Exact t = x;
+        x = y;
+        y = t;
+    }
     const int64_t d = int64_t{x.exp} - y.exp;
     if (d > 0) {
         const bool lost = d >= 126 || (y.sig & ((u128{1} << d) - 1)) != 0;

@@ -3,8 +3,8 @@
 
 namespace warpsim::check {
 
-CheckObserver::CheckObserver(CheckContext& ctx, FindingLog& log, const memory::DeviceMemory* memory, bool race,
-                             bool race_global, bool sync, bool init)
+CheckObserver::CheckObserver(CheckContext& ctx, FindingLog& log, const memory::DeviceMemory* memory,
+                             bool race, bool race_global, bool sync, bool init)
     : ctx_(ctx) {
     if (race) race_.emplace(ctx, log, race_global, memory);
     if (sync) sync_.emplace(ctx, log);

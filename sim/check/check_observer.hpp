@@ -11,9 +11,9 @@
 namespace warpsim::check {
 
 class CheckObserver : public engine::ExecutionObserver {
-public:
-    CheckObserver(CheckContext& ctx, FindingLog& log, const memory::DeviceMemory* memory, bool race, bool race_global,
-                  bool sync, bool init);
+  public:
+    CheckObserver(CheckContext& ctx, FindingLog& log, const memory::DeviceMemory* memory, bool race,
+                  bool race_global, bool sync, bool init);
 
     void on_launch_begin(const engine::LaunchInfo& info) override;
     void on_cluster_begin(std::span<const engine::BlockIndex> ctas) override;
@@ -34,7 +34,7 @@ public:
         return init_ ? init_->written_global() : std::vector<std::pair<uint64_t, uint64_t>>{};
     }
 
-private:
+  private:
     CheckContext& ctx_;
     std::optional<RaceChecker> race_;
     std::optional<SyncChecker> sync_;

@@ -1,9 +1,9 @@
 // sim/check/context.cpp — source lines, thread coordinates and address names for findings.
 #include "sim/check/context.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
-#include <fmt/format.h>
 
 #include "kernels_ir/layout.hpp"
 #include "kernels_ir/names.hpp"
@@ -98,7 +98,8 @@ std::string CheckContext::function_name(Site s) const {
 std::array<uint32_t, 3> CheckContext::thread(uint32_t warp, uint32_t lane) const {
     const uint64_t t = uint64_t{warp} * 32 + lane;
     const uint64_t bx = std::max<uint32_t>(block_dim[0], 1), by = std::max<uint32_t>(block_dim[1], 1);
-    return {static_cast<uint32_t>(t % bx), static_cast<uint32_t>(t / bx % by), static_cast<uint32_t>(t / (bx * by))};
+    return {static_cast<uint32_t>(t % bx), static_cast<uint32_t>(t / bx % by),
+            static_cast<uint32_t>(t / (bx * by))};
 }
 
 std::string CheckContext::source_name(const std::string& mangled) {
@@ -120,7 +121,8 @@ std::string element_text(const std::string& name, uint64_t rel, uint32_t elem, u
                          const std::vector<uint64_t>& dims) {
     const bool bytes = elem == 1 && access > 1;  // a .b8 array read as wider elements: index in access units
     const uint32_t unit = bytes ? access : elem;
-    std::string s = CheckContext::source_name(name) + (bytes ? fmt::format("[{}]", rel / unit) : index_text(rel / unit, dims));
+    std::string s = CheckContext::source_name(name) +
+                    (bytes ? fmt::format("[{}]", rel / unit) : index_text(rel / unit, dims));
     if (rel % unit) s += fmt::format(" (+{} bytes)", rel % unit);
     if (bytes) s += fmt::format(" (in {}-byte elements)", unit);
     return s;
@@ -159,6 +161,8 @@ std::string CheckContext::global_name(uint64_t addr) const {
     return {};
 }
 
-std::string xyz(const std::array<uint32_t, 3>& v) { return fmt::format("({},{},{})", v[0], v[1], v[2]); }
+std::string xyz(const std::array<uint32_t, 3>& v) {
+    return fmt::format("({},{},{})", v[0], v[1], v[2]);
+}
 
 }  // namespace warpsim::check

@@ -34,8 +34,9 @@ struct SharedVar {
 struct SharedLayout {
     std::vector<SharedVar> vars;
     uint64_t dynamic_base = 0;
-    uint64_t reserved_bytes = 0;  // [0, reserved_bytes): the driver's reserved region (cooperative groups' scratch)
-    std::string dynamic_name;    // the extern array's name, "" when the kernel declares none
+    uint64_t reserved_bytes =
+        0;  // [0, reserved_bytes): the driver's reserved region (cooperative groups' scratch)
+    std::string dynamic_name;  // the extern array's name, "" when the kernel declares none
     uint32_t dynamic_elem_bytes = 1;
 };
 SharedLayout shared_layout(const ir::Module& m, uint32_t kernel_index, uint32_t reserved_bytes);
@@ -59,7 +60,8 @@ struct CheckContext {
     uint32_t ptx_line(Site s) const;
     // The user's line: for inlined code the call site in the kernel's (or .func's) own body, 0 without .loc.
     uint32_t cuda_line(Site s) const;
-    // Innermost first: the .loc and, for inlined code, each call site up to the user's line; empty without .loc.
+    // Innermost first: the .loc and, for inlined code, each call site up to the user's line; empty without
+    // .loc.
     std::vector<ir::SourceFrame> source_chain(Site s) const;
     // "reverse_blocks.cu:19 (reverse_blocks.ptx:52)" or "reverse_blocks.ptx:52"; inlined code names the chain
     // "sm_30_intrinsics.hpp:449 in __shfl_xor_sync, inlined from planted.cu:72 (planted.ptx:490)".

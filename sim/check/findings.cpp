@@ -7,11 +7,16 @@ namespace warpsim::check {
 
 std::string_view tool_name(Tool t) {
     switch (t) {
-    case Tool::memcheck: return "memcheck";
-    case Tool::racecheck: return "racecheck";
-    case Tool::synccheck: return "synccheck";
-    case Tool::initcheck: return "initcheck";
-    case Tool::schedules: return "schedules";
+        case Tool::memcheck:
+            return "memcheck";
+        case Tool::racecheck:
+            return "racecheck";
+        case Tool::synccheck:
+            return "synccheck";
+        case Tool::initcheck:
+            return "initcheck";
+        case Tool::schedules:
+            return "schedules";
     }
     return "?";
 }
@@ -44,8 +49,9 @@ namespace {
 
 constexpr const char* kBar = "========= ";
 
-// An inlined party's chain, innermost first: [{"file": "device_atomic_functions.hpp", "line": 107, "function":
-// "atomicAdd"}, ..., {"file": "reduce.cu", "line": 42}] (the last entry is the user's line, cuda_line).
+// An inlined party's chain, innermost first: [{"file": "device_atomic_functions.hpp", "line": 107,
+// "function": "atomicAdd"}, ..., {"file": "reduce.cu", "line": 42}] (the last entry is the user's line,
+// cuda_line).
 nlohmann::json chain_json(const CheckContext& ctx, const std::vector<ir::SourceFrame>& chain) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& frame : chain) {
@@ -63,8 +69,8 @@ std::string render_one(const Finding& f, const CheckContext& ctx) {
     if (f.count > 1) s += fmt::format(" ({} occurrences)", f.count);
     s += '\n';
     for (const auto& p : f.parties)
-        s += fmt::format("{}    {} at {} in {}\n{}        by thread {} in block {}\n", kBar, p.what, ctx.where(p.at),
-                         ctx.function_name(p.at), kBar, xyz(p.thread), xyz(p.block));
+        s += fmt::format("{}    {} at {} in {}\n{}        by thread {} in block {}\n", kBar, p.what,
+                         ctx.where(p.at), ctx.function_name(p.at), kBar, xyz(p.thread), xyz(p.block));
     if (f.address) {
         s += fmt::format("{}    address 0x{:x}", kBar, *f.address);
         if (!f.space.empty()) s += " (" + f.space + ")";
@@ -90,7 +96,8 @@ std::string render_text(const FindingLog& log, const CheckContext& ctx, const st
     if (n) {
         std::string per;
         for (Tool t : {Tool::memcheck, Tool::racecheck, Tool::synccheck, Tool::initcheck, Tool::schedules})
-            if (size_t c = log.count(t)) per += fmt::format("{}{} {}", per.empty() ? "" : ", ", c, tool_name(t));
+            if (size_t c = log.count(t))
+                per += fmt::format("{}{} {}", per.empty() ? "" : ", ", c, tool_name(t));
         s += fmt::format(" ({}; {} occurrences)", per, log.occurrences());
     }
     return s + "\n";
@@ -114,7 +121,8 @@ nlohmann::json render_json(const FindingLog& log, const CheckContext& ctx) {
                                     {"pc", p.at.pc},
                                     {"thread", p.thread},
                                     {"block", p.block}};
-            if (auto chain = ctx.source_chain(p.at); chain.size() > 1) party["inlined"] = chain_json(ctx, chain);
+            if (auto chain = ctx.source_chain(p.at); chain.size() > 1)
+                party["inlined"] = chain_json(ctx, chain);
             parties.push_back(std::move(party));
         }
         j["parties"] = parties;

@@ -31,19 +31,19 @@ struct Party {
 
 struct Finding {
     Tool tool = Tool::memcheck;
-    std::string kind;                 // stable id: "race.raw.shared", "sync.barrier_partial", ...
-    std::string title;                // "Read-after-write hazard on shared memory"
-    std::vector<Party> parties;       // 1 or 2; the dedup key uses their sites
+    std::string kind;            // stable id: "race.raw.shared", "sync.barrier_partial", ...
+    std::string title;           // "Read-after-write hazard on shared memory"
+    std::vector<Party> parties;  // 1 or 2; the dedup key uses their sites
     std::optional<uint64_t> address;
-    std::string space;                // "shared", "global", ...
-    std::string variable;             // "s[255]", "args[2] c[1000]"
-    std::vector<std::string> notes;   // extra lines
-    std::string fix;                  // "add __syncthreads() between line 19 and line 20"
-    uint64_t count = 1;               // occurrences folded into this finding
+    std::string space;               // "shared", "global", ...
+    std::string variable;            // "s[255]", "args[2] c[1000]"
+    std::vector<std::string> notes;  // extra lines
+    std::string fix;                 // "add __syncthreads() between line 19 and line 20"
+    uint64_t count = 1;              // occurrences folded into this finding
 };
 
 class FindingLog {
-public:
+  public:
     // Adds a finding or counts it against the one with the same kind and sites (the first keeps its details).
     void add(Finding f);
     const std::vector<Finding>& findings() const { return findings_; }
@@ -51,7 +51,7 @@ public:
     size_t count(Tool t) const;
     uint64_t occurrences() const;
 
-private:
+  private:
     using Key = std::tuple<std::string, std::vector<Site>>;
     std::map<Key, size_t> index_;
     std::vector<Finding> findings_;

@@ -1,9 +1,9 @@
 // sim/check/initcheck.cpp — written-byte shadows for shared (per block) and global memory (see header).
 #include "sim/check/initcheck.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <bit>
-#include <fmt/format.h>
 
 #include "sim/memory/address_map.hpp"
 
@@ -15,7 +15,8 @@ void InitChecker::begin_cluster(std::span<const engine::BlockIndex> ctas) {
 }
 
 void InitChecker::begin_block(const engine::BlockIndex& b, uint32_t shared_bytes) {
-    const bool in_cluster = std::any_of(ctas_.begin(), ctas_.end(), [&](const auto& c) { return c.linear == b.linear; });
+    const bool in_cluster =
+        std::any_of(ctas_.begin(), ctas_.end(), [&](const auto& c) { return c.linear == b.linear; });
     if (awaiting_ > 0 && in_cluster) {  // a CTA of the announced cluster: the shadows are made at its first
         if (awaiting_-- == ctas_.size()) shared_.assign(ctas_.size(), std::vector<uint8_t>(shared_bytes, 0));
         return;
@@ -47,7 +48,8 @@ bool InitChecker::global_written(uint64_t addr, uint32_t n) const {
     if (!memory_ || memory_->host_written(addr, n)) return true;
     for (uint64_t a = addr; a < addr + n; ++a) {
         auto it = global_words_.find(a / 4);
-        if ((it == global_words_.end() || !(it->second >> (a % 4) & 1)) && !memory_->host_written(a, 1)) return false;
+        if ((it == global_words_.end() || !(it->second >> (a % 4) & 1)) && !memory_->host_written(a, 1))
+            return false;
     }
     return true;
 }
@@ -73,8 +75,10 @@ std::vector<std::pair<uint64_t, uint64_t>> InitChecker::written_global() const {
         for (uint64_t b = 0; b < 4; ++b) {
             if (!(bits >> b & 1)) continue;
             const uint64_t a = w * 4 + b;
-            if (!out.empty() && out.back().second == a) ++out.back().second;
-            else out.emplace_back(a, a + 1);
+            if (!out.empty() && out.back().second == a)
+                ++out.back().second;
+            else
+                out.emplace_back(a, a + 1);
         }
     }
     return out;
@@ -93,13 +97,17 @@ void InitChecker::report(const engine::MemoryEvent& e, uint32_t lane, bool share
     f.space = shared ? "shared" : "global";
     f.variable = shared ? ctx_.shared_name(offset, e.bytes_per_lane) : ctx_.global_name(offset);
     if (shared) {
-        f.notes.push_back("no thread of this block has written these bytes yet (shared memory starts undefined "
-                          "in every block)");
-        f.fix = "write the element before reading it, with a __syncthreads() between the write and the read when "
-                "another thread writes it; for accumulators, zero them first";
+        f.notes.push_back(
+            "no thread of this block has written these bytes yet (shared memory starts undefined "
+            "in every block)");
+        f.fix =
+            "write the element before reading it, with a __syncthreads() between the write and the read when "
+            "another thread writes it; for accumulators, zero them first";
     } else {
         f.notes.push_back("neither the host nor the kernel has written these bytes");
-        f.fix = "initialise the buffer (cudaMemset or a launch-spec init) or write it in the kernel before reading";
+        f.fix =
+            "initialise the buffer (cudaMemset or a launch-spec init) or write it in the kernel before "
+            "reading";
     }
     log_.add(std::move(f));
 }
@@ -108,8 +116,8 @@ void InitChecker::on_memory(const engine::MemoryEvent& e) {
     const bool shared = e.space == engine::MemorySpace::shared;
     if (!shared && e.space != engine::MemorySpace::global) return;
     const uint32_t n = std::max<uint32_t>(e.bytes_per_lane, 1);
-    const bool reads = e.kind == engine::MemoryKind::read ||
-                       (e.kind == engine::MemoryKind::atomic && e.read_modify_write);
+    const bool reads =
+        e.kind == engine::MemoryKind::read || (e.kind == engine::MemoryKind::atomic && e.read_modify_write);
     const bool writes = e.kind != engine::MemoryKind::read;
     for (uint32_t m = e.active_mask; m; m &= m - 1) {
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));

@@ -57,29 +57,39 @@ Finding launch_error_finding(const engine::LaunchError& err, const CheckContext&
         f.address = w.address;
         f.space = space;
         if (w.address)
-            f.variable = space == "shared" ? ctx.shared_name(*w.address, w.access_bytes)
-                         : space == "global" ? ctx.global_name(*w.address) : "";
+            f.variable = space == "shared"   ? ctx.shared_name(*w.address, w.access_bytes)
+                         : space == "global" ? ctx.global_name(*w.address)
+                                             : "";
     } else {
         f.kind = deadlock ? "sync.barrier_deadlock" : "launch." + err.name;
         f.title = fmt::format("The kernel stopped: {} ({})", err.name, err.message);
     }
     if (site) f.parties.push_back({memory ? w.access : "stopped", *site, w.thread, w.block});
     for (const auto& line : split_lines(err.details)) {
-        if (line.rfind("at ", 0) == 0 || line.rfind("by thread", 0) == 0 || line == f.title) continue;  // said already
+        if (line.rfind("at ", 0) == 0 || line.rfind("by thread", 0) == 0 || line == f.title)
+            continue;  // said already
         f.notes.push_back(line);
     }
-    f.notes.push_back(fmt::format("the run stopped here ({}: {}); later errors, if any, are not reported", err.name,
-                                  err.message));
+    f.notes.push_back(fmt::format("the run stopped here ({}: {}); later errors, if any, are not reported",
+                                  err.name, err.message));
     if (memory && err.kind == engine::Fault::misaligned_address)
-        f.fix = fmt::format("access {}-byte values only at addresses that are multiples of {} (check the offset "
-                            "added to the pointer before a vector cast)", w.access_bytes, w.access_bytes);
+        f.fix = fmt::format(
+            "access {}-byte values only at addresses that are multiples of {} (check the offset "
+            "added to the pointer before a vector cast)",
+            w.access_bytes, w.access_bytes);
     else if (memory && w.nearest.found && w.nearest.distance >= 0)
-        f.fix = "check the bounds guard: `i < n`, not `i <= n`, and that the grid does not cover more elements than "
-                "the buffer holds";
+        f.fix =
+            "check the bounds guard: `i < n`, not `i <= n`, and that the grid does not cover more elements "
+            "than "
+            "the buffer holds";
     else if (memory)
-        f.fix = "check the pointer arithmetic and that the pointer was allocated (and not freed) before the launch";
+        f.fix =
+            "check the pointer arithmetic and that the pointer was allocated (and not freed) before the "
+            "launch";
     else if (deadlock)
-        f.fix = "every thread of the block must reach the same __syncthreads() (and named barriers the same count)";
+        f.fix =
+            "every thread of the block must reach the same __syncthreads() (and named barriers the same "
+            "count)";
     return f;
 }
 

@@ -1,8 +1,9 @@
-// sim/check/racecheck.cpp — vector clocks per warp, last write and reads per byte, kept per 4-byte word (see header).
+// sim/check/racecheck.cpp — vector clocks per warp, last write and reads per byte, kept per 4-byte word (see
+// header).
 #include "sim/check/racecheck.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "sim/memory/address_map.hpp"
 
@@ -20,7 +21,8 @@ void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
 // Async copies (cp.async, cp.async.bulk) count as strong: their completion is ordered by the mbarrier or
 // cp.async.wait_* the program waits on, which the events do not tie to the copy.
 bool is_strong(const engine::MemoryEvent& e) {
-    return e.kind == engine::MemoryKind::atomic || e.async || (e.sem != ir::MemSem::none && e.sem != ir::MemSem::weak);
+    return e.kind == engine::MemoryKind::atomic || e.async ||
+           (e.sem != ir::MemSem::none && e.sem != ir::MemSem::weak);
 }
 
 bool has_mod(const ir::Instruction& in, std::string_view m) {
@@ -31,17 +33,25 @@ bool has_mod(const ir::Instruction& in, std::string_view m) {
 ir::MemSem effective_sem(const engine::MemoryEvent& e, const ir::Instruction* in) {
     if (e.sem != ir::MemSem::none || !in || in->op != ir::Opcode::mbarrier) return e.sem;
     if (has_mod(*in, "test_wait") || has_mod(*in, "try_wait")) return ir::MemSem::acquire;
-    if (has_mod(*in, "arrive") || has_mod(*in, "arrive_drop") || has_mod(*in, "complete_tx")) return ir::MemSem::release;
+    if (has_mod(*in, "arrive") || has_mod(*in, "arrive_drop") || has_mod(*in, "complete_tx"))
+        return ir::MemSem::release;
     return e.sem;
 }
-bool releases(ir::MemSem s) { return s == ir::MemSem::release || s == ir::MemSem::acq_rel || s == ir::MemSem::sc; }
-bool acquires(ir::MemSem s) { return s == ir::MemSem::acquire || s == ir::MemSem::acq_rel || s == ir::MemSem::sc; }
+bool releases(ir::MemSem s) {
+    return s == ir::MemSem::release || s == ir::MemSem::acq_rel || s == ir::MemSem::sc;
+}
+bool acquires(ir::MemSem s) {
+    return s == ir::MemSem::acquire || s == ir::MemSem::acq_rel || s == ir::MemSem::sc;
+}
 
 const char* access_word(const engine::MemoryEvent& e) {
     switch (e.kind) {
-    case engine::MemoryKind::read: return "read";
-    case engine::MemoryKind::write: return "write";
-    default: return "atomic";
+        case engine::MemoryKind::read:
+            return "read";
+        case engine::MemoryKind::write:
+            return "write";
+        default:
+            return "atomic";
     }
 }
 
@@ -52,8 +62,10 @@ void RaceChecker::begin_cluster(std::span<const engine::BlockIndex> ctas) {
     awaiting_ = static_cast<uint32_t>(ctas_.size());
 }
 
-void RaceChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads, uint32_t shared_bytes) {
-    if (awaiting_ > 0 && rank_of(b) < ctas_.size()) {  // a CTA of the announced cluster: one group for them all
+void RaceChecker::begin_block(const engine::BlockIndex& b, uint32_t warps, uint32_t threads,
+                              uint32_t shared_bytes) {
+    if (awaiting_ > 0 &&
+        rank_of(b) < ctas_.size()) {  // a CTA of the announced cluster: one group for them all
         if (awaiting_-- == ctas_.size()) start_group(warps, threads, shared_bytes);
         return;
     }
@@ -154,7 +166,8 @@ bool RaceChecker::ordered(const Stamp& earlier, uint32_t warp) const {
 
 void RaceChecker::release_point(uint32_t warp) {
     acquire_point(warp);
-    ++clock_[warp][warp];  // accesses before carry a smaller epoch than the published clock, those after do not
+    ++clock_[warp]
+            [warp];  // accesses before carry a smaller epoch than the published clock, those after do not
     released_[warp] = clock_[warp];
 }
 
@@ -181,7 +194,8 @@ bool in_one_loop(const ir::Module& m, uint32_t fn, uint32_t lo, uint32_t hi) {
     for (uint32_t pc = hi; pc < body.size(); ++pc) {
         if (body[pc].op != ir::Opcode::bra) continue;
         for (const auto& op : body[pc].args)
-            if (op.kind == ir::Operand::Kind::symbol && op.imm >= 0 && static_cast<uint64_t>(op.imm) <= lo) return true;
+            if (op.kind == ir::Operand::Kind::symbol && op.imm >= 0 && static_cast<uint64_t>(op.imm) <= lo)
+                return true;
     }
     return false;
 }
@@ -192,8 +206,8 @@ bool barrier_between(const ir::Module& m, uint32_t fn, uint32_t lo, uint32_t hi)
     const auto& body = m.functions[fn].body;
     for (uint32_t pc = lo + 1; pc < hi && pc < body.size(); ++pc) {
         const auto& in = body[pc];
-        if ((in.op == ir::Opcode::bar || in.op == ir::Opcode::barrier) && in.d.bar != ir::BarMode::warp_sync &&
-            !has_mod(in, "warp"))
+        if ((in.op == ir::Opcode::bar || in.op == ir::Opcode::barrier) &&
+            in.d.bar != ir::BarMode::warp_sync && !has_mod(in, "warp"))
             return true;
     }
     return false;
@@ -207,23 +221,24 @@ bool barrier_between(const ir::Module& m, uint32_t fn, uint32_t lo, uint32_t hi)
 // loop): then the missing barrier closes the iteration. Accesses of two CTAs of a cluster need the cluster's
 // barrier: __syncthreads() orders the threads of one block only.
 std::string RaceChecker::barrier_fix(Site a, Site b, bool across_ctas) const {
-    const char* barrier = across_ctas ? "cluster.sync() (barrier.cluster.arrive and barrier.cluster.wait)"
-                                      : "__syncthreads()";
+    const char* barrier =
+        across_ctas ? "cluster.sync() (barrier.cluster.arrive and barrier.cluster.wait)" : "__syncthreads()";
     if (a == b || ctx_.line_word(a) == ctx_.line_word(b))
-        return fmt::format("add {} between two executions of {} (in a loop: at the end of the iteration)", barrier,
-                           ctx_.line_word(a));
+        return fmt::format("add {} between two executions of {} (in a loop: at the end of the iteration)",
+                           barrier, ctx_.line_word(a));
     const Site lo = a.pc <= b.pc ? a : b, hi = a.pc <= b.pc ? b : a;
     const std::string llo = ctx_.line_word(lo), lhi = ctx_.line_word(hi);
-    if (a.function != b.function || !ctx_.module) return fmt::format("add {} between {} and {}", barrier, llo, lhi);
+    if (a.function != b.function || !ctx_.module)
+        return fmt::format("add {} between {} and {}", barrier, llo, lhi);
     const bool loop = in_one_loop(*ctx_.module, lo.function, lo.pc, hi.pc);
     const bool separated = barrier_between(*ctx_.module, lo.function, lo.pc, hi.pc);
     const uint32_t clo = ctx_.cuda_line(lo), chi = ctx_.cuda_line(hi);
     if (loop && separated)
-        return fmt::format("add {} at the end of the loop iteration: after {} and before {} runs again", barrier,
-                           lhi, llo);
+        return fmt::format("add {} at the end of the loop iteration: after {} and before {} runs again",
+                           barrier, lhi, llo);
     if (loop && clo && chi && clo > chi)
-        return fmt::format("add {} at the end of the loop iteration: after {} and before {} runs again", barrier,
-                           llo, lhi);
+        return fmt::format("add {} at the end of the loop iteration: after {} and before {} runs again",
+                           barrier, llo, lhi);
     return fmt::format("add {} between {} and {}", barrier, llo, lhi);
 }
 
@@ -244,11 +259,12 @@ void RaceChecker::report(const char* hazard, const Stamp& first, const Access& a
     // Like compute-sanitizer, one finding per pair of instructions whichever ran first: the write party
     // comes first, so read-after-write and write-after-read between the same two pcs fold together.
     f.kind = fmt::format("race.{}.{}", both_write ? "ww" : "rw", space);
-    const std::string whose = across ? fmt::format("threads of blocks {} and {} of one cluster", xyz(first_block),
-                                                   xyz(second_block))
+    const std::string whose = across ? fmt::format("threads of blocks {} and {} of one cluster",
+                                                   xyz(first_block), xyz(second_block))
                                      : fmt::format("threads of block {}", xyz(second_block));
-    f.title = fmt::format("Race between {} of {} memory by {}", both_write ? "two writes" : "a write and a read",
-                          shared ? "shared" : "global", whose);
+    f.title =
+        fmt::format("Race between {} of {} memory by {}", both_write ? "two writes" : "a write and a read",
+                    shared ? "shared" : "global", whose);
     const uint32_t first_warp = first.warp % warps_, second_warp = a.warp % warps_;
     Party p1{first_is_write ? "write" : "read", first.at, ctx_.thread(first_warp, first.lane), first_block};
     Party p2{second_is_write ? access_word(e) : "read", Site{e.site.function, e.site.pc},
@@ -266,13 +282,15 @@ void RaceChecker::report(const char* hazard, const Stamp& first, const Access& a
         return across ? fmt::format("thread {} of block {} (warp {})", xyz(p.thread), xyz(p.block), warp)
                       : fmt::format("thread {} (warp {})", xyz(p.thread), warp);
     };
-    f.notes.push_back(fmt::format("first seen as a {} hazard: {} then {}, with no barrier between them; the outcome "
-                                  "depends on which warp runs first",
-                                  order, who(p1, first_warp), who(p2, second_warp)));
+    f.notes.push_back(
+        fmt::format("first seen as a {} hazard: {} then {}, with no barrier between them; the outcome "
+                    "depends on which warp runs first",
+                    order, who(p1, first_warp), who(p2, second_warp)));
     if (dsmem)
-        f.notes.push_back(fmt::format("the word is in the shared memory of block {} (cluster rank {}), reached from "
-                                      "other CTAs through shared::cluster addresses (mapa)",
-                                      xyz(ctas_[a.owner].ctaid), a.owner));
+        f.notes.push_back(
+            fmt::format("the word is in the shared memory of block {} (cluster rank {}), reached from "
+                        "other CTAs through shared::cluster addresses (mapa)",
+                        xyz(ctas_[a.owner].ctaid), a.owner));
     f.fix = barrier_fix(f.parties[0].at, f.parties[1].at, across);
     log_.add(std::move(f));
 }
@@ -360,7 +378,8 @@ uint32_t RaceChecker::drop_silent_lanes(const engine::MemoryEvent& e) {
 void RaceChecker::on_memory(const engine::MemoryEvent& input) {
     engine::MemoryEvent e = input;
     e.sem = effective_sem(e, ctx_.instruction(Site{e.site.function, e.site.pc}));
-    if (memory_ && !mirror_.empty() && e.space == engine::MemorySpace::global && e.kind != engine::MemoryKind::read) {
+    if (memory_ && !mirror_.empty() && e.space == engine::MemorySpace::global &&
+        e.kind != engine::MemoryKind::read) {
         const uint32_t silent = drop_silent_lanes(e);
         if (e.kind == engine::MemoryKind::write && !is_strong(e)) e.active_mask &= ~silent;
     }
@@ -401,7 +420,8 @@ void RaceChecker::on_memory(const engine::MemoryEvent& input) {
             if (!strong) continue;
             const uint64_t key = shared ? (kSharedKey | (uint64_t{owner} << 40) | word) : word;
             if (writes) publish(me, key);
-            if (e.kind == engine::MemoryKind::read || e.read_modify_write || acquires(e.sem)) observe(me, key);
+            if (e.kind == engine::MemoryKind::read || e.read_modify_write || acquires(e.sem))
+                observe(me, key);
         }
     }
     if (strong && acquires(e.sem)) acquire_point(me);
@@ -434,8 +454,9 @@ void RaceChecker::on_barrier_release(const engine::BlockIndex& b, uint32_t barri
 }
 
 // barrier.cluster.arrive: the warp's first arrival of the current phase releases what it did before (unless
-// .relaxed; a second arrival in one phase counts once, as in the engine). barrier.cluster.wait: the warp waits
-// for the phase of its last arrival; if that phase has completed it acquires it now, else at its release.
+// .relaxed; a second arrival in one phase counts once, as in the engine). barrier.cluster.wait: the warp
+// waits for the phase of its last arrival; if that phase has completed it acquires it now, else at its
+// release.
 void RaceChecker::cluster_barrier(const engine::BarrierEvent& e, uint32_t warp) {
     if (e.kind == engine::BarrierKind::arrive) {
         if (cluster_arrived_[warp] == cluster_phase_ + 1) return;
@@ -447,7 +468,8 @@ void RaceChecker::cluster_barrier(const engine::BarrierEvent& e, uint32_t warp) 
         join(cluster_join_[cluster_phase_], clock_[warp]);
         return;
     }
-    if (cluster_arrived_[warp] == 0) return;  // a wait without an arrival never returns (the engine reports it)
+    if (cluster_arrived_[warp] == 0)
+        return;  // a wait without an arrival never returns (the engine reports it)
     const uint64_t phase = cluster_arrived_[warp] - 1;
     if (phase >= cluster_phase_) {
         cluster_waiting_.emplace_back(warp, phase);
@@ -461,13 +483,15 @@ void RaceChecker::cluster_release() {
     ++cluster_phase_;
     std::erase_if(cluster_waiting_, [&](const std::pair<uint32_t, uint64_t>& wt) {
         if (wt.second >= cluster_phase_) return false;
-        if (auto it = cluster_join_.find(wt.second); it != cluster_join_.end()) join(clock_[wt.first], it->second);
+        if (auto it = cluster_join_.find(wt.second); it != cluster_join_.end())
+            join(clock_[wt.first], it->second);
         if (!cluster_exited_join_.empty()) join(clock_[wt.first], cluster_exited_join_);
         return true;
     });
     // A live warp that has not waited yet arrived in the phase just completed or later (the phase could not
     // complete without it): older phases are done with.
-    if (cluster_phase_ >= 2) cluster_join_.erase(cluster_join_.begin(), cluster_join_.lower_bound(cluster_phase_ - 1));
+    if (cluster_phase_ >= 2)
+        cluster_join_.erase(cluster_join_.begin(), cluster_join_.lower_bound(cluster_phase_ - 1));
 }
 
 void RaceChecker::on_thread_exit(const engine::EventSite& s, uint32_t mask) {
@@ -475,9 +499,9 @@ void RaceChecker::on_thread_exit(const engine::EventSite& s, uint32_t mask) {
     if (warp == kNoWarp) return;
     live_[warp] &= ~mask;
     if (live_[warp]) return;
-    // The engine releases barriers (bar.sync of the block, barrier.cluster of the cluster) without warps whose
-    // every lane exited: what such a warp did before it exited is ordered before those releases (synccheck
-    // reports the exit itself).
+    // The engine releases barriers (bar.sync of the block, barrier.cluster of the cluster) without warps
+    // whose every lane exited: what such a warp did before it exited is ordered before those releases
+    // (synccheck reports the exit itself).
     ++clock_[warp][warp];
     join(exited_join_[warp / warps_], clock_[warp]);
     join(cluster_exited_join_, clock_[warp]);

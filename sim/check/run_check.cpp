@@ -1,15 +1,15 @@
 // sim/check/run_check.cpp — one launch spec on the simulator with the checkers attached.
 #include "sim/check/run_check.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
-#include <fmt/format.h>
 
+#include "launch/buffer_init.hpp"
+#include "launch/params.hpp"
 #include "sim/check/check_observer.hpp"
 #include "sim/check/memcheck.hpp"
 #include "sim/device/device.hpp"
-#include "launch/buffer_init.hpp"
-#include "launch/params.hpp"
 
 namespace warpsim::check {
 namespace {
@@ -30,14 +30,23 @@ std::optional<std::string> select_tools(const std::vector<std::string>& names, C
         size_t start = 0;
         while (start <= list.size()) {
             size_t comma = list.find(',', start);
-            std::string n = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            if (n == "memcheck") o.memcheck = true;
-            else if (n == "racecheck") o.racecheck = true;
-            else if (n == "synccheck") o.synccheck = true;
-            else if (n == "initcheck") o.initcheck = true;
-            else if (n == "all") o.memcheck = o.racecheck = o.synccheck = o.initcheck = true;
-            else return fmt::format("--tool: unknown tool '{}' (expected memcheck, racecheck, synccheck, initcheck "
-                                    "or all)", n);
+            std::string n =
+                list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (n == "memcheck")
+                o.memcheck = true;
+            else if (n == "racecheck")
+                o.racecheck = true;
+            else if (n == "synccheck")
+                o.synccheck = true;
+            else if (n == "initcheck")
+                o.initcheck = true;
+            else if (n == "all")
+                o.memcheck = o.racecheck = o.synccheck = o.initcheck = true;
+            else
+                return fmt::format(
+                    "--tool: unknown tool '{}' (expected memcheck, racecheck, synccheck, initcheck "
+                    "or all)",
+                    n);
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
@@ -67,21 +76,23 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         const auto& a = p.spec.args[i];
         if (a.kind != launch::ArgSpec::Kind::buffer) continue;
-        r.ctx.allocations.push_back({setup->addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
+        r.ctx.allocations.push_back(
+            {setup->addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
     }
     for (const auto& v : p.module->globals) {
         if (v.space != ir::Space::global && v.space != ir::Space::const_) continue;
         if (auto addr = sim.symbol_address(*p.module, v.name))
-            r.ctx.allocations.push_back({*addr, v.size_bytes(), CheckContext::source_name(v.name),
-                                         std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec))});
+            r.ctx.allocations.push_back(
+                {*addr, v.size_bytes(), CheckContext::source_name(v.name),
+                 std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec))});
     }
     engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_instructions;
     cfg.time_limit_seconds = options.time_limit_seconds;
     cfg.host_workers = 1;
     cfg.schedule_seed = options.schedule_seed;
-    CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global, options.synccheck,
-                           options.initcheck);
+    CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global,
+                           options.synccheck, options.initcheck);
     cfg.observer = &observer;
     cfg.progress = options.progress;
     if (options.launch_started) options.launch_started(0, std::max<uint32_t>(options.schedules, 1));

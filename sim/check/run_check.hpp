@@ -8,23 +8,23 @@
 #include <string>
 #include <vector>
 
+#include "launch/outcome.hpp"
 #include "sim/check/context.hpp"
 #include "sim/check/findings.hpp"
 #include "sim/check/schedules.hpp"
 #include "sim/engine/simulator.hpp"
-#include "launch/outcome.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::check {
 
 struct CheckOptions {
     bool memcheck = true, racecheck = true, synccheck = true, initcheck = true;
-    bool race_global = true;          // racecheck also global memory within a block
+    bool race_global = true;  // racecheck also global memory within a block
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;
     double time_limit_seconds = engine::kDefaultTimeLimitSeconds;  // per launch; 0: none
-    uint32_t schedules = 1;           // legal warp orders to run (seeds 0..N-1) and compare the buffers of
-    uint64_t schedule_seed = 0;       // the order the checkers watch (engine::LaunchConfig::schedule_seed)
+    uint32_t schedules = 1;      // legal warp orders to run (seeds 0..N-1) and compare the buffers of
+    uint64_t schedule_seed = 0;  // the order the checkers watch (engine::LaunchConfig::schedule_seed)
     // A progress display (optional): every launch of the check (the checked one, then each further schedule)
     // counts into `progress`, and `launch_started(k, n)` is called before launch k of n (k from 0).
     engine::LaunchProgress* progress = nullptr;
@@ -41,12 +41,12 @@ struct CheckResult {
                                                // (an instruction it does not execute yet): not a finding
     std::string kernel;
     std::string spec;
-    std::vector<ScheduleRun> schedules;        // with --schedules N > 1: the checked run first, then the others
+    std::vector<ScheduleRun> schedules;  // with --schedules N > 1: the checked run first, then the others
 };
 
 // Runs a prepared launch once with the selected checkers (in the order of options.schedule_seed); with
-// options.schedules = N > 1 also N - 1 further orders without checkers, and adds a finding when buffers differ.
-// Fails only when a run cannot be set up.
+// options.schedules = N > 1 also N - 1 further orders without checkers, and adds a finding when buffers
+// differ. Fails only when a run cannot be set up.
 launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, const CheckOptions& options);
 
 // Parses the tool list of `--tool` ("memcheck", "racecheck,synccheck", "all"); error text on an unknown name.

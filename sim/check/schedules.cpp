@@ -2,8 +2,8 @@
 // buffers (see header).
 #include "sim/check/schedules.hpp"
 
-#include <cstring>
 #include <fmt/format.h>
+#include <cstring>
 
 namespace warpsim::check {
 namespace {
@@ -15,22 +15,29 @@ std::string component_text(launch::ElemType t, const uint8_t* p) {
     uint64_t bits = 0;
     std::memcpy(&bits, p, n);
     switch (launch::elem_scalar(t)) {
-    case E::f32: {
-        float f;
-        std::memcpy(&f, p, 4);
-        return fmt::format("{}", f);
-    }
-    case E::f64: {
-        double d;
-        std::memcpy(&d, p, 8);
-        return fmt::format("{}", d);
-    }
-    case E::f16: case E::bf16: return fmt::format("0x{:04x}", bits);
-    case E::i8: return fmt::format("{}", static_cast<int8_t>(bits));
-    case E::i16: return fmt::format("{}", static_cast<int16_t>(bits));
-    case E::i32: return fmt::format("{}", static_cast<int32_t>(bits));
-    case E::i64: return fmt::format("{}", static_cast<int64_t>(bits));
-    default: return fmt::format("{}", bits);
+        case E::f32: {
+            float f;
+            std::memcpy(&f, p, 4);
+            return fmt::format("{}", f);
+        }
+        case E::f64: {
+            double d;
+            std::memcpy(&d, p, 8);
+            return fmt::format("{}", d);
+        }
+        case E::f16:
+        case E::bf16:
+            return fmt::format("0x{:04x}", bits);
+        case E::i8:
+            return fmt::format("{}", static_cast<int8_t>(bits));
+        case E::i16:
+            return fmt::format("{}", static_cast<int16_t>(bits));
+        case E::i32:
+            return fmt::format("{}", static_cast<int32_t>(bits));
+        case E::i64:
+            return fmt::format("{}", static_cast<int64_t>(bits));
+        default:
+            return fmt::format("{}", bits);
     }
 }
 
@@ -66,16 +73,18 @@ std::string buffer_difference(const BufferSnapshot& a, const BufferSnapshot& b, 
     }
     if (!bytes) return {};
     const uint64_t e = first / elem;
-    return fmt::format("{} ({}): {} differs from {} in {} of {} bytes, {} of {} elements; first at element {} (byte "
-                       "{}): {} in {}, {} in {}",
-                       a.name, launch::elem_name(a.type), name_b, name_a, bytes, n, elements, n / elem, e, e * elem,
-                       element_text(a.type, a.bytes.data() + e * elem), name_a,
-                       element_text(b.type, b.bytes.data() + e * elem), name_b);
+    return fmt::format(
+        "{} ({}): {} differs from {} in {} of {} bytes, {} of {} elements; first at element {} (byte "
+        "{}): {} in {}, {} in {}",
+        a.name, launch::elem_name(a.type), name_b, name_a, bytes, n, elements, n / elem, e, e * elem,
+        element_text(a.type, a.bytes.data() + e * elem), name_a,
+        element_text(b.type, b.bytes.data() + e * elem), name_b);
 }
 
 }  // namespace
 
-std::vector<BufferSnapshot> read_buffers(const session::PreparedLaunch& p, const session::LaunchSetup& setup) {
+std::vector<BufferSnapshot> read_buffers(const session::PreparedLaunch& p,
+                                         const session::LaunchSetup& setup) {
     std::vector<BufferSnapshot> out;
     for (size_t i = 0; i < p.spec.args.size(); ++i) {
         const auto& a = p.spec.args[i];
@@ -90,9 +99,9 @@ std::vector<BufferSnapshot> read_buffers(const session::PreparedLaunch& p, const
     return out;
 }
 
-launch::Outcome<ScheduleRun> run_schedule(const session::PreparedLaunch& p, const device::DevicePreset& preset,
-                                          int registers, uint64_t seed, uint64_t max_instructions,
-                                          engine::LaunchProgress* progress) {
+launch::Outcome<ScheduleRun> run_schedule(const session::PreparedLaunch& p,
+                                          const device::DevicePreset& preset, int registers, uint64_t seed,
+                                          uint64_t max_instructions, engine::LaunchProgress* progress) {
     auto setup = session::setup_launch(p, preset, registers);
     if (!setup) return launch::Outcome<ScheduleRun>::failure(setup.error());
     engine::LaunchConfig& cfg = setup->cfg;
@@ -138,8 +147,10 @@ std::optional<Finding> compare_schedules(const std::vector<ScheduleRun>& runs) {
     }
     if (f.notes.empty()) return std::nullopt;
     if (!f.variable.empty()) f.variable = "differing buffers: " + f.variable;
-    f.fix = "a result that depends on the order in which warps or blocks run comes from a race: run racecheck "
-            "(warpsim check --tool racecheck) and order the accesses it names with a barrier, or make them atomic";
+    f.fix =
+        "a result that depends on the order in which warps or blocks run comes from a race: run racecheck "
+        "(warpsim check --tool racecheck) and order the accesses it names with a barrier, or make them "
+        "atomic";
     return f;
 }
 

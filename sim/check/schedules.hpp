@@ -7,19 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "launch/elem_type.hpp"
+#include "launch/outcome.hpp"
 #include "sim/check/findings.hpp"
 #include "sim/device/device.hpp"
 #include "sim/engine/simulator.hpp"
-#include "launch/elem_type.hpp"
-#include "launch/outcome.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::check {
 
 // A buffer argument's bytes after the kernel.
 struct BufferSnapshot {
-    size_t arg = 0;                   // index in the spec's args
-    std::string name;                 // "args[1] out"
+    size_t arg = 0;    // index in the spec's args
+    std::string name;  // "args[1] out"
     launch::ElemType type = launch::ElemType::u8;
     std::vector<uint8_t> bytes;
 };
@@ -36,8 +36,9 @@ std::vector<BufferSnapshot> read_buffers(const session::PreparedLaunch& p, const
 
 // Runs the prepared launch once with `seed` on freshly initialised buffers, no checkers attached; `progress`
 // (optional) gets the launch's progress counters.
-launch::Outcome<ScheduleRun> run_schedule(const session::PreparedLaunch& p, const device::DevicePreset& preset,
-                                          int registers, uint64_t seed, uint64_t max_instructions,
+launch::Outcome<ScheduleRun> run_schedule(const session::PreparedLaunch& p,
+                                          const device::DevicePreset& preset, int registers, uint64_t seed,
+                                          uint64_t max_instructions,
                                           engine::LaunchProgress* progress = nullptr);
 
 // Compares every run with the first: nullopt when all buffers agree byte for byte (and the runs stopped

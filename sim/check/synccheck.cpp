@@ -1,9 +1,9 @@
 // sim/check/synccheck.cpp — barrier phases per block and member masks of warp collectives (see header).
 #include "sim/check/synccheck.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <bit>
-#include <fmt/format.h>
 
 namespace warpsim::check {
 namespace {
@@ -25,18 +25,26 @@ std::string lane_list(uint32_t mask) {
 
 const char* collective_name(engine::WarpSyncKind k) {
     switch (k) {
-    case engine::WarpSyncKind::shfl: return "shfl.sync (__shfl*_sync)";
-    case engine::WarpSyncKind::vote: return "vote.sync (__all/__any/__ballot_sync)";
-    case engine::WarpSyncKind::match: return "match.sync (__match_*_sync)";
-    case engine::WarpSyncKind::redux: return "redux.sync (__reduce_*_sync)";
-    case engine::WarpSyncKind::bar_warp_sync: return "bar.warp.sync (__syncwarp)";
-    case engine::WarpSyncKind::elect: return "elect.sync";
-    default: return "warp collective";
+        case engine::WarpSyncKind::shfl:
+            return "shfl.sync (__shfl*_sync)";
+        case engine::WarpSyncKind::vote:
+            return "vote.sync (__all/__any/__ballot_sync)";
+        case engine::WarpSyncKind::match:
+            return "match.sync (__match_*_sync)";
+        case engine::WarpSyncKind::redux:
+            return "redux.sync (__reduce_*_sync)";
+        case engine::WarpSyncKind::bar_warp_sync:
+            return "bar.warp.sync (__syncwarp)";
+        case engine::WarpSyncKind::elect:
+            return "elect.sync";
+        default:
+            return "warp collective";
     }
 }
 
 constexpr const char* kBarrierFix =
-    "every thread of the block must reach the same __syncthreads(): move it out of the branch, or let the threads "
+    "every thread of the block must reach the same __syncthreads(): move it out of the branch, or let the "
+    "threads "
     "that have no work skip the work but not the barrier (no early return before it)";
 
 }  // namespace
@@ -84,14 +92,18 @@ void SyncChecker::on_barrier(const engine::BarrierEvent& e) {
         Finding f;
         f.tool = Tool::synccheck;
         f.kind = "sync.barrier_divergent_warp";
-        f.title = fmt::format("Barrier {} executed by only some threads of a warp (bar.sync is .aligned: all "
-                              "threads of the warp must execute it)", e.barrier);
+        f.title = fmt::format(
+            "Barrier {} executed by only some threads of a warp (bar.sync is .aligned: all "
+            "threads of the warp must execute it)",
+            e.barrier);
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(e.arriving_mask));
         const uint32_t other = static_cast<uint32_t>(std::countr_zero(missing));
         f.parties.push_back({"barrier", at, ctx_.thread(e.site.warp, lane), cur_->block.ctaid});
-        f.notes.push_back(fmt::format("warp {}: lanes {} execute it, lanes {} (thread {} first) do not (diverged, or on their way to an early return)", e.site.warp,
-                                      lane_list(e.arriving_mask), lane_list(missing),
-                                      xyz(ctx_.thread(e.site.warp, other))));
+        f.notes.push_back(
+            fmt::format("warp {}: lanes {} execute it, lanes {} (thread {} first) do not (diverged, or on "
+                        "their way to an early return)",
+                        e.site.warp, lane_list(e.arriving_mask), lane_list(missing),
+                        xyz(ctx_.thread(e.site.warp, other))));
         f.fix = kBarrierFix;
         log_.add(std::move(f));
     }
@@ -112,9 +124,12 @@ void SyncChecker::report_exited(uint32_t barrier, const Phase& p) {
         for (uint32_t l = 0; l < 32; ++l) {
             const Exit& x = cur_->exits[w][l];
             if (!x.valid || (arrived[w] >> l & 1)) continue;
-            auto it = std::find_if(by_site.begin(), by_site.end(), [&](const auto& s) { return s.first == x.at; });
-            if (it == by_site.end()) by_site.push_back({x.at, {1, ctx_.thread(w, l)}});
-            else ++it->second.first;
+            auto it =
+                std::find_if(by_site.begin(), by_site.end(), [&](const auto& s) { return s.first == x.at; });
+            if (it == by_site.end())
+                by_site.push_back({x.at, {1, ctx_.thread(w, l)}});
+            else
+                ++it->second.first;
         }
     uint64_t waiting = 0;
     for (uint32_t a : arrived) waiting += static_cast<uint64_t>(std::popcount(a));
@@ -122,13 +137,15 @@ void SyncChecker::report_exited(uint32_t barrier, const Phase& p) {
         Finding f;
         f.tool = Tool::synccheck;
         f.kind = "sync.barrier_exited_threads";
-        f.title = fmt::format("Barrier {} reached by only part of the block: threads exited before it", barrier);
+        f.title =
+            fmt::format("Barrier {} reached by only part of the block: threads exited before it", barrier);
         f.parties.push_back({"barrier", waiter.at, ctx_.thread(waiter.warp, waiter_lane), cur_->block.ctaid});
         f.parties.push_back({"exited", site, info.second, cur_->block.ctaid});
-        f.notes.push_back(fmt::format("{} threads of block {} passed the barrier; {} threads had exited at {} "
-                                      "without reaching it (the GPU lets the others through, but CUDA leaves it "
-                                      "undefined)",
-                                      waiting, xyz(cur_->block.ctaid), info.first, ctx_.where(site)));
+        f.notes.push_back(
+            fmt::format("{} threads of block {} passed the barrier; {} threads had exited at {} "
+                        "without reaching it (the GPU lets the others through, but CUDA leaves it "
+                        "undefined)",
+                        waiting, xyz(cur_->block.ctaid), info.first, ctx_.where(site)));
         f.fix = kBarrierFix;
         log_.add(std::move(f));
     }
@@ -141,10 +158,16 @@ void SyncChecker::report_mixed_sites(uint32_t barrier, const Phase& p) {
         Finding f;
         f.tool = Tool::synccheck;
         f.kind = "sync.barrier_different_sites";
-        f.title = fmt::format("Barrier {} completed by different bar.sync instructions (a __syncthreads() in each "
-                              "branch of a divergent if)", barrier);
-        f.parties.push_back({"barrier", first.at, ctx_.thread(first.warp, static_cast<uint32_t>(std::countr_zero(first.lanes))), cur_->block.ctaid});
-        f.parties.push_back({"barrier", a.at, ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))), cur_->block.ctaid});
+        f.title = fmt::format(
+            "Barrier {} completed by different bar.sync instructions (a __syncthreads() in each "
+            "branch of a divergent if)",
+            barrier);
+        f.parties.push_back({"barrier", first.at,
+                             ctx_.thread(first.warp, static_cast<uint32_t>(std::countr_zero(first.lanes))),
+                             cur_->block.ctaid});
+        f.parties.push_back({"barrier", a.at,
+                             ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))),
+                             cur_->block.ctaid});
         f.fix = "use one __syncthreads() after the if/else that every thread reaches";
         log_.add(std::move(f));
         return;
@@ -172,7 +195,8 @@ void SyncChecker::report_incomplete(uint32_t barrier, const Phase& p) {
     f.tool = Tool::synccheck;
     f.kind = "sync.barrier_incomplete";
     f.title = fmt::format("Barrier {} never completed: {} of {} threads arrived", barrier, waiting, expected);
-    f.parties.push_back({"barrier", a.at, ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))),
+    f.parties.push_back({"barrier", a.at,
+                         ctx_.thread(a.warp, static_cast<uint32_t>(std::countr_zero(a.lanes))),
                          cur_->block.ctaid});
     f.notes.push_back("on a GPU the block would hang (or the threads would pass an unmatched barrier)");
     f.fix = kBarrierFix;
@@ -199,11 +223,15 @@ std::string SyncChecker::exit_text(const engine::WarpSyncEvent& e, uint32_t mask
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t lane = static_cast<uint32_t>(std::countr_zero(m));
         std::optional<Site> at;
-        if (e.leaving_mask >> lane & 1) at = Site{ctx_.kernel_index, e.leaving_pc};
-        else if (e.site.warp < cur_->exits.size() && cur_->exits[e.site.warp][lane].valid) at = cur_->exits[e.site.warp][lane].at;
+        if (e.leaving_mask >> lane & 1)
+            at = Site{ctx_.kernel_index, e.leaving_pc};
+        else if (e.site.warp < cur_->exits.size() && cur_->exits[e.site.warp][lane].valid)
+            at = cur_->exits[e.site.warp][lane].at;
         auto it = std::find_if(by_site.begin(), by_site.end(), [&](const auto& g) { return g.first == at; });
-        if (it == by_site.end()) by_site.push_back({at, 1u << lane});
-        else it->second |= 1u << lane;
+        if (it == by_site.end())
+            by_site.push_back({at, 1u << lane});
+        else
+            it->second |= 1u << lane;
     }
     std::string s;
     for (const auto& [at, lanes] : by_site)
@@ -213,7 +241,8 @@ std::string SyncChecker::exit_text(const engine::WarpSyncEvent& e, uint32_t mask
 }
 
 // One member mask `m` and the executing lanes `group` that passed it.
-void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, uint32_t group, uint32_t exist) {
+void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, uint32_t group,
+                                    uint32_t exist) {
     const Site at{e.site.function, e.site.pc};
     const uint32_t w = e.site.warp;
     const uint32_t lead = static_cast<uint32_t>(std::countr_zero(group));
@@ -232,9 +261,10 @@ void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, 
         "__ballot_sync(0xffffffff, condition), or use __activemask() when every active lane takes part";
     const std::string head =
         e.member_mask_uniform
-            ? fmt::format("warp {}: member mask 0x{:08x}, executing lanes {}", w, m, lane_list(e.executing_mask))
-            : fmt::format("warp {}: lanes {} pass member mask 0x{:08x} (executing lanes {})", w, lane_list(group), m,
-                          lane_list(e.executing_mask));
+            ? fmt::format("warp {}: member mask 0x{:08x}, executing lanes {}", w, m,
+                          lane_list(e.executing_mask))
+            : fmt::format("warp {}: lanes {} pass member mask 0x{:08x} (executing lanes {})", w,
+                          lane_list(group), m, lane_list(e.executing_mask));
     const uint32_t gone = (exist & ~e.live_mask) | e.leaving_mask;  // exited, or finished and waiting to exit
     if (uint32_t absent = m & ~exist)
         add("sync.warp_mask_missing_lanes", "Member mask names lanes that do not exist (partial last warp)",
@@ -242,9 +272,11 @@ void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, 
     if (uint32_t left = m & exist & gone)
         add("sync.warp_mask_exited_lanes", "Member mask names lanes that have exited",
             head + "; " + exit_text(e, left) +
-                (e.kind == engine::WarpSyncKind::shfl ? " (a lane that reads from one of them gets an undefined value)"
-                                                      : ""),
-            "leave the exited lanes out of the mask (compute it with __ballot_sync before the early return, or use "
+                (e.kind == engine::WarpSyncKind::shfl
+                     ? " (a lane that reads from one of them gets an undefined value)"
+                     : ""),
+            "leave the exited lanes out of the mask (compute it with __ballot_sync before the early return, "
+            "or use "
             "__activemask()), or let every lane reach the collective and skip only the work");
     if (uint32_t idle = m & e.live_mask & ~gone & ~e.executing_mask)
         add("sync.warp_mask_inactive_lanes", "Member mask names lanes that do not execute this collective",
@@ -252,10 +284,12 @@ void SyncChecker::check_member_mask(const engine::WarpSyncEvent& e, uint32_t m, 
             fix_mask);
     if (uint32_t other = m & e.executing_mask & ~group) {
         const uint32_t first = static_cast<uint32_t>(std::countr_zero(other));
-        add("sync.warp_mask_mismatch", "Lanes named in a member mask execute the collective with another mask",
+        add("sync.warp_mask_mismatch",
+            "Lanes named in a member mask execute the collective with another mask",
             head + fmt::format("; lanes {} execute it with a different member mask (lane {}: 0x{:08x})",
                                lane_list(other), first, e.member_masks[first]),
-            "every lane named in a mask must pass that same mask: compute the group's mask from the group, e.g. "
+            "every lane named in a mask must pass that same mask: compute the group's mask from the group, "
+            "e.g. "
             "0xffffu << (lane & ~15) for groups of 16 lanes");
     }
     if (uint32_t outside = group & ~m)

@@ -22,7 +22,7 @@
 namespace warpsim::check {
 
 class SyncChecker {
-public:
+  public:
     SyncChecker(const CheckContext& ctx, FindingLog& log) : ctx_(ctx), log_(log) {}
 
     // The CTAs of the cluster whose on_block_begin calls follow (observer.hpp): each keeps its own barrier
@@ -33,19 +33,20 @@ public:
     void on_barrier_release(const engine::BlockIndex& b, uint32_t barrier);
     void on_warp_sync(const engine::WarpSyncEvent& e);
     void on_thread_exit(const engine::EventSite& s, uint32_t mask);
-    // Barriers left incomplete when block `b` ends (or the launch stopped inside it: every block of the group).
+    // Barriers left incomplete when block `b` ends (or the launch stopped inside it: every block of the
+    // group).
     void end_block(const engine::BlockIndex& b);
     void end_all_blocks();
 
-private:
+  private:
     struct Arrival {
         Site at;
         uint32_t warp = 0, lanes = 0;
-        bool arrive_only = false;     // bar.arrive: a producer, not a waiter
+        bool arrive_only = false;  // bar.arrive: a producer, not a waiter
     };
     struct Phase {
         std::vector<Arrival> arrivals;
-        uint32_t expected_threads = 0;      // 0: every thread of the block
+        uint32_t expected_threads = 0;  // 0: every thread of the block
     };
     struct Exit {
         Site at;

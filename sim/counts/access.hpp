@@ -18,17 +18,17 @@ enum class AccessKind : uint8_t { load, store, atomic, reduction };
 struct WarpAccess {
     AccessSpace space = AccessSpace::global;
     AccessKind kind = AccessKind::load;
-    uint8_t bytes_per_lane = 4;     // access width times vector count: 1, 2, 4, 8, 16 (or 32 for .v8.f32)
-    uint32_t active_mask = 0;       // lanes that perform the access
-    uint32_t pc = 0;                // instruction index within its function
-    uint32_t function = 0;          // index into ir::Module::functions
-    uint32_t warp = 0;              // warp index within the block (per-warp store merging, local layout)
-    bool non_coherent = false;      // ld.global.nc / ldu
-    bool caches_in_l1 = true;       // false for .cg/.cs/.cv loads and all stores
-    bool async_fill = false;        // the shared-memory write of a cp.async (LDGSTS): not an LSU shared store
-    bool redux_op = false;          // a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine lanes)
-    bool barrier_object = false;    // an mbarrier operation (is_barrier_object_op): in no LSU counter
-    bool float_op = false;          // a floating-point atomic or reduction (the L2 takes longer per update)
+    uint8_t bytes_per_lane = 4;   // access width times vector count: 1, 2, 4, 8, 16 (or 32 for .v8.f32)
+    uint32_t active_mask = 0;     // lanes that perform the access
+    uint32_t pc = 0;              // instruction index within its function
+    uint32_t function = 0;        // index into ir::Module::functions
+    uint32_t warp = 0;            // warp index within the block (per-warp store merging, local layout)
+    bool non_coherent = false;    // ld.global.nc / ldu
+    bool caches_in_l1 = true;     // false for .cg/.cs/.cv loads and all stores
+    bool async_fill = false;      // the shared-memory write of a cp.async (LDGSTS): not an LSU shared store
+    bool redux_op = false;        // a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine lanes)
+    bool barrier_object = false;  // an mbarrier operation (is_barrier_object_op): in no LSU counter
+    bool float_op = false;        // a floating-point atomic or reduction (the L2 takes longer per update)
     std::array<uint64_t, 32> addr{};
 };
 

@@ -7,7 +7,8 @@
 
 namespace warpsim::counts {
 
-void AtomicContention::add(const WarpAccess& a, const SortedLanes& sorted, bool combined, const AtomicCost& cost) {
+void AtomicContention::add(const WarpAccess& a, const SortedLanes& sorted, bool combined,
+                           const AtomicCost& cost) {
     // Lanes in ascending address order: lanes of one region, of one sector and of one word are adjacent.
     const auto& addr = sorted.addr;
     const uint32_t n = sorted.n;
@@ -35,7 +36,9 @@ void AtomicContention::add(const WarpAccess& a, const SortedLanes& sorted, bool 
     }
 }
 
-void AtomicContention::merge(const AtomicContention& other) { merge(other, [](uint64_t v) { return v; }); }
+void AtomicContention::merge(const AtomicContention& other) {
+    merge(other, [](uint64_t v) { return v; });
+}
 
 void AtomicContention::merge(const AtomicContention& other, const std::function<uint64_t(uint64_t)>& scale) {
     for (const auto& [region, ps] : other.busy_ps_) busy_ps_[region] += scale(ps);

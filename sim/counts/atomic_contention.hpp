@@ -35,14 +35,14 @@ struct AtomicCost {
 };
 
 class AtomicContention {
-public:
+  public:
     struct Summary {
-        uint64_t busiest_ps = 0;     // the busiest region's summed request time
-        uint64_t total_ps = 0;       // over all regions
+        uint64_t busiest_ps = 0;       // the busiest region's summed request time
+        uint64_t total_ps = 0;         // over all regions
         uint64_t busiest_address = 0;  // first byte of the busiest region
-        uint64_t requests = 0;       // warp requests (one per region a warp instruction touched)
-        uint64_t regions = 0;        // distinct regions
-        uint32_t max_same_word = 0;  // the most lanes of one request on one word
+        uint64_t requests = 0;         // warp requests (one per region a warp instruction touched)
+        uint64_t regions = 0;          // distinct regions
+        uint32_t max_same_word = 0;    // the most lanes of one request on one word
     };
 
     // One warp-level global atomic or reduction. `combined`: the lanes were combined into one update before
@@ -52,13 +52,13 @@ public:
         add(a, sorted_lane_addresses(a), combined, cost);
     }
     void merge(const AtomicContention& other);
-    // The same with every summed time and count through `scale` (a sampled launch's block weights). A region's
-    // scaled time is an unbiased estimate of its whole-grid time; the busiest of them overestimates a busiest
-    // region that only some blocks touch.
+    // The same with every summed time and count through `scale` (a sampled launch's block weights). A
+    // region's scaled time is an unbiased estimate of its whole-grid time; the busiest of them overestimates
+    // a busiest region that only some blocks touch.
     void merge(const AtomicContention& other, const std::function<uint64_t(uint64_t)>& scale);
     Summary summary() const;
 
-private:
+  private:
     std::unordered_map<uint64_t, uint64_t> busy_ps_;  // region index -> summed request time
     uint64_t requests_ = 0;
     uint32_t max_same_word_ = 0;

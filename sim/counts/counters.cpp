@@ -11,11 +11,15 @@ namespace warpsim::counts {
 
 namespace {
 
-std::size_t kind_index(AccessKind k) { return static_cast<std::size_t>(k); }
+std::size_t kind_index(AccessKind k) {
+    return static_cast<std::size_t>(k);
+}
 
 // kind_stat and shared_stat below rely on stats.def listing each group as ld, st, atom(, red), in
 // AccessKind's order.
-constexpr bool follows(Stat a, Stat b) { return static_cast<std::size_t>(a) + 1 == static_cast<std::size_t>(b); }
+constexpr bool follows(Stat a, Stat b) {
+    return static_cast<std::size_t>(a) + 1 == static_cast<std::size_t>(b);
+}
 static_assert(static_cast<int>(AccessKind::load) == 0 && static_cast<int>(AccessKind::store) == 1 &&
               static_cast<int>(AccessKind::atomic) == 2 && static_cast<int>(AccessKind::reduction) == 3);
 static_assert(follows(Stat::inst_global_ld, Stat::inst_global_st) &&
@@ -30,7 +34,8 @@ static_assert(follows(Stat::global_ld_sectors, Stat::global_st_sectors) &&
 static_assert(follows(Stat::global_ld_ideal_sectors, Stat::global_st_ideal_sectors) &&
               follows(Stat::global_st_ideal_sectors, Stat::global_atom_ideal_sectors) &&
               follows(Stat::global_atom_ideal_sectors, Stat::global_red_ideal_sectors));
-static_assert(follows(Stat::inst_shared_ld, Stat::inst_shared_st) && follows(Stat::inst_shared_st, Stat::inst_shared_atom));
+static_assert(follows(Stat::inst_shared_ld, Stat::inst_shared_st) &&
+              follows(Stat::inst_shared_st, Stat::inst_shared_atom));
 static_assert(follows(Stat::shared_ld_wavefronts, Stat::shared_st_wavefronts) &&
               follows(Stat::shared_st_wavefronts, Stat::shared_atom_wavefronts));
 static_assert(follows(Stat::shared_ld_conflicts, Stat::shared_st_conflicts) &&
@@ -66,7 +71,8 @@ SectoredCache& KernelCounters::l1() {
     return l1_;
 }
 
-void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask) {
+void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask,
+                                    uint32_t exec_mask) {
     const auto issued = static_cast<uint64_t>(std::popcount(issued_mask));
     const auto executed = static_cast<uint64_t>(std::popcount(exec_mask));
     add(Stat::warp_insts, 1);
@@ -84,23 +90,23 @@ void KernelCounters::on_access(const WarpAccess& access) {
     // Any other memory instruction of the warp (a load, an atomic, a shared access: something it may wait
     // for) ends the run of stores that merge: device_globals stores twice to one sector around a global load
     // and the H200 sends both (513 L2 write sectors); mbarrier_phases likewise around its barrier waits.
-    const bool global_like_store = access.kind == AccessKind::store &&
-                                   (access.space == AccessSpace::global || access.space == AccessSpace::local);
+    const bool global_like_store = access.kind == AccessKind::store && (access.space == AccessSpace::global ||
+                                                                        access.space == AccessSpace::local);
     if (!global_like_store && access.warp < store_memo_.size()) store_memo_[access.warp].mergeable = false;
     if (access.barrier_object) return;  // mbarrier operations: no LSU counter (access.hpp)
     switch (access.space) {
-    case AccessSpace::global:
-        count_global_like(access, false, line_slot(access.function, access.pc));
-        break;
-    case AccessSpace::local:
-        count_global_like(access, true, line_slot(access.function, access.pc));
-        break;
-    case AccessSpace::shared:
-        count_shared(access, line_slot(access.function, access.pc));
-        break;
-    case AccessSpace::const_:
-    case AccessSpace::param:
-        break;
+        case AccessSpace::global:
+            count_global_like(access, false, line_slot(access.function, access.pc));
+            break;
+        case AccessSpace::local:
+            count_global_like(access, true, line_slot(access.function, access.pc));
+            break;
+        case AccessSpace::shared:
+            count_shared(access, line_slot(access.function, access.pc));
+            break;
+        case AccessSpace::const_:
+        case AccessSpace::param:
+            break;
     }
 }
 
@@ -109,7 +115,8 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     // Each warp's local stacks get a 16 MiB window of their own (512 KiB per thread, CUDA's limit), far above
     // any device address.
     const uint64_t local_base = (uint64_t{1} << 62) + ((block_linear_ * 64 + a.warp) << 24);
-    const uint32_t touched = local ? collect_local_sectors(a, local_base, list) : (collect_sectors(a, list), list.size);
+    const uint32_t touched =
+        local ? collect_local_sectors(a, local_base, list) : (collect_sectors(a, list), list.size);
     const uint32_t ideal = ideal_sectors(a, local);
     const bool rmw = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
     uint32_t sectors = touched;
@@ -117,8 +124,8 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
         const SortedLanes lanes = sorted_lane_addresses(a);
         sectors = rmw_sectors(a, lanes);
         // ptxas combines the lanes of an integer atomic at a warp-uniform address into one update (a leader
-        // lane sends the warp's sum); an address that is equal in every lane only at run time is not (the H200
-        // spends 32 updates' time on a warp of atomic_spread8, whose word depends on %tid).
+        // lane sends the warp's sum); an address that is equal in every lane only at run time is not (the
+        // H200 spends 32 updates' time on a warp of atomic_spread8, whose word depends on %tid).
         const auto* u = cfg_.uniform_atomics.get();
         const bool combined = a.redux_op && u && a.function < u->size() && a.pc < (*u)[a.function].size() &&
                               (*u)[a.function][a.pc];
@@ -164,16 +171,18 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
     // Global stores write through without allocating (present lines are updated in place, so L1 is
     // untouched). Local stores write through and allocate: the thread reads its stack back from L1 (the
     // H200 sends math_f32_precise's 762 local load sectors, all after stores, none to L2: 130 L2 read
-    // sectors, the global loads' own). Atomics and reductions are performed at L2 and read and write their sectors there, one L2 sector
-    // access per pass (the H200's lts__t_sectors_srcunit_tex_op_{atom,red} equal the L1's op_atom/op_red
-    // sectors: 26368 for atomic_int_global's reductions, where the distinct sectors are 2560).
+    // sectors, the global loads' own). Atomics and reductions are performed at L2 and read and write their
+    // sectors there, one L2 sector access per pass (the H200's lts__t_sectors_srcunit_tex_op_{atom,red} equal
+    // the L1's op_atom/op_red sectors: 26368 for atomic_int_global's reductions, where the distinct sectors
+    // are 2560).
     SectoredCache* stack_cache = local ? &l1() : nullptr;
     for (uint32_t i = 0; i < list.size; ++i) {
         footprint_.add_write(list.sector[i]);
         if (rmw) footprint_.add_read(list.sector[i]);
         if (stack_cache) stack_cache->access(list.sector[i], true);
     }
-    if (a.kind == AccessKind::store) add(Stat::l2_write_sectors, l2_store_sectors(a.warp, list) + touched - list.size);
+    if (a.kind == AccessKind::store)
+        add(Stat::l2_write_sectors, l2_store_sectors(a.warp, list) + touched - list.size);
     if (a.kind == AccessKind::atomic) add(Stat::l2_atom_sectors, sectors);
     if (a.kind == AccessKind::reduction) add(Stat::l2_red_sectors, sectors);
 }
@@ -267,10 +276,14 @@ void KernelCounters::merge_with(const KernelCounters& other, Scale scale) {
     atomics_.merge(other.atomics_, scale);
 }
 
-void KernelCounters::merge(const KernelCounters& other) { merge_with(other, std::identity{}); }
+void KernelCounters::merge(const KernelCounters& other) {
+    merge_with(other, std::identity{});
+}
 
 void KernelCounters::merge_scaled(const KernelCounters& other, double weight) {
-    merge_with(other, [weight](uint64_t v) { return static_cast<uint64_t>(std::llround(static_cast<double>(v) * weight)); });
+    merge_with(other, [weight](uint64_t v) {
+        return static_cast<uint64_t>(std::llround(static_cast<double>(v) * weight));
+    });
 }
 
 std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
@@ -279,16 +292,19 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     const uint64_t reads = at(Stat::l2_read_sectors);
     const uint64_t rmw = at(Stat::l2_atom_sectors) + at(Stat::l2_red_sectors);
     const uint64_t l2_sectors = cfg_.l2_bytes / kSectorBytes;
-    const DramModel model{l2_sectors, cfg_.dram_read_granule_64,
-                          static_cast<uint64_t>(static_cast<double>(l2_sectors) * cfg_.l2_dirty_retained_fraction)};
-    const DramEstimate dram = estimate_dram(footprint_totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw, model);
+    const DramModel model{
+        l2_sectors, cfg_.dram_read_granule_64,
+        static_cast<uint64_t>(static_cast<double>(l2_sectors) * cfg_.l2_dirty_retained_fraction)};
+    const DramEstimate dram =
+        estimate_dram(footprint_totals(), reads + rmw, at(Stat::l2_write_sectors) + rmw, model);
     at(Stat::l2_read_misses) = std::min(dram.read_sectors, reads);
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
     at(Stat::code_instructions) = executed_instructions_static();
     add_predicated_issues(s);
-    at(Stat::dram_read_bytes) = dram.read_sectors * kSectorBytes + cfg_.code_fetch_bytes +
-                                static_cast<uint64_t>(cfg_.code_fetch_bytes_per_instruction *
-                                                      static_cast<double>(at(Stat::code_instructions)) + 0.5);
+    at(Stat::dram_read_bytes) =
+        dram.read_sectors * kSectorBytes + cfg_.code_fetch_bytes +
+        static_cast<uint64_t>(
+            cfg_.code_fetch_bytes_per_instruction * static_cast<double>(at(Stat::code_instructions)) + 0.5);
     at(Stat::dram_write_bytes) = dram.write_sectors * kSectorBytes;
     return s;
 }

@@ -84,14 +84,14 @@ struct CountsConfig {
     uint64_t code_fetch_bytes = 2304;
     double code_fetch_bytes_per_instruction = 27.0;
     SharedBankRules shared_rules = SharedBankRules::h200();
-    // What ptxas made of the kernel's shared accesses (merged LDS/STS, if-converted branches): shared memory is
-    // then counted per SASS instruction. nullptr: per PTX instruction ("PTX-level counts").
+    // What ptxas made of the kernel's shared accesses (merged LDS/STS, if-converted branches): shared memory
+    // is then counted per SASS instruction. nullptr: per PTX instruction ("PTX-level counts").
     std::shared_ptr<const SassPlan> sass;
     // What the L2's atomics cost per 512-byte region (measured on the H200; see atomic_contention.hpp).
     AtomicCost atomic_cost;
     // [function][pc]: a global atomic or reduction whose address is warp-uniform in the PTX
-    // (ir::address_warp_uniform): ptxas combines a warp's lanes of an integer add/min/max/and/or/xor there into
-    // one update. nullptr: none known.
+    // (ir::address_warp_uniform): ptxas combines a warp's lanes of an integer add/min/max/and/or/xor there
+    // into one update. nullptr: none known.
     std::shared_ptr<const std::vector<std::vector<bool>>> uniform_atomics;
 };
 
@@ -99,7 +99,7 @@ struct CountsConfig {
 // every warp-level instruction it executes and on_access for every warp-level memory instruction, then
 // merges the workers in block order; the result does not depend on how blocks were spread over workers.
 class KernelCounters {
-public:
+  public:
     KernelCounters() = default;
     explicit KernelCounters(const CountsConfig& cfg) : cfg_(cfg) {}
 
@@ -121,7 +121,8 @@ public:
 
     void merge(const KernelCounters& other);
     // Adds `weight` times the other's sums (rounded to integers), its footprint by union: the blocks of a
-    // sampled launch standing for `weight` blocks each. Maxima (bank ways, the most lanes on one word) stay maxima.
+    // sampled launch standing for `weight` blocks each. Maxima (bank ways, the most lanes on one word) stay
+    // maxima.
     void merge_scaled(const KernelCounters& other, double weight);
     // From now on the L2/DRAM figures use these footprint totals instead of the sectors seen (a sampled
     // launch's estimate of the whole grid's footprint).
@@ -139,8 +140,8 @@ public:
         uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
         uint64_t wavefronts = 0, ideal_wavefronts = 0;
         uint64_t thread_insts_pred_on = 0;
-        uint64_t l1_hits = 0;   // sectors of this line's global loads that hit in L1
-        uint32_t max_way = 0;   // worst bank's way count of any shared access on this line ("N-way conflict")
+        uint64_t l1_hits = 0;  // sectors of this line's global loads that hit in L1
+        uint32_t max_way = 0;  // worst bank's way count of any shared access on this line ("N-way conflict")
         // Accumulates another line's (or worker's) statistics into this one, each sum through `scale` (a
         // sampled launch weighs a block by the blocks it stands for); the worst way count is a maximum.
         template <class Scale = std::identity>
@@ -165,12 +166,14 @@ public:
 
     const CountsConfig& config() const { return cfg_; }
     // Distinct sectors read and written so far (the footprint the L2/DRAM estimate works from).
-    SectorFootprint::Totals footprint_totals() const { return footprint_estimate_ ? *footprint_estimate_ : footprint_.totals(); }
+    SectorFootprint::Totals footprint_totals() const {
+        return footprint_estimate_ ? *footprint_estimate_ : footprint_.totals();
+    }
     const SectorFootprint& footprint() const { return footprint_; }
     // The L2's busy time per region for the global atomics and reductions so far.
     AtomicContention::Summary atomic_contention() const { return atomics_.summary(); }
 
-private:
+  private:
     LineStats& line_slot(uint32_t function, uint32_t pc);
     void count_global_like(const WarpAccess& a, bool local, LineStats& line);
     void count_shared(const WarpAccess& a, LineStats& line);

@@ -65,7 +65,8 @@ SectorFootprint::Totals SectorFootprint::totals_in(uint64_t first_sector, uint64
             t.read += static_cast<uint64_t>(std::popcount(read & ~their_read));
             t.write += static_cast<uint64_t>(std::popcount(write & ~their_write));
             t.either += static_cast<uint64_t>(std::popcount((read | write) & ~(their_read | their_write)));
-            const uint64_t mine64 = (read | read >> 1) & pairs, theirs64 = (their_read | their_read >> 1) & pairs;
+            const uint64_t mine64 = (read | read >> 1) & pairs,
+                           theirs64 = (their_read | their_read >> 1) & pairs;
             t.read_blocks64 += static_cast<uint64_t>(std::popcount(mine64 & ~theirs64));
         }
     }
@@ -91,13 +92,15 @@ DramEstimate estimate_dram(const SectorFootprint::Totals& footprint, uint64_t lo
                            uint64_t lookups_write, const DramModel& model) {
     DramEstimate d{model.read_granule_64 ? 2 * footprint.read_blocks64 : footprint.read, footprint.write};
     if (footprint.either > model.l2_sectors && footprint.either != 0) {
-        const double miss = 1.0 - static_cast<double>(model.l2_sectors) / static_cast<double>(footprint.either);
+        const double miss =
+            1.0 - static_cast<double>(model.l2_sectors) / static_cast<double>(footprint.either);
         const uint64_t reread = lookups_read > footprint.read ? lookups_read - footprint.read : 0;
         const uint64_t rewrite = lookups_write > footprint.write ? lookups_write - footprint.write : 0;
         d.read_sectors += static_cast<uint64_t>(static_cast<double>(reread) * miss + 0.5);
         d.write_sectors += static_cast<uint64_t>(static_cast<double>(rewrite) * miss + 0.5);
     }
-    d.write_sectors = d.write_sectors > model.retained_dirty_sectors ? d.write_sectors - model.retained_dirty_sectors : 0;
+    d.write_sectors =
+        d.write_sectors > model.retained_dirty_sectors ? d.write_sectors - model.retained_dirty_sectors : 0;
     return d;
 }
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <array>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 
@@ -13,7 +13,7 @@ namespace warpsim::counts {
 // is commutative and associative, so merging workers in any order, with blocks spread over them in any way,
 // gives the same footprint: this is what makes the L2 and DRAM figures independent of the host's threads.
 class SectorFootprint {
-public:
+  public:
     static constexpr uint32_t kChunkShift = 11;  // 2048 sectors = 64 KiB per chunk
     static constexpr uint32_t kWordsPerChunk = (1u << kChunkShift) / 64;
 
@@ -45,19 +45,22 @@ public:
     // The totals of the sectors in [first_sector, end_sector) that `minus` (if given) does not hold: what a
     // block adds to its neighbour's footprint in one buffer (sampled launches estimate the grid's footprint
     // from it). A 64-byte block counts when it has a sector read here and none read in `minus`.
-    Totals totals_in(uint64_t first_sector, uint64_t end_sector, const SectorFootprint* minus = nullptr) const;
+    Totals totals_in(uint64_t first_sector, uint64_t end_sector,
+                     const SectorFootprint* minus = nullptr) const;
 
-    // Calls f(first_sector, last_sector, written) for each run of up to 64 sectors with a sector read (written
-    // false) or written (true): the lowest and highest such sector of the run. What the CUDA runtime maps to
-    // the allocations a launch read and wrote (sim/runtime: reusing identical launches).
+    // Calls f(first_sector, last_sector, written) for each run of up to 64 sectors with a sector read
+    // (written false) or written (true): the lowest and highest such sector of the run. What the CUDA runtime
+    // maps to the allocations a launch read and wrote (sim/runtime: reusing identical launches).
     void for_each_touched(const std::function<void(uint64_t first, uint64_t last, bool written)>& f) const;
 
-private:
+  private:
     struct Chunk {
         std::array<uint64_t, kWordsPerChunk> read{};
         std::array<uint64_t, kWordsPerChunk> write{};
     };
-    static uint32_t word_of(uint64_t sector) { return static_cast<uint32_t>(sector >> 6) & (kWordsPerChunk - 1); }
+    static uint32_t word_of(uint64_t sector) {
+        return static_cast<uint32_t>(sector >> 6) & (kWordsPerChunk - 1);
+    }
     static uint64_t bit_of(uint64_t sector) { return uint64_t{1} << (sector & 63); }
     Chunk& chunk(uint64_t sector);
     const Chunk* find_chunk(uint64_t key) const;
@@ -76,8 +79,8 @@ struct DramEstimate {
 };
 
 struct DramModel {
-    uint64_t l2_sectors = 0;           // L2 capacity in sectors
-    bool read_granule_64 = true;       // a read miss fetches the aligned 64-byte pair of sectors
+    uint64_t l2_sectors = 0;              // L2 capacity in sectors
+    bool read_granule_64 = true;          // a read miss fetches the aligned 64-byte pair of sectors
     uint64_t retained_dirty_sectors = 0;  // dirty sectors still in L2 (not yet written back) at kernel end
 };
 

@@ -49,7 +49,8 @@ uint32_t collect_local_sectors(const WarpAccess& access, uint64_t warp_base, Sec
         const auto lane = static_cast<uint32_t>(std::countr_zero(mask));
         const uint64_t offset = access.addr[lane] & 0xffff'ffffull;
         const uint64_t last_word = (offset + width - 1) >> 2;
-        for (uint64_t w = offset >> 2; w <= last_word && n < all.size(); ++w) all[n++] = base + w * 4 + lane / 8;
+        for (uint64_t w = offset >> 2; w <= last_word && n < all.size(); ++w)
+            all[n++] = base + w * 4 + lane / 8;
     }
     std::sort(all.begin(), all.begin() + n);
     n = static_cast<uint32_t>(std::unique(all.begin(), all.begin() + n) - all.begin());
@@ -106,8 +107,10 @@ uint64_t distinct_bytes(const uint64_t* addr, uint32_t count, uint32_t width) {
     uint64_t total = 0, covered_to = 0;  // the union so far ends (exclusively) at covered_to
     for (uint32_t i = 0; i < n; ++i) {
         const uint64_t end = sorted[i] + width;
-        if (i == 0 || sorted[i] >= covered_to) total += width;
-        else if (end > covered_to) total += end - covered_to;
+        if (i == 0 || sorted[i] >= covered_to)
+            total += width;
+        else if (end > covered_to)
+            total += end - covered_to;
         covered_to = std::max(covered_to, end);
     }
     return total;

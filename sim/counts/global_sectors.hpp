@@ -48,7 +48,9 @@ SortedLanes sorted_lane_addresses(const WarpAccess& access);
 // combines the lanes first (REDUX) and one lane sends it (atomic_int_global: 14 such reds per warp at 1,
 // inc/dec and 64-bit ones at 32).
 uint32_t rmw_sectors(const WarpAccess& access, const SortedLanes& lanes);
-inline uint32_t rmw_sectors(const WarpAccess& access) { return rmw_sectors(access, sorted_lane_addresses(access)); }
+inline uint32_t rmw_sectors(const WarpAccess& access) {
+    return rmw_sectors(access, sorted_lane_addresses(access));
+}
 
 // The sectors the active lanes' distinct bytes would need if they were perfectly packed and aligned:
 // ceil(distinct bytes / 32). Lanes that share an address are served by the same bytes, so they count once:

@@ -33,9 +33,15 @@ static_assert(rows_in_order());
 
 }  // namespace
 
-std::span<const StatInfo> stat_table() { return kStats; }
-std::span<const RatioInfo> ratio_table() { return kRatios; }
-std::string_view metric_name(Stat s) { return kStats[static_cast<std::size_t>(s)].metric; }
+std::span<const StatInfo> stat_table() {
+    return kStats;
+}
+std::span<const RatioInfo> ratio_table() {
+    return kRatios;
+}
+std::string_view metric_name(Stat s) {
+    return kStats[static_cast<std::size_t>(s)].metric;
+}
 
 std::vector<std::string> ncu_metric_names() {
     std::vector<std::string> names;

@@ -16,8 +16,8 @@ struct SassPlan {
         plain,     // one SASS instruction of the same width
         leader,    // the first PTX access of a merged group: counted as one access of `bytes` per lane
         follower,  // another member of a merged group: counted in its leader
-        generic,   // a generic ld/st/atom/red (SASS LD/ST/ATOM/RED): its shared-memory wavefronts count, but it is no
-                   // shared instruction
+        generic,   // a generic ld/st/atom/red (SASS LD/ST/ATOM/RED): its shared-memory wavefronts count, but
+                  // it is no shared instruction
     };
     struct Shared {
         Role role = Role::plain;
@@ -26,7 +26,8 @@ struct SassPlan {
     };
     // An if-converted branch: the PTX branch at head_pc jumps over the straight-line region that starts at
     // first_pc; ptxas made the region predicated instructions, so each warp that reaches the branch issues
-    // them, also when no lane enters the region. Warps that skip it = executions(head_pc) - executions(first_pc).
+    // them, also when no lane enters the region. Warps that skip it = executions(head_pc) -
+    // executions(first_pc).
     struct Region {
         uint32_t function = 0, head_pc = 0, first_pc = 0;
         uint32_t shared_loads = 0, shared_stores = 0;  // the region's SASS LDS / STS instructions

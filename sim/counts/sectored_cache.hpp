@@ -16,7 +16,7 @@ struct CacheGeometry {
 };
 
 class SectoredCache {
-public:
+  public:
     SectoredCache() = default;
     // Geometry that does not divide into whole sets is rounded down to at least one set of one way.
     explicit SectoredCache(const CacheGeometry& g);
@@ -30,7 +30,7 @@ public:
     uint32_t sets() const { return sets_; }
     uint32_t ways() const { return ways_; }
 
-private:
+  private:
     struct Line {
         uint64_t tag = 0;
         uint64_t last_use = 0;

@@ -13,7 +13,8 @@ struct Pass {
     const WarpAccess& access;
     uint32_t base, pass_mask, width;
 
-    template <typename F> void for_each_word(F&& f) const {
+    template <typename F>
+    void for_each_word(F&& f) const {
         for (uint32_t m = pass_mask; m != 0; m &= m - 1) {
             const uint64_t addr = access.addr[base + static_cast<uint32_t>(std::countr_zero(m))];
             const uint64_t last = (addr + width - 1) / kBankWordBytes;

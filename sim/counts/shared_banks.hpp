@@ -39,7 +39,8 @@ struct SharedBankRules {
     std::array<std::array<SharedAccessRule, kSharedWidthCount>, kSharedKindCount> rule{};
 
     const SharedAccessRule& for_access(AccessKind kind, uint32_t bytes_per_lane) const {
-        return rule[static_cast<std::size_t>(kind)][static_cast<std::size_t>(shared_width_class(bytes_per_lane))];
+        return rule[static_cast<std::size_t>(kind)]
+                   [static_cast<std::size_t>(shared_width_class(bytes_per_lane))];
     }
     static SharedBankRules h200();
 };

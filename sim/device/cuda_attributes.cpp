@@ -21,42 +21,74 @@ constexpr AttributeRow attribute_rows[] = {
 
 const AttributeRow* find_row(int number) {
     const auto* end = std::end(attribute_rows);
-    const auto* it = std::find_if(std::begin(attribute_rows), end, [&](const AttributeRow& r) { return r.number == number; });
+    const auto* it = std::find_if(std::begin(attribute_rows), end,
+                                  [&](const AttributeRow& r) { return r.number == number; });
     return it == end ? nullptr : it;
 }
 
-std::int64_t khz(double mhz) { return static_cast<std::int64_t>(mhz * 1000.0 + 0.5); }
+std::int64_t khz(double mhz) {
+    return static_cast<std::int64_t>(mhz * 1000.0 + 0.5);
+}
 
 // The attributes that a preset describes itself (numbers as in driver_types.h).
 std::optional<std::int64_t> from_preset(const DevicePreset& p, int number) {
     switch (number) {
-        case 1: return p.block.max_threads;
-        case 2: return p.block.max_dims[0];
-        case 3: return p.block.max_dims[1];
-        case 4: return p.block.max_dims[2];
-        case 5: return p.grid.max_dims[0];
-        case 6: return p.grid.max_dims[1];
-        case 7: return p.grid.max_dims[2];
-        case 8: return p.block.shared_default_bytes;
-        case 10: return p.warp_size;
-        case 12: return p.block.max_registers;
-        case 13: return khz(p.clocks.sm_boost_mhz);
-        case 16: return p.sm_count;
-        case 33: case 34: case 50: return 0;  // the PCI location: a simulated device sits in no slot
-        case 36: return khz(p.clocks.memory_mhz);
-        case 37: return p.memory.bus_width_bits;
-        case 38: return p.cache.l2_bytes;
-        case 39: return p.sm.max_threads;
-        case 40: return copy_engines(p);
-        case 75: return p.compute_capability.major;
-        case 76: return p.compute_capability.minor;
-        case 81: return p.sm.shared_bytes;
-        case 82: return p.sm.registers;
-        case 97: return p.block.shared_optin_bytes;
-        case 106: return p.sm.max_blocks;
-        case 111: return p.sm.reserved_shared_per_block;
-        case 120: return p.compute_capability.major >= 9 ? 1 : 0;  // thread block clusters from 9.0
-        default: return std::nullopt;
+        case 1:
+            return p.block.max_threads;
+        case 2:
+            return p.block.max_dims[0];
+        case 3:
+            return p.block.max_dims[1];
+        case 4:
+            return p.block.max_dims[2];
+        case 5:
+            return p.grid.max_dims[0];
+        case 6:
+            return p.grid.max_dims[1];
+        case 7:
+            return p.grid.max_dims[2];
+        case 8:
+            return p.block.shared_default_bytes;
+        case 10:
+            return p.warp_size;
+        case 12:
+            return p.block.max_registers;
+        case 13:
+            return khz(p.clocks.sm_boost_mhz);
+        case 16:
+            return p.sm_count;
+        case 33:
+        case 34:
+        case 50:
+            return 0;  // the PCI location: a simulated device sits in no slot
+        case 36:
+            return khz(p.clocks.memory_mhz);
+        case 37:
+            return p.memory.bus_width_bits;
+        case 38:
+            return p.cache.l2_bytes;
+        case 39:
+            return p.sm.max_threads;
+        case 40:
+            return copy_engines(p);
+        case 75:
+            return p.compute_capability.major;
+        case 76:
+            return p.compute_capability.minor;
+        case 81:
+            return p.sm.shared_bytes;
+        case 82:
+            return p.sm.registers;
+        case 97:
+            return p.block.shared_optin_bytes;
+        case 106:
+            return p.sm.max_blocks;
+        case 111:
+            return p.sm.reserved_shared_per_block;
+        case 120:
+            return p.compute_capability.major >= 9 ? 1 : 0;  // thread block clusters from 9.0
+        default:
+            return std::nullopt;
     }
 }
 
@@ -83,6 +115,8 @@ bool is_cuda_attribute_name(std::string_view name) {
                        [&](const AttributeRow& r) { return r.name == name; });
 }
 
-int copy_engines(const DevicePreset& preset) { return preset.cuda_runtime ? preset.cuda_runtime->copy_engines : 3; }
+int copy_engines(const DevicePreset& preset) {
+    return preset.cuda_runtime ? preset.cuda_runtime->copy_engines : 3;
+}
 
 }  // namespace warpsim::device

@@ -1,5 +1,6 @@
 // The CUDA runtime's view of a device preset: cudaDeviceGetAttribute by number, from the preset's limits and
-// clocks where it has them, otherwise the H200's measured answer (cuda_attributes.def) or the preset's override.
+// clocks where it has them, otherwise the H200's measured answer (cuda_attributes.def) or the preset's
+// override.
 #pragma once
 
 #include <cstdint>

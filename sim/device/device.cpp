@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/device/preset_texts.hpp"
 #include "launch/input_file.hpp"
 #include "launch/json_text.hpp"
+#include "sim/device/preset_texts.hpp"
 
 namespace warpsim::device {
 namespace {
@@ -31,7 +31,7 @@ struct FieldError {
 // Reads fields by dotted path ("sm.max_warps") and remembers which numbers it read, so that
 // the sources check can demand a citation for each of them.
 class PresetReader {
-public:
+  public:
     explicit PresetReader(const json& root) : root_(root) {}
 
     const json* find(std::string_view path) const {
@@ -50,7 +50,8 @@ public:
 
     const json& require(std::string_view path, std::string_view expectation) const {
         const json* node = find(path);
-        if (node == nullptr) throw FieldError{std::string(path), "missing (" + std::string(expectation) + ")"};
+        if (node == nullptr)
+            throw FieldError{std::string(path), "missing (" + std::string(expectation) + ")"};
         return *node;
     }
 
@@ -68,7 +69,8 @@ public:
         }
     }
 
-    std::int64_t integer(std::string_view path, std::int64_t min, std::int64_t max, std::string_view expectation) {
+    std::int64_t integer(std::string_view path, std::int64_t min, std::int64_t max,
+                         std::string_view expectation) {
         const json& node = require(path, expectation);
         if (!node.is_number_integer()) throw FieldError{std::string(path), std::string(expectation)};
         std::int64_t v = node.get<std::int64_t>();
@@ -90,7 +92,8 @@ public:
 
     double positive_number(std::string_view path) {
         const json& node = require(path, "expected a positive number");
-        if (!node.is_number() || node.get<double>() <= 0) throw FieldError{std::string(path), "expected a positive number"};
+        if (!node.is_number() || node.get<double>() <= 0)
+            throw FieldError{std::string(path), "expected a positive number"};
         numbers_.insert(std::string(path));
         return node.get<double>();
     }
@@ -111,7 +114,8 @@ public:
         std::array<T, N> out{};
         for (std::size_t i = 0; i < N; ++i) {
             const json& e = node[i];
-            if (!e.is_number_integer() || e.get<std::int64_t>() <= 0 || e.get<std::int64_t>() > static_cast<std::int64_t>(max))
+            if (!e.is_number_integer() || e.get<std::int64_t>() <= 0 ||
+                e.get<std::int64_t>() > static_cast<std::int64_t>(max))
                 throw FieldError{std::string(path), expectation};
             out[i] = static_cast<T>(e.get<std::int64_t>());
         }
@@ -130,14 +134,14 @@ public:
     void cite(std::string_view path) { numbers_.insert(std::string(path)); }
     const std::set<std::string>& numbers() const { return numbers_; }
 
-private:
+  private:
     const json& root_;
     std::set<std::string> numbers_;
 };
 
 void read_sm(PresetReader& r, SmLimits& sm) {
-    r.object("sm", {"max_threads", "max_warps", "max_blocks", "registers", "register_allocation_unit", "sub_partitions",
-                    "shared_bytes", "shared_carveout_kb", "shared_allocation_granularity",
+    r.object("sm", {"max_threads", "max_warps", "max_blocks", "registers", "register_allocation_unit",
+                    "sub_partitions", "shared_bytes", "shared_carveout_kb", "shared_allocation_granularity",
                     "reserved_shared_per_block", "block_barriers"});
     sm.max_threads = r.positive_int("sm.max_threads");
     sm.max_warps = r.positive_int("sm.max_warps");
@@ -164,20 +168,21 @@ void read_sm(PresetReader& r, SmLimits& sm) {
 
     const json& barriers = r.require("sm.block_barriers", "expected a positive integer or null");
     if (!barriers.is_null()) {
-        sm.block_barriers = static_cast<int>(r.integer("sm.block_barriers", 1, INT_MAX, "expected a positive integer or null"));
+        sm.block_barriers = static_cast<int>(
+            r.integer("sm.block_barriers", 1, INT_MAX, "expected a positive integer or null"));
     }
 }
 
 void read_block_and_grid(PresetReader& r, BlockLimits& block, GridLimits& grid) {
-    r.object("block", {"max_threads", "max_dims", "shared_default_bytes", "shared_optin_bytes", "max_registers",
-                       "max_registers_per_thread"});
+    r.object("block", {"max_threads", "max_dims", "shared_default_bytes", "shared_optin_bytes",
+                       "max_registers", "max_registers_per_thread"});
     block.max_threads = r.positive_int("block.max_threads");
     block.max_dims = r.positive_array<3, int>("block.max_dims", INT_MAX);
     block.shared_default_bytes = r.positive_int64("block.shared_default_bytes");
     block.shared_optin_bytes = r.positive_int64("block.shared_optin_bytes");
     block.max_registers = r.positive_int("block.max_registers");
-    block.max_registers_per_thread =
-        static_cast<int>(r.integer("block.max_registers_per_thread", 1, 255, "expected an integer from 1 to 255"));
+    block.max_registers_per_thread = static_cast<int>(
+        r.integer("block.max_registers_per_thread", 1, 255, "expected an integer from 1 to 255"));
     r.object("grid", {"max_dims"});
     grid.max_dims = r.positive_array<3, std::int64_t>("grid.max_dims", INT64_MAX);
 }
@@ -213,7 +218,8 @@ void read_timing(PresetReader& r, TimingParams& timing) {
             timing.values[item.key()] = item.value().get<double>();
         }
     }
-    if (!node.contains("fitted")) throw FieldError{"timing.fitted", "missing (say whether the parameters are fitted)"};
+    if (!node.contains("fitted"))
+        throw FieldError{"timing.fitted", "missing (say whether the parameters are fitted)"};
 }
 
 CopyLink read_copy_link(PresetReader& r, const std::string& path) {
@@ -254,7 +260,8 @@ void read_cuda_runtime(PresetReader& r, DevicePreset& p) {
 void check_consistency(const DevicePreset& p) {
     const SmLimits& sm = p.sm;
     if (p.compute_capability.major < 7) {
-        throw FieldError{"compute_capability", "compute capability " + std::to_string(p.compute_capability.major) + "." +
+        throw FieldError{"compute_capability", "compute capability " +
+                                                   std::to_string(p.compute_capability.major) + "." +
                                                    std::to_string(p.compute_capability.minor) +
                                                    " is not supported: warpsim models 7.0 and newer"};
     }
@@ -275,7 +282,8 @@ void check_consistency(const DevicePreset& p) {
         throw FieldError{"block.shared_default_bytes", "exceeds block.shared_optin_bytes"};
     }
     if (p.block.shared_optin_bytes + sm.reserved_shared_per_block > sm.shared_bytes) {
-        throw FieldError{"block.shared_optin_bytes", "plus sm.reserved_shared_per_block exceeds sm.shared_bytes"};
+        throw FieldError{"block.shared_optin_bytes",
+                         "plus sm.reserved_shared_per_block exceeds sm.shared_bytes"};
     }
     if (p.block.max_registers > sm.registers) throw FieldError{"block.max_registers", "exceeds sm.registers"};
 }
@@ -298,14 +306,16 @@ void check_sources(const PresetReader& r, const DevicePreset& p) {
 
 DevicePreset read_preset(const json& root, std::string_view default_name) {
     PresetReader r(root);
-    r.object("", {"name", "description", "compute_capability", "sm_count", "warp_size", "sm", "block", "grid", "clocks",
-                  "memory", "cache", "timing", "cuda_runtime", "sources"});
+    r.object("", {"name", "description", "compute_capability", "sm_count", "warp_size", "sm", "block", "grid",
+                  "clocks", "memory", "cache", "timing", "cuda_runtime", "sources"});
     DevicePreset p;
     p.name = r.string("name", std::string(default_name));
     p.description = r.string("description", "");
     r.object("compute_capability", {"major", "minor"});
-    p.compute_capability.major = static_cast<int>(r.integer("compute_capability.major", 1, 99, "expected an integer from 1 to 99"));
-    p.compute_capability.minor = static_cast<int>(r.integer("compute_capability.minor", 0, 9, "expected an integer from 0 to 9"));
+    p.compute_capability.major =
+        static_cast<int>(r.integer("compute_capability.major", 1, 99, "expected an integer from 1 to 99"));
+    p.compute_capability.minor =
+        static_cast<int>(r.integer("compute_capability.minor", 0, 9, "expected an integer from 0 to 9"));
     p.sm_count = r.positive_int("sm_count");
     p.warp_size = r.positive_int("warp_size");
     read_sm(r, p.sm);
@@ -315,7 +325,8 @@ DevicePreset read_preset(const json& root, std::string_view default_name) {
     read_cuda_runtime(r, p);
 
     const json& sources = r.require("sources", "expected an object mapping field paths to their sources");
-    if (!sources.is_object()) throw FieldError{"sources", "expected an object mapping field paths to their sources"};
+    if (!sources.is_object())
+        throw FieldError{"sources", "expected an object mapping field paths to their sources"};
     for (const auto& item : sources.items()) {
         if (!item.value().is_string() || item.value().get<std::string>().empty())
             throw FieldError{"sources." + item.key(), "expected a non-empty string"};
@@ -350,9 +361,9 @@ std::string stem_of(std::string_view origin) {
 
 Expected<DevicePreset> parse_preset(std::string_view json_text, std::string_view origin) {
     if (std::size_t at = launch::json_too_deep(json_text); at != std::string_view::npos) {
-        return Expected<DevicePreset>::failure(std::string(origin) + ":" + line_col(json_text, at) +
-                                               ": JSON nested more than " + std::to_string(launch::kMaxJsonNesting) +
-                                               " levels deep; a device preset needs a few");
+        return Expected<DevicePreset>::failure(
+            std::string(origin) + ":" + line_col(json_text, at) + ": JSON nested more than " +
+            std::to_string(launch::kMaxJsonNesting) + " levels deep; a device preset needs a few");
     }
     json root;
     try {
@@ -362,8 +373,9 @@ Expected<DevicePreset> parse_preset(std::string_view json_text, std::string_view
         std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
         std::string what = e.what();
         std::size_t colon = what.rfind(": ");
-        return Expected<DevicePreset>::failure(std::string(origin) + ":" + line_col(json_text, at) +
-                                               ": invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+        return Expected<DevicePreset>::failure(
+            std::string(origin) + ":" + line_col(json_text, at) +
+            ": invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
     } catch (const json::exception& e) {
         // A number beyond a double's range ("1e999"): nlohmann throws out_of_range 406, without a position.
         std::string what = e.what();
@@ -372,7 +384,8 @@ Expected<DevicePreset> parse_preset(std::string_view json_text, std::string_view
                                                (close == std::string::npos ? what : what.substr(close + 2)) +
                                                "; give numbers a double can hold");
     }
-    if (!root.is_object()) return Expected<DevicePreset>::failure(std::string(origin) + ": expected a JSON object");
+    if (!root.is_object())
+        return Expected<DevicePreset>::failure(std::string(origin) + ": expected a JSON object");
     try {
         DevicePreset preset = read_preset(root, stem_of(origin));
         preset.origin = std::string(origin);
@@ -406,7 +419,8 @@ Expected<DevicePreset> load_preset(std::string_view name_or_path) {
             std::string known;
             for (const std::string& n : list_presets()) known += (known.empty() ? "" : ", ") + n;
             return Expected<DevicePreset>::failure("unknown device preset '" + std::string(name_or_path) +
-                                                   "' (built in: " + known + "; or give the path of a .json file)");
+                                                   "' (built in: " + known +
+                                                   "; or give the path of a .json file)");
         }
         return parse_preset(*text, std::string(name_or_path) + ".json");
     }

@@ -16,7 +16,7 @@ namespace warpsim::device {
 // A value or an error message (std::expected is C++23; this is the part of it we need).
 template <class T>
 class Expected {
-public:
+  public:
     Expected(T value) : state_(std::move(value)) {}  // NOLINT: implicit like std::expected
     static Expected failure(std::string message) { return Expected(Error{std::move(message)}); }
 
@@ -30,7 +30,7 @@ public:
     // Empty when has_value().
     const std::string& error() const { return has_value() ? empty_ : std::get<Error>(state_).message; }
 
-private:
+  private:
     struct Error {
         std::string message;
     };
@@ -130,7 +130,8 @@ struct DevicePreset {
     MemorySpec memory;
     CacheSpec cache;
     TimingParams timing;
-    std::optional<CudaRuntimeSpec> cuda_runtime;  // unset: the runtime reports and models no copies of its own
+    std::optional<CudaRuntimeSpec>
+        cuda_runtime;                            // unset: the runtime reports and models no copies of its own
     std::map<std::string, std::string> sources;  // field path -> where the number comes from
 
     std::string arch() const { return compute_capability.arch(); }

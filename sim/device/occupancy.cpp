@@ -8,8 +8,12 @@
 namespace warpsim::device {
 namespace {
 
-int divide_round_up(int x, int y) { return static_cast<int>((std::int64_t{x} + y - 1) / y); }
-std::int64_t round_up64(std::int64_t x, std::int64_t y) { return y * ((x + y - 1) / y); }
+int divide_round_up(int x, int y) {
+    return static_cast<int>((std::int64_t{x} + y - 1) / y);
+}
+std::int64_t round_up64(std::int64_t x, std::int64_t y) {
+    return y * ((x + y - 1) / y);
+}
 
 // Warp slots: a block takes whole warps.
 int warps_limit(const DevicePreset& p, int threads_per_block) {
@@ -23,7 +27,8 @@ int registers_limit(const DevicePreset& p, const KernelResources& k, Occupancy& 
     const SmLimits& sm = p.sm;
     // 64-bit: a block of INT_MAX threads overflows int here (it never runs, but its figures are reported).
     const std::int64_t warps_per_block = (std::int64_t{k.threads_per_block} + p.warp_size - 1) / p.warp_size;
-    const std::int64_t per_warp = round_up64(std::int64_t{k.registers_per_thread} * p.warp_size, sm.register_allocation_unit);
+    const std::int64_t per_warp =
+        round_up64(std::int64_t{k.registers_per_thread} * p.warp_size, sm.register_allocation_unit);
     const std::int64_t per_block = per_warp * warps_per_block;
     out.registers_per_warp = static_cast<int>(per_warp);
     out.registers_per_block = static_cast<int>(std::min<std::int64_t>(per_block, INT_MAX));
@@ -41,13 +46,15 @@ int registers_limit(const DevicePreset& p, const KernelResources& k, Occupancy& 
 std::int64_t shared_per_block_ceiling(const DevicePreset& p, const KernelResources& k) {
     std::int64_t ceiling = p.block.shared_default_bytes;
     if (k.max_dynamic_shared_bytes) {
-        std::int64_t most = k.static_shared_bytes + p.sm.reserved_shared_per_block + *k.max_dynamic_shared_bytes;
+        std::int64_t most =
+            k.static_shared_bytes + p.sm.reserved_shared_per_block + *k.max_dynamic_shared_bytes;
         if (most > p.block.shared_default_bytes) ceiling = p.block.shared_optin_bytes;
     }
     return ceiling + p.sm.reserved_shared_per_block;
 }
 
-Expected<int> shared_limit(const DevicePreset& p, const KernelResources& k, std::int64_t preferred, Occupancy& out) {
+Expected<int> shared_limit(const DevicePreset& p, const KernelResources& k, std::int64_t preferred,
+                           Occupancy& out) {
     std::int64_t per_block = k.static_shared_bytes + p.sm.reserved_shared_per_block + k.dynamic_shared_bytes;
     per_block = round_up64(per_block, p.sm.shared_allocation_granularity);
     out.shared_per_block = per_block;
@@ -75,16 +82,20 @@ int barriers_limit(const DevicePreset& p, const KernelResources& k) {
 std::optional<std::string> invalid_input(const DevicePreset& p, const KernelResources& k) {
     if (k.threads_per_block <= 0) return "threads per block must be positive";
     if (k.registers_per_thread < 0 || k.registers_per_thread > p.block.max_registers_per_thread) {
-        return "registers per thread must be 0.." + std::to_string(p.block.max_registers_per_thread) + ", got " +
-               std::to_string(k.registers_per_thread);
+        return "registers per thread must be 0.." + std::to_string(p.block.max_registers_per_thread) +
+               ", got " + std::to_string(k.registers_per_thread);
     }
-    if (k.static_shared_bytes < 0 || k.dynamic_shared_bytes < 0) return "shared memory sizes must not be negative";
-    if (k.static_shared_bytes > INT_MAX / 2 || k.dynamic_shared_bytes > INT_MAX / 2) return "shared memory size too large";
-    if (k.max_dynamic_shared_bytes && (*k.max_dynamic_shared_bytes < 0 || *k.max_dynamic_shared_bytes > INT_MAX / 2)) {
+    if (k.static_shared_bytes < 0 || k.dynamic_shared_bytes < 0)
+        return "shared memory sizes must not be negative";
+    if (k.static_shared_bytes > INT_MAX / 2 || k.dynamic_shared_bytes > INT_MAX / 2)
+        return "shared memory size too large";
+    if (k.max_dynamic_shared_bytes &&
+        (*k.max_dynamic_shared_bytes < 0 || *k.max_dynamic_shared_bytes > INT_MAX / 2)) {
         return "max dynamic shared memory attribute out of range";
     }
     if (k.carveout_percent < -1 || k.carveout_percent > 100) {
-        return "shared memory carveout must be -1 (default) or 0..100 percent, got " + std::to_string(k.carveout_percent);
+        return "shared memory carveout must be -1 (default) or 0..100 percent, got " +
+               std::to_string(k.carveout_percent);
     }
     if (k.barriers_per_block < 0 || k.barriers_per_block > 16) return "barriers per block must be 0..16";
     return std::nullopt;
@@ -94,11 +105,16 @@ std::optional<std::string> invalid_input(const DevicePreset& p, const KernelReso
 
 std::string_view limiter_name(Limiter limiter) {
     switch (limiter) {
-        case Limiter::warps: return "warps";
-        case Limiter::registers: return "registers";
-        case Limiter::shared_memory: return "shared_memory";
-        case Limiter::blocks: return "blocks";
-        case Limiter::barriers: return "barriers";
+        case Limiter::warps:
+            return "warps";
+        case Limiter::registers:
+            return "registers";
+        case Limiter::shared_memory:
+            return "shared_memory";
+        case Limiter::blocks:
+            return "blocks";
+        case Limiter::barriers:
+            return "barriers";
     }
     return "unknown";
 }
@@ -114,15 +130,24 @@ Expected<std::int64_t> preferred_shared_config(const DevicePreset& p, const Kern
     int percent = k.carveout_percent;
     if (percent == -1) {
         switch (k.cache_preference) {
-            case CachePreference::prefer_l1: percent = 0; break;
-            case CachePreference::prefer_shared: percent = 100; break;
-            case CachePreference::prefer_equal: percent = 50; break;
-            case CachePreference::none: break;
+            case CachePreference::prefer_l1:
+                percent = 0;
+                break;
+            case CachePreference::prefer_shared:
+                percent = 100;
+                break;
+            case CachePreference::prefer_equal:
+                percent = 50;
+                break;
+            case CachePreference::none:
+                break;
         }
     }
     std::int64_t bytes = percent == -1 ? p.sm.shared_bytes : percent * p.sm.shared_bytes / 100;
     std::optional<std::int64_t> step = round_to_carveout(p.sm, bytes);
-    if (!step) return Expected<std::int64_t>::failure(p.origin + ": no carveout step holds " + std::to_string(bytes) + " bytes");
+    if (!step)
+        return Expected<std::int64_t>::failure(p.origin + ": no carveout step holds " +
+                                               std::to_string(bytes) + " bytes");
     return *step;
 }
 

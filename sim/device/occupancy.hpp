@@ -15,7 +15,8 @@ namespace warpsim::device {
 
 enum class Limiter { warps, registers, shared_memory, blocks, barriers };
 
-std::string_view limiter_name(Limiter limiter);  // "warps", "registers", "shared_memory", "blocks", "barriers"
+std::string_view limiter_name(
+    Limiter limiter);  // "warps", "registers", "shared_memory", "blocks", "barriers"
 
 // The legacy cudaFuncSetCacheConfig preference; used only when carveout_percent is -1 (the default).
 enum class CachePreference { none, prefer_shared, prefer_l1, prefer_equal };
@@ -32,7 +33,8 @@ struct KernelResources {
     // cudaFuncAttributePreferredSharedMemoryCarveout: -1 (default) or a percentage of sm.shared_bytes.
     int carveout_percent = -1;
     CachePreference cache_preference = CachePreference::none;
-    int barriers_per_block = 1;  // named barriers (bar.sync ids) a block uses; ptxas reports "used N barriers"
+    int barriers_per_block =
+        1;  // named barriers (bar.sync ids) a block uses; ptxas reports "used N barriers"
 };
 
 // Blocks per SM that each resource alone allows. `unlimited` where the resource is not used at all
@@ -50,12 +52,13 @@ struct Occupancy {
     int blocks_per_sm = 0;
     int warps_per_block = 0;
     int warps_per_sm = 0;
-    double occupancy = 0.0;  // warps_per_sm / sm.max_warps
+    double occupancy = 0.0;            // warps_per_sm / sm.max_warps
     Limiter limiter = Limiter::warps;  // the first of `limiters` in the order of the Limiter enum
     std::vector<Limiter> limiters;     // every resource whose limit equals blocks_per_sm
     OccupancyLimits limits;
-    std::int64_t shared_config_bytes = 0;  // the shared-memory capacity the SM is configured to (a carveout step)
-    int registers_per_warp = 0;            // after rounding to the allocation unit
+    std::int64_t shared_config_bytes =
+        0;                       // the shared-memory capacity the SM is configured to (a carveout step)
+    int registers_per_warp = 0;  // after rounding to the allocation unit
     int registers_per_block = 0;
     std::int64_t shared_per_block = 0;  // static + dynamic + reserved, rounded to the allocation granularity
 };

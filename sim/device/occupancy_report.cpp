@@ -7,7 +7,8 @@ namespace warpsim::device {
 namespace {
 
 std::string bytes_text(std::int64_t bytes) {
-    if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) return fmt::format("{} MiB", bytes / (1024 * 1024));
+    if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+        return fmt::format("{} MiB", bytes / (1024 * 1024));
     if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KB", bytes / 1024);
     return fmt::format("{} B", bytes);
 }
@@ -22,11 +23,16 @@ nlohmann::json limit_json(int limit) {
 
 char limiter_letter(Limiter limiter) {
     switch (limiter) {
-        case Limiter::warps: return 'W';
-        case Limiter::registers: return 'R';
-        case Limiter::shared_memory: return 'S';
-        case Limiter::blocks: return 'B';
-        case Limiter::barriers: return 'X';
+        case Limiter::warps:
+            return 'W';
+        case Limiter::registers:
+            return 'R';
+        case Limiter::shared_memory:
+            return 'S';
+        case Limiter::blocks:
+            return 'B';
+        case Limiter::barriers:
+            return 'X';
     }
     return '?';
 }
@@ -35,24 +41,28 @@ std::string limiters_text(const Occupancy& r) {
     std::string text(limiter_name(r.limiter));
     if (r.limiters.size() > 1) {
         text += " (also";
-        for (std::size_t i = 1; i < r.limiters.size(); ++i) text += std::string(" ") + std::string(limiter_name(r.limiters[i]));
+        for (std::size_t i = 1; i < r.limiters.size(); ++i)
+            text += std::string(" ") + std::string(limiter_name(r.limiters[i]));
         text += ")";
     }
     return text;
 }
 
 std::string launch_text(const KernelResources& k) {
-    std::string text = fmt::format("{} threads, {} registers/thread, {} static + {} dynamic shared", k.threads_per_block,
-                                   k.registers_per_thread, bytes_text(k.static_shared_bytes), bytes_text(k.dynamic_shared_bytes));
+    std::string text = fmt::format("{} threads, {} registers/thread, {} static + {} dynamic shared",
+                                   k.threads_per_block, k.registers_per_thread,
+                                   bytes_text(k.static_shared_bytes), bytes_text(k.dynamic_shared_bytes));
     if (k.carveout_percent >= 0) text += fmt::format(", carveout {}%", k.carveout_percent);
-    if (k.max_dynamic_shared_bytes) text += fmt::format(", opted in to {}", bytes_text(*k.max_dynamic_shared_bytes));
+    if (k.max_dynamic_shared_bytes)
+        text += fmt::format(", opted in to {}", bytes_text(*k.max_dynamic_shared_bytes));
     return text;
 }
 
 }  // namespace
 
 std::string format_occupancy(const DevicePreset& p, const KernelResources& k, const Occupancy& r) {
-    std::string out = fmt::format("occupancy on {} ({}, {} SMs): {}\n", p.name, p.arch(), p.sm_count, launch_text(k));
+    std::string out =
+        fmt::format("occupancy on {} ({}, {} SMs): {}\n", p.name, p.arch(), p.sm_count, launch_text(k));
     out += fmt::format("  blocks per SM   {}\n", r.blocks_per_sm);
     out += fmt::format("  warps per SM    {} of {}\n", r.warps_per_sm, p.sm.max_warps);
     out += fmt::format("  occupancy       {:.1f}%\n", r.occupancy * 100.0);
@@ -63,13 +73,16 @@ std::string format_occupancy(const DevicePreset& p, const KernelResources& k, co
     out += fmt::format("  {:<15} {:>14}   {:<20} {}\n", "registers", limit_text(r.limits.registers),
                        fmt::format("{} ({} per warp)", r.registers_per_block, r.registers_per_warp),
                        fmt::format("{} in {} sub-partitions", p.sm.registers, p.sm.sub_partitions));
-    out += fmt::format("  {:<15} {:>14}   {:<20} {}\n", "shared memory", limit_text(r.limits.shared),
-                       fmt::format("{} B", r.shared_per_block),
-                       fmt::format("{} B (carveout step {})", r.shared_config_bytes, bytes_text(r.shared_config_bytes)));
-    out += fmt::format("  {:<15} {:>14}   {:<20} {}\n", "blocks", limit_text(r.limits.blocks), "1", p.sm.max_blocks);
-    out += fmt::format("  {:<15} {:>14}   {:<20} {}\n", "barriers", limit_text(r.limits.barriers),
-                       std::to_string(k.barriers_per_block),
-                       p.sm.block_barriers ? std::to_string(*p.sm.block_barriers) : std::string("not modelled"));
+    out += fmt::format(
+        "  {:<15} {:>14}   {:<20} {}\n", "shared memory", limit_text(r.limits.shared),
+        fmt::format("{} B", r.shared_per_block),
+        fmt::format("{} B (carveout step {})", r.shared_config_bytes, bytes_text(r.shared_config_bytes)));
+    out += fmt::format("  {:<15} {:>14}   {:<20} {}\n", "blocks", limit_text(r.limits.blocks), "1",
+                       p.sm.max_blocks);
+    out +=
+        fmt::format("  {:<15} {:>14}   {:<20} {}\n", "barriers", limit_text(r.limits.barriers),
+                    std::to_string(k.barriers_per_block),
+                    p.sm.block_barriers ? std::to_string(*p.sm.block_barriers) : std::string("not modelled"));
     return out;
 }
 
@@ -93,12 +106,13 @@ nlohmann::json occupancy_json(const Occupancy& r) {
 }
 
 std::string format_occupancy_rows(const DevicePreset& p, const std::vector<KernelResources>& kernels) {
-    std::string out = fmt::format("{:>7} {:>5} {:>10} {:>10} {:>7} {:>6} {:>9}  {}\n", "threads", "regs", "static",
-                                  "dynamic", "blocks", "warps", "occupancy", "limiter");
+    std::string out = fmt::format("{:>7} {:>5} {:>10} {:>10} {:>7} {:>6} {:>9}  {}\n", "threads", "regs",
+                                  "static", "dynamic", "blocks", "warps", "occupancy", "limiter");
     for (const KernelResources& k : kernels) {
         auto r = compute_occupancy(p, k);
-        std::string head = fmt::format("{:>7} {:>5} {:>10} {:>10}", k.threads_per_block, k.registers_per_thread,
-                                       bytes_text(k.static_shared_bytes), bytes_text(k.dynamic_shared_bytes));
+        std::string head =
+            fmt::format("{:>7} {:>5} {:>10} {:>10}", k.threads_per_block, k.registers_per_thread,
+                        bytes_text(k.static_shared_bytes), bytes_text(k.dynamic_shared_bytes));
         if (!r) {
             out += head + "  error: " + r.error() + "\n";
             continue;
@@ -142,18 +156,23 @@ Expected<OccupancySweep> sweep_occupancy(const DevicePreset& p, const KernelReso
 
 std::string format_sweep(const DevicePreset& p, const OccupancySweep& s) {
     bool regs = s.axis == SweepAxis::registers;
-    std::string out = fmt::format("occupancy on {} ({}): rows = threads per block, columns = {}\n", p.name, p.arch(),
-                                  regs ? "registers per thread" : "dynamic shared memory per block");
-    out += "cell = blocks per SM, occupancy, limiter (W warps, R registers, S shared memory, B blocks, X barriers)\n";
+    std::string out =
+        fmt::format("occupancy on {} ({}): rows = threads per block, columns = {}\n", p.name, p.arch(),
+                    regs ? "registers per thread" : "dynamic shared memory per block");
+    out +=
+        "cell = blocks per SM, occupancy, limiter (W warps, R registers, S shared memory, B blocks, X "
+        "barriers)\n";
     out += fmt::format("{:>7}", "threads");
-    for (std::int64_t v : s.axis_values) out += fmt::format(" {:>11}", regs ? std::to_string(v) : bytes_text(v));
+    for (std::int64_t v : s.axis_values)
+        out += fmt::format(" {:>11}", regs ? std::to_string(v) : bytes_text(v));
     out += "\n";
     for (std::size_t i = 0; i < s.block_sizes.size(); ++i) {
         out += fmt::format("{:>7}", s.block_sizes[i]);
         for (const Occupancy& r : s.cells[i]) {
             std::string cell = r.blocks_per_sm == 0
                                    ? std::string("0 - ") + limiter_letter(r.limiter)
-                                   : fmt::format("{} {:.0f}% {}", r.blocks_per_sm, r.occupancy * 100.0, limiter_letter(r.limiter));
+                                   : fmt::format("{} {:.0f}% {}", r.blocks_per_sm, r.occupancy * 100.0,
+                                                 limiter_letter(r.limiter));
             out += fmt::format(" {:>11}", cell);
         }
         out += "\n";
@@ -174,13 +193,15 @@ nlohmann::json sweep_json(const OccupancySweep& s) {
 }
 
 std::string format_devices(const std::vector<DevicePreset>& presets, std::string_view default_name) {
-    std::string out = fmt::format("{:<24} {:<6} {:>4} {:>9} {:>8} {:>9} {:>8} {:>10} {:>11} {:>10}  {}\n", "name", "arch",
-                                  "SMs", "warps/SM", "regs/SM", "smem/SM", "L2", "memory", "bandwidth", "boost", "description");
+    std::string out = fmt::format("{:<24} {:<6} {:>4} {:>9} {:>8} {:>9} {:>8} {:>10} {:>11} {:>10}  {}\n",
+                                  "name", "arch", "SMs", "warps/SM", "regs/SM", "smem/SM", "L2", "memory",
+                                  "bandwidth", "boost", "description");
     for (const DevicePreset& p : presets) {
         std::string name = p.name == default_name ? p.name + " (default)" : p.name;
-        out += fmt::format("{:<24} {:<6} {:>4} {:>9} {:>8} {:>9} {:>8} {:>10} {:>11} {:>10}  {}\n", name, p.arch(),
-                           p.sm_count, p.sm.max_warps, p.sm.registers, bytes_text(p.sm.shared_bytes),
-                           bytes_text(p.cache.l2_bytes), fmt::format("{:.1f} GiB", p.memory.bytes / 1073741824.0),
+        out += fmt::format("{:<24} {:<6} {:>4} {:>9} {:>8} {:>9} {:>8} {:>10} {:>11} {:>10}  {}\n", name,
+                           p.arch(), p.sm_count, p.sm.max_warps, p.sm.registers,
+                           bytes_text(p.sm.shared_bytes), bytes_text(p.cache.l2_bytes),
+                           fmt::format("{:.1f} GiB", p.memory.bytes / 1073741824.0),
                            fmt::format("{:.0f} GB/s", p.memory.bandwidth_gbps),
                            fmt::format("{:.0f} MHz", p.clocks.sm_boost_mhz), p.description);
     }

@@ -13,7 +13,8 @@
 namespace warpsim::device {
 
 // One result as a text table: blocks, warps, occupancy, limiter, and what each resource allows.
-std::string format_occupancy(const DevicePreset& preset, const KernelResources& kernel, const Occupancy& result);
+std::string format_occupancy(const DevicePreset& preset, const KernelResources& kernel,
+                             const Occupancy& result);
 
 // {"blocks_per_sm", "warps_per_sm", "occupancy", "limiter", "limiters", "limits": {"warps", "registers",
 // "shared", "blocks", "barriers"}, "shared_config_bytes", "registers_per_block", "shared_per_block"};
@@ -29,8 +30,8 @@ enum class SweepAxis { registers, shared_bytes };
 
 struct OccupancySweep {
     SweepAxis axis = SweepAxis::registers;
-    std::vector<int> block_sizes;           // rows
-    std::vector<std::int64_t> axis_values;  // columns
+    std::vector<int> block_sizes;               // rows
+    std::vector<std::int64_t> axis_values;      // columns
     std::vector<std::vector<Occupancy>> cells;  // [row][column]
 };
 
@@ -38,8 +39,8 @@ struct OccupancySweep {
 std::vector<int> default_sweep_block_sizes();
 
 // Occupancy for every block size x axis value, the rest of the launch taken from `base`.
-Expected<OccupancySweep> sweep_occupancy(const DevicePreset& preset, const KernelResources& base, SweepAxis axis,
-                                         const std::vector<std::int64_t>& axis_values,
+Expected<OccupancySweep> sweep_occupancy(const DevicePreset& preset, const KernelResources& base,
+                                         SweepAxis axis, const std::vector<std::int64_t>& axis_values,
                                          const std::vector<int>& block_sizes = default_sweep_block_sizes());
 
 // Rows = block sizes, columns = axis values; each cell "blocks occupancy% limiter-letter"
@@ -48,7 +49,9 @@ std::string format_sweep(const DevicePreset& preset, const OccupancySweep& sweep
 nlohmann::json sweep_json(const OccupancySweep& sweep);
 
 // The `warpsim devices` listing: one line per preset, the default marked.
-std::string format_devices(const std::vector<DevicePreset>& presets, std::string_view default_name = default_preset_name);
-nlohmann::json devices_json(const std::vector<DevicePreset>& presets, std::string_view default_name = default_preset_name);
+std::string format_devices(const std::vector<DevicePreset>& presets,
+                           std::string_view default_name = default_preset_name);
+nlohmann::json devices_json(const std::vector<DevicePreset>& presets,
+                            std::string_view default_name = default_preset_name);
 
 }  // namespace warpsim::device

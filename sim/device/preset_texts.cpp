@@ -730,17 +730,14 @@ constexpr std::string_view preset_6 = R"warpsim_preset({
 )warpsim_preset";
 
 constexpr EmbeddedPreset table[] = {
-    {"a100", preset_0},
-    {"h100", preset_1},
-    {"h200", preset_2},
-    {"rtx4060-laptop", preset_3},
-    {"rtx4090", preset_4},
-    {"t4", preset_5},
-    {"v100", preset_6},
+    {"a100", preset_0},    {"h100", preset_1}, {"h200", preset_2}, {"rtx4060-laptop", preset_3},
+    {"rtx4090", preset_4}, {"t4", preset_5},   {"v100", preset_6},
 };
 
 }  // namespace
 
-std::span<const EmbeddedPreset> embedded_presets() { return table; }
+std::span<const EmbeddedPreset> embedded_presets() {
+    return table;
+}
 
 }  // namespace warpsim::device

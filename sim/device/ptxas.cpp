@@ -1,4 +1,5 @@
-// Runs ptxas -v (through launch::run_process: an argv, never a shell) and parses its resource report; estimates otherwise.
+// Runs ptxas -v (through launch::run_process: an argv, never a shell) and parses its resource report;
+// estimates otherwise.
 #include "sim/device/ptxas.hpp"
 
 #include <unistd.h>
@@ -50,8 +51,9 @@ long long number_before(std::string_view line, std::string_view unit) {
     return std::stoll(std::string(line.substr(start, end - start)));
 }
 
-
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool is_ident_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+}
 
 // Offset of ".entry NAME" for the kernel, or npos.
 std::size_t find_entry(std::string_view ptx, std::string_view kernel) {
@@ -75,7 +77,8 @@ long long declared_register_words(std::string_view body) {
         std::size_t type_end = type + 1;
         while (type_end < body.size() && is_ident_char(body[type_end])) ++type_end;
         std::string_view type_name = body.substr(type + 1, type_end - type - 1);
-        int width = type_name == "pred" ? 0 : (type_name.ends_with("128") ? 4 : (type_name.ends_with("64") ? 2 : 1));
+        int width =
+            type_name == "pred" ? 0 : (type_name.ends_with("128") ? 4 : (type_name.ends_with("64") ? 2 : 1));
         std::size_t semi = body.find(';', type_end);
         if (semi == std::string_view::npos) break;
         std::string_view names = body.substr(type_end, semi - type_end);
@@ -141,8 +144,10 @@ std::vector<PtxasUsage> parse_ptxas_verbose(std::string_view output) {
 
 std::string ptxas_target_arch(std::string_view ptx_text, std::string_view arch) {
     const std::string variant = std::string(arch) + "a";
-    for (std::size_t at = ptx_text.find(".target"); at != std::string_view::npos; at = ptx_text.find(".target", at + 1)) {
-        if (at > 0 && ptx_text[at - 1] != '\n' && ptx_text[at - 1] != ' ' && ptx_text[at - 1] != '\t') continue;
+    for (std::size_t at = ptx_text.find(".target"); at != std::string_view::npos;
+         at = ptx_text.find(".target", at + 1)) {
+        if (at > 0 && ptx_text[at - 1] != '\n' && ptx_text[at - 1] != ' ' && ptx_text[at - 1] != '\t')
+            continue;
         std::string_view rest = ptx_text.substr(at + 7);
         const std::size_t eol = rest.find('\n');
         rest = rest.substr(0, eol);
@@ -154,7 +159,6 @@ std::string ptxas_target_arch(std::string_view ptx_text, std::string_view arch) 
     }
     return std::string(arch);
 }
-
 
 std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
                                                        std::string* log, std::string* cubin_bytes) {
@@ -192,7 +196,8 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
         return std::nullopt;
     }
     std::vector<std::string> args{*ptxas, "-v", "-arch=" + target, "-o", cubin->path(), ptx->path()};
-    if (cubin_bytes) args.insert(args.begin() + 1, "-lineinfo");  // line info changes no code, only adds a table
+    if (cubin_bytes)
+        args.insert(args.begin() + 1, "-lineinfo");  // line info changes no code, only adds a table
     int status = run_capture(args, out);
     if (status != 0) {
         if (status > 0) out = "ptxas failed (exit " + std::to_string(status) + "):\n" + out;
@@ -211,8 +216,9 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
     return parse_ptxas_verbose(out);
 }
 
-std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
-                                      std::string* log, std::string* cubin_bytes) {
+std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch,
+                                      std::string_view kernel_name, std::string* log,
+                                      std::string* cubin_bytes) {
     std::string scratch;
     std::string& out = log ? *log : scratch;
     std::optional<std::vector<PtxasUsage>> all = ptxas_usage_all(ptx_text, arch, &out, cubin_bytes);
@@ -222,7 +228,8 @@ std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_vie
     for (const PtxasUsage& e : entries) {
         if (names_kernel(e.function, kernel_name)) matches.push_back(&e);
     }
-    auto exact = std::find_if(matches.begin(), matches.end(), [&](const PtxasUsage* e) { return e->function == kernel_name; });
+    auto exact = std::find_if(matches.begin(), matches.end(),
+                              [&](const PtxasUsage* e) { return e->function == kernel_name; });
     if (exact != matches.end()) return **exact;
     if (matches.size() == 1) return *matches.front();
     std::string names;
@@ -232,8 +239,8 @@ std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_vie
     return std::nullopt;
 }
 
-std::optional<int> registers_from_ptxas(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
-                                        std::string* log) {
+std::optional<int> registers_from_ptxas(std::string_view ptx_text, std::string_view arch,
+                                        std::string_view kernel_name, std::string* log) {
     std::optional<PtxasUsage> usage = ptxas_usage(ptx_text, arch, kernel_name, log);
     if (!usage) return std::nullopt;
     return usage->registers;
@@ -256,15 +263,17 @@ std::optional<RegisterEstimate> estimate_registers(std::string_view ptx_text, st
         std::string_view digits = rest.substr(0, rest.find_first_not_of("0123456789"));
         if (!digits.empty() && digits.size() < 6) {
             int cap = std::clamp(std::stoi(std::string(digits)), 1, 255);
-            return RegisterEstimate{cap, "the kernel's .maxnreg " + std::string(digits) + " directive (ptxas may use fewer)"};
+            return RegisterEstimate{
+                cap, "the kernel's .maxnreg " + std::string(digits) + " directive (ptxas may use fewer)"};
         }
     }
     long long words = declared_register_words(ptx_text.substr(open, close - open));
     long long estimate = std::clamp((words + 2 + 7) / 8 * 8, 16LL, 255LL);
-    return RegisterEstimate{static_cast<int>(estimate),
-                            "estimate without ptxas: " + std::to_string(words) +
-                                " 32-bit words of PTX virtual registers + 2, rounded up to 8, clamped to 16..255 "
-                                "(ptxas usually needs fewer)"};
+    return RegisterEstimate{
+        static_cast<int>(estimate),
+        "estimate without ptxas: " + std::to_string(words) +
+            " 32-bit words of PTX virtual registers + 2, rounded up to 8, clamped to 16..255 "
+            "(ptxas usually needs fewer)"};
 }
 
 }  // namespace warpsim::device

@@ -23,30 +23,33 @@ struct PtxasUsage {
 // status (127 when it could not be started, -1 when it could not be spawned; `output` then says why).
 int run_capture(const std::vector<std::string>& args, std::string& output);
 
-// The ptxas executable (launch::find_cuda_program: PATH, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin).
-// nullopt if none.
+// The ptxas executable (launch::find_cuda_program: PATH, $CUDA_HOME/bin, $CUDA_PATH/bin,
+// /usr/local/cuda/bin). nullopt if none.
 std::optional<std::string> find_ptxas();
 
 // Runs `ptxas -v -arch=ARCH` on the PTX (through a unique temporary file, no shell) and returns the report
 // for `kernel_name` (the mangled name, or the plain name of a C++ kernel such as "transpose" for
 // "_Z9transposePfS_"). nullopt when there is no ptxas, ptxas fails or the kernel is not in the output;
-// `log`, when given, receives ptxas's output or the reason. PTX whose `.target` is ARCH's architecture-specific
-// variant (`sm_90a` for sm_90: wgmma, setmaxnreg) is compiled for that variant, which only it accepts.
-// With `cubin_bytes`, ptxas also gets -lineinfo and the cubin it wrote is returned there (sim/sass decodes it).
-std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
-                                      std::string* log = nullptr, std::string* cubin_bytes = nullptr);
+// `log`, when given, receives ptxas's output or the reason. PTX whose `.target` is ARCH's
+// architecture-specific variant (`sm_90a` for sm_90: wgmma, setmaxnreg) is compiled for that variant, which
+// only it accepts. With `cubin_bytes`, ptxas also gets -lineinfo and the cubin it wrote is returned there
+// (sim/sass decodes it).
+std::optional<PtxasUsage> ptxas_usage(std::string_view ptx_text, std::string_view arch,
+                                      std::string_view kernel_name, std::string* log = nullptr,
+                                      std::string* cubin_bytes = nullptr);
 
 // The same for every entry ptxas compiled, from one ptxas run.
 std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text, std::string_view arch,
-                                                       std::string* log = nullptr, std::string* cubin_bytes = nullptr);
+                                                       std::string* log = nullptr,
+                                                       std::string* cubin_bytes = nullptr);
 
 // The -arch ptxas needs for the PTX: ARCH, or ARCH + "a" when its .target names that architecture-specific
 // variant (sm_90a: wgmma, setmaxnreg).
 std::string ptxas_target_arch(std::string_view ptx_text, std::string_view arch);
 
 // The registers-per-thread part of ptxas_usage.
-std::optional<int> registers_from_ptxas(std::string_view ptx_text, std::string_view arch, std::string_view kernel_name,
-                                        std::string* log = nullptr);
+std::optional<int> registers_from_ptxas(std::string_view ptx_text, std::string_view arch,
+                                        std::string_view kernel_name, std::string* log = nullptr);
 
 // Parses `ptxas -v` output (exposed for tests): one entry per compiled entry function.
 std::vector<PtxasUsage> parse_ptxas_verbose(std::string_view output);

@@ -31,13 +31,16 @@ void report_deadlock(BlockContext& b) {
         std::string warps;
         for (uint32_t wi : bs.waiting) warps += fmt::format("{}{}", warps.empty() ? "" : ",", wi);
         const uint32_t expected = bs.expected ? bs.expected : b.live_warps;
-        per_barrier += fmt::format("\n    barrier {} at {}: {} of {} warps arrived ({} of {} threads; waiting warps: {})",
-                                   id, source_line_text(L, bs.where), bs.arrived, expected, bs.arrived * 32, expected * 32,
-                                   warps.empty() ? "none" : warps);
+        per_barrier += fmt::format(
+            "\n    barrier {} at {}: {} of {} warps arrived ({} of {} threads; waiting warps: {})", id,
+            source_line_text(L, bs.where), bs.arrived, expected, bs.arrived * 32, expected * 32,
+            warps.empty() ? "none" : warps);
     }
     std::string details = fmt::format(
-        "barrier deadlock in block ({},{},{}): {} threads wait at barriers that the other threads never reach "
-        "({} threads have exited, {} threads in all){}\n    on a GPU this kernel would hang; every non-exited "
+        "barrier deadlock in block ({},{},{}): {} threads wait at barriers that the other threads never "
+        "reach "
+        "({} threads have exited, {} threads in all){}\n    on a GPU this kernel would hang; every "
+        "non-exited "
         "warp of the block must reach the same barrier (bar.sync / __syncthreads())",
         b.ctaid[0], b.ctaid[1], b.ctaid[2], waiting, exited, b.threads, per_barrier);
     FaultDetails f;
@@ -97,7 +100,8 @@ bool within_budget(BlockContext& b, uint64_t thread_insts) {
         out_of_budget
             ? fmt::format("instruction budget of {} thread-instructions (LaunchConfig::max_instructions)",
                           L.cfg->max_instructions)
-            : fmt::format("time limit of {} s of wall-clock time (--time-limit; 0 turns it off)", L.cfg->time_limit_seconds);
+            : fmt::format("time limit of {} s of wall-clock time (--time-limit; 0 turns it off)",
+                          L.cfg->time_limit_seconds);
     b.error = LaunchError(out_of_budget ? Fault::budget_exhausted : Fault::time_limit,
                           fmt::format("the kernel ran past warpsim's {}{}", limit, hottest_loop(b)), f);
     return false;
@@ -138,9 +142,12 @@ void report_mbarrier_deadlock(BlockContext& b) {
     f.address = b.last_failed_wait_addr;
     f.space = "shared";
     std::string details = fmt::format(
-        "mbarrier deadlock in block ({},{},{}): every running warp waits in mbarrier.test_wait/try_wait for a "
-        "phase that cannot complete (the mbarrier at shared offset 0x{:x}, waited on at {}); no thread changed any "
-        "mbarrier in the last {} rounds of the block's warps\n    on a GPU this kernel would hang; every expected "
+        "mbarrier deadlock in block ({},{},{}): every running warp waits in mbarrier.test_wait/try_wait for "
+        "a "
+        "phase that cannot complete (the mbarrier at shared offset 0x{:x}, waited on at {}); no thread "
+        "changed any "
+        "mbarrier in the last {} rounds of the block's warps\n    on a GPU this kernel would hang; every "
+        "expected "
         "arrival (mbarrier.arrive) and every expected transaction byte (expect_tx / complete_tx) must come",
         b.ctaid[0], b.ctaid[1], b.ctaid[2], b.last_failed_wait_addr,
         b.last_failed_wait ? source_line_text(L, b.last_failed_wait) : std::string("an unknown line"),

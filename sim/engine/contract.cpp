@@ -1,12 +1,13 @@
-// sim/engine/contract.cpp — ptxas's floating-point contraction: a mul.f32/.f64 and an add/sub that consumes it,
-// both written without a rounding modifier, run as one fused multiply-add.
+// sim/engine/contract.cpp — ptxas's floating-point contraction: a mul.f32/.f64 and an add/sub that consumes
+// it, both written without a rounding modifier, run as one fused multiply-add.
 //
-// Why: PTX ISA 9.7.3.1/9.7.3.3 ("add/mul ... with no rounding modifier ... may be optimized aggressively by the
-// code generator, e.g. mul/add sequences with no rounding modifiers may be optimized to use fused-multiply-
-// add instructions") and the H200 does exactly that: f64_precision_mix's `d * d - (double)(f * f)`, written
-// by nvcc as mul.f64 + sub.f64, gives the fma result on the GPU (tests/hardware/h200/results.json). The rule
-// modelled: the product has exactly one use, the add/sub in the same basic block, its operands are not
-// redefined in between, and both instructions agree on type and .ftz (no .sat on either).
+// Why: PTX ISA 9.7.3.1/9.7.3.3 ("add/mul ... with no rounding modifier ... may be optimized aggressively by
+// the code generator, e.g. mul/add sequences with no rounding modifiers may be optimized to use
+// fused-multiply- add instructions") and the H200 does exactly that: f64_precision_mix's `d * d - (double)(f
+// * f)`, written by nvcc as mul.f64 + sub.f64, gives the fma result on the GPU
+// (tests/hardware/h200/results.json). The rule modelled: the product has exactly one use, the add/sub in the
+// same basic block, its operands are not redefined in between, and both instructions agree on type and .ftz
+// (no .sat on either).
 #include "sim/engine/contract.hpp"
 
 #include <vector>
@@ -28,7 +29,8 @@ std::vector<uint32_t> count_reads(const ir::Function& fn) {
     std::vector<uint32_t> reads(fn.regs.size(), 0);
     auto note = [&](const ir::Operand& o, auto& self) -> void {
         if (o.kind == ir::Operand::Kind::reg && o.reg < reads.size()) ++reads[o.reg];
-        if (o.kind == ir::Operand::Kind::address && o.reg != ir::kNoReg && o.reg < reads.size()) ++reads[o.reg];
+        if (o.kind == ir::Operand::Kind::address && o.reg != ir::kNoReg && o.reg < reads.size())
+            ++reads[o.reg];
         for (const auto& e : o.elems) self(e, self);
     };
     for (const auto& in : fn.body) {
@@ -67,8 +69,8 @@ bool writes(const ir::Instruction& in, uint32_t reg) {
 
 // Reads of the value `reg` gets at `def`: up to its next definition in the block; a value live past the
 // block's end counts every read in the function (PTX from nvcc assigns most registers once).
-uint32_t value_reads(const ir::Function& fn, const ir::Cfg& cfg, const std::vector<uint32_t>& reads, uint32_t def,
-                     uint32_t reg) {
+uint32_t value_reads(const ir::Function& fn, const ir::Cfg& cfg, const std::vector<uint32_t>& reads,
+                     uint32_t def, uint32_t reg) {
     const ir::BasicBlock& bb = cfg.blocks[cfg.block_of_pc[def]];
     uint32_t n = 0;
     for (uint32_t k = def + 1; k < bb.end; ++k) {
@@ -94,17 +96,22 @@ void contract_mul_add(const ir::Function& fn, const ir::Cfg& cfg, DecodedFunctio
             bool found = false;
             while (def > cfg.blocks[cfg.block_of_pc[pc]].begin) {
                 --def;
-                if (writes(fn.body[def], src.reg)) { found = true; break; }
+                if (writes(fn.body[def], src.reg)) {
+                    found = true;
+                    break;
+                }
             }
             if (!found) continue;
             const ir::Instruction& mul = fn.body[def];
-            if (mul.op != ir::Opcode::mul || !plain_float(mul) || mul.d.type != add.d.type || mul.d.ftz != add.d.ftz)
+            if (mul.op != ir::Opcode::mul || !plain_float(mul) || mul.d.type != add.d.type ||
+                mul.d.ftz != add.d.ftz)
                 continue;
             if (value_reads(fn, cfg, reads, def, src.reg) != 1) continue;
             bool clobbered = false;
             for (uint32_t k = def + 1; k < pc && !clobbered; ++k)
                 for (uint32_t s = 1; s <= 2; ++s)
-                    if (mul.args[s].kind == ir::Operand::Kind::reg && writes(fn.body[k], mul.args[s].reg)) clobbered = true;
+                    if (mul.args[s].kind == ir::Operand::Kind::reg && writes(fn.body[k], mul.args[s].reg))
+                        clobbered = true;
             if (clobbered) continue;
             DInst& in = df.code[pc];
             const DInst& m = df.code[def];

@@ -2,8 +2,8 @@
 // operand slots (constants and special registers as pseudo registers), handlers from the dispatch table.
 #include "sim/engine/decode.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "kernels_ir/cfg.hpp"
 #include "kernels_ir/dataflow.hpp"
@@ -46,9 +46,15 @@ void layout_frame(const ir::Function& fn, DecodedFunction& df) {
 }
 
 class FunctionDecoder {
-public:
+  public:
     FunctionDecoder(const ir::Module& m, const ModuleLayout& ml, Program& prog, uint32_t f)
-        : m_(m), ml_(ml), sl_(prog.shared), prog_(prog), fidx_(f), fn_(m.functions[f]), df_(prog.functions[f]),
+        : m_(m),
+          ml_(ml),
+          sl_(prog.shared),
+          prog_(prog),
+          fidx_(f),
+          fn_(m.functions[f]),
+          df_(prog.functions[f]),
           kernel_params_(ir::param_layout(m.functions[f].params)) {}
 
     void run() {
@@ -65,7 +71,7 @@ public:
         contract_mul_add(fn_, cfg, df_);
     }
 
-private:
+  private:
     uint32_t new_reg(uint64_t init, bool is_const) {
         uint32_t r = df_.num_regs++;
         df_.reg_width_mask.push_back(~0ull);
@@ -97,10 +103,12 @@ private:
                 return shared(fidx_, v);
         for (std::size_t i = 0; i < fn_.params.size(); ++i)
             if (fn_.params[i].name == name)
-                return fn_.is_entry ? SymbolInfo{true, AddrSpace::kernel_param, kernel_params_.offsets[i], false}
-                                    : SymbolInfo{true, AddrSpace::frame_param, df_.formal_offsets[i], true};
+                return fn_.is_entry
+                           ? SymbolInfo{true, AddrSpace::kernel_param, kernel_params_.offsets[i], false}
+                           : SymbolInfo{true, AddrSpace::frame_param, df_.formal_offsets[i], true};
         for (std::size_t i = 0; i < fn_.returns.size() && !fn_.is_entry; ++i)
-            if (fn_.returns[i].name == name) return {true, AddrSpace::frame_param, df_.return_offsets[i], true};
+            if (fn_.returns[i].name == name)
+                return {true, AddrSpace::frame_param, df_.return_offsets[i], true};
         for (const auto& v : m_.globals) {
             if (v.name != name) continue;
             if (v.space == ir::Space::shared || v.space == ir::Space::shared_cta) return shared(-1, v);
@@ -118,37 +126,41 @@ private:
 
     uint32_t src_slot(const Operand& o, DInst& in) {
         switch (o.kind) {
-        case Operand::Kind::reg: return o.reg;
-        case Operand::Kind::imm_int:
-        case Operand::Kind::imm_f32:
-        case Operand::Kind::imm_f64: return constant(static_cast<uint64_t>(o.imm));
-        case Operand::Kind::special: {
-            using S = ir::SpecialReg;
-            if (o.sreg == S::clock || o.sreg == S::clock_hi || o.sreg == S::clock64 || o.sreg == S::globaltimer ||
-                o.sreg == S::globaltimer_lo || o.sreg == S::globaltimer_hi) {
-                in.aux = 0x100u | static_cast<uint32_t>(o.sreg);  // dynamic: only mov/cvt read these
+            case Operand::Kind::reg:
+                return o.reg;
+            case Operand::Kind::imm_int:
+            case Operand::Kind::imm_f32:
+            case Operand::Kind::imm_f64:
+                return constant(static_cast<uint64_t>(o.imm));
+            case Operand::Kind::special: {
+                using S = ir::SpecialReg;
+                if (o.sreg == S::clock || o.sreg == S::clock_hi || o.sreg == S::clock64 ||
+                    o.sreg == S::globaltimer || o.sreg == S::globaltimer_lo || o.sreg == S::globaltimer_hi) {
+                    in.aux = 0x100u | static_cast<uint32_t>(o.sreg);  // dynamic: only mov/cvt read these
+                    return zero_;
+                }
+                return sreg_slot(o.sreg, o.component);
+            }
+            case Operand::Kind::symbol: {
+                if (o.name == "WARP_SZ") return constant(32);  // PTX's run-time constant warp size
+                SymbolInfo s = resolve(o.name);
+                if (!s.found) {
+                    if (const ir::Function* f = m_.find_function(o.name))
+                        return constant(
+                            memory::function_address(static_cast<uint64_t>(f - m_.functions.data())));
+                    prog_.problems.push_back(fmt::format("{}: unknown symbol `{}` at PTX line {}", fn_.name,
+                                                         o.name, in.ir ? in.ir->loc.ptx_line : 0));
+                }
+                if (s.frame_relative) {
+                    in.aux = 0x200u;
+                    in.space = s.space;
+                    in.offset = s.offset;
+                    return zero_;
+                }
+                return constant(static_cast<uint64_t>(s.offset));
+            }
+            default:
                 return zero_;
-            }
-            return sreg_slot(o.sreg, o.component);
-        }
-        case Operand::Kind::symbol: {
-            if (o.name == "WARP_SZ") return constant(32);  // PTX's run-time constant warp size
-            SymbolInfo s = resolve(o.name);
-            if (!s.found) {
-                if (const ir::Function* f = m_.find_function(o.name))
-                    return constant(memory::function_address(static_cast<uint64_t>(f - m_.functions.data())));
-                prog_.problems.push_back(fmt::format("{}: unknown symbol `{}` at PTX line {}", fn_.name, o.name,
-                                                     in.ir ? in.ir->loc.ptx_line : 0));
-            }
-            if (s.frame_relative) {
-                in.aux = 0x200u;
-                in.space = s.space;
-                in.offset = s.offset;
-                return zero_;
-            }
-            return constant(static_cast<uint64_t>(s.offset));
-        }
-        default: return zero_;
         }
     }
 
@@ -159,23 +171,35 @@ private:
         if (!o.name.empty()) {
             s = resolve(o.name);
             if (!s.found)
-                prog_.problems.push_back(fmt::format("{}: unknown symbol `{}` at PTX line {}", fn_.name, o.name,
-                                                     in.ir->loc.ptx_line));
+                prog_.problems.push_back(fmt::format("{}: unknown symbol `{}` at PTX line {}", fn_.name,
+                                                     o.name, in.ir->loc.ptx_line));
             in.offset += s.offset;
             in.aux |= s.frame_relative ? 0x200u : 0;
         }
         using S = ir::Space;
         switch (space) {
-        case S::global: in.space = AddrSpace::global; break;
-        // shared::cluster: a launch without clusters is a cluster of one CTA, whose window is its own.
-        case S::shared: case S::shared_cta: case S::shared_cluster: in.space = AddrSpace::shared; break;
-        case S::local: in.space = AddrSpace::local; break;
-        case S::const_: in.space = AddrSpace::const_; break;
-        case S::param:
-            in.space = (o.name.empty() && fn_.is_entry) || s.space == AddrSpace::kernel_param
-                           ? AddrSpace::kernel_param : AddrSpace::frame_param;
-            break;
-        default: in.space = AddrSpace::generic;
+            case S::global:
+                in.space = AddrSpace::global;
+                break;
+            // shared::cluster: a launch without clusters is a cluster of one CTA, whose window is its own.
+            case S::shared:
+            case S::shared_cta:
+            case S::shared_cluster:
+                in.space = AddrSpace::shared;
+                break;
+            case S::local:
+                in.space = AddrSpace::local;
+                break;
+            case S::const_:
+                in.space = AddrSpace::const_;
+                break;
+            case S::param:
+                in.space = (o.name.empty() && fn_.is_entry) || s.space == AddrSpace::kernel_param
+                               ? AddrSpace::kernel_param
+                               : AddrSpace::frame_param;
+                break;
+            default:
+                in.space = AddrSpace::generic;
         }
     }
 
@@ -186,11 +210,16 @@ private:
         tmp.ir = in.ir;
         std::vector<ir::Space> spaces;
         for (const auto& m : in.ir->mods) {
-            if (m == "global") spaces.push_back(ir::Space::global);
-            else if (m == "shared" || m == "shared::cta" || m == "shared::cluster") spaces.push_back(ir::Space::shared);
-            else if (m == "local") spaces.push_back(ir::Space::local);
-            else if (m == "const") spaces.push_back(ir::Space::const_);
-            else if (m == "param") spaces.push_back(ir::Space::param);
+            if (m == "global")
+                spaces.push_back(ir::Space::global);
+            else if (m == "shared" || m == "shared::cta" || m == "shared::cluster")
+                spaces.push_back(ir::Space::shared);
+            else if (m == "local")
+                spaces.push_back(ir::Space::local);
+            else if (m == "const")
+                spaces.push_back(ir::Space::const_);
+            else if (m == "param")
+                spaces.push_back(ir::Space::param);
         }
         fill_address(o, tmp, n < spaces.size() ? spaces[n] : ir::Space::shared);
         a.reg = tmp.addr_reg;
@@ -217,18 +246,24 @@ private:
         for (std::size_t i = 0; i < inst.args.size(); ++i) {
             const Operand& o = inst.args[i];
             if (o.kind == Operand::Kind::address) {
-                if (in.naddr == 0) fill_address(o, in, inst.d.space);
-                else if (in.naddr <= in.more_addr.size()) fill_extra_address(o, in, in.more_addr[in.naddr - 1], in.naddr);
+                if (in.naddr == 0)
+                    fill_address(o, in, inst.d.space);
+                else if (in.naddr <= in.more_addr.size())
+                    fill_extra_address(o, in, in.more_addr[in.naddr - 1], in.naddr);
                 ++in.naddr;
                 continue;
             }
-            if (o.kind == Operand::Kind::list || (o.kind == Operand::Kind::symbol && is_label_or_call(inst))) continue;
+            if (o.kind == Operand::Kind::list || (o.kind == Operand::Kind::symbol && is_label_or_call(inst)))
+                continue;
             const bool multi = o.kind == Operand::Kind::vector || o.kind == Operand::Kind::pair;
             std::vector<Operand> one{o};
             const auto& elems = multi ? o.elems : one;
             for (const Operand& e : elems) {
                 if (dest && i == 0) {
-                    if (in.ndst == in.dst.size()) { ok = ok && inst.op == ir::Opcode::wgmma; break; }
+                    if (in.ndst == in.dst.size()) {
+                        ok = ok && inst.op == ir::Opcode::wgmma;
+                        break;
+                    }
                     in.dst[in.ndst++] = e.kind == Operand::Kind::reg ? e.reg : scratch_;
                 } else {
                     // mma's and wmma's fragments (up to 8 + 8 + 8 registers) and wgmma's accumulators (up to
@@ -246,7 +281,8 @@ private:
         for (uint32_t i = in.nsrc; i < in.src.size(); ++i) in.src[i] = zero_;
         if (in.ndst == 0) in.dst[0] = scratch_;
         for (uint32_t i = in.ndst; i < in.dst.size(); ++i) in.dst[i] = scratch_;
-        if (inst.op == ir::Opcode::bra && !inst.args.empty()) in.target = static_cast<uint32_t>(inst.args[0].imm);
+        if (inst.op == ir::Opcode::bra && !inst.args.empty())
+            in.target = static_cast<uint32_t>(inst.args[0].imm);
         if (inst.op == ir::Opcode::call) decode_call(inst, in);
         Selector sel = dispatch_table()[static_cast<std::size_t>(inst.op)];
         Handler h = ok && sel ? sel(inst, in, ctx) : nullptr;
@@ -258,16 +294,18 @@ private:
     }
 
     // call{.uni} (rets)?, callee, (args)?{, prototype | targets}: lists before the callee are the return
-    // slots, the list after it the arguments; the callee is a function symbol (direct) or a register holding a
-    // function address (indirect: in.aux2 = the register, target = kNone).
+    // slots, the list after it the arguments; the callee is a function symbol (direct) or a register holding
+    // a function address (indirect: in.aux2 = the register, target = kNone).
     void decode_call(const ir::Instruction& inst, DInst& in) {
         CallSite cs;
         bool seen_callee = false;
         for (const Operand& o : inst.args) {
             if (!seen_callee && (o.kind == Operand::Kind::symbol || o.kind == Operand::Kind::reg)) {
                 seen_callee = true;
-                if (o.kind == Operand::Kind::symbol) cs.callee = o.imm >= 0 ? static_cast<uint32_t>(o.imm) : kNone;
-                else cs.indirect_reg = o.reg;
+                if (o.kind == Operand::Kind::symbol)
+                    cs.callee = o.imm >= 0 ? static_cast<uint32_t>(o.imm) : kNone;
+                else
+                    cs.indirect_reg = o.reg;
                 continue;
             }
             if (o.kind != Operand::Kind::list) continue;
@@ -311,7 +349,8 @@ bool has_cross_block_atomics(const ir::Function& fn) {
         if (inst.d.space == ir::Space::shared || inst.d.space == ir::Space::shared_cta) continue;
         const bool result_used = inst.op == ir::Opcode::atom && !ir::atom_result_unused(fn, inst);
         if (result_used || ir::is_float(inst.d.type) || inst.d.atom == ir::AtomOp::inc ||
-            inst.d.atom == ir::AtomOp::dec || inst.d.atom == ir::AtomOp::exch || inst.d.atom == ir::AtomOp::cas)
+            inst.d.atom == ir::AtomOp::dec || inst.d.atom == ir::AtomOp::exch ||
+            inst.d.atom == ir::AtomOp::cas)
             return true;
     }
     return false;

@@ -30,10 +30,18 @@ inline constexpr FaultInfo kFaultTable[] = {
 #undef FAULT
 };
 
-constexpr const FaultInfo& fault_info(Fault f) { return kFaultTable[static_cast<std::size_t>(f)]; }
-constexpr std::string_view cuda_name(Fault f) { return fault_info(f).cuda_name; }
-constexpr int cuda_code(Fault f) { return fault_info(f).cuda_code; }
-constexpr std::string_view cuda_words(Fault f) { return fault_info(f).words; }
+constexpr const FaultInfo& fault_info(Fault f) {
+    return kFaultTable[static_cast<std::size_t>(f)];
+}
+constexpr std::string_view cuda_name(Fault f) {
+    return fault_info(f).cuda_name;
+}
+constexpr int cuda_code(Fault f) {
+    return fault_info(f).cuda_code;
+}
+constexpr std::string_view cuda_words(Fault f) {
+    return fault_info(f).words;
+}
 
 // A kernel that would hang on a GPU (a barrier, cluster barrier or mbarrier phase no one completes).
 constexpr bool is_deadlock(Fault f) {
@@ -51,10 +59,12 @@ constexpr std::optional<Fault> fault_from_cuda_name(std::string_view name) {
     return std::nullopt;
 }
 
-static_assert([] {
-    for (std::size_t i = 0; i < std::size(kFaultTable); ++i)
-        if (static_cast<std::size_t>(kFaultTable[i].kind) != i) return false;
-    return true;
-}(), "kFaultTable is indexed by Fault");
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < std::size(kFaultTable); ++i)
+            if (static_cast<std::size_t>(kFaultTable[i].kind) != i) return false;
+        return true;
+    }(),
+    "kFaultTable is indexed by Fault");
 
 }  // namespace warpsim::engine

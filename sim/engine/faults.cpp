@@ -17,7 +17,9 @@ std::string cuda_location(const LaunchContext& L, const DInst* in) {
     return ir::source_location_text(*L.program->module, in->ir->loc, ir::PathStyle::recorded);
 }
 
-std::string cuda_location(const Exec& x, const DInst& in) { return cuda_location(*x.launch, &in); }
+std::string cuda_location(const Exec& x, const DInst& in) {
+    return cuda_location(*x.launch, &in);
+}
 
 std::string source_line_text(const LaunchContext& L, const DInst* in) {
     if (!in || !in->ir) return "an unknown line";
@@ -35,8 +37,11 @@ std::array<uint32_t, 3> thread_of(const Exec& x, uint32_t lane) {
 }  // namespace
 
 LaunchError::LaunchError(Fault k, std::string d, FaultDetails w, std::string m)
-    : kind(k), name(cuda_name(k)), message(m.empty() ? std::string(cuda_words(k)) : std::move(m)),
-      details(std::move(d)), where(std::move(w)) {}
+    : kind(k),
+      name(cuda_name(k)),
+      message(m.empty() ? std::string(cuda_words(k)) : std::move(m)),
+      details(std::move(d)),
+      where(std::move(w)) {}
 
 void raise_fault(Exec& x, const DInst& in, uint32_t lane, Fault kind, std::string message,
                  std::string details, FaultDetails where) {
@@ -51,9 +56,9 @@ void raise_fault(Exec& x, const DInst& in, uint32_t lane, Fault kind, std::strin
     where.function = x.frame && x.frame->code ? x.frame->code->fn->name : std::string{};
     std::string text = details;
     text += fmt::format("\n    at {}{} in {}\n    by thread ({},{},{}) in block ({},{},{})",
-                        where.cuda_location.empty() ? "" : where.cuda_location + " ", "(" + ptx_location(x, in) + ")",
-                        where.function, where.thread[0], where.thread[1], where.thread[2], where.block[0],
-                        where.block[1], where.block[2]);
+                        where.cuda_location.empty() ? "" : where.cuda_location + " ",
+                        "(" + ptx_location(x, in) + ")", where.function, where.thread[0], where.thread[1],
+                        where.thread[2], where.block[0], where.block[1], where.block[2]);
     x.block->error = LaunchError(kind, std::move(text), std::move(where), std::move(message));
     x.stop = true;
 }

@@ -11,12 +11,16 @@
 namespace warpsim::engine {
 
 // Pointer to a register's 32 lane values.
-inline uint64_t* lanes_of(Exec& x, uint32_t r) { return x.R + static_cast<std::size_t>(r) * 32; }
+inline uint64_t* lanes_of(Exec& x, uint32_t r) {
+    return x.R + static_cast<std::size_t>(r) * 32;
+}
 
 template <class T>
 inline uint64_t to_bits(T v) {
-    if constexpr (std::is_same_v<T, bool>) return v ? 1 : 0;
-    else return static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
+    if constexpr (std::is_same_v<T, bool>)
+        return v ? 1 : 0;
+    else
+        return static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
 }
 
 // Predicate sources can be negated (`!%p`).
@@ -30,15 +34,28 @@ template <template <class> class F>
 Handler int_handler(ir::Type t) {
     using T = ir::Type;
     switch (t) {
-    case T::u8: case T::b8: return &F<uint8_t>::run;
-    case T::s8: return &F<int8_t>::run;
-    case T::u16: case T::b16: return &F<uint16_t>::run;
-    case T::s16: return &F<int16_t>::run;
-    case T::u32: case T::b32: return &F<uint32_t>::run;
-    case T::s32: return &F<int32_t>::run;
-    case T::u64: case T::b64: return &F<uint64_t>::run;
-    case T::s64: return &F<int64_t>::run;
-    default: return nullptr;
+        case T::u8:
+        case T::b8:
+            return &F<uint8_t>::run;
+        case T::s8:
+            return &F<int8_t>::run;
+        case T::u16:
+        case T::b16:
+            return &F<uint16_t>::run;
+        case T::s16:
+            return &F<int16_t>::run;
+        case T::u32:
+        case T::b32:
+            return &F<uint32_t>::run;
+        case T::s32:
+            return &F<int32_t>::run;
+        case T::u64:
+        case T::b64:
+            return &F<uint64_t>::run;
+        case T::s64:
+            return &F<int64_t>::run;
+        default:
+            return nullptr;
     }
 }
 
@@ -77,12 +94,13 @@ void raise_fault(Exec& x, const DInst& in, uint32_t lane, Fault kind, std::strin
                  std::string details, FaultDetails where = {});
 // "kernel.ptx:12" and, when .loc says, "  (vector_add.cu:9)".
 std::string ptx_location(const Exec& x, const DInst& in);
-// "vector_add.cu:9", for inlined code the chain down from the user's line: "device_atomic_functions.hpp:107 in
-// atomicAdd, inlined from reduce.cu:42" (kernels_ir/source_chain.hpp); "" without .loc.
+// "vector_add.cu:9", for inlined code the chain down from the user's line: "device_atomic_functions.hpp:107
+// in atomicAdd, inlined from reduce.cu:42" (kernels_ir/source_chain.hpp); "" without .loc.
 std::string cuda_location(const Exec& x, const DInst& in);
 std::string cuda_location(const LaunchContext& L, const DInst* in);
 // For block-level reports (deadlocks, cluster barriers, the hottest loop): cuda_location and the PTX line,
-// "kernel.cu:9 (kernel.ptx:12)", or "kernel.ptx:12" without .loc, or "an unknown line" for a null instruction.
+// "kernel.cu:9 (kernel.ptx:12)", or "kernel.ptx:12" without .loc, or "an unknown line" for a null
+// instruction.
 std::string source_line_text(const LaunchContext& L, const DInst* in);
 
 }  // namespace warpsim::engine

@@ -4,9 +4,9 @@
 // inval/pending_count), cp.async.bulk global<->shared with complete_tx, and the no-op hints (griddepcontrol,
 // setmaxnreg, createpolicy). Copying at issue time is one legal schedule of an asynchronous copy: every
 // wait that the PTX memory model allows to complete then finds the data in place.
+#include <fmt/format.h>
 #include <algorithm>
 #include <cstring>
-#include <fmt/format.h>
 #include <string_view>
 
 #include "sim/engine/dispatch.hpp"
@@ -67,7 +67,8 @@ struct MBar {
     }
     void store(uint8_t* p) const {
         const uint64_t w = uint64_t{pending & 0xfffff} | (uint64_t{expected & 0xfffff} << 20) |
-                           (uint64_t{static_cast<uint32_t>(tx) & 0x7fffff} << 40) | (uint64_t{phase & 1} << 63);
+                           (uint64_t{static_cast<uint32_t>(tx) & 0x7fffff} << 40) |
+                           (uint64_t{phase & 1} << 63);
         std::memcpy(p, &w, 8);
     }
     // The phase completes when every expected arrival came and every expected transaction byte landed.
@@ -79,7 +80,18 @@ struct MBar {
     }
 };
 
-enum class MOp : uint8_t { init, arrive, arrive_drop, expect_tx, complete_tx, test_wait, try_wait, inval, pending_count, cp_arrive };
+enum class MOp : uint8_t {
+    init,
+    arrive,
+    arrive_drop,
+    expect_tx,
+    complete_tx,
+    test_wait,
+    try_wait,
+    inval,
+    pending_count,
+    cp_arrive
+};
 
 // Lanes act in lane order on their own (or a shared) barrier object; the state token returned by arrive is
 // the phase parity it arrived in, which test_wait compares with the object's current phase.
@@ -107,34 +119,46 @@ void mbarrier(Exec& x, const DInst& in, uint32_t e) {
         MBar b = MBar::load(t.ptr);
         const uint32_t v = static_cast<uint32_t>(arg[l]);
         switch (Op) {
-        case MOp::init: b = MBar{v, v, 0, 0}; break;
-        case MOp::inval: b = MBar{}; break;
-        case MOp::arrive:
-        case MOp::arrive_drop: {
-            d[l] = uint64_t{b.phase} << 63;
-            if (expect_tx) b.tx += static_cast<int32_t>(v);
-            const uint32_t count = has_arg && !expect_tx ? v : 1;
-            b.pending -= std::min(b.pending, count);
-            if (Op == MOp::arrive_drop) b.expected -= std::min(b.expected, count);
-            b.settle();
-            break;
-        }
-        case MOp::cp_arrive:  // without .noinc the increment and the copy-completion arrival cancel out
-            if (noinc) { b.pending -= std::min<uint32_t>(b.pending, 1); b.settle(); }
-            break;
-        case MOp::expect_tx: b.tx += static_cast<int32_t>(v); break;
-        case MOp::complete_tx: b.tx -= static_cast<int32_t>(v); b.settle(); break;
-        default: {  // test_wait / try_wait: has the phase named by the token (or parity) completed?
-            const uint32_t asked = parity ? (v & 1) : static_cast<uint32_t>(arg[l] >> 63);
-            const bool done = b.phase != asked;
-            d[l] = done;
-            if (!done && !waiting) {
-                x.block->last_failed_wait = &in;
-                x.block->last_failed_wait_addr = t.addr;
+            case MOp::init:
+                b = MBar{v, v, 0, 0};
+                break;
+            case MOp::inval:
+                b = MBar{};
+                break;
+            case MOp::arrive:
+            case MOp::arrive_drop: {
+                d[l] = uint64_t{b.phase} << 63;
+                if (expect_tx) b.tx += static_cast<int32_t>(v);
+                const uint32_t count = has_arg && !expect_tx ? v : 1;
+                b.pending -= std::min(b.pending, count);
+                if (Op == MOp::arrive_drop) b.expected -= std::min(b.expected, count);
+                b.settle();
+                break;
             }
-            waiting = waiting || !done;
-            break;
-        }
+            case MOp::cp_arrive:  // without .noinc the increment and the copy-completion arrival cancel out
+                if (noinc) {
+                    b.pending -= std::min<uint32_t>(b.pending, 1);
+                    b.settle();
+                }
+                break;
+            case MOp::expect_tx:
+                b.tx += static_cast<int32_t>(v);
+                break;
+            case MOp::complete_tx:
+                b.tx -= static_cast<int32_t>(v);
+                b.settle();
+                break;
+            default: {  // test_wait / try_wait: has the phase named by the token (or parity) completed?
+                const uint32_t asked = parity ? (v & 1) : static_cast<uint32_t>(arg[l] >> 63);
+                const bool done = b.phase != asked;
+                d[l] = done;
+                if (!done && !waiting) {
+                    x.block->last_failed_wait = &in;
+                    x.block->last_failed_wait_addr = t.addr;
+                }
+                waiting = waiting || !done;
+                break;
+            }
         }
         if (Op != MOp::test_wait && Op != MOp::try_wait) {
             b.store(t.ptr);
@@ -175,8 +199,9 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
         }
         if (x.block->counters && n) {  // the global side goes through L2 (the TMA), not through the LSU
             LaneTarget global;
-            const bool ok = ToShared ? resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, global)
-                                     : resolve_lane(x, in, l, 16, counts::AccessKind::store, global);
+            const bool ok =
+                ToShared ? resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, global)
+                         : resolve_lane(x, in, l, 16, counts::AccessKind::store, global);
             if (ok && global.space == counts::AccessSpace::global)
                 x.block->counters->on_bulk_transfer(global.addr, n, !ToShared);
         }
@@ -239,11 +264,17 @@ void createpolicy(Exec& x, const DInst& in, uint32_t e) {
 Handler select_async(const ir::Instruction& inst, DInst& in, const SelectContext&) {
     using O = ir::Opcode;
     switch (inst.op) {
-    case O::cp: return select_cp(inst, in);
-    case O::mbarrier: return select_mbarrier(inst);
-    case O::griddepcontrol: case O::setmaxnreg: return &nop;  // no dependent grids; registers are not modelled
-    case O::createpolicy: return &createpolicy;
-    default: return nullptr;
+        case O::cp:
+            return select_cp(inst, in);
+        case O::mbarrier:
+            return select_mbarrier(inst);
+        case O::griddepcontrol:
+        case O::setmaxnreg:
+            return &nop;  // no dependent grids; registers are not modelled
+        case O::createpolicy:
+            return &createpolicy;
+        default:
+            return nullptr;
     }
 }
 

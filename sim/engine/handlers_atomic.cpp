@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "kernels_ir/dataflow.hpp"
-#include "sim/engine/dispatch.hpp"
 #include "sim/arith/float_ops.hpp"
+#include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/engine/memory_access.hpp"
 
@@ -18,7 +18,9 @@ using ir::AtomOp;
 using ir::Type;
 
 // atom.add.noftz.{f16,bf16}{x2}: round to nearest, subnormals kept (PTX ISA 9.7.13.5).
-uint16_t half_add(uint16_t a, uint16_t b, bool bf) { return bf ? arith::bf16_add(a, b) : arith::f16_add(a, b, false, false); }
+uint16_t half_add(uint16_t a, uint16_t b, bool bf) {
+    return bf ? arith::bf16_add(a, b) : arith::f16_add(a, b, false, false);
+}
 
 // The new memory value for one lane's operation (old value, operand b, compare/operand c).
 uint64_t apply(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c) {
@@ -27,39 +29,57 @@ uint64_t apply(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c) {
     old &= mask;
     b &= mask;
     const bool sgn = ir::is_signed_int(t);
-    auto sext = [&](uint64_t v) { return w >= 8 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - 8 * w)) >> (64 - 8 * w); };
+    auto sext = [&](uint64_t v) {
+        return w >= 8 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - 8 * w)) >> (64 - 8 * w);
+    };
     switch (op) {
-    case AtomOp::add:
-        switch (t) {
-        // atom.add.f32 "rounds to nearest even and flushes subnormal inputs and results to sign-preserving
-        // zero" (PTX ISA 9.7.13.5; the SASS is RED/ATOM.ADD.F32.FTZ.RN).
-        case Type::f32: return arith::f32_add(uint32_t(old), uint32_t(b), arith::Round::rn, true);
-        case Type::f64: return arith::f64_add(old, b, arith::Round::rn);
-        case Type::f16: return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), false);
-        case Type::bf16: return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), true);
-        case Type::f16x2: case Type::bf16x2: {
-            const bool bf = t == Type::bf16x2;
-            return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), bf) |
-                   (uint64_t{half_add(static_cast<uint16_t>(old >> 16), static_cast<uint16_t>(b >> 16), bf)} << 16);
-        }
-        default: return (old + b) & mask;
-        }
-    case AtomOp::min:
-        if (t == Type::f32) return arith::f32_min(uint32_t(old), uint32_t(b), false, false);
-        if (t == Type::f64) return arith::f64_min(old, b, false);
-        return sgn ? (sext(old) < sext(b) ? old : b) : (old < b ? old : b);
-    case AtomOp::max:
-        if (t == Type::f32) return arith::f32_max(uint32_t(old), uint32_t(b), false, false);
-        if (t == Type::f64) return arith::f64_max(old, b, false);
-        return sgn ? (sext(old) > sext(b) ? old : b) : (old > b ? old : b);
-    case AtomOp::inc: return old >= b ? 0 : (old + 1) & mask;
-    case AtomOp::dec: return (old == 0 || old > b) ? b : old - 1;
-    case AtomOp::cas: return old == b ? (c & mask) : old;
-    case AtomOp::exch: return b;
-    case AtomOp::and_: return old & b;
-    case AtomOp::or_: return old | b;
-    case AtomOp::xor_: return old ^ b;
-    default: return old;
+        case AtomOp::add:
+            switch (t) {
+                // atom.add.f32 "rounds to nearest even and flushes subnormal inputs and results to
+                // sign-preserving zero" (PTX ISA 9.7.13.5; the SASS is RED/ATOM.ADD.F32.FTZ.RN).
+                case Type::f32:
+                    return arith::f32_add(uint32_t(old), uint32_t(b), arith::Round::rn, true);
+                case Type::f64:
+                    return arith::f64_add(old, b, arith::Round::rn);
+                case Type::f16:
+                    return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), false);
+                case Type::bf16:
+                    return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), true);
+                case Type::f16x2:
+                case Type::bf16x2: {
+                    const bool bf = t == Type::bf16x2;
+                    return half_add(static_cast<uint16_t>(old), static_cast<uint16_t>(b), bf) |
+                           (uint64_t{half_add(static_cast<uint16_t>(old >> 16),
+                                              static_cast<uint16_t>(b >> 16), bf)}
+                            << 16);
+                }
+                default:
+                    return (old + b) & mask;
+            }
+        case AtomOp::min:
+            if (t == Type::f32) return arith::f32_min(uint32_t(old), uint32_t(b), false, false);
+            if (t == Type::f64) return arith::f64_min(old, b, false);
+            return sgn ? (sext(old) < sext(b) ? old : b) : (old < b ? old : b);
+        case AtomOp::max:
+            if (t == Type::f32) return arith::f32_max(uint32_t(old), uint32_t(b), false, false);
+            if (t == Type::f64) return arith::f64_max(old, b, false);
+            return sgn ? (sext(old) > sext(b) ? old : b) : (old > b ? old : b);
+        case AtomOp::inc:
+            return old >= b ? 0 : (old + 1) & mask;
+        case AtomOp::dec:
+            return (old == 0 || old > b) ? b : old - 1;
+        case AtomOp::cas:
+            return old == b ? (c & mask) : old;
+        case AtomOp::exch:
+            return b;
+        case AtomOp::and_:
+            return old & b;
+        case AtomOp::or_:
+            return old | b;
+        case AtomOp::xor_:
+            return old ^ b;
+        default:
+            return old;
     }
 }
 
@@ -76,7 +96,8 @@ uint64_t rmw(uint8_t* p, bool host_atomic, AtomOp op, Type t, uint64_t b, uint64
     // Concurrent blocks: a compare-exchange loop makes every operation (float ones too) atomic on the host.
     std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
     U old = ref.load(std::memory_order_relaxed);
-    while (!ref.compare_exchange_weak(old, static_cast<U>(apply(op, t, old, b, c)), std::memory_order_relaxed)) {
+    while (
+        !ref.compare_exchange_weak(old, static_cast<U>(apply(op, t, old, b, c)), std::memory_order_relaxed)) {
     }
     return old;
 }
@@ -117,10 +138,14 @@ Handler select_atomic(const ir::Instruction& inst, DInst& in, const SelectContex
     if (inst.d.atom == AtomOp::cas && in.nsrc < 2) return nullptr;
     const bool unused = !red && ctx.function && ir::atom_result_unused(*ctx.function, inst);
     switch (ir::type_bytes(inst.d.type)) {
-    case 2: return red ? &atom<2, true, false> : unused ? &atom<2, true, true> : &atom<2, false, true>;
-    case 4: return red ? &atom<4, true, false> : unused ? &atom<4, true, true> : &atom<4, false, true>;
-    case 8: return red ? &atom<8, true, false> : unused ? &atom<8, true, true> : &atom<8, false, true>;
-    default: return nullptr;
+        case 2:
+            return red ? &atom<2, true, false> : unused ? &atom<2, true, true> : &atom<2, false, true>;
+        case 4:
+            return red ? &atom<4, true, false> : unused ? &atom<4, true, true> : &atom<4, false, true>;
+        case 8:
+            return red ? &atom<8, true, false> : unused ? &atom<8, true, true> : &atom<8, false, true>;
+        default:
+            return nullptr;
     }
 }
 

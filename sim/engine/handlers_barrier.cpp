@@ -13,8 +13,8 @@
 //  * With a thread count b it expects b/32 warp arrivals; exits never release it.
 //  * Misuse that the hardware tolerates (a barrier in a branch skipped by whole warps that then exit) runs
 //    to completion here too; the synccheck tool diagnoses it from the observer's BarrierEvents.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "sim/engine/cluster.hpp"
 #include "sim/engine/dispatch.hpp"
@@ -76,13 +76,18 @@ void barrier(Exec& x, const DInst& in, uint32_t e) {
         return;
     }
     if (has_count && (count == 0 || count % 32 != 0 || count > b.warps.size() * 32)) {
-        raise_fault(x, in, first, Fault::illegal_instruction, {},
-                    fmt::format("barrier thread count {} must be a non-zero multiple of 32 up to the block's {} "
-                                "warps", count, b.warps.size()));
+        raise_fault(
+            x, in, first, Fault::illegal_instruction, {},
+            fmt::format("barrier thread count {} must be a non-zero multiple of 32 up to the block's {} "
+                        "warps",
+                        count, b.warps.size()));
         return;
     }
     if (x.launch->observer)
-        notify(x, in, e, id, count, !Wait ? BarrierKind::arrive : Red == RedKind::none ? BarrierKind::sync : BarrierKind::red);
+        notify(x, in, e, id, count,
+               !Wait                  ? BarrierKind::arrive
+               : Red == RedKind::none ? BarrierKind::sync
+                                      : BarrierKind::red);
     BarrierState& bs = b.barriers[id];
     if (!bs.started) {
         bs.started = true;
@@ -130,7 +135,8 @@ void lanes_exited(Exec& x, const DInst& in, uint32_t lanes) {
     if (!was_live || (w.exited & all) != all) return;
     --b.live_warps;
     for (uint32_t id = 0; id < b.barriers.size(); ++id)
-        if (b.barriers[id].started && b.barriers[id].expected == 0 && complete(b, b.barriers[id])) release(b, id);
+        if (b.barriers[id].started && b.barriers[id].expected == 0 && complete(b, b.barriers[id]))
+            release(b, id);
 }
 
 Handler select_barrier(const ir::Instruction& inst, DInst& in, const SelectContext& ctx) {
@@ -140,13 +146,15 @@ Handler select_barrier(const ir::Instruction& inst, DInst& in, const SelectConte
     const bool warp = inst.has_mod("warp");
     if (warp || d.bar == ir::BarMode::warp_sync) return &warp_sync;
     switch (d.bar) {
-    case ir::BarMode::arrive: return &barrier<false, RedKind::none>;
-    case ir::BarMode::red:  // bar.red.popc.u32 (atom), bar.red.and.pred / .or.pred (bop)
-        if (d.atom == ir::AtomOp::popc) return &barrier<true, RedKind::popc>;
-        if (d.bop == ir::BoolOp::and_ || d.atom == ir::AtomOp::and_) return &barrier<true, RedKind::and_>;
-        if (d.bop == ir::BoolOp::or_ || d.atom == ir::AtomOp::or_) return &barrier<true, RedKind::or_>;
-        return nullptr;
-    default: return &barrier<true, RedKind::none>;  // bar.sync, bar (no suffix), barrier.sync
+        case ir::BarMode::arrive:
+            return &barrier<false, RedKind::none>;
+        case ir::BarMode::red:  // bar.red.popc.u32 (atom), bar.red.and.pred / .or.pred (bop)
+            if (d.atom == ir::AtomOp::popc) return &barrier<true, RedKind::popc>;
+            if (d.bop == ir::BoolOp::and_ || d.atom == ir::AtomOp::and_) return &barrier<true, RedKind::and_>;
+            if (d.bop == ir::BoolOp::or_ || d.atom == ir::AtomOp::or_) return &barrier<true, RedKind::or_>;
+            return nullptr;
+        default:
+            return &barrier<true, RedKind::none>;  // bar.sync, bar (no suffix), barrier.sync
     }
 }
 

@@ -9,8 +9,8 @@
 // threads would deadlock `if (tid >= n) return; ... cluster.sync()`: the returning lanes of a divergent warp
 // wait at the reconvergence point, not exited, while the others wait at the barrier.) A warp that waits
 // without having arrived waits for a phase that needs its own arrival: a deadlock, reported as one.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "sim/engine/cluster.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -20,7 +20,9 @@ namespace warpsim::engine {
 
 namespace {
 
-uint32_t cluster_ctas(const LaunchContext& L) { return L.cluster[0] * L.cluster[1] * L.cluster[2]; }
+uint32_t cluster_ctas(const LaunchContext& L) {
+    return L.cluster[0] * L.cluster[1] * L.cluster[2];
+}
 
 std::size_t warp_slot(const LaunchContext& L, uint32_t rank, uint32_t warp) {
     return std::size_t{rank} * L.warps_per_block + warp;
@@ -122,23 +124,29 @@ void mapa(Exec& x, const DInst& in, uint32_t e) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint64_t rank = r[l] & 0xffffffffull;
         if (rank >= ctas) {  // the H200 fails the launch (tests/specs/launch_error_mapa_rank.json)
-            raise_fault(x, in, l, Fault::launch_failure, {},
-                        fmt::format("mapa to CTA rank {}, but the cluster has {} CTA{} (ranks 0..{}): the result would "
-                                    "name no CTA's shared memory; map to a rank below %cluster_nctarank",
-                                    rank, ctas, ctas == 1 ? "" : "s", ctas - 1));
+            raise_fault(
+                x, in, l, Fault::launch_failure, {},
+                fmt::format(
+                    "mapa to CTA rank {}, but the cluster has {} CTA{} (ranks 0..{}): the result would "
+                    "name no CTA's shared memory; map to a rank below %cluster_nctarank",
+                    rank, ctas, ctas == 1 ? "" : "s", ctas - 1));
             return;
         }
         uint64_t off = a[l];
         if (Generic) {
             if (memory::classify_generic(off) != memory::GenericSpace::shared) {
-                raise_fault(x, in, l, Fault::illegal_address, {},
-                            fmt::format("mapa of the generic address 0x{:x}, which is not in shared memory: mapa maps "
-                                        "shared-memory addresses only (cvta.shared / __cvta_generic_to_shared)", off));
+                raise_fault(
+                    x, in, l, Fault::illegal_address, {},
+                    fmt::format(
+                        "mapa of the generic address 0x{:x}, which is not in shared memory: mapa maps "
+                        "shared-memory addresses only (cvta.shared / __cvta_generic_to_shared)",
+                        off));
                 return;
             }
             off -= memory::kSharedWindow;
         }
-        const uint64_t mapped = ((rank + 1) << memory::kClusterRankShift) | (off & (memory::kClusterRankStride - 1));
+        const uint64_t mapped =
+            ((rank + 1) << memory::kClusterRankShift) | (off & (memory::kClusterRankStride - 1));
         d[l] = ((Generic ? memory::kSharedWindow : 0) + mapped) & mask;
     }
 }
@@ -153,8 +161,10 @@ void getctarank(Exec& x, const DInst& in, uint32_t e) {
         uint64_t off = a[l];
         if (Generic) {
             if (memory::classify_generic(off) != memory::GenericSpace::shared) {
-                raise_fault(x, in, l, Fault::illegal_address, {},
-                            fmt::format("getctarank of the generic address 0x{:x}, which is not in shared memory", off));
+                raise_fault(
+                    x, in, l, Fault::illegal_address, {},
+                    fmt::format("getctarank of the generic address 0x{:x}, which is not in shared memory",
+                                off));
                 return;
             }
             off -= memory::kSharedWindow;
@@ -193,18 +203,22 @@ bool report_cluster_deadlock(BlockContext& b) {
             if (w.state == WarpState::at_barrier && w.barrier_id == kClusterBarrierId)
                 warps += fmt::format("{}{}", warps.empty() ? "" : ",", w.index);
         }
-        per_cta += fmt::format("\n    CTA rank {} (block ({},{},{})): warps not arrived in this phase: {}; warps "
-                               "waiting: {}", r, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2],
-                               missing.empty() ? "none" : missing, warps.empty() ? "none" : warps);
+        per_cta += fmt::format(
+            "\n    CTA rank {} (block ({},{},{})): warps not arrived in this phase: {}; warps "
+            "waiting: {}",
+            r, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], missing.empty() ? "none" : missing,
+            warps.empty() ? "none" : warps);
     }
     const auto cl = [&](int i) { return b.ctaid[i] / L.cluster[i]; };
     std::string details = fmt::format(
-        "cluster barrier deadlock in cluster ({},{},{}) of {} CTA{}: {} threads wait at barrier.cluster.wait ({}) "
+        "cluster barrier deadlock in cluster ({},{},{}) of {} CTA{}: {} threads wait at barrier.cluster.wait "
+        "({}) "
         "for phase {}, which {} warps with non-exited threads never complete with barrier.cluster.arrive{}"
-        "\n    on a GPU this kernel would hang; every non-exited thread of every CTA of the cluster must arrive "
+        "\n    on a GPU this kernel would hang; every non-exited thread of every CTA of the cluster must "
+        "arrive "
         "(barrier.cluster.arrive, cluster.sync()) before a wait can return",
-        cl(0), cl(1), cl(2), c.ctas.size(), c.ctas.size() == 1 ? "" : "s", waiting, source_line_text(L, c.where), c.phase,
-        c.pending, per_cta);
+        cl(0), cl(1), cl(2), c.ctas.size(), c.ctas.size() == 1 ? "" : "s", waiting,
+        source_line_text(L, c.where), c.phase, c.pending, per_cta);
     FaultDetails f;
     f.block = b.ctaid;
     if (c.where && c.where->ir) {
@@ -220,13 +234,14 @@ Handler select_cluster(const ir::Instruction& inst, DInst& in, const SelectConte
     const bool generic = inst.d.space != ir::Space::shared_cluster && inst.d.space != ir::Space::shared &&
                          inst.d.space != ir::Space::shared_cta;
     switch (inst.op) {
-    case ir::Opcode::mapa:
-        if (in.ndst != 1 || in.nsrc != 2) return nullptr;
-        return generic ? &mapa<true> : &mapa<false>;
-    case ir::Opcode::getctarank:
-        if (in.ndst != 1 || in.nsrc != 1) return nullptr;
-        return generic ? &getctarank<true> : &getctarank<false>;
-    default: return nullptr;
+        case ir::Opcode::mapa:
+            if (in.ndst != 1 || in.nsrc != 2) return nullptr;
+            return generic ? &mapa<true> : &mapa<false>;
+        case ir::Opcode::getctarank:
+            if (in.ndst != 1 || in.nsrc != 1) return nullptr;
+            return generic ? &getctarank<true> : &getctarank<false>;
+        default:
+            return nullptr;
     }
 }
 

@@ -19,17 +19,22 @@ struct Value {
 };
 
 template <ir::Type T>
-constexpr bool is_fp() { return T == ir::Type::f32 || T == ir::Type::f64 || T == ir::Type::f16 || T == ir::Type::bf16; }
+constexpr bool is_fp() {
+    return T == ir::Type::f32 || T == ir::Type::f64 || T == ir::Type::f16 || T == ir::Type::bf16;
+}
 template <ir::Type T>
-constexpr bool is_sgn() { return T == ir::Type::s8 || T == ir::Type::s16 || T == ir::Type::s32 || T == ir::Type::s64; }
+constexpr bool is_sgn() {
+    return T == ir::Type::s8 || T == ir::Type::s16 || T == ir::Type::s32 || T == ir::Type::s64;
+}
 
 template <ir::Type T>
 Value read_value(uint64_t bits) {
     using ir::Type;
     Value v;
-    constexpr uint32_t bytes = T == Type::s8 || T == Type::u8 || T == Type::b8 ? 1
-                             : T == Type::s16 || T == Type::u16 || T == Type::b16 ? 2
-                             : T == Type::s32 || T == Type::u32 || T == Type::b32 ? 4 : 8;
+    constexpr uint32_t bytes = T == Type::s8 || T == Type::u8 || T == Type::b8      ? 1
+                               : T == Type::s16 || T == Type::u16 || T == Type::b16 ? 2
+                               : T == Type::s32 || T == Type::u32 || T == Type::b32 ? 4
+                                                                                    : 8;
     const uint64_t mask = bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
     v.u = bits & mask;
     v.s = static_cast<int64_t>(v.u);
@@ -46,17 +51,28 @@ bool compare(CmpOp op, uint64_t abits, uint64_t bbits, bool ftz) {
         const Value a = read_value<T>(abits), b = read_value<T>(bbits);
         const bool sgn = is_sgn<T>();
         switch (op) {
-        case CmpOp::eq: return a.u == b.u;
-        case CmpOp::ne: return a.u != b.u;
-        case CmpOp::lt: return sgn ? a.s < b.s : a.u < b.u;
-        case CmpOp::le: return sgn ? a.s <= b.s : a.u <= b.u;
-        case CmpOp::gt: return sgn ? a.s > b.s : a.u > b.u;
-        case CmpOp::ge: return sgn ? a.s >= b.s : a.u >= b.u;
-        case CmpOp::lo: return a.u < b.u;
-        case CmpOp::ls: return a.u <= b.u;
-        case CmpOp::hi: return a.u > b.u;
-        case CmpOp::hs: return a.u >= b.u;
-        default: return false;
+            case CmpOp::eq:
+                return a.u == b.u;
+            case CmpOp::ne:
+                return a.u != b.u;
+            case CmpOp::lt:
+                return sgn ? a.s < b.s : a.u < b.u;
+            case CmpOp::le:
+                return sgn ? a.s <= b.s : a.u <= b.u;
+            case CmpOp::gt:
+                return sgn ? a.s > b.s : a.u > b.u;
+            case CmpOp::ge:
+                return sgn ? a.s >= b.s : a.u >= b.u;
+            case CmpOp::lo:
+                return a.u < b.u;
+            case CmpOp::ls:
+                return a.u <= b.u;
+            case CmpOp::hi:
+                return a.u > b.u;
+            case CmpOp::hs:
+                return a.u >= b.u;
+            default:
+                return false;
         }
     }
 }
@@ -67,26 +83,41 @@ template <ir::Type T, class Body>
 void with_int_compare(CmpOp op, Body&& body) {
     constexpr bool sgn = is_sgn<T>();
     switch (op) {
-    case CmpOp::eq: return body([](const Value& a, const Value& b) { return a.u == b.u; });
-    case CmpOp::ne: return body([](const Value& a, const Value& b) { return a.u != b.u; });
-    case CmpOp::lt: return body([](const Value& a, const Value& b) { return sgn ? a.s < b.s : a.u < b.u; });
-    case CmpOp::le: return body([](const Value& a, const Value& b) { return sgn ? a.s <= b.s : a.u <= b.u; });
-    case CmpOp::gt: return body([](const Value& a, const Value& b) { return sgn ? a.s > b.s : a.u > b.u; });
-    case CmpOp::ge: return body([](const Value& a, const Value& b) { return sgn ? a.s >= b.s : a.u >= b.u; });
-    case CmpOp::lo: return body([](const Value& a, const Value& b) { return a.u < b.u; });
-    case CmpOp::ls: return body([](const Value& a, const Value& b) { return a.u <= b.u; });
-    case CmpOp::hi: return body([](const Value& a, const Value& b) { return a.u > b.u; });
-    case CmpOp::hs: return body([](const Value& a, const Value& b) { return a.u >= b.u; });
-    default: return body([](const Value&, const Value&) { return false; });
+        case CmpOp::eq:
+            return body([](const Value& a, const Value& b) { return a.u == b.u; });
+        case CmpOp::ne:
+            return body([](const Value& a, const Value& b) { return a.u != b.u; });
+        case CmpOp::lt:
+            return body([](const Value& a, const Value& b) { return sgn ? a.s < b.s : a.u < b.u; });
+        case CmpOp::le:
+            return body([](const Value& a, const Value& b) { return sgn ? a.s <= b.s : a.u <= b.u; });
+        case CmpOp::gt:
+            return body([](const Value& a, const Value& b) { return sgn ? a.s > b.s : a.u > b.u; });
+        case CmpOp::ge:
+            return body([](const Value& a, const Value& b) { return sgn ? a.s >= b.s : a.u >= b.u; });
+        case CmpOp::lo:
+            return body([](const Value& a, const Value& b) { return a.u < b.u; });
+        case CmpOp::ls:
+            return body([](const Value& a, const Value& b) { return a.u <= b.u; });
+        case CmpOp::hi:
+            return body([](const Value& a, const Value& b) { return a.u > b.u; });
+        case CmpOp::hs:
+            return body([](const Value& a, const Value& b) { return a.u >= b.u; });
+        default:
+            return body([](const Value&, const Value&) { return false; });
     }
 }
 
 bool combine(ir::BoolOp op, bool r, bool c) {
     switch (op) {
-    case ir::BoolOp::and_: return r && c;
-    case ir::BoolOp::or_: return r || c;
-    case ir::BoolOp::xor_: return r != c;
-    default: return r;
+        case ir::BoolOp::and_:
+            return r && c;
+        case ir::BoolOp::or_:
+            return r || c;
+        case ir::BoolOp::xor_:
+            return r != c;
+        default:
+            return r;
     }
 }
 
@@ -174,7 +205,8 @@ void set_x2(Exec& x, const DInst& in, uint32_t e) {
 void selp(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
-    const uint64_t mask = in.type == ir::Type::pred ? 1 : ~0ull >> (64 - 8 * std::max<uint32_t>(1, ir::type_bytes(in.type)));
+    const uint64_t mask =
+        in.type == ir::Type::pred ? 1 : ~0ull >> (64 - 8 * std::max<uint32_t>(1, ir::type_bytes(in.type)));
     for_lanes(e, [&](uint32_t l) { d[l] = (pred_src(x, in, 2, l) ? a[l] : b[l]) & mask; });
 }
 
@@ -187,7 +219,8 @@ void slct(Exec& x, const DInst& in, uint32_t e) {
     for_lanes(e, [&](uint32_t l) {
         bool take_a;
         if constexpr (FloatSel) {
-            take_a = arith::compare(c[l] & 0xffffffffu, 0, ir::Type::f32, CmpOp::ge, ftz);  // -0.0 >= 0; NaN picks b
+            take_a = arith::compare(c[l] & 0xffffffffu, 0, ir::Type::f32, CmpOp::ge,
+                                    ftz);  // -0.0 >= 0; NaN picks b
         } else {
             take_a = static_cast<int32_t>(c[l]) >= 0;
         }
@@ -195,21 +228,38 @@ void slct(Exec& x, const DInst& in, uint32_t e) {
     });
 }
 
-#define WARPSIM_BY_TYPE(FN, T)                                          \
-    switch (T) {                                                        \
-    case ir::Type::s8: return &FN<ir::Type::s8>;                        \
-    case ir::Type::u8: case ir::Type::b8: return &FN<ir::Type::u8>;     \
-    case ir::Type::s16: return &FN<ir::Type::s16>;                      \
-    case ir::Type::u16: case ir::Type::b16: return &FN<ir::Type::u16>;  \
-    case ir::Type::s32: return &FN<ir::Type::s32>;                      \
-    case ir::Type::u32: case ir::Type::b32: return &FN<ir::Type::u32>;  \
-    case ir::Type::s64: return &FN<ir::Type::s64>;                      \
-    case ir::Type::u64: case ir::Type::b64: return &FN<ir::Type::u64>;  \
-    case ir::Type::f32: return &FN<ir::Type::f32>;                      \
-    case ir::Type::f64: return &FN<ir::Type::f64>;                      \
-    case ir::Type::f16: return &FN<ir::Type::f16>;                      \
-    case ir::Type::bf16: return &FN<ir::Type::bf16>;                    \
-    default: return nullptr;                                            \
+#define WARPSIM_BY_TYPE(FN, T)          \
+    switch (T) {                        \
+        case ir::Type::s8:              \
+            return &FN<ir::Type::s8>;   \
+        case ir::Type::u8:              \
+        case ir::Type::b8:              \
+            return &FN<ir::Type::u8>;   \
+        case ir::Type::s16:             \
+            return &FN<ir::Type::s16>;  \
+        case ir::Type::u16:             \
+        case ir::Type::b16:             \
+            return &FN<ir::Type::u16>;  \
+        case ir::Type::s32:             \
+            return &FN<ir::Type::s32>;  \
+        case ir::Type::u32:             \
+        case ir::Type::b32:             \
+            return &FN<ir::Type::u32>;  \
+        case ir::Type::s64:             \
+            return &FN<ir::Type::s64>;  \
+        case ir::Type::u64:             \
+        case ir::Type::b64:             \
+            return &FN<ir::Type::u64>;  \
+        case ir::Type::f32:             \
+            return &FN<ir::Type::f32>;  \
+        case ir::Type::f64:             \
+            return &FN<ir::Type::f64>;  \
+        case ir::Type::f16:             \
+            return &FN<ir::Type::f16>;  \
+        case ir::Type::bf16:            \
+            return &FN<ir::Type::bf16>; \
+        default:                        \
+            return nullptr;             \
     }
 
 }  // namespace
@@ -217,20 +267,23 @@ void slct(Exec& x, const DInst& in, uint32_t e) {
 Handler select_compare(const ir::Instruction& inst, DInst&, const SelectContext&) {
     using O = ir::Opcode;
     switch (inst.op) {
-    case O::setp:
-        if (inst.d.type == ir::Type::f16x2) return &setp_x2<ir::Type::f16>;
-        if (inst.d.type == ir::Type::bf16x2) return &setp_x2<ir::Type::bf16>;
-        WARPSIM_BY_TYPE(setp, inst.d.type)
-    case O::set: {
-        // set.cmp.dtype.stype: the compared type is the second type modifier.
-        const ir::Type st = inst.d.type2 == ir::Type::none ? inst.d.type : inst.d.type2;
-        if (st == ir::Type::f16x2) return &set_x2<ir::Type::f16>;
-        if (st == ir::Type::bf16x2) return &set_x2<ir::Type::bf16>;
-        WARPSIM_BY_TYPE(set, st)
-    }
-    case O::selp: return &selp;
-    case O::slct: return inst.d.type2 == ir::Type::f32 ? &slct<true> : &slct<false>;
-    default: return nullptr;
+        case O::setp:
+            if (inst.d.type == ir::Type::f16x2) return &setp_x2<ir::Type::f16>;
+            if (inst.d.type == ir::Type::bf16x2) return &setp_x2<ir::Type::bf16>;
+            WARPSIM_BY_TYPE(setp, inst.d.type)
+        case O::set: {
+            // set.cmp.dtype.stype: the compared type is the second type modifier.
+            const ir::Type st = inst.d.type2 == ir::Type::none ? inst.d.type : inst.d.type2;
+            if (st == ir::Type::f16x2) return &set_x2<ir::Type::f16>;
+            if (st == ir::Type::bf16x2) return &set_x2<ir::Type::bf16>;
+            WARPSIM_BY_TYPE(set, st)
+        }
+        case O::selp:
+            return &selp;
+        case O::slct:
+            return inst.d.type2 == ir::Type::f32 ? &slct<true> : &slct<false>;
+        default:
+            return nullptr;
     }
 }
 

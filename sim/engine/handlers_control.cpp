@@ -1,7 +1,7 @@
 // sim/engine/handlers_control.cpp — bra (divergence onto the reconvergence stack), brx.idx, call/ret with
 // frames, exit, trap, and the device-library calls the engine implements itself (vprintf, __assertfail).
-#include <cstring>
 #include <fmt/format.h>
+#include <cstring>
 
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -36,7 +36,9 @@ void diverge(Exec& x, const DInst& in, uint32_t taken, uint32_t target) {
     st.push_back({target, in.rpc, taken});
 }
 
-void bra(Exec& x, const DInst& in, uint32_t exec) { diverge(x, in, exec, in.target); }
+void bra(Exec& x, const DInst& in, uint32_t exec) {
+    diverge(x, in, exec, in.target);
+}
 
 // brx.idx: lanes may pick different targets; each distinct target becomes its own stack entry.
 void brx(Exec& x, const DInst& in, uint32_t exec) {
@@ -55,11 +57,14 @@ void brx(Exec& x, const DInst& in, uint32_t exec) {
         const uint32_t i = static_cast<uint32_t>(idx[l]);
         if (i >= table->pcs.size()) {
             raise_fault(x, in, l, Fault::illegal_instruction, {},
-                        fmt::format("brx.idx index {} is outside the {}-entry branch table {}", i, table->pcs.size(), table->name));
+                        fmt::format("brx.idx index {} is outside the {}-entry branch table {}", i,
+                                    table->pcs.size(), table->name));
             return;
         }
         uint32_t group = 0;
-        for_lanes(remaining, [&](uint32_t k) { if (static_cast<uint32_t>(idx[k]) == i) group |= 1u << k; });
+        for_lanes(remaining, [&](uint32_t k) {
+            if (static_cast<uint32_t>(idx[k]) == i) group |= 1u << k;
+        });
         paths.push_back({table->pcs[i], in.rpc, group});
         remaining &= ~group;
     }
@@ -85,8 +90,8 @@ void ret(Exec& x, const DInst& in, uint32_t exec) {
 
 void trap(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
-    raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(exec)), Fault::launch_failure,
-                {}, "the kernel executed `trap`");
+    raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(exec)), Fault::launch_failure, {},
+                "the kernel executed `trap`");
 }
 
 void nop(Exec&, const DInst&, uint32_t) {}
@@ -111,12 +116,16 @@ void call_indirect(Exec& x, const DInst& in, uint32_t exec) {
     const uint64_t index = (target - memory::kFunctionBase) / memory::kFunctionStride;
     if (target < memory::kFunctionBase || (target - memory::kFunctionBase) % memory::kFunctionStride != 0 ||
         index >= fns.size() || fns[index].fn->is_entry || !fns[index].fn->has_body) {
-        raise_fault(x, in, first, Fault::illegal_instruction, {},
-                    fmt::format("indirect call through 0x{:x}, which is not the address of a .func with a body", target));
+        raise_fault(
+            x, in, first, Fault::illegal_instruction, {},
+            fmt::format("indirect call through 0x{:x}, which is not the address of a .func with a body",
+                        target));
         return;
     }
     uint32_t group = 0;
-    for_lanes(exec, [&](uint32_t l) { if (addr[l] == target) group |= 1u << l; });
+    for_lanes(exec, [&](uint32_t l) {
+        if (addr[l] == target) group |= 1u << l;
+    });
     if (const uint32_t rest = exec & ~group) x.frame->stack.push_back({in.pc, in.pc + 1, rest});
     push_frame(x, in, fns[index], group, in.aux);
 }
@@ -135,8 +144,9 @@ void assertfail(Exec& x, const DInst& in, uint32_t exec) {
     };
     std::string msg = read_guest_string(x, arg(0, 8)), file = read_guest_string(x, arg(1, 8));
     std::string func = read_guest_string(x, arg(3, 8));
-    raise_fault(x, in, l, Fault::device_assert, {},
-                fmt::format("{}:{}: {}: Assertion `{}` failed.", file, static_cast<uint32_t>(arg(2, 4)), func, msg));
+    raise_fault(
+        x, in, l, Fault::device_assert, {},
+        fmt::format("{}:{}: {}: Assertion `{}` failed.", file, static_cast<uint32_t>(arg(2, 4)), func, msg));
 }
 
 }  // namespace
@@ -144,22 +154,30 @@ void assertfail(Exec& x, const DInst& in, uint32_t exec) {
 Handler select_control(const ir::Instruction& inst, DInst& in, const SelectContext& ctx) {
     using O = ir::Opcode;
     switch (inst.op) {
-    case O::bra: return in.target == kNone ? nullptr : &bra;
-    case O::brx: return &brx;
-    case O::exit: return &exit_lanes;
-    case O::ret: return &ret;
-    case O::trap: return &trap;
-    case O::brkpt: return &nop;
-    case O::call: {
-        if (in.target == kNone && in.nsrc >= 1) return &call_indirect;  // the callee register is the only source
-        if (in.target == kNone || in.target >= ctx.module->functions.size()) return nullptr;
-        const ir::Function& callee = ctx.module->functions[in.target];
-        if (callee.has_body) return &call;
-        if (callee.name == "vprintf") return &exec_vprintf;
-        if (callee.name == "__assertfail") return &assertfail;
-        return nullptr;
-    }
-    default: return nullptr;
+        case O::bra:
+            return in.target == kNone ? nullptr : &bra;
+        case O::brx:
+            return &brx;
+        case O::exit:
+            return &exit_lanes;
+        case O::ret:
+            return &ret;
+        case O::trap:
+            return &trap;
+        case O::brkpt:
+            return &nop;
+        case O::call: {
+            if (in.target == kNone && in.nsrc >= 1)
+                return &call_indirect;  // the callee register is the only source
+            if (in.target == kNone || in.target >= ctx.module->functions.size()) return nullptr;
+            const ir::Function& callee = ctx.module->functions[in.target];
+            if (callee.has_body) return &call;
+            if (callee.name == "vprintf") return &exec_vprintf;
+            if (callee.name == "__assertfail") return &assertfail;
+            return nullptr;
+        }
+        default:
+            return nullptr;
     }
 }
 

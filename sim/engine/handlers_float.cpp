@@ -15,17 +15,43 @@ namespace {
 
 using arith::Round;
 
-enum class F : uint8_t { add, sub, mul, fma, div, abs, neg, min, max, rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh, copysign };
+enum class F : uint8_t {
+    add,
+    sub,
+    mul,
+    fma,
+    div,
+    abs,
+    neg,
+    min,
+    max,
+    rcp,
+    sqrt,
+    rsqrt,
+    sin,
+    cos,
+    lg2,
+    ex2,
+    tanh,
+    copysign
+};
 enum class Fmt : uint8_t { f32, f64, f16, bf16 };
 
 // The instruction's modifiers, read once per warp-level execution.
 struct Mods {
     Round rnd = Round::rn;
-    bool has_rnd = false, ftz = false, sat = false, relu = false, nan = false, xorsign = false, approx = false,
-         full = false;
+    bool has_rnd = false, ftz = false, sat = false, relu = false, nan = false, xorsign = false,
+         approx = false, full = false;
     explicit Mods(const ir::Details& d)
-        : rnd(arith::to_round(d.rnd)), has_rnd(d.rnd != ir::Rounding::none), ftz(d.ftz), sat(d.sat), relu(d.relu),
-          nan(d.nan), xorsign(d.xorsign), approx(d.approx), full(d.full) {}
+        : rnd(arith::to_round(d.rnd)),
+          has_rnd(d.rnd != ir::Rounding::none),
+          ftz(d.ftz),
+          sat(d.sat),
+          relu(d.relu),
+          nan(d.nan),
+          xorsign(d.xorsign),
+          approx(d.approx),
+          full(d.full) {}
 };
 
 // min/max.xorsign.abs: the min/max of |a| and |b| with the sign sign(a) ^ sign(b) (PTX ISA 9.7.3.11); a NaN
@@ -69,10 +95,14 @@ template <F Op, bool CheckInputs>
     if (CheckInputs && (!f32_plain(a) || !f32_plain(b) || (Op == F::fma && !f32_plain(c)))) return false;
     const float x = std::bit_cast<float>(a), y = std::bit_cast<float>(b);
     float r;
-    if constexpr (Op == F::add) r = x + y;
-    else if constexpr (Op == F::sub) r = x - y;
-    else if constexpr (Op == F::mul) r = x * y;
-    else if (!f32_fma_via_f64(x, y, std::bit_cast<float>(c), r)) return false;
+    if constexpr (Op == F::add)
+        r = x + y;
+    else if constexpr (Op == F::sub)
+        r = x - y;
+    else if constexpr (Op == F::mul)
+        r = x * y;
+    else if (!f32_fma_via_f64(x, y, std::bit_cast<float>(c), r))
+        return false;
     if (!f32_safe_result(r)) return false;
     out = std::bit_cast<uint32_t>(r);
     return true;
@@ -81,32 +111,48 @@ template <F Op, bool CheckInputs>
 uint64_t f32_op(F op, uint32_t a, uint32_t b, uint32_t c, const Mods& m) {
     namespace A = arith;
     switch (op) {
-    case F::add: return A::f32_add(a, b, m.rnd, m.ftz);
-    case F::sub: return A::f32_sub(a, b, m.rnd, m.ftz);
-    case F::mul: return A::f32_mul(a, b, m.rnd, m.ftz);
-    case F::fma: return A::f32_fma(a, b, c, m.rnd, m.ftz);
-    case F::div:
-        if (m.approx) return A::f32_div_approx(a, b, m.ftz);
-        if (m.has_rnd) return A::f32_div(a, b, m.rnd, m.ftz);
-        return A::f32_div_full(a, b, m.ftz);  // div.full.f32 (and the ill-formed bare div.f32)
-    case F::abs: return A::f32_abs(a, m.ftz);
-    case F::neg: return A::f32_neg(a, m.ftz);
-    case F::min:
-    case F::max: {
-        auto mm = [&](uint64_t x, uint64_t y) {
-            return op == F::min ? A::f32_min(uint32_t(x), uint32_t(y), m.ftz, m.nan) : A::f32_max(uint32_t(x), uint32_t(y), m.ftz, m.nan);
-        };
-        return m.xorsign ? xorsign_abs(a, b, 0x80000000u, arith::kF32CanonicalNaN, mm) : mm(a, b);
-    }
-    case F::rcp: return m.has_rnd ? A::f32_rcp(a, m.rnd, m.ftz) : A::f32_rcp_approx(a, m.ftz);
-    case F::sqrt: return m.has_rnd ? A::f32_sqrt(a, m.rnd, m.ftz) : A::f32_sqrt_approx(a, m.ftz);
-    case F::rsqrt: return A::f32_rsqrt_approx(a, m.ftz);
-    case F::sin: return A::f32_sin_approx(a, m.ftz);
-    case F::cos: return A::f32_cos_approx(a, m.ftz);
-    case F::lg2: return A::f32_lg2_approx(a, m.ftz);
-    case F::ex2: return A::f32_ex2_approx(a, m.ftz);
-    case F::tanh: return A::f32_tanh_approx(a);
-    case F::copysign: return A::f32_copysign(a, b);
+        case F::add:
+            return A::f32_add(a, b, m.rnd, m.ftz);
+        case F::sub:
+            return A::f32_sub(a, b, m.rnd, m.ftz);
+        case F::mul:
+            return A::f32_mul(a, b, m.rnd, m.ftz);
+        case F::fma:
+            return A::f32_fma(a, b, c, m.rnd, m.ftz);
+        case F::div:
+            if (m.approx) return A::f32_div_approx(a, b, m.ftz);
+            if (m.has_rnd) return A::f32_div(a, b, m.rnd, m.ftz);
+            return A::f32_div_full(a, b, m.ftz);  // div.full.f32 (and the ill-formed bare div.f32)
+        case F::abs:
+            return A::f32_abs(a, m.ftz);
+        case F::neg:
+            return A::f32_neg(a, m.ftz);
+        case F::min:
+        case F::max: {
+            auto mm = [&](uint64_t x, uint64_t y) {
+                return op == F::min ? A::f32_min(uint32_t(x), uint32_t(y), m.ftz, m.nan)
+                                    : A::f32_max(uint32_t(x), uint32_t(y), m.ftz, m.nan);
+            };
+            return m.xorsign ? xorsign_abs(a, b, 0x80000000u, arith::kF32CanonicalNaN, mm) : mm(a, b);
+        }
+        case F::rcp:
+            return m.has_rnd ? A::f32_rcp(a, m.rnd, m.ftz) : A::f32_rcp_approx(a, m.ftz);
+        case F::sqrt:
+            return m.has_rnd ? A::f32_sqrt(a, m.rnd, m.ftz) : A::f32_sqrt_approx(a, m.ftz);
+        case F::rsqrt:
+            return A::f32_rsqrt_approx(a, m.ftz);
+        case F::sin:
+            return A::f32_sin_approx(a, m.ftz);
+        case F::cos:
+            return A::f32_cos_approx(a, m.ftz);
+        case F::lg2:
+            return A::f32_lg2_approx(a, m.ftz);
+        case F::ex2:
+            return A::f32_ex2_approx(a, m.ftz);
+        case F::tanh:
+            return A::f32_tanh_approx(a);
+        case F::copysign:
+            return A::f32_copysign(a, b);
     }
     return 0;
 }
@@ -114,20 +160,34 @@ uint64_t f32_op(F op, uint32_t a, uint32_t b, uint32_t c, const Mods& m) {
 uint64_t f64_op(F op, uint64_t a, uint64_t b, uint64_t c, const Mods& m) {
     namespace A = arith;
     switch (op) {
-    case F::add: return A::f64_add(a, b, m.rnd);
-    case F::sub: return A::f64_sub(a, b, m.rnd);
-    case F::mul: return A::f64_mul(a, b, m.rnd);
-    case F::fma: return A::f64_fma(a, b, c, m.rnd);
-    case F::div: return A::f64_div(a, b, m.rnd);
-    case F::abs: return A::f64_abs(a);
-    case F::neg: return A::f64_neg(a);
-    case F::min: return A::f64_min(a, b, m.nan);
-    case F::max: return A::f64_max(a, b, m.nan);
-    case F::rcp: return m.approx ? A::f64_rcp_approx_ftz(a) : A::f64_rcp(a, m.rnd);
-    case F::sqrt: return A::f64_sqrt(a, m.rnd);
-    case F::rsqrt: return m.ftz ? A::f64_rsqrt_approx_ftz(a) : A::f64_rsqrt_approx(a);
-    case F::copysign: return A::f64_copysign(a, b);
-    default: return arith::kF64DefaultNaN;  // not selected (no f64 form)
+        case F::add:
+            return A::f64_add(a, b, m.rnd);
+        case F::sub:
+            return A::f64_sub(a, b, m.rnd);
+        case F::mul:
+            return A::f64_mul(a, b, m.rnd);
+        case F::fma:
+            return A::f64_fma(a, b, c, m.rnd);
+        case F::div:
+            return A::f64_div(a, b, m.rnd);
+        case F::abs:
+            return A::f64_abs(a);
+        case F::neg:
+            return A::f64_neg(a);
+        case F::min:
+            return A::f64_min(a, b, m.nan);
+        case F::max:
+            return A::f64_max(a, b, m.nan);
+        case F::rcp:
+            return m.approx ? A::f64_rcp_approx_ftz(a) : A::f64_rcp(a, m.rnd);
+        case F::sqrt:
+            return A::f64_sqrt(a, m.rnd);
+        case F::rsqrt:
+            return m.ftz ? A::f64_rsqrt_approx_ftz(a) : A::f64_rsqrt_approx(a);
+        case F::copysign:
+            return A::f64_copysign(a, b);
+        default:
+            return arith::kF64DefaultNaN;  // not selected (no f64 form)
     }
 }
 
@@ -137,21 +197,33 @@ uint16_t half_op(F op, uint16_t a, uint16_t b, uint16_t c, const Mods& m) {
     namespace A = arith;
     auto mm = [&](uint64_t x, uint64_t y) -> uint64_t {
         const auto x16 = uint16_t(x), y16 = uint16_t(y);
-        if constexpr (Bf) return op == F::min ? A::bf16_min(x16, y16, m.nan) : A::bf16_max(x16, y16, m.nan);
-        else return op == F::min ? A::f16_min(x16, y16, m.ftz, m.nan) : A::f16_max(x16, y16, m.ftz, m.nan);
+        if constexpr (Bf)
+            return op == F::min ? A::bf16_min(x16, y16, m.nan) : A::bf16_max(x16, y16, m.nan);
+        else
+            return op == F::min ? A::f16_min(x16, y16, m.ftz, m.nan) : A::f16_max(x16, y16, m.ftz, m.nan);
     };
     switch (op) {
-    case F::add: return Bf ? A::bf16_add(a, b) : A::f16_add(a, b, m.ftz, m.sat);
-    case F::sub: return Bf ? A::bf16_sub(a, b) : A::f16_sub(a, b, m.ftz, m.sat);
-    case F::mul: return Bf ? A::bf16_mul(a, b) : A::f16_mul(a, b, m.ftz, m.sat);
-    case F::fma: return Bf ? A::bf16_fma(a, b, c, m.relu) : A::f16_fma(a, b, c, m.ftz, m.sat, m.relu);
-    case F::abs: return Bf ? A::bf16_abs(a) : A::f16_abs(a, m.ftz);
-    case F::neg: return Bf ? A::bf16_neg(a) : A::f16_neg(a, m.ftz);
-    case F::min:
-    case F::max: return uint16_t(m.xorsign ? xorsign_abs(a, b, 0x8000u, 0x7fffu, mm) : mm(a, b));
-    case F::ex2: return Bf ? A::bf16_ex2_approx_ftz(a) : A::f16_ex2_approx(a);
-    case F::tanh: return Bf ? A::bf16_tanh_approx(a) : A::f16_tanh_approx(a);
-    default: return 0x7fff;  // not selected
+        case F::add:
+            return Bf ? A::bf16_add(a, b) : A::f16_add(a, b, m.ftz, m.sat);
+        case F::sub:
+            return Bf ? A::bf16_sub(a, b) : A::f16_sub(a, b, m.ftz, m.sat);
+        case F::mul:
+            return Bf ? A::bf16_mul(a, b) : A::f16_mul(a, b, m.ftz, m.sat);
+        case F::fma:
+            return Bf ? A::bf16_fma(a, b, c, m.relu) : A::f16_fma(a, b, c, m.ftz, m.sat, m.relu);
+        case F::abs:
+            return Bf ? A::bf16_abs(a) : A::f16_abs(a, m.ftz);
+        case F::neg:
+            return Bf ? A::bf16_neg(a) : A::f16_neg(a, m.ftz);
+        case F::min:
+        case F::max:
+            return uint16_t(m.xorsign ? xorsign_abs(a, b, 0x8000u, 0x7fffu, mm) : mm(a, b));
+        case F::ex2:
+            return Bf ? A::bf16_ex2_approx_ftz(a) : A::f16_ex2_approx(a);
+        case F::tanh:
+            return Bf ? A::bf16_tanh_approx(a) : A::f16_tanh_approx(a);
+        default:
+            return 0x7fff;  // not selected
     }
 }
 
@@ -164,20 +236,26 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
     const bool fast = kFastOp && m.rnd == Round::rn;
     if constexpr (T == Fmt::f32 && kFastOp) {
         if (fast && !m.sat) {
-            // Host arithmetic for the lanes it can do, sim/arith for the rest afterwards: a small lane body the
-            // compiler keeps inside the lane loop. Each lane reads and writes only its own slot, so a
+            // Host arithmetic for the lanes it can do, sim/arith for the rest afterwards: a small lane body
+            // the compiler keeps inside the lane loop. Each lane reads and writes only its own slot, so a
             // destination that is also a source is safe.
             uint32_t rest = 0;
             const auto lanes = [&]<bool Ftz>() {
                 for_lanes(e, [&](uint32_t l) {
                     uint32_t r = 0;
-                    if (f32_fast<Op, Ftz>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r)) d[l] = r;
-                    else rest |= 1u << l;
+                    if (f32_fast<Op, Ftz>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), r))
+                        d[l] = r;
+                    else
+                        rest |= 1u << l;
                 });
             };
-            if (m.ftz) lanes.template operator()<true>();
-            else lanes.template operator()<false>();
-            for_lanes(rest, [&](uint32_t l) { d[l] = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m)); });
+            if (m.ftz)
+                lanes.template operator()<true>();
+            else
+                lanes.template operator()<false>();
+            for_lanes(rest, [&](uint32_t l) {
+                d[l] = uint32_t(f32_op(Op, uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), m));
+            });
             return;
         }
     }
@@ -193,7 +271,8 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
             uint64_t out = 0;
             for (int k = 0; k < N; ++k) {
                 const int sh = 16 * k;
-                const uint16_t h = half_op<T == Fmt::bf16>(Op, uint16_t(a[l] >> sh), uint16_t(b[l] >> sh), uint16_t(c[l] >> sh), m);
+                const uint16_t h = half_op<T == Fmt::bf16>(Op, uint16_t(a[l] >> sh), uint16_t(b[l] >> sh),
+                                                           uint16_t(c[l] >> sh), m);
                 out |= uint64_t{h} << sh;
             }
             d[l] = out;
@@ -204,13 +283,20 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
 template <F Op>
 Handler by_float_type(ir::Type t) {
     switch (t) {
-    case ir::Type::f32: return &float_handler<Op, Fmt::f32, 1>;
-    case ir::Type::f64: return &float_handler<Op, Fmt::f64, 1>;
-    case ir::Type::f16: return &float_handler<Op, Fmt::f16, 1>;
-    case ir::Type::f16x2: return &float_handler<Op, Fmt::f16, 2>;
-    case ir::Type::bf16: return &float_handler<Op, Fmt::bf16, 1>;
-    case ir::Type::bf16x2: return &float_handler<Op, Fmt::bf16, 2>;
-    default: return nullptr;
+        case ir::Type::f32:
+            return &float_handler<Op, Fmt::f32, 1>;
+        case ir::Type::f64:
+            return &float_handler<Op, Fmt::f64, 1>;
+        case ir::Type::f16:
+            return &float_handler<Op, Fmt::f16, 1>;
+        case ir::Type::f16x2:
+            return &float_handler<Op, Fmt::f16, 2>;
+        case ir::Type::bf16:
+            return &float_handler<Op, Fmt::bf16, 1>;
+        case ir::Type::bf16x2:
+            return &float_handler<Op, Fmt::bf16, 2>;
+        default:
+            return nullptr;
     }
 }
 
@@ -245,7 +331,8 @@ void contracted(Exec& x, const DInst& in, uint32_t e) {
     constexpr uint64_t sign = F64 ? 0x8000000000000000ull : 0x80000000u;
     for_lanes(e, [&](uint32_t l) {
         const uint64_t av = NegP ? a[l] ^ sign : a[l], cv = NegC ? c[l] ^ sign : c[l];
-        if constexpr (F64) d[l] = arith::f64_fma(av, b[l], cv, Round::rn);
+        if constexpr (F64)
+            d[l] = arith::f64_fma(av, b[l], cv, Round::rn);
         else {
             uint32_t r = 0;
             if (!f32_fast<F::fma, true>(uint32_t(av), uint32_t(b[l]), uint32_t(cv), r))
@@ -259,9 +346,13 @@ void contracted(Exec& x, const DInst& in, uint32_t e) {
 
 Handler contracted_fma(ir::Type type, bool neg_product, bool neg_addend) {
     if (type == ir::Type::f32)
-        return neg_product ? &contracted<false, true, false> : neg_addend ? &contracted<false, false, true> : &contracted<false, false, false>;
+        return neg_product  ? &contracted<false, true, false>
+               : neg_addend ? &contracted<false, false, true>
+                            : &contracted<false, false, false>;
     if (type == ir::Type::f64)
-        return neg_product ? &contracted<true, true, false> : neg_addend ? &contracted<true, false, true> : &contracted<true, false, false>;
+        return neg_product  ? &contracted<true, true, false>
+               : neg_addend ? &contracted<true, false, true>
+                            : &contracted<true, false, false>;
     return nullptr;
 }
 
@@ -271,26 +362,47 @@ Handler select_float(const ir::Instruction& inst, DInst&, const SelectContext&) 
     if (!ir::is_float(t)) return nullptr;
     const bool f32 = t == ir::Type::f32, f64 = t == ir::Type::f64, half = !f32 && !f64;
     switch (inst.op) {
-    case O::add: return by_float_type<F::add>(t);
-    case O::sub: return by_float_type<F::sub>(t);
-    case O::mul: return by_float_type<F::mul>(t);
-    case O::fma: case O::mad: return by_float_type<F::fma>(t);
-    case O::div: return half ? nullptr : by_float_type<F::div>(t);
-    case O::abs: return by_float_type<F::abs>(t);
-    case O::neg: return by_float_type<F::neg>(t);
-    case O::min: return f64 && inst.d.xorsign ? nullptr : by_float_type<F::min>(t);
-    case O::max: return f64 && inst.d.xorsign ? nullptr : by_float_type<F::max>(t);
-    case O::rcp: return half ? nullptr : by_float_type<F::rcp>(t);
-    case O::sqrt: return half ? nullptr : by_float_type<F::sqrt>(t);
-    case O::rsqrt: return half ? nullptr : by_float_type<F::rsqrt>(t);
-    case O::sin: return f32 ? by_float_type<F::sin>(t) : nullptr;
-    case O::cos: return f32 ? by_float_type<F::cos>(t) : nullptr;
-    case O::lg2: return f32 ? by_float_type<F::lg2>(t) : nullptr;
-    case O::ex2: return f64 ? nullptr : by_float_type<F::ex2>(t);
-    case O::tanh: return f64 ? nullptr : by_float_type<F::tanh>(t);
-    case O::copysign: return half ? nullptr : by_float_type<F::copysign>(t);
-    case O::testp: return f32 ? testp_for<ir::Type::f32>(inst) : f64 ? testp_for<ir::Type::f64>(inst) : nullptr;
-    default: return nullptr;
+        case O::add:
+            return by_float_type<F::add>(t);
+        case O::sub:
+            return by_float_type<F::sub>(t);
+        case O::mul:
+            return by_float_type<F::mul>(t);
+        case O::fma:
+        case O::mad:
+            return by_float_type<F::fma>(t);
+        case O::div:
+            return half ? nullptr : by_float_type<F::div>(t);
+        case O::abs:
+            return by_float_type<F::abs>(t);
+        case O::neg:
+            return by_float_type<F::neg>(t);
+        case O::min:
+            return f64 && inst.d.xorsign ? nullptr : by_float_type<F::min>(t);
+        case O::max:
+            return f64 && inst.d.xorsign ? nullptr : by_float_type<F::max>(t);
+        case O::rcp:
+            return half ? nullptr : by_float_type<F::rcp>(t);
+        case O::sqrt:
+            return half ? nullptr : by_float_type<F::sqrt>(t);
+        case O::rsqrt:
+            return half ? nullptr : by_float_type<F::rsqrt>(t);
+        case O::sin:
+            return f32 ? by_float_type<F::sin>(t) : nullptr;
+        case O::cos:
+            return f32 ? by_float_type<F::cos>(t) : nullptr;
+        case O::lg2:
+            return f32 ? by_float_type<F::lg2>(t) : nullptr;
+        case O::ex2:
+            return f64 ? nullptr : by_float_type<F::ex2>(t);
+        case O::tanh:
+            return f64 ? nullptr : by_float_type<F::tanh>(t);
+        case O::copysign:
+            return half ? nullptr : by_float_type<F::copysign>(t);
+        case O::testp:
+            return f32 ? testp_for<ir::Type::f32>(inst) : f64 ? testp_for<ir::Type::f64>(inst) : nullptr;
+        default:
+            return nullptr;
     }
 }
 

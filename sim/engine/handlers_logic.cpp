@@ -7,13 +7,39 @@ namespace warpsim::engine {
 
 namespace {
 
-template <class T> using U = std::make_unsigned_t<T>;
+template <class T>
+using U = std::make_unsigned_t<T>;
 
-template <class T> struct And { static void run(Exec& x, const DInst& in, uint32_t e) { lane_binary<T>(x, in, e, [](T a, T b) { return static_cast<T>(a & b); }); } };
-template <class T> struct Or { static void run(Exec& x, const DInst& in, uint32_t e) { lane_binary<T>(x, in, e, [](T a, T b) { return static_cast<T>(a | b); }); } };
-template <class T> struct Xor { static void run(Exec& x, const DInst& in, uint32_t e) { lane_binary<T>(x, in, e, [](T a, T b) { return static_cast<T>(a ^ b); }); } };
-template <class T> struct Not { static void run(Exec& x, const DInst& in, uint32_t e) { lane_unary<T>(x, in, e, [](T a) { return static_cast<T>(~a); }); } };
-template <class T> struct Cnot { static void run(Exec& x, const DInst& in, uint32_t e) { lane_unary<T>(x, in, e, [](T a) { return static_cast<T>(a == 0 ? 1 : 0); }); } };
+template <class T>
+struct And {
+    static void run(Exec& x, const DInst& in, uint32_t e) {
+        lane_binary<T>(x, in, e, [](T a, T b) { return static_cast<T>(a & b); });
+    }
+};
+template <class T>
+struct Or {
+    static void run(Exec& x, const DInst& in, uint32_t e) {
+        lane_binary<T>(x, in, e, [](T a, T b) { return static_cast<T>(a | b); });
+    }
+};
+template <class T>
+struct Xor {
+    static void run(Exec& x, const DInst& in, uint32_t e) {
+        lane_binary<T>(x, in, e, [](T a, T b) { return static_cast<T>(a ^ b); });
+    }
+};
+template <class T>
+struct Not {
+    static void run(Exec& x, const DInst& in, uint32_t e) {
+        lane_unary<T>(x, in, e, [](T a) { return static_cast<T>(~a); });
+    }
+};
+template <class T>
+struct Cnot {
+    static void run(Exec& x, const DInst& in, uint32_t e) {
+        lane_unary<T>(x, in, e, [](T a) { return static_cast<T>(a == 0 ? 1 : 0); });
+    }
+};
 
 // Predicate logic honours negated sources (`and.pred %p, %q, !%r`).
 template <int Op>
@@ -54,7 +80,8 @@ void shf(Exec& x, const DInst& in, uint32_t e) {
 }
 
 // Shift amounts larger than the width clamp (PTX: shl/shr by >= width gives 0, or the sign fill).
-template <class T> struct Shl {
+template <class T>
+struct Shl {
     static void run(Exec& x, const DInst& in, uint32_t e) {
         uint64_t* d = lanes_of(x, in.dst[0]);
         const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
@@ -64,13 +91,18 @@ template <class T> struct Shl {
         });
     }
 };
-template <class T> struct Shr {
+template <class T>
+struct Shr {
     static void run(Exec& x, const DInst& in, uint32_t e) {
         uint64_t* d = lanes_of(x, in.dst[0]);
         const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
         for_lanes(e, [&](uint32_t l) {
-            uint32_t n = std::min<uint32_t>(static_cast<uint32_t>(b[l]), 8 * sizeof(T) - 1 + !std::is_signed_v<T>);
-            if (n >= 8 * sizeof(T)) { d[l] = 0; return; }
+            uint32_t n =
+                std::min<uint32_t>(static_cast<uint32_t>(b[l]), 8 * sizeof(T) - 1 + !std::is_signed_v<T>);
+            if (n >= 8 * sizeof(T)) {
+                d[l] = 0;
+                return;
+            }
             d[l] = to_bits<T>(static_cast<T>(static_cast<T>(a[l]) >> n));
         });
     }
@@ -99,12 +131,23 @@ void prmt(Exec& x, const DInst& in, uint32_t e) {
             return;
         }
         uint32_t n = s & 3;
-        if (mode == "f4e") for (uint32_t i = 0; i < 4; ++i) sel[i] = (n + i) & 7;
-        else if (mode == "b4e") for (uint32_t i = 0; i < 4; ++i) sel[i] = (n + 8 - i) & 7;
-        else if (mode == "rc8") for (uint32_t i = 0; i < 4; ++i) sel[i] = n;
-        else if (mode == "ecl") { for (uint32_t i = 0; i < 4; ++i) sel[i] = i >= n ? i : n; }
-        else if (mode == "ecr") { for (uint32_t i = 0; i < 4; ++i) sel[i] = i <= n ? i : n; }
-        else { uint32_t h = (s & 1) * 2; sel[0] = h; sel[1] = h + 1; sel[2] = h; sel[3] = h + 1; }
+        if (mode == "f4e")
+            for (uint32_t i = 0; i < 4; ++i) sel[i] = (n + i) & 7;
+        else if (mode == "b4e")
+            for (uint32_t i = 0; i < 4; ++i) sel[i] = (n + 8 - i) & 7;
+        else if (mode == "rc8")
+            for (uint32_t i = 0; i < 4; ++i) sel[i] = n;
+        else if (mode == "ecl") {
+            for (uint32_t i = 0; i < 4; ++i) sel[i] = i >= n ? i : n;
+        } else if (mode == "ecr") {
+            for (uint32_t i = 0; i < 4; ++i) sel[i] = i <= n ? i : n;
+        } else {
+            uint32_t h = (s & 1) * 2;
+            sel[0] = h;
+            sel[1] = h + 1;
+            sel[2] = h;
+            sel[3] = h + 1;
+        }
         for (int i = 0; i < 4; ++i) r |= byte(sel[i]) << (8 * i);
         d[l] = r;
     });
@@ -117,21 +160,32 @@ Handler select_logic(const ir::Instruction& inst, DInst&, const SelectContext&) 
     const auto t = inst.d.type;
     const bool pred = t == ir::Type::pred;
     switch (inst.op) {
-    case O::and_: return pred ? &pred_logic<0> : int_handler<And>(t);
-    case O::or_: return pred ? &pred_logic<1> : int_handler<Or>(t);
-    case O::xor_: return pred ? &pred_logic<2> : int_handler<Xor>(t);
-    case O::not_: return pred ? &pred_logic<3> : int_handler<Not>(t);
-    case O::cnot: return int_handler<Cnot>(t);
-    case O::lop3: return &lop3;
-    case O::shf: {
-        const bool left = inst.d.shift == ir::ShiftMode::l;
-        const bool wrap = inst.d.shift_wrap;
-        return left ? (wrap ? &shf<true, true> : &shf<true, false>) : (wrap ? &shf<false, true> : &shf<false, false>);
-    }
-    case O::shl: return int_handler<Shl>(t);
-    case O::shr: return int_handler<Shr>(t);
-    case O::prmt: return &prmt;
-    default: return nullptr;
+        case O::and_:
+            return pred ? &pred_logic<0> : int_handler<And>(t);
+        case O::or_:
+            return pred ? &pred_logic<1> : int_handler<Or>(t);
+        case O::xor_:
+            return pred ? &pred_logic<2> : int_handler<Xor>(t);
+        case O::not_:
+            return pred ? &pred_logic<3> : int_handler<Not>(t);
+        case O::cnot:
+            return int_handler<Cnot>(t);
+        case O::lop3:
+            return &lop3;
+        case O::shf: {
+            const bool left = inst.d.shift == ir::ShiftMode::l;
+            const bool wrap = inst.d.shift_wrap;
+            return left ? (wrap ? &shf<true, true> : &shf<true, false>)
+                        : (wrap ? &shf<false, true> : &shf<false, false>);
+        }
+        case O::shl:
+            return int_handler<Shl>(t);
+        case O::shr:
+            return int_handler<Shr>(t);
+        case O::prmt:
+            return &prmt;
+        default:
+            return nullptr;
     }
 }
 

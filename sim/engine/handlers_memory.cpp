@@ -42,7 +42,8 @@ void ld(Exec& x, const DInst& in, uint32_t e) {
         for (uint32_t i = 0; i < n; ++i) {
             uint64_t* d = lanes_of(x, in.dst[i]);
             const uint64_t mask = masks[in.dst[i]];
-            for_lanes(e, [&](uint32_t l) { d[l] = load_lane<W, Signed>(data + (addr[l] - origin) + i * W, mask); });
+            for_lanes(
+                e, [&](uint32_t l) { d[l] = load_lane<W, Signed>(data + (addr[l] - origin) + i * W, mask); });
         }
         rec.add_warp(e, wt);
         rec.flush(x);
@@ -68,9 +69,10 @@ void st(Exec& x, const DInst& in, uint32_t e) {
     AccessRecorder rec(x, in, counts::AccessKind::store, total);
     WarpTarget wt;
     if (resolve_warp(x, in, e, total, counts::AccessKind::store, wt)) {
-        for_lanes(e, [&](uint32_t l) {  // lane order, as below: the highest lane's value wins on a shared address
-            for (uint32_t i = 0; i < n; ++i) std::memcpy(wt.ptr(l) + i * W, &x.R[in.src[i] * 32 + l], W);
-        });
+        for_lanes(
+            e, [&](uint32_t l) {  // lane order, as below: the highest lane's value wins on a shared address
+                for (uint32_t i = 0; i < n; ++i) std::memcpy(wt.ptr(l) + i * W, &x.R[in.src[i] * 32 + l], W);
+            });
         rec.add_warp(e, wt);
         rec.flush(x);
         return;
@@ -97,13 +99,17 @@ void fence(Exec& x, const DInst& in, uint32_t e) {
     ev.site = event_site(x, in);
     ev.executing_mask = e;
     const auto& d = in.ir->d;
-    const auto has = [&](std::string_view m) { return std::find(in.ir->mods.begin(), in.ir->mods.end(), m) != in.ir->mods.end(); };
+    const auto has = [&](std::string_view m) {
+        return std::find(in.ir->mods.begin(), in.ir->mods.end(), m) != in.ir->mods.end();
+    };
     if (in.ir->op == ir::Opcode::membar) {
         ev.kind = FenceKind::membar;
         ev.sem = ir::MemSem::sc;
         ev.scope = has("cta") ? ir::Scope::cta : has("sys") ? ir::Scope::sys : ir::Scope::gpu;
     } else {
-        ev.kind = has("proxy") ? FenceKind::fence_proxy : has("mbarrier_init") ? FenceKind::fence_mbarrier_init : FenceKind::fence;
+        ev.kind = has("proxy")           ? FenceKind::fence_proxy
+                  : has("mbarrier_init") ? FenceKind::fence_mbarrier_init
+                                         : FenceKind::fence;
         ev.sem = d.sem == ir::MemSem::none ? ir::MemSem::acq_rel : d.sem;
         ev.scope = d.scope;
     }
@@ -114,20 +120,30 @@ Handler pick_ld(ir::Type t) {
     const uint32_t w = ir::type_bytes(t);
     const bool s = ir::is_signed_int(t);
     switch (w) {
-    case 1: return s ? &ld<1, true> : &ld<1, false>;
-    case 2: return s ? &ld<2, true> : &ld<2, false>;
-    case 4: return s ? &ld<4, true> : &ld<4, false>;
-    case 8: return &ld<8, false>;
-    default: return nullptr;
+        case 1:
+            return s ? &ld<1, true> : &ld<1, false>;
+        case 2:
+            return s ? &ld<2, true> : &ld<2, false>;
+        case 4:
+            return s ? &ld<4, true> : &ld<4, false>;
+        case 8:
+            return &ld<8, false>;
+        default:
+            return nullptr;
     }
 }
 Handler pick_st(ir::Type t) {
     switch (ir::type_bytes(t)) {
-    case 1: return &st<1>;
-    case 2: return &st<2>;
-    case 4: return &st<4>;
-    case 8: return &st<8>;
-    default: return nullptr;
+        case 1:
+            return &st<1>;
+        case 2:
+            return &st<2>;
+        case 4:
+            return &st<4>;
+        case 8:
+            return &st<8>;
+        default:
+            return nullptr;
     }
 }
 
@@ -137,18 +153,25 @@ Handler select_memory(const ir::Instruction& inst, DInst& in, const SelectContex
     using O = ir::Opcode;
     if (in.vec > 8 || (in.vec == 8 && ir::type_bytes(inst.d.type) != 4)) return nullptr;
     switch (inst.op) {
-    case O::ld:
-    case O::ldu:
-        if (in.ndst != in.vec) return nullptr;
-        return pick_ld(inst.d.type);
-    case O::st:
-        if (in.nsrc != in.vec) return nullptr;
-        return pick_st(inst.d.type);
-    case O::membar: case O::fence: return &fence;
-    case O::prefetch: case O::prefetchu: case O::discard: case O::applypriority:
-    case O::nanosleep: case O::pmevent:
-        return &nop;
-    default: return nullptr;
+        case O::ld:
+        case O::ldu:
+            if (in.ndst != in.vec) return nullptr;
+            return pick_ld(inst.d.type);
+        case O::st:
+            if (in.nsrc != in.vec) return nullptr;
+            return pick_st(inst.d.type);
+        case O::membar:
+        case O::fence:
+            return &fence;
+        case O::prefetch:
+        case O::prefetchu:
+        case O::discard:
+        case O::applypriority:
+        case O::nanosleep:
+        case O::pmevent:
+            return &nop;
+        default:
+            return nullptr;
     }
 }
 

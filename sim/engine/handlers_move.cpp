@@ -2,10 +2,10 @@
 // addresses), cvta/isspacep over the generic windows, and cvt between integer and float types.
 #include <algorithm>
 
-#include "sim/engine/decode.hpp"
-#include "sim/engine/dispatch.hpp"
 #include "sim/arith/convert.hpp"
 #include "sim/arith/float_ops.hpp"
+#include "sim/engine/decode.hpp"
+#include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/memory/address_map.hpp"
 
@@ -58,13 +58,26 @@ void mov_dynamic_sreg(Exec& x, const DInst& in, uint32_t e) {
     const uint64_t timer = x.launch->timer_base + x.block->warp_insts * 2;
     uint64_t v = 0;
     switch (s) {
-    case S::clock: v = static_cast<uint32_t>(clock); break;
-    case S::clock_hi: v = static_cast<uint32_t>(clock >> 32); break;
-    case S::clock64: v = clock; break;
-    case S::globaltimer: v = timer; break;
-    case S::globaltimer_lo: v = static_cast<uint32_t>(timer); break;
-    case S::globaltimer_hi: v = static_cast<uint32_t>(timer >> 32); break;
-    default: break;
+        case S::clock:
+            v = static_cast<uint32_t>(clock);
+            break;
+        case S::clock_hi:
+            v = static_cast<uint32_t>(clock >> 32);
+            break;
+        case S::clock64:
+            v = clock;
+            break;
+        case S::globaltimer:
+            v = timer;
+            break;
+        case S::globaltimer_lo:
+            v = static_cast<uint32_t>(timer);
+            break;
+        case S::globaltimer_hi:
+            v = static_cast<uint32_t>(timer >> 32);
+            break;
+        default:
+            break;
     }
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t mask = width_mask(in.type);
@@ -77,8 +90,10 @@ void cvta(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* a = lanes_of(x, in.src[0]);
     const bool frame_sym = (in.aux & 0x200u) != 0;
-    const uint64_t base = Space == 1 ? memory::kSharedWindow : Space == 2 ? memory::kLocalWindow
-                        : Space == 3 ? memory::kParamWindow : 0;
+    const uint64_t base = Space == 1   ? memory::kSharedWindow
+                          : Space == 2 ? memory::kLocalWindow
+                          : Space == 3 ? memory::kParamWindow
+                                       : 0;
     const uint64_t mask = in.type == ir::Type::u32 ? 0xffffffffull : ~0ull;
     for_lanes(e, [&](uint32_t l) {
         uint64_t v = frame_sym ? x.frame->local_base + static_cast<uint64_t>(in.offset) : a[l];
@@ -92,9 +107,11 @@ void isspacep(Exec& x, const DInst& in, uint32_t e) {
     const uint64_t* a = lanes_of(x, in.src[0]);
     for_lanes(e, [&](uint32_t l) {
         const auto g = memory::classify_generic(a[l]);
-        d[l] = Space == 0 ? g == memory::GenericSpace::global
-             : Space == 1 ? g == memory::GenericSpace::shared
-             : Space == 2 ? g == memory::GenericSpace::local : Space == 3 ? g == memory::GenericSpace::param : false;
+        d[l] = Space == 0   ? g == memory::GenericSpace::global
+               : Space == 1 ? g == memory::GenericSpace::shared
+               : Space == 2 ? g == memory::GenericSpace::local
+               : Space == 3 ? g == memory::GenericSpace::param
+                            : false;
     });
 }
 
@@ -134,9 +151,12 @@ void cvt_f8x2(Exec& x, const DInst& in, uint32_t e) {
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
     const bool relu = in.ir->d.relu;
     for_lanes(e, [&](uint32_t l) {
-        if (in.type == ir::Type::f16x2) d[l] = arith::cvt_f16x2_f8x2(uint16_t(a[l]), in.type2, relu);
-        else if (in.type2 == ir::Type::f16x2) d[l] = arith::cvt_f8x2_f16x2(uint32_t(a[l]), in.type, relu);
-        else d[l] = arith::cvt_f8x2_f32(uint32_t(a[l]), uint32_t(b[l]), in.type, relu);
+        if (in.type == ir::Type::f16x2)
+            d[l] = arith::cvt_f16x2_f8x2(uint16_t(a[l]), in.type2, relu);
+        else if (in.type2 == ir::Type::f16x2)
+            d[l] = arith::cvt_f8x2_f16x2(uint32_t(a[l]), in.type, relu);
+        else
+            d[l] = arith::cvt_f8x2_f32(uint32_t(a[l]), uint32_t(b[l]), in.type, relu);
     });
 }
 
@@ -146,27 +166,43 @@ Handler select_move(const ir::Instruction& inst, DInst& in, const SelectContext&
     using O = ir::Opcode;
     const auto sp = inst.d.space;
     switch (inst.op) {
-    case O::mov:
-        if (in.aux & 0x100u) return &mov_dynamic_sreg;
-        if (in.aux & 0x200u) return &mov_frame_symbol;
-        if (in.nsrc > 1) return &mov_pack;
-        if (in.ndst > 1) return &mov_unpack;
-        return &mov_plain;
-    case O::cvta: {
-        const int s = sp == ir::Space::shared || sp == ir::Space::shared_cta ? 1 : sp == ir::Space::local ? 2
-                    : sp == ir::Space::param ? 3 : 0;
-        if (inst.d.to) return s == 1 ? &cvta<true, 1> : s == 2 ? &cvta<true, 2> : s == 3 ? &cvta<true, 3> : &cvta<true, 0>;
-        return s == 1 ? &cvta<false, 1> : s == 2 ? &cvta<false, 2> : s == 3 ? &cvta<false, 3> : &cvta<false, 0>;
-    }
-    case O::isspacep:
-        switch (sp) {
-        case ir::Space::global: return &isspacep<0>;
-        case ir::Space::shared: case ir::Space::shared_cta: return &isspacep<1>;
-        case ir::Space::local: return &isspacep<2>;
-        case ir::Space::param: return &isspacep<3>;
-        default: return &isspacep<4>;
+        case O::mov:
+            if (in.aux & 0x100u) return &mov_dynamic_sreg;
+            if (in.aux & 0x200u) return &mov_frame_symbol;
+            if (in.nsrc > 1) return &mov_pack;
+            if (in.ndst > 1) return &mov_unpack;
+            return &mov_plain;
+        case O::cvta: {
+            const int s = sp == ir::Space::shared || sp == ir::Space::shared_cta ? 1
+                          : sp == ir::Space::local                               ? 2
+                          : sp == ir::Space::param                               ? 3
+                                                                                 : 0;
+            if (inst.d.to)
+                return s == 1   ? &cvta<true, 1>
+                       : s == 2 ? &cvta<true, 2>
+                       : s == 3 ? &cvta<true, 3>
+                                : &cvta<true, 0>;
+            return s == 1   ? &cvta<false, 1>
+                   : s == 2 ? &cvta<false, 2>
+                   : s == 3 ? &cvta<false, 3>
+                            : &cvta<false, 0>;
         }
-    default: return nullptr;
+        case O::isspacep:
+            switch (sp) {
+                case ir::Space::global:
+                    return &isspacep<0>;
+                case ir::Space::shared:
+                case ir::Space::shared_cta:
+                    return &isspacep<1>;
+                case ir::Space::local:
+                    return &isspacep<2>;
+                case ir::Space::param:
+                    return &isspacep<3>;
+                default:
+                    return &isspacep<4>;
+            }
+        default:
+            return nullptr;
     }
 }
 
@@ -180,8 +216,8 @@ Handler select_cvt(const ir::Instruction& inst, DInst& in, const SelectContext&)
     if (f8x2 && (st == T::f32 ? in.nsrc == 2 : st == T::f16x2)) return &cvt_f8x2;
     if (dt == T::f16x2 && src_f8x2) return &cvt_f8x2;
     auto ok = [](T t) {
-        return ir::is_signed_int(t) || ir::is_unsigned_int(t) || ir::is_bits(t) || t == T::f32 || t == T::f64 ||
-               t == T::f16 || t == T::bf16 || t == T::tf32 || t == T::e4m3 || t == T::e5m2;
+        return ir::is_signed_int(t) || ir::is_unsigned_int(t) || ir::is_bits(t) || t == T::f32 ||
+               t == T::f64 || t == T::f16 || t == T::bf16 || t == T::tf32 || t == T::e4m3 || t == T::e5m2;
     };
     if (!ok(dt) || !ok(st) || in.nsrc != 1) return nullptr;
     return &cvt;

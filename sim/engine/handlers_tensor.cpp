@@ -7,7 +7,8 @@
 //  * A (16 x K, row-major): register j holds row g + 8 * (j % 2), columns t*e + s + (j / 2) * K/2 for its
 //    elements s = 0..e-1 (the low bits first).
 //  * B (K x 8, column-major): register j holds column g, rows t*e + s + j * K/2.
-//  * C and D (16 x 8, f32 or s32): register j holds row g + 8 * (j / 2), column 2t + j % 2; as f16, register j
+//  * C and D (16 x 8, f32 or s32): register j holds row g + 8 * (j / 2), column 2t + j % 2; as f16, register
+//  j
 //    holds row g + 8j, columns 2t (low half) and 2t + 1.
 // ldmatrix: lanes 8i..8i+7 give the row addresses (16 bytes each) of matrix i; lane l receives row l/4,
 // columns 2(l%4) and 2(l%4)+1 of each matrix in its register i (with .trans the matrix transposed). movmatrix
@@ -42,7 +43,8 @@ void move_matrix(Exec& x, const DInst& in, uint32_t e) {
     AccessRecorder rec(x, in, Store ? counts::AccessKind::store : counts::AccessKind::load, 16);
     for (uint32_t l = 0; l < 8 * Num; ++l) {
         LaneTarget t;
-        if (!resolve_lane(x, in, l, 16, Store ? counts::AccessKind::store : counts::AccessKind::load, t)) return;
+        if (!resolve_lane(x, in, l, 16, Store ? counts::AccessKind::store : counts::AccessKind::load, t))
+            return;
         rec.add(l, t);
         row[l] = t.ptr;
     }
@@ -50,7 +52,8 @@ void move_matrix(Exec& x, const DInst& in, uint32_t e) {
     for (uint32_t i = 0; i < Num; ++i) {
         for (uint32_t l = 0; l < 32; ++l) {
             if (!((e >> l) & 1)) continue;
-            // The two 16-bit elements lane l holds: (r, c) and (r, c + 1), or transposed (c, r) and (c + 1, r).
+            // The two 16-bit elements lane l holds: (r, c) and (r, c + 1), or transposed (c, r) and (c + 1,
+            // r).
             const uint32_t r = l / 4, c = 2 * (l % 4);
             uint8_t* p0 = Trans ? row[8 * i + c] + 2 * r : row[8 * i + r] + 2 * c;
             uint8_t* p1 = Trans ? row[8 * i + c + 1] + 2 * r : p0 + 2;
@@ -59,7 +62,8 @@ void move_matrix(Exec& x, const DInst& in, uint32_t e) {
                 p0[0] = static_cast<uint8_t>(v), p0[1] = static_cast<uint8_t>(v >> 8);
                 p1[0] = static_cast<uint8_t>(v >> 16), p1[1] = static_cast<uint8_t>(v >> 24);
             } else {
-                const uint64_t v = uint64_t{p0[0]} | uint64_t{p0[1]} << 8 | uint64_t{p1[0]} << 16 | uint64_t{p1[1]} << 24;
+                const uint64_t v =
+                    uint64_t{p0[0]} | uint64_t{p0[1]} << 8 | uint64_t{p1[0]} << 16 | uint64_t{p1[1]} << 24;
                 x.R[in.dst[i] * 32 + l] = v & masks[in.dst[i]];
             }
         }
@@ -77,9 +81,12 @@ Handler pick_move_matrix(const ir::Instruction& inst, const DInst& in) {
     if (n == 0 || (Store ? in.nsrc : in.ndst) != n) return nullptr;
     const bool t = inst.has_mod("trans");
     switch (n) {
-    case 1: return t ? &move_matrix<1, true, Store> : &move_matrix<1, false, Store>;
-    case 2: return t ? &move_matrix<2, true, Store> : &move_matrix<2, false, Store>;
-    default: return t ? &move_matrix<4, true, Store> : &move_matrix<4, false, Store>;
+        case 1:
+            return t ? &move_matrix<1, true, Store> : &move_matrix<1, false, Store>;
+        case 2:
+            return t ? &move_matrix<2, true, Store> : &move_matrix<2, false, Store>;
+        default:
+            return t ? &move_matrix<4, true, Store> : &move_matrix<4, false, Store>;
     }
 }
 
@@ -90,7 +97,8 @@ enum class MmaKind : uint8_t { f16, bf16, tf32, s8s8, s8u8, u8s8, u8u8 };
 // The value of fragment element `i` of operand group `arg` (a {..} vector of registers or immediates).
 uint64_t fragment(const Exec& x, const DInst& in, std::size_t arg, std::size_t i, uint32_t lane) {
     const ir::Operand& o = in.ir->args[arg].elems[i];
-    return o.kind == ir::Operand::Kind::reg ? x.R[std::size_t{o.reg} * 32 + lane] : static_cast<uint64_t>(o.imm);
+    return o.kind == ir::Operand::Kind::reg ? x.R[std::size_t{o.reg} * 32 + lane]
+                                            : static_cast<uint64_t>(o.imm);
 }
 
 // Element value of A[r][k] / B[k][c] as raw bits (16-bit formats and bytes in the low bits).
@@ -109,7 +117,8 @@ struct Fragments {
             for (uint32_t j = 0; j < a_regs; ++j) {
                 const uint64_t v = fragment(x, in, 1, j, l);
                 for (uint32_t s = 0; s < PerReg; ++s)
-                    a[g + 8 * (j % 2)][t * PerReg + s + (j / 2) * K / 2] = static_cast<uint32_t>((v >> (bits * s)) & emask);
+                    a[g + 8 * (j % 2)][t * PerReg + s + (j / 2) * K / 2] =
+                        static_cast<uint32_t>((v >> (bits * s)) & emask);
             }
             for (uint32_t j = 0; j < b_regs; ++j) {
                 const uint64_t v = fragment(x, in, 2, j, l);
@@ -123,7 +132,8 @@ struct Fragments {
                     c[g + 8 * j][2 * t + 1] = static_cast<uint32_t>((v >> 16) & 0xffffu);
                 }
             } else {
-                for (uint32_t j = 0; j < 4; ++j) c[g + 8 * (j / 2)][2 * t + j % 2] = static_cast<uint32_t>(fragment(x, in, 3, j, l));
+                for (uint32_t j = 0; j < 4; ++j)
+                    c[g + 8 * (j / 2)][2 * t + j % 2] = static_cast<uint32_t>(fragment(x, in, 3, j, l));
             }
         }
     }
@@ -159,8 +169,8 @@ void mma_f16_f16(Exec& x, const DInst& in, uint32_t e) {
     std::array<std::array<uint32_t, 8>, 16> d{};
     for (uint32_t r = 0; r < 16; ++r)
         for (uint32_t col = 0; col < 8; ++col)
-            d[r][col] = arith::dot_acc(fr.a[r], fr.b[col], arith::DotFormat::f16, fr.c[r][col], arith::DotAcc::f16,
-                                       arith::DotAcc::f16);
+            d[r][col] = arith::dot_acc(fr.a[r], fr.b[col], arith::DotFormat::f16, fr.c[r][col],
+                                       arith::DotAcc::f16, arith::DotAcc::f16);
     scatter_d_f16(x, in, e, d);
 }
 
@@ -172,7 +182,8 @@ void mma_float(Exec& x, const DInst& in, uint32_t e) {
     fr.gather(x, in);
     std::array<std::array<uint32_t, 8>, 16> d{};
     for (uint32_t r = 0; r < 16; ++r)
-        for (uint32_t col = 0; col < 8; ++col) d[r][col] = arith::dot_f32(fr.a[r], fr.b[col], F, fr.c[r][col]);
+        for (uint32_t col = 0; col < 8; ++col)
+            d[r][col] = arith::dot_f32(fr.a[r], fr.b[col], F, fr.c[r][col]);
     scatter_d(x, in, e, d);
 }
 
@@ -187,7 +198,8 @@ void mma_int8(Exec& x, const DInst& in, uint32_t e) {
             int64_t s = static_cast<int32_t>(fr.c[r][col]);
             for (uint32_t k = 0; k < K; ++k) {
                 const int64_t a = ASigned ? int64_t{static_cast<int8_t>(fr.a[r][k])} : int64_t{fr.a[r][k]};
-                const int64_t b = BSigned ? int64_t{static_cast<int8_t>(fr.b[col][k])} : int64_t{fr.b[col][k]};
+                const int64_t b =
+                    BSigned ? int64_t{static_cast<int8_t>(fr.b[col][k])} : int64_t{fr.b[col][k]};
                 s += a * b;
             }
             if (Sat) s = std::clamp<int64_t>(s, INT32_MIN, INT32_MAX);
@@ -212,8 +224,8 @@ bool fragment_sizes(const ir::Instruction& inst, std::size_t d, std::size_t a, s
         const auto& o = inst.args[i];
         if (o.kind != ir::Operand::Kind::vector || o.elems.size() != want[i]) return false;
         for (const auto& el : o.elems)
-            if (el.kind != ir::Operand::Kind::reg && (i == 0 || el.kind == ir::Operand::Kind::special ||
-                                                      el.kind == ir::Operand::Kind::symbol))
+            if (el.kind != ir::Operand::Kind::reg &&
+                (i == 0 || el.kind == ir::Operand::Kind::special || el.kind == ir::Operand::Kind::symbol))
                 return false;
     }
     return true;
@@ -229,14 +241,16 @@ void reject(Exec& x, const DInst& in, uint32_t exec, std::string_view why) {
 }
 
 void reject_mixed_f16(Exec& x, const DInst& in, uint32_t exec) {
-    reject(x, in, exec,
-           "mma.sync .m16n8k8 and .m16n8k16 with f16 inputs need .dtype equal to .ctype (ptxas rejects "
-           ".f32.f16.f16.f16 and .f16.f16.f16.f32 for these shapes); use .f16.f16.f16.f16 or .f32.f16.f16.f32");
+    reject(
+        x, in, exec,
+        "mma.sync .m16n8k8 and .m16n8k16 with f16 inputs need .dtype equal to .ctype (ptxas rejects "
+        ".f32.f16.f16.f16 and .f16.f16.f16.f32 for these shapes); use .f16.f16.f16.f16 or .f32.f16.f16.f32");
 }
 
 void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec) {
     reject(x, in, exec,
-           "ldmatrix's .m16n16 and .m8n16 and stmatrix's .m16n8 shapes (.b8, .b8x16) need sm_100a or later; the H200 is "
+           "ldmatrix's .m16n16 and .m8n16 and stmatrix's .m16n8 shapes (.b8, .b8x16) need sm_100a or later; "
+           "the H200 is "
            "sm_90: load 16-bit elements with .m8n8 .b16, or compile for an sm_100a target");
 }
 
@@ -245,7 +259,9 @@ void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec) {
 void movmatrix_trans(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     const uint64_t* a = lanes_of(x, in.src[0]);
-    auto elem = [&](uint32_t i, uint32_t j) { return static_cast<uint32_t>((a[4 * i + j / 2] >> (16 * (j % 2))) & 0xffffu); };
+    auto elem = [&](uint32_t i, uint32_t j) {
+        return static_cast<uint32_t>((a[4 * i + j / 2] >> (16 * (j % 2))) & 0xffffu);
+    };
     std::array<uint32_t, 32> out{};
     for (uint32_t l = 0; l < 32; ++l) {
         const uint32_t r = l / 4, c = 2 * (l % 4);
@@ -257,9 +273,10 @@ void movmatrix_trans(Exec& x, const DInst& in, uint32_t e) {
 }
 
 Handler select_movmatrix(const ir::Instruction& inst, const DInst& in) {
-    if (!inst.has_mod("sync") || !inst.has_mod("aligned") || !inst.has_mod("m8n8") || !inst.has_mod("trans") ||
-        !inst.has_mod("b16") || in.ndst != 1 || in.nsrc != 1 || inst.args.size() != 2 ||
-        inst.args[0].kind != ir::Operand::Kind::reg || inst.args[1].kind != ir::Operand::Kind::reg)
+    if (!inst.has_mod("sync") || !inst.has_mod("aligned") || !inst.has_mod("m8n8") ||
+        !inst.has_mod("trans") || !inst.has_mod("b16") || in.ndst != 1 || in.nsrc != 1 ||
+        inst.args.size() != 2 || inst.args[0].kind != ir::Operand::Kind::reg ||
+        inst.args[1].kind != ir::Operand::Kind::reg)
         return nullptr;
     return &movmatrix_trans;
 }
@@ -267,7 +284,8 @@ Handler select_movmatrix(const ir::Instruction& inst, const DInst& in) {
 Handler select_mma(const ir::Instruction& inst) {
     std::vector<std::string_view> types;
     for (const auto& m : inst.mods)
-        if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32") types.push_back(m);
+        if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32")
+            types.push_back(m);
     if (!inst.has_mod("sync") || !inst.has_mod("aligned") || !inst.has_mod("row") || !inst.has_mod("col") ||
         types.size() != 4)
         return nullptr;
@@ -291,8 +309,10 @@ Handler select_mma(const ir::Instruction& inst) {
     const bool int8 = (at == "s8" || at == "u8") && (bt == "s8" || bt == "u8");
     if (dt == "s32" && ct == "s32" && int8) {
         const bool sat = inst.has_mod("satfinite");
-        if (k32 && fragment_sizes(inst, 4, 4, 2, 4)) return sat ? pick_int8<32, true>(at, bt) : pick_int8<32, false>(at, bt);
-        if (k16 && fragment_sizes(inst, 4, 2, 1, 4)) return sat ? pick_int8<16, true>(at, bt) : pick_int8<16, false>(at, bt);
+        if (k32 && fragment_sizes(inst, 4, 4, 2, 4))
+            return sat ? pick_int8<32, true>(at, bt) : pick_int8<32, false>(at, bt);
+        if (k16 && fragment_sizes(inst, 4, 2, 1, 4))
+            return sat ? pick_int8<16, true>(at, bt) : pick_int8<16, false>(at, bt);
     }
     return nullptr;
 }
@@ -301,11 +321,16 @@ Handler select_mma(const ir::Instruction& inst) {
 
 Handler select_tensor(const ir::Instruction& inst, DInst& in, const SelectContext&) {
     switch (inst.op) {
-    case ir::Opcode::ldmatrix: return pick_move_matrix<false>(inst, in);
-    case ir::Opcode::stmatrix: return pick_move_matrix<true>(inst, in);
-    case ir::Opcode::mma: return select_mma(inst);
-    case ir::Opcode::movmatrix: return select_movmatrix(inst, in);
-    default: return nullptr;
+        case ir::Opcode::ldmatrix:
+            return pick_move_matrix<false>(inst, in);
+        case ir::Opcode::stmatrix:
+            return pick_move_matrix<true>(inst, in);
+        case ir::Opcode::mma:
+            return select_mma(inst);
+        case ir::Opcode::movmatrix:
+            return select_movmatrix(inst, in);
+        default:
+            return nullptr;
     }
 }
 

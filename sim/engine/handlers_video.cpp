@@ -18,22 +18,35 @@ enum class V : uint8_t { add, sub, avrg, absdiff, min, max, set };
 // One lane of a SIMD operation on `Bits`-wide elements (8 or 16), operands already sign/zero-extended.
 int64_t lane_op(V op, int64_t a, int64_t b, ir::CmpOp cmp) {
     switch (op) {
-    case V::add: return a + b;
-    case V::sub: return a - b;
-    case V::avrg: return (a + b + 1) >> 1;  // rounds halves up (PTX: "(a + b + 1) / 2" with floor of the sum)
-    case V::absdiff: return a > b ? a - b : b - a;
-    case V::min: return std::min(a, b);
-    case V::max: return std::max(a, b);
-    case V::set:
-        switch (cmp) {
-        case ir::CmpOp::eq: return a == b;
-        case ir::CmpOp::ne: return a != b;
-        case ir::CmpOp::lt: return a < b;
-        case ir::CmpOp::le: return a <= b;
-        case ir::CmpOp::gt: return a > b;
-        case ir::CmpOp::ge: return a >= b;
-        default: return 0;
-        }
+        case V::add:
+            return a + b;
+        case V::sub:
+            return a - b;
+        case V::avrg:
+            return (a + b + 1) >> 1;  // rounds halves up (PTX: "(a + b + 1) / 2" with floor of the sum)
+        case V::absdiff:
+            return a > b ? a - b : b - a;
+        case V::min:
+            return std::min(a, b);
+        case V::max:
+            return std::max(a, b);
+        case V::set:
+            switch (cmp) {
+                case ir::CmpOp::eq:
+                    return a == b;
+                case ir::CmpOp::ne:
+                    return a != b;
+                case ir::CmpOp::lt:
+                    return a < b;
+                case ir::CmpOp::le:
+                    return a <= b;
+                case ir::CmpOp::gt:
+                    return a > b;
+                case ir::CmpOp::ge:
+                    return a >= b;
+                default:
+                    return 0;
+            }
     }
     return 0;
 }
@@ -51,9 +64,12 @@ VideoMods video_mods(const ir::Instruction& inst) {
     for (const auto& s : inst.mods) {
         if (auto t = ir::type_from_name(s)) {
             const bool sg = ir::is_signed_int(*t) || *t == ir::Type::s16x2;
-            if (seen == 0) m.d_signed = m.a_signed = m.b_signed = sg;
-            else if (seen == 1) m.a_signed = m.b_signed = sg;
-            else if (seen == 2) m.b_signed = sg;
+            if (seen == 0)
+                m.d_signed = m.a_signed = m.b_signed = sg;
+            else if (seen == 1)
+                m.a_signed = m.b_signed = sg;
+            else if (seen == 2)
+                m.b_signed = sg;
             ++seen;
         }
         if (s == "add") m.accumulate = true;
@@ -89,12 +105,16 @@ void simd(Exec& x, const DInst& in, uint32_t e) {
             sum += r;
             out |= (static_cast<uint32_t>(r) & mask) << (Bits * i);
         }
-        d[l] = m.accumulate && has_c ? static_cast<uint32_t>(sum + static_cast<int64_t>(static_cast<uint32_t>(c[l]))) : out;
+        d[l] = m.accumulate && has_c
+                   ? static_cast<uint32_t>(sum + static_cast<int64_t>(static_cast<uint32_t>(c[l])))
+                   : out;
     });
 }
 
 template <V Op>
-Handler by_width(int bits) { return bits == 8 ? &simd<Op, 8> : &simd<Op, 16>; }
+Handler by_width(int bits) {
+    return bits == 8 ? &simd<Op, 8> : &simd<Op, 16>;
+}
 
 }  // namespace
 
@@ -103,24 +123,44 @@ Handler select_video(const ir::Instruction& inst, DInst&, const SelectContext&) 
     std::string_view name = ir::opcode_name(inst.op);
     const int bits = name.back() == '4' ? 8 : 16;
     switch (inst.op) {
-    case O::vadd2: case O::vadd4: return by_width<V::add>(bits);
-    case O::vsub2: case O::vsub4: return by_width<V::sub>(bits);
-    case O::vavrg2: case O::vavrg4: return by_width<V::avrg>(bits);
-    case O::vabsdiff2: case O::vabsdiff4: return by_width<V::absdiff>(bits);
-    case O::vmin2: case O::vmin4: return by_width<V::min>(bits);
-    case O::vmax2: case O::vmax4: return by_width<V::max>(bits);
-    case O::vset2: case O::vset4: return by_width<V::set>(bits);
-    default: return nullptr;
+        case O::vadd2:
+        case O::vadd4:
+            return by_width<V::add>(bits);
+        case O::vsub2:
+        case O::vsub4:
+            return by_width<V::sub>(bits);
+        case O::vavrg2:
+        case O::vavrg4:
+            return by_width<V::avrg>(bits);
+        case O::vabsdiff2:
+        case O::vabsdiff4:
+            return by_width<V::absdiff>(bits);
+        case O::vmin2:
+        case O::vmin4:
+            return by_width<V::min>(bits);
+        case O::vmax2:
+        case O::vmax4:
+            return by_width<V::max>(bits);
+        case O::vset2:
+        case O::vset4:
+            return by_width<V::set>(bits);
+        default:
+            return nullptr;
     }
 }
 
 Handler select_int_x2(const ir::Instruction& inst) {
     switch (inst.op) {
-    case ir::Opcode::add: return &simd<V::add, 16>;
-    case ir::Opcode::sub: return &simd<V::sub, 16>;
-    case ir::Opcode::min: return &simd<V::min, 16>;
-    case ir::Opcode::max: return &simd<V::max, 16>;
-    default: return nullptr;
+        case ir::Opcode::add:
+            return &simd<V::add, 16>;
+        case ir::Opcode::sub:
+            return &simd<V::sub, 16>;
+        case ir::Opcode::min:
+            return &simd<V::min, 16>;
+        case ir::Opcode::max:
+            return &simd<V::max, 16>;
+        default:
+            return nullptr;
     }
 }
 

@@ -11,7 +11,9 @@ namespace warpsim::engine {
 namespace {
 
 // Member-mask operand position per collective (kNone: the form has none, e.g. the pre-sm_70 shfl/vote).
-uint32_t member_src(const DInst& in) { return in.aux >> 16 == 0xffff ? kNone : in.src[in.aux >> 16]; }
+uint32_t member_src(const DInst& in) {
+    return in.aux >> 16 == 0xffff ? kNone : in.src[in.aux >> 16];
+}
 
 void observe(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind) {
     if (!x.launch->observer || !e) return;
@@ -35,10 +37,22 @@ void shfl(Exec& x, const DInst& in, uint32_t e) {
         int32_t j = l;
         bool pval = false;
         switch (Mode) {
-        case ir::ShflMode::up: j = l - bval; pval = j >= max_lane; break;
-        case ir::ShflMode::down: j = l + bval; pval = j <= max_lane; break;
-        case ir::ShflMode::bfly: j = l ^ bval; pval = j <= max_lane; break;
-        default: j = min_lane | (bval & ~seg); pval = j <= max_lane; break;
+            case ir::ShflMode::up:
+                j = l - bval;
+                pval = j >= max_lane;
+                break;
+            case ir::ShflMode::down:
+                j = l + bval;
+                pval = j <= max_lane;
+                break;
+            case ir::ShflMode::bfly:
+                j = l ^ bval;
+                pval = j <= max_lane;
+                break;
+            default:
+                j = min_lane | (bval & ~seg);
+                pval = j <= max_lane;
+                break;
         }
         if (!pval) j = l;
         d[lane] = src[j] & 0xffffffffu;  // an inactive source lane gives its stale register value
@@ -57,7 +71,9 @@ void for_member_groups(Exec& x, const DInst& in, uint32_t e, F&& f) {
     for (uint32_t rest = e; rest;) {
         const uint32_t mask = static_cast<uint32_t>(m[std::countr_zero(rest)]);
         uint32_t group = 0;
-        for_lanes(rest, [&](uint32_t l) { if (static_cast<uint32_t>(m[l]) == mask) group |= 1u << l; });
+        for_lanes(rest, [&](uint32_t l) {
+            if (static_cast<uint32_t>(m[l]) == mask) group |= 1u << l;
+        });
         f(group, mask & e);
         rest &= ~group;
     }
@@ -72,10 +88,18 @@ void vote(Exec& x, const DInst& in, uint32_t e) {
         for_lanes(domain, [&](uint32_t l) { ballot |= uint32_t{pred_src(x, in, 0, l)} << l; });
         uint64_t v = 0;
         switch (Mode) {
-        case ir::VoteMode::all: v = ballot == domain; break;
-        case ir::VoteMode::any: v = ballot != 0; break;
-        case ir::VoteMode::uni: v = ballot == 0 || ballot == domain; break;
-        default: v = ballot; break;
+            case ir::VoteMode::all:
+                v = ballot == domain;
+                break;
+            case ir::VoteMode::any:
+                v = ballot != 0;
+                break;
+            case ir::VoteMode::uni:
+                v = ballot == 0 || ballot == domain;
+                break;
+            default:
+                v = ballot;
+                break;
         }
         for_lanes(group, [&](uint32_t l) { d[l] = v; });
     });
@@ -94,10 +118,14 @@ void match(Exec& x, const DInst& in, uint32_t e) {
     for_member_groups(x, in, e, [&](uint32_t group, uint32_t domain) {
         uint32_t same_all = domain;
         const uint32_t first = domain ? static_cast<uint32_t>(std::countr_zero(domain)) : 0;
-        for_lanes(domain, [&](uint32_t l) { if ((av[l] & m) != (av[first] & m)) same_all = 0; });
+        for_lanes(domain, [&](uint32_t l) {
+            if ((av[l] & m) != (av[first] & m)) same_all = 0;
+        });
         for_lanes(group, [&](uint32_t l) {
             uint32_t eq = 0;
-            for_lanes(domain, [&](uint32_t k) { if ((av[k] & m) == (av[l] & m)) eq |= 1u << k; });
+            for_lanes(domain, [&](uint32_t k) {
+                if ((av[k] & m) == (av[l] & m)) eq |= 1u << k;
+            });
             res[l] = eq;
             same[l] = same_all;
         });
@@ -126,14 +154,34 @@ void redux(Exec& x, const DInst& in, uint32_t e) {
         bool first = true;
         for_lanes(domain, [&](uint32_t l) {
             const uint32_t v = static_cast<uint32_t>(av[l]);
-            if (first) { acc = v; first = false; return; }
+            if (first) {
+                acc = v;
+                first = false;
+                return;
+            }
             switch (Op) {
-            case ir::AtomOp::add: acc = static_cast<uint32_t>(acc + v); break;
-            case ir::AtomOp::min: acc = Signed ? static_cast<uint32_t>(std::min(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::min<uint64_t>(acc, v); break;
-            case ir::AtomOp::max: acc = Signed ? static_cast<uint32_t>(std::max(static_cast<int32_t>(acc), static_cast<int32_t>(v))) : std::max<uint64_t>(acc, v); break;
-            case ir::AtomOp::and_: acc &= v; break;
-            case ir::AtomOp::or_: acc |= v; break;
-            default: acc ^= v; break;
+                case ir::AtomOp::add:
+                    acc = static_cast<uint32_t>(acc + v);
+                    break;
+                case ir::AtomOp::min:
+                    acc = Signed ? static_cast<uint32_t>(
+                                       std::min(static_cast<int32_t>(acc), static_cast<int32_t>(v)))
+                                 : std::min<uint64_t>(acc, v);
+                    break;
+                case ir::AtomOp::max:
+                    acc = Signed ? static_cast<uint32_t>(
+                                       std::max(static_cast<int32_t>(acc), static_cast<int32_t>(v)))
+                                 : std::max<uint64_t>(acc, v);
+                    break;
+                case ir::AtomOp::and_:
+                    acc &= v;
+                    break;
+                case ir::AtomOp::or_:
+                    acc |= v;
+                    break;
+                default:
+                    acc ^= v;
+                    break;
             }
         });
         for_lanes(group, [&](uint32_t l) { d[l] = acc; });
@@ -166,7 +214,10 @@ void elect(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     uint64_t* p = lanes_of(x, in.dst[1]);
     const uint32_t leader = e ? static_cast<uint32_t>(std::countr_zero(e)) : 0;
-    for_lanes(e, [&](uint32_t l) { d[l] = leader; p[l] = l == leader; });
+    for_lanes(e, [&](uint32_t l) {
+        d[l] = leader;
+        p[l] = l == leader;
+    });
     // With a single destination the predicate is dst[0].
     if (in.ndst == 1) for_lanes(e, [&](uint32_t l) { d[l] = l == leader; });
 }
@@ -199,7 +250,8 @@ void leaving_lanes(const Warp& w, WarpSyncEvent& ev) {
         const DInst& at = kernel.code->code[entry.pc];
         if (!at.ir || at.guard != kNone) continue;
         if (at.ir->op != ir::Opcode::ret && at.ir->op != ir::Opcode::exit) continue;
-        if (!ev.leaving_mask || std::countr_zero(parked) < std::countr_zero(ev.leaving_mask)) ev.leaving_pc = entry.pc;
+        if (!ev.leaving_mask || std::countr_zero(parked) < std::countr_zero(ev.leaving_mask))
+            ev.leaving_pc = entry.pc;
         ev.leaving_mask |= parked;
     }
 }
@@ -229,43 +281,64 @@ Handler select_warp(const ir::Instruction& inst, DInst& in, const SelectContext&
     const auto& d = inst.d;
     set_member_src(inst, in);
     switch (inst.op) {
-    case O::shfl:
-        if (ir::type_bytes(d.type) != 4) return nullptr;
-        switch (d.shfl) {
-        case ir::ShflMode::up: return &shfl<ir::ShflMode::up>;
-        case ir::ShflMode::down: return &shfl<ir::ShflMode::down>;
-        case ir::ShflMode::bfly: return &shfl<ir::ShflMode::bfly>;
-        case ir::ShflMode::idx: return &shfl<ir::ShflMode::idx>;
-        default: return nullptr;
+        case O::shfl:
+            if (ir::type_bytes(d.type) != 4) return nullptr;
+            switch (d.shfl) {
+                case ir::ShflMode::up:
+                    return &shfl<ir::ShflMode::up>;
+                case ir::ShflMode::down:
+                    return &shfl<ir::ShflMode::down>;
+                case ir::ShflMode::bfly:
+                    return &shfl<ir::ShflMode::bfly>;
+                case ir::ShflMode::idx:
+                    return &shfl<ir::ShflMode::idx>;
+                default:
+                    return nullptr;
+            }
+        case O::vote:
+            switch (d.vote) {
+                case ir::VoteMode::all:
+                    return &vote<ir::VoteMode::all>;
+                case ir::VoteMode::any:
+                    return &vote<ir::VoteMode::any>;
+                case ir::VoteMode::uni:
+                    return &vote<ir::VoteMode::uni>;
+                case ir::VoteMode::ballot:
+                    return &vote<ir::VoteMode::ballot>;
+                default:
+                    return nullptr;
+            }
+        case O::match: {
+            const bool all = inst.has_mod("all");
+            return all ? &match<true> : &match<false>;
         }
-    case O::vote:
-        switch (d.vote) {
-        case ir::VoteMode::all: return &vote<ir::VoteMode::all>;
-        case ir::VoteMode::any: return &vote<ir::VoteMode::any>;
-        case ir::VoteMode::uni: return &vote<ir::VoteMode::uni>;
-        case ir::VoteMode::ballot: return &vote<ir::VoteMode::ballot>;
-        default: return nullptr;
-        }
-    case O::match: {
-        const bool all = inst.has_mod("all");
-        return all ? &match<true> : &match<false>;
-    }
-    case O::activemask: return &activemask;
-    case O::redux:
-        if (d.type == ir::Type::f32 && d.atom == ir::AtomOp::min) return &redux_f32<false>;
-        if (d.type == ir::Type::f32 && d.atom == ir::AtomOp::max) return &redux_f32<true>;
-        if (ir::type_bytes(d.type) != 4 || ir::is_float(d.type)) return nullptr;
-        switch (d.atom) {
-        case ir::AtomOp::add: return redux_for<ir::AtomOp::add>(d.type);
-        case ir::AtomOp::min: return redux_for<ir::AtomOp::min>(d.type);
-        case ir::AtomOp::max: return redux_for<ir::AtomOp::max>(d.type);
-        case ir::AtomOp::and_: return redux_for<ir::AtomOp::and_>(d.type);
-        case ir::AtomOp::or_: return redux_for<ir::AtomOp::or_>(d.type);
-        case ir::AtomOp::xor_: return redux_for<ir::AtomOp::xor_>(d.type);
-        default: return nullptr;
-        }
-    case O::elect: return &elect;
-    default: (void)in; return nullptr;
+        case O::activemask:
+            return &activemask;
+        case O::redux:
+            if (d.type == ir::Type::f32 && d.atom == ir::AtomOp::min) return &redux_f32<false>;
+            if (d.type == ir::Type::f32 && d.atom == ir::AtomOp::max) return &redux_f32<true>;
+            if (ir::type_bytes(d.type) != 4 || ir::is_float(d.type)) return nullptr;
+            switch (d.atom) {
+                case ir::AtomOp::add:
+                    return redux_for<ir::AtomOp::add>(d.type);
+                case ir::AtomOp::min:
+                    return redux_for<ir::AtomOp::min>(d.type);
+                case ir::AtomOp::max:
+                    return redux_for<ir::AtomOp::max>(d.type);
+                case ir::AtomOp::and_:
+                    return redux_for<ir::AtomOp::and_>(d.type);
+                case ir::AtomOp::or_:
+                    return redux_for<ir::AtomOp::or_>(d.type);
+                case ir::AtomOp::xor_:
+                    return redux_for<ir::AtomOp::xor_>(d.type);
+                default:
+                    return nullptr;
+            }
+        case O::elect:
+            return &elect;
+        default:
+            (void)in;
+            return nullptr;
     }
 }
 

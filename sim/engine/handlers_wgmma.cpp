@@ -12,10 +12,10 @@
 // limitation (docs/VALIDATION.md).
 // The floating-point sums follow sim/arith/dot_sum.hpp (K = 16 / 8 products per instruction, one 25-bit
 // window); tests/specs/wgmma_*.json measured on the H200 agree bit for bit.
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <fmt/format.h>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -43,10 +43,14 @@ MatrixDescriptor decode_descriptor(uint64_t bits) {
 
 uint32_t swizzle_row_bytes(Swizzle s) {
     switch (s) {
-    case Swizzle::b128: return 128;
-    case Swizzle::b64: return 64;
-    case Swizzle::b32: return 32;
-    default: return 16;
+        case Swizzle::b128:
+            return 128;
+        case Swizzle::b64:
+            return 64;
+        case Swizzle::b32:
+            return 32;
+        default:
+            return 16;
     }
 }
 
@@ -55,13 +59,15 @@ uint32_t swizzle_address(uint32_t addr, Swizzle s) {
     return addr ^ (((addr >> 7) & (chunks - 1)) << 4);
 }
 
-uint32_t element_address(const MatrixDescriptor& d, bool mn_major, uint32_t element_bytes, uint32_t mn, uint32_t k) {
+uint32_t element_address(const MatrixDescriptor& d, bool mn_major, uint32_t element_bytes, uint32_t mn,
+                         uint32_t k) {
     const uint32_t w = swizzle_row_bytes(d.swizzle);
     const bool swizzled = d.swizzle != Swizzle::none;
     uint32_t off;
     if (!mn_major) {
         const uint32_t kb = k * element_bytes;
-        off = swizzled ? (mn % 8) * w + (mn / 8) * d.sbo + kb : (mn % 8) * 16 + (mn / 8) * d.sbo + kb % 16 + (kb / 16) * d.lbo;
+        off = swizzled ? (mn % 8) * w + (mn / 8) * d.sbo + kb
+                       : (mn % 8) * 16 + (mn / 8) * d.sbo + kb % 16 + (kb / 16) * d.lbo;
     } else {
         const uint32_t mb = mn * element_bytes;
         off = swizzled ? mb % w + (mb / w) * d.lbo + (k % 8) * w + (k / 8) * d.sbo
@@ -90,20 +96,24 @@ enum class Kind : uint8_t { f16, bf16, tf32, s8s8, s8u8, u8s8, u8u8 };
 
 // What the selector read off the instruction, packed into DInst::aux: N (bits 0-8), the kind (9-11), and the
 // flags below.
-constexpr uint32_t kARegs = 1u << 12, kNegA = 1u << 13, kNegB = 1u << 14, kTransA = 1u << 15, kTransB = 1u << 16,
-                   kSat = 1u << 17;
+constexpr uint32_t kARegs = 1u << 12, kNegA = 1u << 13, kNegB = 1u << 14, kTransA = 1u << 15,
+                   kTransB = 1u << 16, kSat = 1u << 17;
 
 struct Config {
     uint32_t n = 0;
     Kind kind = Kind::f16;
     uint32_t flags = 0;
     bool has(uint32_t f) const { return (flags & f) != 0; }
-    uint32_t element_bytes() const { return kind == Kind::tf32 ? 4 : kind == Kind::f16 || kind == Kind::bf16 ? 2 : 1; }
+    uint32_t element_bytes() const {
+        return kind == Kind::tf32 ? 4 : kind == Kind::f16 || kind == Kind::bf16 ? 2 : 1;
+    }
     uint32_t k() const { return 32 / element_bytes(); }
     bool is_int() const { return kind >= Kind::s8s8; }
 };
 
-Config unpack(uint32_t aux) { return {aux & 0x1ff, static_cast<Kind>((aux >> 9) & 7), aux & ~0xfffu}; }
+Config unpack(uint32_t aux) {
+    return {aux & 0x1ff, static_cast<Kind>((aux >> 9) & 7), aux & ~0xfffu};
+}
 
 std::string spelled(const ir::Instruction& inst) {
     std::string s(ir::opcode_name(inst.op));
@@ -113,7 +123,8 @@ std::string spelled(const ir::Instruction& inst) {
 
 // The value of operand `arg` (or of element `i` of a {..} vector) in `lane`.
 uint64_t operand(const Exec& x, const ir::Operand& o, uint32_t lane) {
-    return o.kind == ir::Operand::Kind::reg ? x.R[std::size_t{o.reg} * 32 + lane] : static_cast<uint64_t>(o.imm);
+    return o.kind == ir::Operand::Kind::reg ? x.R[std::size_t{o.reg} * 32 + lane]
+                                            : static_cast<uint64_t>(o.imm);
 }
 
 void illegal(Exec& x, const DInst& in, uint32_t lane, const std::string& why) {
@@ -127,18 +138,22 @@ void illegal(Exec& x, const DInst& in, uint32_t lane, const std::string& why) {
 // instruction is not detected: it cannot be told from one that already executed it and went on.
 bool whole_warpgroup(Exec& x, const DInst& in, uint32_t e) {
     const uint32_t w = x.warp->index, first = w / 4 * 4;
-    const std::string group = fmt::format("the warpgroup of warps {}..{} (threads {}..{} of the block)", first,
-                                          first + 3, 32 * first, 32 * first + 127);
+    const std::string group = fmt::format("the warpgroup of warps {}..{} (threads {}..{} of the block)",
+                                          first, first + 3, 32 * first, 32 * first + 127);
     if (e != 0xffffffffu || x.warp->lanes != 32) {
         illegal(x, in, e ? static_cast<uint32_t>(std::countr_zero(e)) : 0,
-                fmt::format("all 128 threads of {} must execute it, but only lanes with mask {:#010x} of warp {} do "
-                            "(a divergent branch or a guard around a warpgroup instruction)", group, e, w));
+                fmt::format(
+                    "all 128 threads of {} must execute it, but only lanes with mask {:#010x} of warp {} do "
+                    "(a divergent branch or a guard around a warpgroup instruction)",
+                    group, e, w));
         return false;
     }
     const auto& warps = x.block->warps;
     if (warps.size() < first + 4 || warps[first + 3].lanes != 32) {
-        illegal(x, in, 0, fmt::format("{} is incomplete: the block has {} threads; wgmma needs blocks whose size "
-                                      "is a multiple of 128 threads", group, x.block->threads));
+        illegal(x, in, 0,
+                fmt::format("{} is incomplete: the block has {} threads; wgmma needs blocks whose size "
+                            "is a multiple of 128 threads",
+                            group, x.block->threads));
         return false;
     }
     return true;
@@ -150,18 +165,22 @@ bool uniform_descriptor(Exec& x, const DInst& in, std::size_t arg, const char* w
     out = operand(x, o, 0);
     for (uint32_t l = 1; l < 32; ++l)
         if (operand(x, o, l) != out) {
-            illegal(x, in, l, fmt::format("the {} descriptor differs between lanes (lane 0 {:#018x}, lane {} {:#018x}); "
-                                          "it must be the same in every thread of the warpgroup", which, out, l,
-                                          operand(x, o, l)));
+            illegal(
+                x, in, l,
+                fmt::format("the {} descriptor differs between lanes (lane 0 {:#018x}, lane {} {:#018x}); "
+                            "it must be the same in every thread of the warpgroup",
+                            which, out, l, operand(x, o, l)));
             return false;
         }
     const MatrixDescriptor d = wgmma::decode_descriptor(out);
     if (d.base_offset != 0) {
-        raise_fault(x, in, 0, Fault::not_supported,
-                    fmt::format("warpsim does not model the matrix-descriptor base offset yet ({})", ptx_location(x, in)),
-                    fmt::format("the {} descriptor {:#018x} has base offset {} (bits 49-51); warpsim reads tiles "
-                                "whose swizzle pattern starts at a multiple of its repeat (base offset 0)", which, out,
-                                d.base_offset));
+        raise_fault(
+            x, in, 0, Fault::not_supported,
+            fmt::format("warpsim does not model the matrix-descriptor base offset yet ({})",
+                        ptx_location(x, in)),
+            fmt::format("the {} descriptor {:#018x} has base offset {} (bits 49-51); warpsim reads tiles "
+                        "whose swizzle pattern starts at a multiple of its repeat (base offset 0)",
+                        which, out, d.base_offset));
         return false;
     }
     return true;
@@ -169,8 +188,9 @@ bool uniform_descriptor(Exec& x, const DInst& in, std::size_t arg, const char* w
 
 // Reads an operand tile of rows x K elements (raw bits) through a descriptor; false after a fault. With an
 // observer, `chunks` collects the 16-byte chunks read (the layouts read whole chunks).
-bool read_tile(Exec& x, const DInst& in, const MatrixDescriptor& d, bool mn_major, const Config& c, uint32_t row0,
-               uint32_t rows, const char* which, std::vector<uint32_t>& out, std::vector<uint32_t>& chunks) {
+bool read_tile(Exec& x, const DInst& in, const MatrixDescriptor& d, bool mn_major, const Config& c,
+               uint32_t row0, uint32_t rows, const char* which, std::vector<uint32_t>& out,
+               std::vector<uint32_t>& chunks) {
     const std::vector<uint8_t>& sh = x.block->shared;
     const uint32_t eb = c.element_bytes(), k = c.k();
     out.assign(std::size_t{rows} * k, 0);
@@ -178,12 +198,15 @@ bool read_tile(Exec& x, const DInst& in, const MatrixDescriptor& d, bool mn_majo
         for (uint32_t kk = 0; kk < k; ++kk) {
             const uint32_t a = wgmma::element_address(d, mn_major, eb, row0 + r, kk);
             if (std::size_t{a} + eb > sh.size()) {
-                raise_fault(x, in, 0, Fault::illegal_address, {},
-                            fmt::format("`{}` reads {} element ({}, {}) at shared address {:#x} through its descriptor "
-                                        "(start {:#x}, LBO {}, SBO {}, swizzle {} bytes), past the block's {} bytes of "
-                                        "shared memory", spelled(*in.ir), which, row0 + r, kk, a, d.start, d.lbo, d.sbo,
-                                        d.swizzle == wgmma::Swizzle::none ? 0 : wgmma::swizzle_row_bytes(d.swizzle),
-                                        sh.size()));
+                raise_fault(
+                    x, in, 0, Fault::illegal_address, {},
+                    fmt::format(
+                        "`{}` reads {} element ({}, {}) at shared address {:#x} through its descriptor "
+                        "(start {:#x}, LBO {}, SBO {}, swizzle {} bytes), past the block's {} bytes of "
+                        "shared memory",
+                        spelled(*in.ir), which, row0 + r, kk, a, d.start, d.lbo, d.sbo,
+                        d.swizzle == wgmma::Swizzle::none ? 0 : wgmma::swizzle_row_bytes(d.swizzle),
+                        sh.size()));
                 return false;
             }
             uint32_t v = 0;
@@ -194,9 +217,9 @@ bool read_tile(Exec& x, const DInst& in, const MatrixDescriptor& d, bool mn_majo
     return true;
 }
 
-// Tells the checkers (racecheck, initcheck) which shared memory the warp's MMA read, as plain reads: one event
-// per 32 chunks of 16 bytes, whose "lanes" are chunk slots rather than threads. A tile written by other warps
-// without a barrier before the wgmma is then a race. (fence.proxy.async is not checked.)
+// Tells the checkers (racecheck, initcheck) which shared memory the warp's MMA read, as plain reads: one
+// event per 32 chunks of 16 bytes, whose "lanes" are chunk slots rather than threads. A tile written by other
+// warps without a barrier before the wgmma is then a race. (fence.proxy.async is not checked.)
 void report_tile_reads(Exec& x, const DInst& in, std::vector<uint32_t>& chunks) {
     std::sort(chunks.begin(), chunks.end());
     chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
@@ -211,9 +234,13 @@ void report_tile_reads(Exec& x, const DInst& in, std::vector<uint32_t>& chunks) 
     }
 }
 
-uint32_t negate(uint32_t v, Kind kind) { return v ^ (kind == Kind::tf32 ? 0x80000000u : 0x8000u); }
+uint32_t negate(uint32_t v, Kind kind) {
+    return v ^ (kind == Kind::tf32 ? 0x80000000u : 0x8000u);
+}
 
-int64_t int_element(uint32_t v, bool is_signed) { return is_signed ? int64_t{static_cast<int8_t>(v)} : int64_t{v & 0xff}; }
+int64_t int_element(uint32_t v, bool is_signed) {
+    return is_signed ? int64_t{static_cast<int8_t>(v)} : int64_t{v & 0xff};
+}
 
 void mma_async(Exec& x, const DInst& in, uint32_t e) {
     if (!e || !whole_warpgroup(x, in, e)) return;
@@ -237,18 +264,22 @@ void mma_async(Exec& x, const DInst& in, uint32_t e) {
     } else {
         uint64_t bits = 0;
         if (!uniform_descriptor(x, in, 1, "A", bits)) return;
-        if (!read_tile(x, in, wgmma::decode_descriptor(bits), c.has(kTransA), c, 16 * quarter, 16, "A", a, chunks))
+        if (!read_tile(x, in, wgmma::decode_descriptor(bits), c.has(kTransA), c, 16 * quarter, 16, "A", a,
+                       chunks))
             return;
     }
     uint64_t bdesc = 0;
     if (!uniform_descriptor(x, in, 2, "B", bdesc)) return;
     if (!read_tile(x, in, wgmma::decode_descriptor(bdesc), c.has(kTransB), c, 0, n, "B", b, chunks)) return;
     if (x.launch->observer) report_tile_reads(x, in, chunks);
-    if (c.has(kNegA)) for (auto& v : a) v = negate(v, c.kind);
-    if (c.has(kNegB)) for (auto& v : b) v = negate(v, c.kind);
+    if (c.has(kNegA))
+        for (auto& v : a) v = negate(v, c.kind);
+    if (c.has(kNegB))
+        for (auto& v : b) v = negate(v, c.kind);
 
     const ir::Operand& scale_d = args[3];
-    const bool accumulate = scale_d.negated ? !(operand(x, scale_d, 0) & 1) : (operand(x, scale_d, 0) & 1) != 0;
+    const bool accumulate =
+        scale_d.negated ? !(operand(x, scale_d, 0) & 1) : (operand(x, scale_d, 0) & 1) != 0;
     const auto& dregs = args[0].elems;
     std::vector<uint32_t> acc(std::size_t{16} * n, 0);  // this warp's rows of C, then of D
     if (accumulate)
@@ -259,11 +290,13 @@ void mma_async(Exec& x, const DInst& in, uint32_t e) {
             }
     using F = arith::DotFormat;
     const F fmt = c.kind == Kind::bf16 ? F::bf16 : c.kind == Kind::tf32 ? F::tf32 : F::f16;
-    const bool as = c.kind == Kind::s8s8 || c.kind == Kind::s8u8, bs = c.kind == Kind::s8s8 || c.kind == Kind::u8s8;
+    const bool as = c.kind == Kind::s8s8 || c.kind == Kind::s8u8,
+               bs = c.kind == Kind::s8s8 || c.kind == Kind::u8s8;
     for (uint32_t r = 0; r < 16; ++r)
         for (uint32_t col = 0; col < n; ++col) {
             uint32_t& d = acc[std::size_t{r} * n + col];
-            const std::span<const uint32_t> ar(a.data() + std::size_t{r} * k, k), br(b.data() + std::size_t{col} * k, k);
+            const std::span<const uint32_t> ar(a.data() + std::size_t{r} * k, k),
+                br(b.data() + std::size_t{col} * k, k);
             if (!c.is_int()) {
                 d = arith::dot_f32(ar, br, fmt, d);
                 continue;
@@ -278,7 +311,8 @@ void mma_async(Exec& x, const DInst& in, uint32_t e) {
         for (uint32_t i = 0; i < n / 2; ++i) {
             if (dregs[i].kind != ir::Operand::Kind::reg) continue;
             const auto p = wgmma::accumulator_position(l, i);
-            x.R[std::size_t{dregs[i].reg} * 32 + l] = acc[std::size_t{p.row} * n + p.col] & masks[dregs[i].reg];
+            x.R[std::size_t{dregs[i].reg} * 32 + l] =
+                acc[std::size_t{p.row} * n + p.col] & masks[dregs[i].reg];
         }
 }
 
@@ -312,30 +346,39 @@ uint32_t shape_n(const ir::Instruction& inst, uint32_t k) {
 
 bool vector_of_regs(const ir::Operand& o, std::size_t size) {
     if (o.kind != ir::Operand::Kind::vector || o.elems.size() != size) return false;
-    return std::all_of(o.elems.begin(), o.elems.end(), [](const ir::Operand& e) { return e.kind == ir::Operand::Kind::reg; });
+    return std::all_of(o.elems.begin(), o.elems.end(),
+                       [](const ir::Operand& e) { return e.kind == ir::Operand::Kind::reg; });
 }
 
-bool scalar_source(const ir::Operand& o) { return o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::imm_int; }
+bool scalar_source(const ir::Operand& o) {
+    return o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::imm_int;
+}
 
 // wgmma.mma_async.sync.aligned.shape{.satfinite}.dtype.atype.btype d, a(-desc), b-desc, scale-d{, imms};
 Handler select_mma_async(const ir::Instruction& inst, DInst& in) {
     if (!inst.has_mod("sync") || !inst.has_mod("aligned") || inst.has_mod("sp")) return nullptr;
     std::vector<std::string_view> types;
     for (const auto& m : inst.mods)
-        if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32") types.push_back(m);
+        if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32")
+            types.push_back(m);
     if (types.size() != 3) return nullptr;
     const std::string_view dt = types[0], at = types[1], bt = types[2];
     Config c;
-    if (dt == "f32" && at == bt && at == "f16") c.kind = Kind::f16;
-    else if (dt == "f32" && at == bt && at == "bf16") c.kind = Kind::bf16;
-    else if (dt == "f32" && at == bt && at == "tf32") c.kind = Kind::tf32;
+    if (dt == "f32" && at == bt && at == "f16")
+        c.kind = Kind::f16;
+    else if (dt == "f32" && at == bt && at == "bf16")
+        c.kind = Kind::bf16;
+    else if (dt == "f32" && at == bt && at == "tf32")
+        c.kind = Kind::tf32;
     else if (dt == "s32" && (at == "s8" || at == "u8") && (bt == "s8" || bt == "u8"))
         c.kind = at == "s8" ? (bt == "s8" ? Kind::s8s8 : Kind::s8u8) : (bt == "s8" ? Kind::u8s8 : Kind::u8u8);
-    else return nullptr;
+    else
+        return nullptr;
     c.n = shape_n(inst, c.k());
     if (c.n == 0 || (c.is_int() && c.n > 32 && c.n % 16 != 0)) return nullptr;
     const auto& args = inst.args;
-    if (args.size() < 4 || !vector_of_regs(args[0], c.n / 2) || !scalar_source(args[2]) || !scalar_source(args[3]))
+    if (args.size() < 4 || !vector_of_regs(args[0], c.n / 2) || !scalar_source(args[2]) ||
+        !scalar_source(args[3]))
         return nullptr;
     const bool a_regs = args[1].kind == ir::Operand::Kind::vector;
     if (a_regs ? !vector_of_regs(args[1], 4) : !scalar_source(args[1])) return nullptr;
@@ -344,8 +387,8 @@ Handler select_mma_async(const ir::Instruction& inst, DInst& in) {
         if (!c.is_int()) return nullptr;
         flags |= kSat;
     }
-    // Immediates after scale-d: floating point imm-scale-a, imm-scale-b, then imm-trans-a (A from shared memory
-    // only) and imm-trans-b (f16/bf16 only); integer forms have none.
+    // Immediates after scale-d: floating point imm-scale-a, imm-scale-b, then imm-trans-a (A from shared
+    // memory only) and imm-trans-b (f16/bf16 only); integer forms have none.
     const bool transposable = c.kind == Kind::f16 || c.kind == Kind::bf16;
     const std::size_t want = c.is_int() ? 4 : 6 + (transposable ? (a_regs ? 1 : 2) : 0);
     if (args.size() != want) return nullptr;

@@ -8,12 +8,13 @@
 // built from mma.sync's m16n8 fragments (g = lane / 4, t = lane % 4):
 //  * 16-bit A 16x16: element e at (g + 8 ((e / 2) % 2), 2t + e % 2 + 8 (e / 4)); 16-bit B 16x8 (k, n):
 //    (2t + e % 2 + 8 ((e / 2) % 2), g); the accumulator 16x8: (g + 8 ((e / 2) % 2), 2t + e % 2);
-//  * larger tiles take these in order, four (accumulator, B) or eight (A) elements per tile: m16n16 steps n by
+//  * larger tiles take these in order, four (accumulator, B) or eight (A) elements per tile: m16n16 steps n
+//  by
 //    8, m32n8 steps m by 16; m8n32k16 is m32n8k16 transposed (its A is B's layout transposed, and so on);
 //  * 8-bit A: (g + 8 (e / 4), 4t + e % 4) per 16-row tile, B: (4t + e % 4, g + 8 (e / 4));
 //  * tf32 A 16x8: (g + 8 (e % 2), t + 4 (e / 2)); B 8x16: (t + 4 (e % 2), g + 8 (e / 2)).
-// f16 A and B fragments always have 8 registers: a fragment with fewer distinct elements repeats them (element
-// e holds element e mod the distinct count); loads fill every copy, wmma.mma reads the first.
+// f16 A and B fragments always have 8 registers: a fragment with fewer distinct elements repeats them
+// (element e holds element e mod the distinct count); loads fill every copy, wmma.mma reads the first.
 //
 // The sums: sim/arith/dot_sum.hpp, over all of K at once (HMMA.16816, as mma.sync m16n8k16), except for tf32:
 // ptxas splits m16n16k8 into two k4 steps (HMMA.1684 twice), and the first step's f32 result, truncated, is
@@ -49,9 +50,14 @@ constexpr std::array<WShapeDims, 4> kDims{{{16, 16, 16}, {32, 8, 16}, {8, 32, 16
 
 uint32_t elem_bits(WElem t) {
     switch (t) {
-    case WElem::f16: case WElem::bf16: return 16;
-    case WElem::s8: case WElem::u8: return 8;
-    default: return 32;
+        case WElem::f16:
+        case WElem::bf16:
+            return 16;
+        case WElem::s8:
+        case WElem::u8:
+            return 8;
+        default:
+            return 32;
     }
 }
 
@@ -74,10 +80,18 @@ struct Frag {
 
 using RC = std::pair<uint32_t, uint32_t>;
 
-RC a16(uint32_t g, uint32_t t, uint32_t e) { return {g + 8 * ((e / 2) % 2), 2 * t + e % 2 + 8 * (e / 4)}; }
-RC b16(uint32_t g, uint32_t t, uint32_t e) { return {2 * t + e % 2 + 8 * ((e / 2) % 2), g}; }
-RC acc(uint32_t g, uint32_t t, uint32_t e) { return {g + 8 * ((e / 2) % 2), 2 * t + e % 2}; }
-RC swap(RC p) { return {p.second, p.first}; }
+RC a16(uint32_t g, uint32_t t, uint32_t e) {
+    return {g + 8 * ((e / 2) % 2), 2 * t + e % 2 + 8 * (e / 4)};
+}
+RC b16(uint32_t g, uint32_t t, uint32_t e) {
+    return {2 * t + e % 2 + 8 * ((e / 2) % 2), g};
+}
+RC acc(uint32_t g, uint32_t t, uint32_t e) {
+    return {g + 8 * ((e / 2) % 2), 2 * t + e % 2};
+}
+RC swap(RC p) {
+    return {p.second, p.first};
+}
 
 // (row, col) of distinct element e (< f.distinct()) of lane `lane`; A is M x K, B is K x N, C is M x N.
 RC fragment_element(const Frag& f, uint32_t lane, uint32_t e) {
@@ -85,9 +99,12 @@ RC fragment_element(const Frag& f, uint32_t lane, uint32_t e) {
     if (f.mat == WMat::c) {
         const RC p = acc(g, t, e % 4);
         switch (f.shape) {
-        case WShape::m32n8k16: return {p.first + 16 * (e / 4), p.second};
-        case WShape::m8n32k16: return {p.second, p.first + 16 * (e / 4)};
-        default: return {p.first, p.second + 8 * (e / 4)};  // m16n16k16, m16n16k8
+            case WShape::m32n8k16:
+                return {p.first + 16 * (e / 4), p.second};
+            case WShape::m8n32k16:
+                return {p.second, p.first + 16 * (e / 4)};
+            default:
+                return {p.first, p.second + 8 * (e / 4)};  // m16n16k16, m16n16k8
         }
     }
     if (f.elem == WElem::tf32)
@@ -96,45 +113,57 @@ RC fragment_element(const Frag& f, uint32_t lane, uint32_t e) {
     if (elem_bits(f.elem) == 8) {
         const uint32_t k = 4 * t + e % 4;
         switch (f.shape) {
-        case WShape::m32n8k16: return a ? RC{g + 8 * ((e / 4) % 2) + 16 * (e / 8), k} : RC{k, g};
-        case WShape::m8n32k16: return a ? RC{g, k} : RC{k, g + 8 * ((e / 4) % 2) + 16 * (e / 8)};
-        default: return a ? RC{g + 8 * (e / 4), k} : RC{k, g + 8 * (e / 4)};
+            case WShape::m32n8k16:
+                return a ? RC{g + 8 * ((e / 4) % 2) + 16 * (e / 8), k} : RC{k, g};
+            case WShape::m8n32k16:
+                return a ? RC{g, k} : RC{k, g + 8 * ((e / 4) % 2) + 16 * (e / 8)};
+            default:
+                return a ? RC{g + 8 * (e / 4), k} : RC{k, g + 8 * (e / 4)};
         }
     }
     switch (f.shape) {  // 16-bit elements
-    case WShape::m32n8k16: {
-        if (!a) return b16(g, t, e);
-        const RC p = a16(g, t, e % 8);
-        return {p.first + 16 * (e / 8), p.second};
-    }
-    case WShape::m8n32k16: {
-        if (a) return swap(b16(g, t, e));
-        const RC p = a16(g, t, e % 8);
-        return {p.second, p.first + 16 * (e / 8)};
-    }
-    default: {
-        if (a) return a16(g, t, e);
-        const RC p = b16(g, t, e % 4);
-        return {p.first, p.second + 8 * (e / 4)};
-    }
+        case WShape::m32n8k16: {
+            if (!a) return b16(g, t, e);
+            const RC p = a16(g, t, e % 8);
+            return {p.first + 16 * (e / 8), p.second};
+        }
+        case WShape::m8n32k16: {
+            if (a) return swap(b16(g, t, e));
+            const RC p = a16(g, t, e % 8);
+            return {p.second, p.first + 16 * (e / 8)};
+        }
+        default: {
+            if (a) return a16(g, t, e);
+            const RC p = b16(g, t, e % 4);
+            return {p.first, p.second + 8 * (e / 4)};
+        }
     }
 }
 
 // ---- decoding the instruction ----------------------------------------------------------------------------
 
 bool parse_shape(const ir::Instruction& inst, WShape& s) {
-    if (inst.has_mod("m16n16k16")) s = WShape::m16n16k16;
-    else if (inst.has_mod("m32n8k16")) s = WShape::m32n8k16;
-    else if (inst.has_mod("m8n32k16")) s = WShape::m8n32k16;
-    else if (inst.has_mod("m16n16k8")) s = WShape::m16n16k8;
-    else return false;
+    if (inst.has_mod("m16n16k16"))
+        s = WShape::m16n16k16;
+    else if (inst.has_mod("m32n8k16"))
+        s = WShape::m32n8k16;
+    else if (inst.has_mod("m8n32k16"))
+        s = WShape::m8n32k16;
+    else if (inst.has_mod("m16n16k8"))
+        s = WShape::m16n16k8;
+    else
+        return false;
     return true;
 }
 
 bool parse_elem(std::string_view m, WElem& t) {
-    static constexpr std::array<std::pair<std::string_view, WElem>, 7> kNames{
-        {{"f16", WElem::f16}, {"bf16", WElem::bf16}, {"tf32", WElem::tf32}, {"s8", WElem::s8}, {"u8", WElem::u8},
-         {"f32", WElem::f32}, {"s32", WElem::s32}}};
+    static constexpr std::array<std::pair<std::string_view, WElem>, 7> kNames{{{"f16", WElem::f16},
+                                                                               {"bf16", WElem::bf16},
+                                                                               {"tf32", WElem::tf32},
+                                                                               {"s8", WElem::s8},
+                                                                               {"u8", WElem::u8},
+                                                                               {"f32", WElem::f32},
+                                                                               {"s32", WElem::s32}}};
     for (auto [name, e] : kNames)
         if (m == name) {
             t = e;
@@ -149,7 +178,8 @@ bool valid(const Frag& f) {
     if (f.mat == WMat::c)
         return f.elem == WElem::f32 || (!k8 && (f.elem == WElem::f16 || f.elem == WElem::s32));
     if (f.elem == WElem::tf32) return k8;
-    return !k8 && (f.elem == WElem::f16 || f.elem == WElem::bf16 || f.elem == WElem::s8 || f.elem == WElem::u8);
+    return !k8 &&
+           (f.elem == WElem::f16 || f.elem == WElem::bf16 || f.elem == WElem::s8 || f.elem == WElem::u8);
 }
 
 struct MemOp {
@@ -164,10 +194,12 @@ bool immediate(const ir::Operand& o) {
 
 // The operand holding a value per lane: a register or an immediate (an f32 immediate's bits).
 uint64_t operand_value(const Exec& x, const ir::Operand& o, uint32_t lane) {
-    return o.kind == ir::Operand::Kind::reg ? x.R[std::size_t{o.reg} * 32 + lane] : static_cast<uint64_t>(o.imm);
+    return o.kind == ir::Operand::Kind::reg ? x.R[std::size_t{o.reg} * 32 + lane]
+                                            : static_cast<uint64_t>(o.imm);
 }
 
-// ---- wmma.load / wmma.store ----------------------------------------------------------------------------------
+// ---- wmma.load / wmma.store
+// ----------------------------------------------------------------------------------
 
 // The byte address of every distinct element of every lane (before any check).
 struct ElementAddrs {
@@ -175,7 +207,8 @@ struct ElementAddrs {
     uint32_t n = 0;
 };
 
-// Stride: in elements between rows (row-major) or columns (column-major); without one, the matrix's own width.
+// Stride: in elements between rows (row-major) or columns (column-major); without one, the matrix's own
+// width.
 ElementAddrs element_addresses(const Exec& x, const DInst& in, const MemOp& op, uint32_t exec) {
     const ir::Instruction& inst = *in.ir;
     constexpr std::size_t stride_arg = 2;
@@ -239,8 +272,8 @@ std::vector<Access> plan_accesses(const ElementAddrs& a, const Frag& f, uint32_t
         if (adjacent(a, e, per_reg, esize, exec)) {
             single(e, 4);
         } else if (bits == 16) {
-            // LDG/STG of the transposed 8x8 block and MOVM: the lanes together touch the same 64 elements, lane l
-            // the l-th pair of them in address order.
+            // LDG/STG of the transposed 8x8 block and MOVM: the lanes together touch the same 64 elements,
+            // lane l the l-th pair of them in address order.
             std::vector<uint64_t> all;
             for (uint32_t l = 0; l < 32; ++l)
                 if ((exec >> l) & 1) all.push_back(a.at[e][l]), all.push_back(a.at[e + 1][l]);
@@ -344,13 +377,15 @@ Handler select_memory_op(const ir::Instruction& inst, DInst& in, bool store) {
     if (inst.args[addr_arg].kind != ir::Operand::Kind::address) return nullptr;
     const auto stride_kind = inst.args.size() == 3 ? inst.args[2].kind : ir::Operand::Kind::reg;
     if (stride_kind != ir::Operand::Kind::reg && stride_kind != ir::Operand::Kind::imm_int) return nullptr;
-    // The descriptor lives in aux's upper half: the lower bits are the decoder's (0x200: frame-relative address).
+    // The descriptor lives in aux's upper half: the lower bits are the decoder's (0x200: frame-relative
+    // address).
     in.aux |= static_cast<uint32_t>(op.f.shape) << 16 | static_cast<uint32_t>(op.f.mat) << 18 |
               static_cast<uint32_t>(op.f.elem) << 20 | uint32_t{op.col} << 23;
     return store ? &wmma_memory<true> : &wmma_memory<false>;
 }
 
-// ---- wmma.mma ----------------------------------------------------------------------------------------------
+// ---- wmma.mma
+// ----------------------------------------------------------------------------------------------
 
 struct MmaOp {
     WShape shape = WShape::m16n16k16;
@@ -393,8 +428,9 @@ void wmma_mma(Exec& x, const DInst& in, uint32_t exec) {
     });
     std::vector<uint32_t> d(dm.m * dm.n);
     const bool integer = op.in == WElem::s8 || op.in == WElem::u8;
-    const auto fmt = op.in == WElem::bf16 ? arith::DotFormat::bf16 : op.in == WElem::tf32 ? arith::DotFormat::tf32
-                                                                                           : arith::DotFormat::f16;
+    const auto fmt = op.in == WElem::bf16   ? arith::DotFormat::bf16
+                     : op.in == WElem::tf32 ? arith::DotFormat::tf32
+                                            : arith::DotFormat::f16;
     const auto acc = [](WElem t) { return t == WElem::f16 ? arith::DotAcc::f16 : arith::DotAcc::f32; };
     for (uint32_t r = 0; r < dm.m; ++r)
         for (uint32_t col = 0; col < dm.n; ++col) {
@@ -438,7 +474,8 @@ bool fragment_operand(const ir::Operand& o, std::size_t regs, bool dest) {
     return true;
 }
 
-// wmma.mma.sync.aligned.alayout.blayout.shape: .dtype.ctype for f16 inputs, .dtype.atype.btype.ctype otherwise.
+// wmma.mma.sync.aligned.alayout.blayout.shape: .dtype.ctype for f16 inputs, .dtype.atype.btype.ctype
+// otherwise.
 Handler select_mma_op(const ir::Instruction& inst, DInst& in) {
     MmaOp op;
     if (!parse_shape(inst, op.shape) || !inst.has_mod("sync") || !inst.has_mod("aligned")) return nullptr;
@@ -462,7 +499,8 @@ Handler select_mma_op(const ir::Instruction& inst, DInst& in) {
         return nullptr;
     }
     if (!valid(Frag{op.shape, WMat::a, op.in}) || !valid(Frag{op.shape, WMat::c, op.c})) return nullptr;
-    if (inst.args.size() != 4 || !fragment_operand(inst.args[0], Frag{op.shape, WMat::c, op.d}.regs(), true) ||
+    if (inst.args.size() != 4 ||
+        !fragment_operand(inst.args[0], Frag{op.shape, WMat::c, op.d}.regs(), true) ||
         !fragment_operand(inst.args[1], Frag{op.shape, WMat::a, op.in}.regs(), false) ||
         !fragment_operand(inst.args[2], Frag{op.shape, WMat::b, op.in}.regs(), false) ||
         !fragment_operand(inst.args[3], Frag{op.shape, WMat::c, op.c}.regs(), false))

@@ -1,10 +1,10 @@
 // sim/engine/memory_access.cpp — address resolution and checking for every guest memory access.
 #include "sim/engine/memory_access.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <bit>
 #include <new>
-#include <fmt/format.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -18,14 +18,17 @@ namespace {
 
 const char* kind_word(counts::AccessKind k) {
     switch (k) {
-    case counts::AccessKind::load: return "read";
-    case counts::AccessKind::store: return "write";
-    default: return "atomic";
+        case counts::AccessKind::load:
+            return "read";
+        case counts::AccessKind::store:
+            return "write";
+        default:
+            return "atomic";
     }
 }
 
-void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint32_t width, counts::AccessKind kind,
-                   const char* space, std::string where_text) {
+void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint32_t width,
+                   counts::AccessKind kind, const char* space, std::string where_text) {
     FaultDetails f;
     f.address = addr;
     f.access_bytes = width;
@@ -38,14 +41,19 @@ void out_of_bounds(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, uint3
         if (f.nearest.found) {
             const auto& n = f.nearest;
             if (n.distance >= 0)
-                details += fmt::format("is out of bounds\n    and is {} bytes after the nearest allocation at 0x{:x} of size {} bytes ({})",
-                                       n.distance, n.base, n.size, n.label);
+                details += fmt::format(
+                    "is out of bounds\n    and is {} bytes after the nearest allocation at 0x{:x} of size {} "
+                    "bytes ({})",
+                    n.distance, n.base, n.size, n.label);
             else
-                details += fmt::format("is out of bounds\n    and is {} bytes before the nearest allocation at 0x{:x} of size {} bytes ({})",
-                                       -n.distance, n.base, n.size, n.label);
+                details += fmt::format(
+                    "is out of bounds\n    and is {} bytes before the nearest allocation at 0x{:x} of size "
+                    "{} bytes ({})",
+                    -n.distance, n.base, n.size, n.label);
             if (n.distance >= 0 && n.distance < 256)
-                details += "\n    note: on a real GPU this access may go unnoticed (allocations are rounded up to "
-                           "larger granules); warpsim checks the exact size that was allocated";
+                details +=
+                    "\n    note: on a real GPU this access may go unnoticed (allocations are rounded up to "
+                    "larger granules); warpsim checks the exact size that was allocated";
         } else {
             details += "is out of bounds (outside every allocation)";
         }
@@ -69,17 +77,21 @@ bool resolve_cluster_shared(Exec& x, const DInst& in, uint32_t lane, uint64_t ad
     const uint64_t rank = (addr >> memory::kClusterRankShift) - 1;
     const uint64_t off = addr & (memory::kClusterRankStride - 1);
     if (rank >= ctas) {
-        out_of_bounds(x, in, lane, addr, width, kind, "shared",
-                      fmt::format("names the shared memory of CTA rank {}, but the cluster has {} CTA{} (ranks 0..{}): "
-                                  "map addresses with mapa to a rank below %cluster_nctarank",
-                                  rank, ctas, ctas == 1 ? "" : "s", ctas - 1));
+        out_of_bounds(
+            x, in, lane, addr, width, kind, "shared",
+            fmt::format("names the shared memory of CTA rank {}, but the cluster has {} CTA{} (ranks 0..{}): "
+                        "map addresses with mapa to a rank below %cluster_nctarank",
+                        rank, ctas, ctas == 1 ? "" : "s", ctas - 1));
         return false;
     }
-    BlockContext* b = rank == x.block->cluster_rank ? x.block : x.block->cluster ? x.block->cluster->ctas[rank] : nullptr;
+    BlockContext* b = rank == x.block->cluster_rank ? x.block
+                      : x.block->cluster            ? x.block->cluster->ctas[rank]
+                                                    : nullptr;
     if (!b || off > b->shared.size() || width > b->shared.size() - off) {
-        out_of_bounds(x, in, lane, addr, width, kind, "shared",
-                      fmt::format("is out of bounds: the shared window of CTA rank {} of the cluster ends at {}", rank,
-                                  b ? b->shared.size() : 0));
+        out_of_bounds(
+            x, in, lane, addr, width, kind, "shared",
+            fmt::format("is out of bounds: the shared window of CTA rank {} of the cluster ends at {}", rank,
+                        b ? b->shared.size() : 0));
         return false;
     }
     out.ptr = b->shared.data() + off;
@@ -89,8 +101,10 @@ bool resolve_cluster_shared(Exec& x, const DInst& in, uint32_t lane, uint64_t ad
 
 }  // namespace
 
-bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, counts::AccessKind kind, LaneTarget& out) {
-    uint64_t addr = (in.addr_reg == kNone ? 0 : x.R[in.addr_reg * 32 + lane]) + static_cast<uint64_t>(in.offset);
+bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, counts::AccessKind kind,
+                  LaneTarget& out) {
+    uint64_t addr =
+        (in.addr_reg == kNone ? 0 : x.R[in.addr_reg * 32 + lane]) + static_cast<uint64_t>(in.offset);
     if (in.aux & 0x200u) addr += in.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
     return resolve_at(x, in, lane, addr, in.space, width, kind, out);
 }
@@ -107,10 +121,20 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
     const bool generic = sp == AddrSpace::generic;
     if (generic) {
         switch (memory::classify_generic(addr)) {
-        case memory::GenericSpace::shared: sp = AddrSpace::shared; addr -= memory::kSharedWindow; break;
-        case memory::GenericSpace::local: sp = AddrSpace::local; addr -= memory::kLocalWindow; break;
-        case memory::GenericSpace::param: sp = AddrSpace::kernel_param; addr -= memory::kParamWindow; break;
-        default: sp = AddrSpace::global;
+            case memory::GenericSpace::shared:
+                sp = AddrSpace::shared;
+                addr -= memory::kSharedWindow;
+                break;
+            case memory::GenericSpace::local:
+                sp = AddrSpace::local;
+                addr -= memory::kLocalWindow;
+                break;
+            case memory::GenericSpace::param:
+                sp = AddrSpace::kernel_param;
+                addr -= memory::kParamWindow;
+                break;
+            default:
+                sp = AddrSpace::global;
         }
     }
     if (width > 1 && addr % width != 0) {
@@ -120,136 +144,154 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
         f.access = kind_word(kind);
         raise_fault(x, in, lane, Fault::misaligned_address, {},
                     fmt::format("Misaligned {} of size {} bytes\n    Address 0x{:x} is not a multiple of {}",
-                                kind_word(kind), width, addr, width), f);
+                                kind_word(kind), width, addr, width),
+                    f);
         return false;
     }
     out.addr = addr;
     switch (sp) {
-    case AddrSpace::global:
-    case AddrSpace::const_: {
-        out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
-        const memory::Allocation* al = x.last_alloc;
-        if (!al || addr - al->base >= al->size) {
-            al = x.launch->memory->find(addr);  // what DeviceMemory::translate and is_read_only look up
-            if (al) x.last_alloc = al;
+        case AddrSpace::global:
+        case AddrSpace::const_: {
+            out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
+            const memory::Allocation* al = x.last_alloc;
+            if (!al || addr - al->base >= al->size) {
+                al = x.launch->memory->find(addr);  // what DeviceMemory::translate and is_read_only look up
+                if (al) x.last_alloc = al;
+            }
+            out.ptr = al && width <= al->size - (addr - al->base) ? al->bytes() + (addr - al->base) : nullptr;
+            out.global_memory = true;
+            if (!out.ptr) {
+                out_of_bounds(x, in, lane, addr, width, kind, sp == AddrSpace::const_ ? "const" : "global",
+                              "");
+                return false;
+            }
+            if (kind != counts::AccessKind::load && al->read_only) {
+                out_of_bounds(x, in, lane, addr, width, kind, "global", "lies in read-only .const data and ");
+                return false;
+            }
+            return true;
         }
-        out.ptr = al && width <= al->size - (addr - al->base) ? al->bytes() + (addr - al->base) : nullptr;
-        out.global_memory = true;
-        if (!out.ptr) {
-            out_of_bounds(x, in, lane, addr, width, kind, sp == AddrSpace::const_ ? "const" : "global", "");
-            return false;
+        case AddrSpace::shared: {
+            out.space = counts::AccessSpace::shared;
+            // Only a generic or shared::cluster access reads a CTA rank in the upper bits; for .shared
+            // (::cta) an address at 16 MiB or above is out of the block's window like any other past its end.
+            if (addr >= memory::kClusterRankStride && (generic || names_shared_cluster(in))) {
+                return resolve_cluster_shared(x, in, lane, addr, width, kind, out);
+            }
+            auto& sh = x.block->shared;
+            if (addr > sh.size() || width > sh.size() - addr) {
+                out_of_bounds(
+                    x, in, lane, addr, width, kind, "shared",
+                    fmt::format(
+                        "is out of bounds: the block's shared window ends at {} ({} bytes reserved by "
+                        "the driver, then {} of the kernel's)",
+                        sh.size(), x.launch->shared_base, sh.size() - x.launch->shared_base));
+                return false;
+            }
+            out.ptr = sh.data() + addr;
+            return true;
         }
-        if (kind != counts::AccessKind::load && al->read_only) {
-            out_of_bounds(x, in, lane, addr, width, kind, "global", "lies in read-only .const data and ");
-            return false;
+        case AddrSpace::local: {
+            out.space = counts::AccessSpace::local;
+            auto& st = x.warp->local[lane];
+            if (addr > st.size() || width > st.size() - addr) {
+                out_of_bounds(
+                    x, in, lane, addr, width, kind, "local",
+                    fmt::format("is out of bounds: the thread's live local frames have {} bytes", st.size()));
+                return false;
+            }
+            out.ptr = st.data() + addr;
+            out.addr = memory::kLocalWindow + addr;
+            return true;
         }
-        return true;
-    }
-    case AddrSpace::shared: {
-        out.space = counts::AccessSpace::shared;
-        // Only a generic or shared::cluster access reads a CTA rank in the upper bits; for .shared (::cta) an
-        // address at 16 MiB or above is out of the block's window like any other past its end.
-        if (addr >= memory::kClusterRankStride && (generic || names_shared_cluster(in))) {
-            return resolve_cluster_shared(x, in, lane, addr, width, kind, out);
+        case AddrSpace::kernel_param: {
+            out.space = counts::AccessSpace::param;
+            auto p = x.launch->params;
+            if (kind != counts::AccessKind::load || addr > p.size() || width > p.size() - addr) {
+                out_of_bounds(x, in, lane, addr, width, kind, "param",
+                              fmt::format("is outside the kernel's {} bytes of parameters", p.size()));
+                return false;
+            }
+            out.ptr = const_cast<uint8_t*>(p.data() + addr);  // loads only (checked above)
+            return true;
         }
-        auto& sh = x.block->shared;
-        if (addr > sh.size() || width > sh.size() - addr) {
-            out_of_bounds(x, in, lane, addr, width, kind, "shared",
-                          fmt::format("is out of bounds: the block's shared window ends at {} ({} bytes reserved by "
-                                      "the driver, then {} of the kernel's)",
-                                      sh.size(), x.launch->shared_base, sh.size() - x.launch->shared_base));
-            return false;
+        case AddrSpace::frame_param: {
+            out.space = counts::AccessSpace::param;
+            auto& st = x.warp->params[lane];
+            if (addr > st.size() || width > st.size() - addr) {
+                out_of_bounds(x, in, lane, addr, width, kind, "param",
+                              "is outside the call frame's parameters");
+                return false;
+            }
+            out.ptr = st.data() + addr;
+            return true;
         }
-        out.ptr = sh.data() + addr;
-        return true;
-    }
-    case AddrSpace::local: {
-        out.space = counts::AccessSpace::local;
-        auto& st = x.warp->local[lane];
-        if (addr > st.size() || width > st.size() - addr) {
-            out_of_bounds(x, in, lane, addr, width, kind, "local",
-                          fmt::format("is out of bounds: the thread's live local frames have {} bytes", st.size()));
-            return false;
-        }
-        out.ptr = st.data() + addr;
-        out.addr = memory::kLocalWindow + addr;
-        return true;
-    }
-    case AddrSpace::kernel_param: {
-        out.space = counts::AccessSpace::param;
-        auto p = x.launch->params;
-        if (kind != counts::AccessKind::load || addr > p.size() || width > p.size() - addr) {
-            out_of_bounds(x, in, lane, addr, width, kind, "param",
-                          fmt::format("is outside the kernel's {} bytes of parameters", p.size()));
-            return false;
-        }
-        out.ptr = const_cast<uint8_t*>(p.data() + addr);  // loads only (checked above)
-        return true;
-    }
-    case AddrSpace::frame_param: {
-        out.space = counts::AccessSpace::param;
-        auto& st = x.warp->params[lane];
-        if (addr > st.size() || width > st.size() - addr) {
-            out_of_bounds(x, in, lane, addr, width, kind, "param", "is outside the call frame's parameters");
-            return false;
-        }
-        out.ptr = st.data() + addr;
-        return true;
-    }
-    default: break;
+        default:
+            break;
     }
     return false;
 }
 
-bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out) {
+bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind,
+                 WarpTarget& out) {
     AddrSpace sp = in.space;
-    if ((in.aux & 0x200u) || sp == AddrSpace::local || sp == AddrSpace::frame_param || !std::has_single_bit(width) ||
-        exec == 0)
+    if ((in.aux & 0x200u) || sp == AddrSpace::local || sp == AddrSpace::frame_param ||
+        !std::has_single_bit(width) || exec == 0)
         return false;
     uint64_t offset = static_cast<uint64_t>(in.offset);
     const uint64_t first =
-        (in.addr_reg == kNone ? 0 : x.R[static_cast<std::size_t>(in.addr_reg) * 32 + std::countr_zero(exec)]) + offset;
+        (in.addr_reg == kNone ? 0
+                              : x.R[static_cast<std::size_t>(in.addr_reg) * 32 + std::countr_zero(exec)]) +
+        offset;
     if (sp == AddrSpace::generic) {
         // A generic shared address is seen as its offset in the window; a lane outside the window fails the
         // bounds check (windows are contiguous and allocations never overlap one).
         switch (memory::classify_generic(first)) {
-        case memory::GenericSpace::shared: sp = AddrSpace::shared; offset -= memory::kSharedWindow; break;
-        case memory::GenericSpace::global: sp = AddrSpace::global; break;
-        default: return false;
+            case memory::GenericSpace::shared:
+                sp = AddrSpace::shared;
+                offset -= memory::kSharedWindow;
+                break;
+            case memory::GenericSpace::global:
+                sp = AddrSpace::global;
+                break;
+            default:
+                return false;
         }
     }
     uint64_t size = 0;
     switch (sp) {
-    case AddrSpace::global:
-    case AddrSpace::const_: {
-        const memory::Allocation* al = x.last_alloc;
-        if (!al || first - al->base >= al->size) {
-            al = x.launch->memory->find(first);
-            if (!al) return false;
-            x.last_alloc = al;
+        case AddrSpace::global:
+        case AddrSpace::const_: {
+            const memory::Allocation* al = x.last_alloc;
+            if (!al || first - al->base >= al->size) {
+                al = x.launch->memory->find(first);
+                if (!al) return false;
+                x.last_alloc = al;
+            }
+            if (kind != counts::AccessKind::load && al->read_only) return false;
+            out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
+            out.data = al->bytes();
+            out.origin = al->base;
+            size = al->size;
+            break;
         }
-        if (kind != counts::AccessKind::load && al->read_only) return false;
-        out.space = sp == AddrSpace::const_ ? counts::AccessSpace::const_ : counts::AccessSpace::global;
-        out.data = al->bytes();
-        out.origin = al->base;
-        size = al->size;
-        break;
-    }
-    case AddrSpace::shared:
-        // An address of another CTA's shared memory (shared::cluster) fails the bounds check: per-lane path.
-        out.space = counts::AccessSpace::shared;
-        out.data = x.block->shared.data();
-        out.origin = 0;
-        size = x.block->shared.size();
-        break;
-    case AddrSpace::kernel_param:
-        if (kind != counts::AccessKind::load) return false;
-        out.space = counts::AccessSpace::param;
-        out.data = const_cast<uint8_t*>(x.launch->params.data());  // loads only (checked above)
-        out.origin = 0;
-        size = x.launch->params.size();
-        break;
-    default: return false;
+        case AddrSpace::shared:
+            // An address of another CTA's shared memory (shared::cluster) fails the bounds check: per-lane
+            // path.
+            out.space = counts::AccessSpace::shared;
+            out.data = x.block->shared.data();
+            out.origin = 0;
+            size = x.block->shared.size();
+            break;
+        case AddrSpace::kernel_param:
+            if (kind != counts::AccessKind::load) return false;
+            out.space = counts::AccessSpace::param;
+            out.data = const_cast<uint8_t*>(x.launch->params.data());  // loads only (checked above)
+            out.origin = 0;
+            size = x.launch->params.size();
+            break;
+        default:
+            return false;
     }
     if (width > size) return false;
     out.offset = offset;
@@ -258,7 +300,8 @@ bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts
     return true;
 }
 
-bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind, WarpTarget& out) {
+bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind,
+                  WarpTarget& out) {
     if (!warp_buffer(x, in, exec, width, kind, out)) return false;
     const uint64_t offset = out.offset, origin = out.origin, limit = out.limit;
     uint64_t* addr = out.addr;
@@ -270,14 +313,15 @@ bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, count
         const uint64_t* r = x.R + static_cast<std::size_t>(in.addr_reg) * 32;
 #if defined(__SSE2__)
         if (exec == 0xffffffffu) {
-            // A full warp two lanes per SSE2 instruction, the same sums as the loop below (which GCC's -O2 cost
-            // model leaves scalar): the address pass was a quarter of an ld.shared.
+            // A full warp two lanes per SSE2 instruction, the same sums as the loop below (which GCC's -O2
+            // cost model leaves scalar): the address pass was a quarter of an ld.shared.
             const __m128i off = _mm_set1_epi64x(static_cast<long long>(offset));
             const __m128i org = _mm_set1_epi64x(static_cast<long long>(origin));
             const __m128i lim = _mm_set1_epi64x(static_cast<long long>(limit));
             __m128i bits = _mm_setzero_si128(), outside = _mm_setzero_si128();
             for (uint32_t l = 0; l < 32; l += 2) {
-                const __m128i a = _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + l)), off);
+                const __m128i a =
+                    _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + l)), off);
                 _mm_storeu_si128(reinterpret_cast<__m128i*>(addr + l), a);
                 const __m128i d = _mm_sub_epi64(a, org);
                 bits = _mm_or_si128(bits, d);
@@ -307,8 +351,8 @@ AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::A
     h.kind = kind;
     h.bytes_per_lane = static_cast<uint8_t>(bytes_per_lane);
     h.non_coherent = d.nc || inst.op == ir::Opcode::ldu;
-    h.caches_in_l1 = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg && d.cache != ir::CacheOp::cs &&
-                     d.cache != ir::CacheOp::cv;
+    h.caches_in_l1 = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg &&
+                     d.cache != ir::CacheOp::cs && d.cache != ir::CacheOp::cv;
     // For the counts: a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine a warp's lanes), and
     // the shared-memory write of a (non-bulk) cp.async, which the H200 does not count as an LSU shared store.
     h.redux_op = bytes_per_lane == 4 && !ir::is_float(type) &&
@@ -320,8 +364,11 @@ AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::A
     return h;
 }
 
-AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind, uint32_t bytes_per_lane)
-    : block_event_(&x.block->warp_access), header_(access_header(*in.ir, in.type, kind, bytes_per_lane)), in_(&in) {
+AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind,
+                               uint32_t bytes_per_lane)
+    : block_event_(&x.block->warp_access),
+      header_(access_header(*in.ir, in.type, kind, bytes_per_lane)),
+      in_(&in) {
     pc_ = in.pc;
     function_ = x.frame->code->index;
     warp_ = x.warp->index;
@@ -389,8 +436,8 @@ static_assert(static_cast<int>(MemorySpace::param) == static_cast<int>(counts::A
               static_cast<int>(MemorySpace::local) == static_cast<int>(counts::AccessSpace::local));
 
 namespace {
-MemoryEvent base_event(const Exec& x, const DInst& in, MemoryKind kind, MemorySpace space, uint32_t bytes_per_lane,
-                       uint32_t mask) {
+MemoryEvent base_event(const Exec& x, const DInst& in, MemoryKind kind, MemorySpace space,
+                       uint32_t bytes_per_lane, uint32_t mask) {
     MemoryEvent ev;
     ev.site = event_site(x, in);
     ev.space = space;
@@ -415,17 +462,19 @@ void AccessRecorder::notify(Exec& x) const {
     for (uint32_t s = 0; s < 5; ++s) {
         if (!(used_ & (1u << s))) continue;
         const auto& a = slot(s);
-        const MemoryKind kind = a.kind == counts::AccessKind::load ? MemoryKind::read
-                              : a.kind == counts::AccessKind::store ? MemoryKind::write : MemoryKind::atomic;
-        MemoryEvent ev = base_event(x, *in_, kind, static_cast<MemorySpace>(s), a.bytes_per_lane, a.active_mask);
+        const MemoryKind kind = a.kind == counts::AccessKind::load    ? MemoryKind::read
+                                : a.kind == counts::AccessKind::store ? MemoryKind::write
+                                                                      : MemoryKind::atomic;
+        MemoryEvent ev =
+            base_event(x, *in_, kind, static_cast<MemorySpace>(s), a.bytes_per_lane, a.active_mask);
         ev.addr = a.addr;
         ev.async = in_->ir->op == ir::Opcode::cp;
         x.launch->observer->on_memory(ev);
     }
     if (!remote_mask_) return;
     const MemoryKind kind = header_.kind == counts::AccessKind::load    ? MemoryKind::read
-                          : header_.kind == counts::AccessKind::store ? MemoryKind::write
-                                                                      : MemoryKind::atomic;
+                            : header_.kind == counts::AccessKind::store ? MemoryKind::write
+                                                                        : MemoryKind::atomic;
     MemoryEvent ev = base_event(x, *in_, kind, MemorySpace::shared, header_.bytes_per_lane, remote_mask_);
     for_lanes(remote_mask_, [&](uint32_t l) { ev.addr[l] = remote_addr_[l]; });
     ev.async = in_->ir->op == ir::Opcode::cp;

@@ -7,19 +7,20 @@
 //  * With an observer the launch runs every block on one host worker, in linear block order (another order
 //    with LaunchConfig::schedule_seed), one block at a time: on_block_begin(b) ... events of b ...
 //    on_block_end(b), then the next block. Within a block the events come in the engine's deterministic warp
-//    schedule (warps take turns; a warp runs until it waits at a barrier, exits or uses up its quantum of 1024
-//    warp instructions; the seed changes the order of turns and their lengths).
+//    schedule (warps take turns; a warp runs until it waits at a barrier, exits or uses up its quantum of
+//    1024 warp instructions; the seed changes the order of turns and their lengths).
 //  * Thread-block clusters: the CTAs of a cluster run together (cluster_runner.cpp). on_cluster_begin names
 //    them by %cluster_ctarank, then comes on_block_begin of each, their events interleaved (EventSite::block
 //    says whose), and on_block_end of each. A launch without clusters makes no on_cluster_begin call.
 //    barrier.cluster.arrive and .wait are BarrierEvents with barrier == kClusterBarrierEvent (kind arrive and
-//    sync); on_barrier_release(first CTA of the cluster, kClusterBarrierEvent) says that the cluster barrier's
-//    current phase completed: every arrival reported before it is ordered before every wait that returns
-//    for that phase (one of the waits may have been reported before, and the others come after).
+//    sync); on_barrier_release(first CTA of the cluster, kClusterBarrierEvent) says that the cluster
+//    barrier's current phase completed: every arrival reported before it is ordered before every wait that
+//    returns for that phase (one of the waits may have been reported before, and the others come after).
 //  * A memory event is reported when its warp-level instruction has been performed and before any other warp
 //    runs (a checker that reads memory in on_memory sees the new values); on_barrier comes before the
 //    on_barrier_release it may trigger. A memory instruction that faults in some lane reports nothing.
-//  * Source positions: module->functions[site.function].body[site.pc].loc (ptx_line, and file/line from .loc).
+//  * Source positions: module->functions[site.function].body[site.pc].loc (ptx_line, and file/line from
+//  .loc).
 //  * Global-memory initialisation: every byte written through Simulator::write (or DeviceMemory::write, which
 //    the CLI's buffer initialisation uses) and every module-scope .global/.const variable (zero-initialised
 //    or with its initialiser) counts as initialised; DeviceMemory::host_written() answers for a byte range.
@@ -43,19 +44,19 @@ struct BlockIndex {
 // Who executed the instruction: block, warp within the block, and the instruction (function, pc).
 struct EventSite {
     BlockIndex block;
-    uint32_t warp = 0;          // warp index within the block (threads warp*32 .. warp*32+31 in linear tid order)
-    uint32_t function = 0;      // index into ir::Module::functions
-    uint32_t pc = 0;            // index into Function::body
+    uint32_t warp = 0;      // warp index within the block (threads warp*32 .. warp*32+31 in linear tid order)
+    uint32_t function = 0;  // index into ir::Module::functions
+    uint32_t pc = 0;        // index into Function::body
 };
 
 // The launch as a whole, reported once before the first block.
 struct LaunchInfo {
     const ir::Module* module = nullptr;
-    uint32_t kernel = 0;                    // function index of the .entry
+    uint32_t kernel = 0;  // function index of the .entry
     std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
     uint32_t threads_per_block = 0;
     uint32_t warps_per_block = 0;
-    uint32_t shared_bytes = 0;              // a block's shared window: static, then dynamic at its aligned start
+    uint32_t shared_bytes = 0;  // a block's shared window: static, then dynamic at its aligned start
 };
 
 enum class MemorySpace : uint8_t { global, shared, local, const_, param };
@@ -68,13 +69,13 @@ struct MemoryEvent {
     EventSite site;
     MemorySpace space = MemorySpace::global;
     MemoryKind kind = MemoryKind::read;
-    uint32_t bytes_per_lane = 0;            // width x vector count (ld.v4.f32: 16)
-    uint32_t active_mask = 0;               // lanes that performed the access
+    uint32_t bytes_per_lane = 0;  // width x vector count (ld.v4.f32: 16)
+    uint32_t active_mask = 0;     // lanes that performed the access
     // Per lane: global/const: device address; shared: byte offset in the block's shared window, or for an
     // access through a shared::cluster address (distributed shared memory, mapa) that address,
-    // ((rank + 1) << memory::kClusterRankShift) + offset in CTA `rank`'s window (it may be the block's own); local:
-    // memory::kLocalWindow + offset in the thread's stack; param: offset in the kernel's parameter buffer
-    // (kernel params) or in the thread's call-frame parameter area.
+    // ((rank + 1) << memory::kClusterRankShift) + offset in CTA `rank`'s window (it may be the block's own);
+    // local: memory::kLocalWindow + offset in the thread's stack; param: offset in the kernel's parameter
+    // buffer (kernel params) or in the thread's call-frame parameter area.
     std::array<uint64_t, 32> addr{};
     // Atomics: the operation, whether it reads the old value to compute the new one (false only for exch
     // and for mbarrier.init), and whether the old value is returned to a register (atom; false for red).
@@ -84,7 +85,7 @@ struct MemoryEvent {
     // Memory-model qualifiers as written (ld.acquire.gpu, st.release, atom.relaxed.cta, ld.volatile ...).
     ir::MemSem sem = ir::MemSem::none;
     ir::Scope scope = ir::Scope::none;
-    bool async = false;                     // issued by cp.async / cp.async.bulk
+    bool async = false;  // issued by cp.async / cp.async.bulk
 };
 
 enum class BarrierKind : uint8_t { sync, arrive, red };
@@ -95,12 +96,12 @@ inline constexpr uint32_t kClusterBarrierEvent = 16;
 // A warp executed bar.sync / bar.arrive / bar.red / barrier.sync (with at least one lane).
 struct BarrierEvent {
     EventSite site;
-    uint32_t barrier = 0;                   // barrier id 0..15; kClusterBarrierEvent: barrier.cluster
-    uint32_t arriving_mask = 0;             // lanes of this warp that executed the instruction
-    uint32_t live_mask = 0;                 // lanes of this warp that have not exited
-    uint32_t expected_threads = 0;          // the thread-count operand; 0: no operand (all non-exited warps)
+    uint32_t barrier = 0;           // barrier id 0..15; kClusterBarrierEvent: barrier.cluster
+    uint32_t arriving_mask = 0;     // lanes of this warp that executed the instruction
+    uint32_t live_mask = 0;         // lanes of this warp that have not exited
+    uint32_t expected_threads = 0;  // the thread-count operand; 0: no operand (all non-exited warps)
     BarrierKind kind = BarrierKind::sync;
-    bool aligned = false;                   // barrier.sync.aligned / bar.sync (which is aligned by definition)
+    bool aligned = false;  // barrier.sync.aligned / bar.sync (which is aligned by definition)
 };
 
 enum class WarpSyncKind : uint8_t { shfl, vote, match, redux, bar_warp_sync, elect, activemask };
@@ -109,12 +110,12 @@ enum class WarpSyncKind : uint8_t { shfl, vote, match, redux, bar_warp_sync, ele
 struct WarpSyncEvent {
     EventSite site;
     WarpSyncKind kind = WarpSyncKind::shfl;
-    uint32_t member_mask = 0;               // the membermask operand of the first executing lane
-    bool member_mask_uniform = true;        // false when executing lanes passed different member masks
+    uint32_t member_mask = 0;                 // the membermask operand of the first executing lane
+    bool member_mask_uniform = true;          // false when executing lanes passed different member masks
     std::array<uint32_t, 32> member_masks{};  // per executing lane: the member mask that lane passed
-    uint32_t executing_mask = 0;            // lanes that executed the instruction (guard applied)
-    uint32_t active_mask = 0;               // lanes currently active in the warp (at this pc, before the guard)
-    uint32_t live_mask = 0;                 // lanes of the warp that have not exited
+    uint32_t executing_mask = 0;              // lanes that executed the instruction (guard applied)
+    uint32_t active_mask = 0;  // lanes currently active in the warp (at this pc, before the guard)
+    uint32_t live_mask = 0;    // lanes of the warp that have not exited
     // Live lanes that have finished the kernel: they wait on the reconvergence stack at an unguarded ret/exit
     // of the kernel and will execute nothing else before exiting (`if (i >= n) return;` before the
     // collective; a GPU has retired them already). leaving_pc: that ret/exit (in the kernel function) for the
@@ -128,14 +129,14 @@ enum class FenceKind : uint8_t { membar, fence, fence_proxy, fence_mbarrier_init
 struct FenceEvent {
     EventSite site;
     FenceKind kind = FenceKind::fence;
-    ir::MemSem sem = ir::MemSem::none;      // fence.acq_rel / fence.sc (membar: sc)
-    ir::Scope scope = ir::Scope::none;      // cta / cluster / gpu / sys (membar.cta -> cta, .gl -> gpu)
+    ir::MemSem sem = ir::MemSem::none;  // fence.acq_rel / fence.sc (membar: sc)
+    ir::Scope scope = ir::Scope::none;  // cta / cluster / gpu / sys (membar.cta -> cta, .gl -> gpu)
     uint32_t executing_mask = 0;
 };
 
 // Default no-op methods: a checker overrides what it needs. Calls come from one host thread per launch.
 class ExecutionObserver {
-public:
+  public:
     virtual ~ExecutionObserver() = default;
     virtual void on_launch_begin(const LaunchInfo&) {}
     virtual void on_launch_end() {}

@@ -15,19 +15,20 @@ namespace warpsim::engine {
 bool read_guest(Exec& x, uint32_t lane, uint64_t addr, void* out, std::size_t n) {
     const uint8_t* p = nullptr;
     switch (memory::classify_generic(addr)) {
-    case memory::GenericSpace::shared: {
-        const uint64_t off = addr - memory::kSharedWindow;
-        const auto& sh = x.block->shared;
-        if (off <= sh.size() && n <= sh.size() - off) p = sh.data() + off;
-        break;
-    }
-    case memory::GenericSpace::local: {
-        const uint64_t off = addr - memory::kLocalWindow;
-        const auto& st = x.warp->local[lane];
-        if (off <= st.size() && n <= st.size() - off) p = st.data() + off;
-        break;
-    }
-    default: p = x.launch->memory->translate(addr, n);
+        case memory::GenericSpace::shared: {
+            const uint64_t off = addr - memory::kSharedWindow;
+            const auto& sh = x.block->shared;
+            if (off <= sh.size() && n <= sh.size() - off) p = sh.data() + off;
+            break;
+        }
+        case memory::GenericSpace::local: {
+            const uint64_t off = addr - memory::kLocalWindow;
+            const auto& st = x.warp->local[lane];
+            if (off <= st.size() && n <= st.size() - off) p = st.data() + off;
+            break;
+        }
+        default:
+            p = x.launch->memory->translate(addr, n);
     }
     if (!p) return false;
     std::memcpy(out, p, n);
@@ -47,7 +48,7 @@ std::string read_guest_string(Exec& x, uint64_t addr, uint32_t lane) {
 namespace {
 
 struct Conversion {
-    std::string spec;   // "%-8.3f" with the length modifier removed
+    std::string spec;  // "%-8.3f" with the length modifier removed
     char conv = 0;
     uint32_t arg_bytes = 0;
     bool too_wide = false;  // a width or precision above kMaxPrintfField: printed as written
@@ -100,19 +101,35 @@ Conversion parse_conversion(const std::string& f, std::size_t& i) {
     i = j + 1;
     const bool wide = len == "l" || len == "ll" || len == "j" || len == "z" || len == "t" || len == "q";
     switch (c.conv) {
-    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c':
-        c.arg_bytes = wide ? 8 : 4;
-        c.spec = "%" + flags_width + (wide ? "ll" : "") + c.conv;
-        break;
-    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
-        c.arg_bytes = 8;
-        c.spec = "%" + flags_width + c.conv;
-        break;
-    case 's': case 'p':
-        c.arg_bytes = 8;
-        c.spec = "%" + flags_width + c.conv;
-        break;
-    default: c.spec = "%" + flags_width + len + std::string(1, c.conv); c.arg_bytes = 0;
+        case 'd':
+        case 'i':
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o':
+        case 'c':
+            c.arg_bytes = wide ? 8 : 4;
+            c.spec = "%" + flags_width + (wide ? "ll" : "") + c.conv;
+            break;
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+        case 'a':
+        case 'A':
+            c.arg_bytes = 8;
+            c.spec = "%" + flags_width + c.conv;
+            break;
+        case 's':
+        case 'p':
+            c.arg_bytes = 8;
+            c.spec = "%" + flags_width + c.conv;
+            break;
+        default:
+            c.spec = "%" + flags_width + len + std::string(1, c.conv);
+            c.arg_bytes = 0;
     }
     return c;
 }
@@ -123,11 +140,21 @@ std::string format_device_printf(const std::string& f, const uint8_t* args, std:
     std::string out;
     std::size_t off = 0;
     for (std::size_t i = 0; i < f.size();) {
-        if (f[i] != '%') { out.push_back(f[i++]); continue; }
-        if (i + 1 < f.size() && f[i + 1] == '%') { out.push_back('%'); i += 2; continue; }
+        if (f[i] != '%') {
+            out.push_back(f[i++]);
+            continue;
+        }
+        if (i + 1 < f.size() && f[i + 1] == '%') {
+            out.push_back('%');
+            i += 2;
+            continue;
+        }
         const std::size_t start = i;
         Conversion c = parse_conversion(f, i);
-        if (c.spec.find('*') != std::string::npos || c.arg_bytes == 0) { out += c.spec; continue; }
+        if (c.spec.find('*') != std::string::npos || c.arg_bytes == 0) {
+            out += c.spec;
+            continue;
+        }
         off = (off + c.arg_bytes - 1) / c.arg_bytes * c.arg_bytes;
         uint64_t raw = 0;
         if (off + c.arg_bytes <= args_size) std::memcpy(&raw, args + off, c.arg_bytes);
@@ -138,21 +165,37 @@ std::string format_device_printf(const std::string& f, const uint8_t* args, std:
         }
         const char* spec = c.spec.c_str();
         switch (c.conv) {
-        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
-            double d;
-            std::memcpy(&d, &raw, 8);
-            append_formatted(out, spec, d);
-            break;
-        }
-        case 's': out += "<string>"; break;  // replaced by the caller
-        case 'p': append_formatted(out, "0x%llx", static_cast<unsigned long long>(raw)); break;
-        case 'd': case 'i':
-            if (c.arg_bytes == 8) append_formatted(out, spec, static_cast<long long>(raw));
-            else append_formatted(out, spec, static_cast<int>(static_cast<int32_t>(raw)));
-            break;
-        default:
-            if (c.arg_bytes == 8) append_formatted(out, spec, static_cast<unsigned long long>(raw));
-            else append_formatted(out, spec, static_cast<unsigned>(raw));
+            case 'f':
+            case 'F':
+            case 'e':
+            case 'E':
+            case 'g':
+            case 'G':
+            case 'a':
+            case 'A': {
+                double d;
+                std::memcpy(&d, &raw, 8);
+                append_formatted(out, spec, d);
+                break;
+            }
+            case 's':
+                out += "<string>";
+                break;  // replaced by the caller
+            case 'p':
+                append_formatted(out, "0x%llx", static_cast<unsigned long long>(raw));
+                break;
+            case 'd':
+            case 'i':
+                if (c.arg_bytes == 8)
+                    append_formatted(out, spec, static_cast<long long>(raw));
+                else
+                    append_formatted(out, spec, static_cast<int>(static_cast<int32_t>(raw)));
+                break;
+            default:
+                if (c.arg_bytes == 8)
+                    append_formatted(out, spec, static_cast<unsigned long long>(raw));
+                else
+                    append_formatted(out, spec, static_cast<unsigned>(raw));
         }
     }
     return out;
@@ -162,16 +205,27 @@ namespace {
 
 // Like format_device_printf, but %s arguments are read from guest memory; `arguments` counts the
 // conversions that took an argument.
-std::string format_lane(Exec& x, uint32_t lane, const std::string& f, uint64_t args_addr, int32_t& arguments) {
+std::string format_lane(Exec& x, uint32_t lane, const std::string& f, uint64_t args_addr,
+                        int32_t& arguments) {
     std::string out;
     arguments = 0;
     std::size_t off = 0;
     for (std::size_t i = 0; i < f.size();) {
-        if (f[i] != '%') { out.push_back(f[i++]); continue; }
-        if (i + 1 < f.size() && f[i + 1] == '%') { out.push_back('%'); i += 2; continue; }
+        if (f[i] != '%') {
+            out.push_back(f[i++]);
+            continue;
+        }
+        if (i + 1 < f.size() && f[i + 1] == '%') {
+            out.push_back('%');
+            i += 2;
+            continue;
+        }
         const std::size_t start = i;
         Conversion c = parse_conversion(f, i);
-        if (c.arg_bytes == 0 || c.spec.find('*') != std::string::npos) { out += f.substr(start, i - start); continue; }
+        if (c.arg_bytes == 0 || c.spec.find('*') != std::string::npos) {
+            out += f.substr(start, i - start);
+            continue;
+        }
         ++arguments;
         off = (off + c.arg_bytes - 1) / c.arg_bytes * c.arg_bytes;
         uint8_t raw[8] = {};
@@ -212,7 +266,8 @@ void exec_vprintf(Exec& x, const DInst& in, uint32_t exec) {
         if (const uint64_t format_addr = arg(0)) {
             const std::string format = read_guest_string(x, format_addr, l);
             std::string text = format_lane(x, l, format, arg(1), n);
-            // The formatting is work the instruction budget pays for: one thread-instruction a byte read or made.
+            // The formatting is work the instruction budget pays for: one thread-instruction a byte read or
+            // made.
             x.launch->budget_used->fetch_add(format.size() + text.size(), std::memory_order_relaxed);
             x.block->printf_bytes += text.size();
             x.block->printf_records.push_back({x.warp->index, x.block->printf_seq++, std::move(text)});

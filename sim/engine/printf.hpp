@@ -29,16 +29,19 @@ inline constexpr uint64_t kMaxPrintfField = 4096;
 // bytes are held, the oldest records are overwritten, as the CUDA Programming Guide describes the buffer
 // ("circular ... older output is overwritten"). Records are counted by their formatted text.
 class PrintfFifo {
-public:
+  public:
     explicit PrintfFifo(uint64_t capacity = uint64_t{1} << 20) : capacity_(capacity) {}
     void push(std::string text);
-    void append(PrintfFifo&& later);   // `later`'s records follow this one's
-    void note_dropped(uint64_t records, uint64_t bytes) { dropped_records_ += records; dropped_bytes_ += bytes; }
+    void append(PrintfFifo&& later);  // `later`'s records follow this one's
+    void note_dropped(uint64_t records, uint64_t bytes) {
+        dropped_records_ += records;
+        dropped_bytes_ += bytes;
+    }
     std::string text() const;
     uint64_t dropped_records() const { return dropped_records_; }
     uint64_t dropped_bytes() const { return dropped_bytes_; }
 
-private:
+  private:
     void trim();
     uint64_t capacity_;
     uint64_t bytes_ = 0;

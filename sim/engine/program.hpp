@@ -36,21 +36,21 @@ struct DInst {
     ir::Type type2 = ir::Type::none;
     uint8_t ndst = 0, nsrc = 0;
     uint8_t vec = 1;
-    uint8_t neg_mask = 0;           // bit i: source i is a negated predicate
+    uint8_t neg_mask = 0;  // bit i: source i is a negated predicate
     AddrSpace space = AddrSpace::global;
     uint32_t guard = kNone;
     bool guard_neg = false;
     // Up to 8 destinations/sources: ld/st .v8 (sm_100's 256-bit .b32/.f32 vectors) has eight registers.
     std::array<uint32_t, 8> dst{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
     std::array<uint32_t, 8> src{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
-    uint32_t addr_reg = kNone;      // memory operand's register, kNone for [sym+imm] / [imm]
-    int64_t offset = 0;             // memory operand's constant part (symbol base + imm)
-    uint32_t target = kNone;        // branch target pc / callee function index
-    uint32_t rpc = kNone;           // reconvergence pc of a branch
-    uint32_t aux = 0;               // handler-specific (sreg id, call-site index, ...)
+    uint32_t addr_reg = kNone;  // memory operand's register, kNone for [sym+imm] / [imm]
+    int64_t offset = 0;         // memory operand's constant part (symbol base + imm)
+    uint32_t target = kNone;    // branch target pc / callee function index
+    uint32_t rpc = kNone;       // reconvergence pc of a branch
+    uint32_t aux = 0;           // handler-specific (sreg id, call-site index, ...)
     uint32_t pc = 0;
     std::array<ExtraAddr, 2> more_addr;  // memory operands after the first, in order
-    uint8_t naddr = 0;                  // memory operands in all
+    uint8_t naddr = 0;                   // memory operands in all
     const ir::Instruction* ir = nullptr;
 };
 
@@ -59,9 +59,9 @@ struct CallSite {
     uint32_t callee = kNone;        // function index; kNone for an indirect call
     uint32_t indirect_reg = kNone;  // indirect call: the register holding the function address
     struct Slot {
-        bool from_reg = false;      // a register or immediate argument instead of a .param variable
+        bool from_reg = false;  // a register or immediate argument instead of a .param variable
         uint32_t reg = kNone;
-        uint32_t caller_off = 0;    // offset in the caller's param area
+        uint32_t caller_off = 0;  // offset in the caller's param area
     };
     std::vector<Slot> args, rets;
 };
@@ -75,22 +75,22 @@ struct SregSlot {
 
 struct DecodedFunction {
     const ir::Function* fn = nullptr;
-    uint32_t index = 0;             // in Module::functions
-    uint32_t num_regs = 0;          // declared + constants + special pseudo registers
-    std::vector<uint64_t> reg_init; // (reg, value) pairs flattened: constants
+    uint32_t index = 0;              // in Module::functions
+    uint32_t num_regs = 0;           // declared + constants + special pseudo registers
+    std::vector<uint64_t> reg_init;  // (reg, value) pairs flattened: constants
     std::vector<uint32_t> const_regs;
     std::vector<SregSlot> sregs;
     std::vector<uint64_t> reg_width_mask;
     std::vector<DInst> code;
     std::vector<CallSite> calls;
-    uint32_t local_bytes = 0;       // this frame's .local depot size per thread
-    uint32_t param_bytes = 0;       // this frame's .param area (formals, returns, call-site variables)
+    uint32_t local_bytes = 0;              // this frame's .local depot size per thread
+    uint32_t param_bytes = 0;              // this frame's .param area (formals, returns, call-site variables)
     std::vector<uint32_t> formal_offsets;  // formals in the param area
     // .local depot variables and call-site .param variables: frame-relative offsets.
     std::map<std::string, std::pair<AddrSpace, uint32_t>, std::less<>> frame_symbols;
     std::vector<uint32_t> return_offsets;
-    bool uses_global_atomics = false;      // non-commutative cross-block interaction (see launch schedule)
-    uint32_t static_shared = 0;            // kernels: bytes of static shared memory (dynamic starts after, 16-aligned)
+    bool uses_global_atomics = false;  // non-commutative cross-block interaction (see launch schedule)
+    uint32_t static_shared = 0;  // kernels: bytes of static shared memory (dynamic starts after, 16-aligned)
 };
 
 struct Program {

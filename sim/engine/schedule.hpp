@@ -2,9 +2,9 @@
 // and another quantum per turn in each block, and another order of blocks. Seed 0 is the engine's own order.
 //
 // Every order produced here is one a GPU could pick: warps of a block are independent until a barrier, and
-// barriers keep their meaning because the block runner never lets a waiting warp run. The order depends on the
-// seed and the block's linear index only, never on the host worker that runs the block, so a launch with a
-// given seed gives the same results with any number of workers.
+// barriers keep their meaning because the block runner never lets a waiting warp run. The order depends on
+// the seed and the block's linear index only, never on the host worker that runs the block, so a launch with
+// a given seed gives the same results with any number of workers.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace warpsim::engine {
 
 // splitmix64: small, fast and good enough to pick orders (not for anything statistical).
 class ScheduleRng {
-public:
+  public:
     explicit ScheduleRng(uint64_t state) : state_(state) {}
     uint64_t next() {
         uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
@@ -27,17 +27,17 @@ public:
     }
     uint64_t below(uint64_t n) { return n ? next() % n : 0; }
 
-private:
+  private:
     uint64_t state_;
 };
 
 // The order in which a block's warps take their turns, round by round, and how long each turn lasts.
 // Seed 0: warps in index order, `base_quantum` instructions a turn (no state, no random numbers).
 // Otherwise each round is a fresh permutation, and each turn lasts 1..G instructions where the granularity G
-// (1, 2, 4, 16, 64, 256 or `base_quantum`) is drawn once per block: some seeds interleave warps instruction by
-// instruction, others in long stretches.
+// (1, 2, 4, 16, 64, 256 or `base_quantum`) is drawn once per block: some seeds interleave warps instruction
+// by instruction, others in long stretches.
 class WarpOrder {
-public:
+  public:
     WarpOrder(uint64_t seed, uint64_t block_linear, uint32_t warps, uint64_t base_quantum)
         : rng_(seed ^ (block_linear * 0xd1b54a32d192ed03ull)), base_(base_quantum), seeded_(seed != 0) {
         if (!seeded_) return;
@@ -54,7 +54,7 @@ public:
     uint32_t warp(uint32_t k) const { return seeded_ ? order_[k] : k; }
     uint64_t quantum() { return seeded_ ? 1 + rng_.below(granularity_) : base_; }
 
-private:
+  private:
     ScheduleRng rng_;
     uint64_t base_;
     uint64_t granularity_ = 1;
@@ -65,7 +65,7 @@ private:
 // A permutation of 0..n-1 (k -> (a k + c) mod n with a coprime to n): the order of blocks within a chunk, and
 // of chunks. Seed 0: the identity.
 class BlockOrder {
-public:
+  public:
     BlockOrder(uint64_t seed, uint64_t salt, uint64_t n) : n_(n) {
         if (!seed || n < 2 || n >= (1ull << 32)) return;  // below 2^32, a k + c cannot overflow
         identity_ = false;
@@ -76,7 +76,7 @@ public:
     }
     uint64_t at(uint64_t k) const { return identity_ ? k : (a_ * k + c_) % n_; }
 
-private:
+  private:
     uint64_t n_;
     uint64_t a_ = 1, c_ = 0;
     bool identity_ = true;

@@ -2,9 +2,9 @@
 // relocations, pre-decoding), launch checks, and the block schedule over host workers.
 #include "sim/engine/simulator.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cstring>
-#include <fmt/format.h>
 #include <thread>
 
 #include "sim/engine/block_runner.hpp"
@@ -27,10 +27,18 @@ struct Simulator::LoadedModule {
 Simulator::Simulator() = default;
 Simulator::~Simulator() = default;
 
-uint64_t Simulator::malloc(uint64_t bytes) { return memory_.malloc(bytes); }
-bool Simulator::free(uint64_t addr) { return memory_.free(addr); }
-bool Simulator::write(uint64_t addr, std::span<const uint8_t> bytes) { return memory_.write(addr, bytes); }
-std::optional<std::vector<uint8_t>> Simulator::read(uint64_t addr, uint64_t n) const { return memory_.read(addr, n); }
+uint64_t Simulator::malloc(uint64_t bytes) {
+    return memory_.malloc(bytes);
+}
+bool Simulator::free(uint64_t addr) {
+    return memory_.free(addr);
+}
+bool Simulator::write(uint64_t addr, std::span<const uint8_t> bytes) {
+    return memory_.write(addr, bytes);
+}
+std::optional<std::vector<uint8_t>> Simulator::read(uint64_t addr, uint64_t n) const {
+    return memory_.read(addr, n);
+}
 
 LoadResult Simulator::load(const ir::Module& module, const Placement& placed) {
     LoadedModule* m = loaded(module, &placed);
@@ -46,10 +54,13 @@ Simulator::LoadedModule* Simulator::loaded(const ir::Module& module, const Place
         const uint64_t size = v.size_bytes();
         if (size == 0) continue;
         uint64_t addr = 0;
-        if (auto at = placed ? placed->find(v.name) : Placement::const_iterator{}; placed && at != placed->end()) {
+        if (auto at = placed ? placed->find(v.name) : Placement::const_iterator{};
+            placed && at != placed->end()) {
             if (!memory_.translate(at->second, size)) {
-                lm->load_error = fmt::format("module variable {} ({} bytes) was placed at 0x{:x}, where no mapped "
-                                             "memory of that size is", v.name, size, at->second);
+                lm->load_error = fmt::format(
+                    "module variable {} ({} bytes) was placed at 0x{:x}, where no mapped "
+                    "memory of that size is",
+                    v.name, size, at->second);
                 continue;
             }
             addr = at->second;
@@ -62,7 +73,8 @@ Simulator::LoadedModule* Simulator::loaded(const ir::Module& module, const Place
         }
         lm->layout.global_addr[v.name] = addr;
         memory_.mark_host_written(addr, size);  // static storage: zero or its initialiser
-        if (!v.init.empty()) memory_.write(addr, std::span(v.init.data(), std::min<uint64_t>(v.init.size(), size)));
+        if (!v.init.empty())
+            memory_.write(addr, std::span(v.init.data(), std::min<uint64_t>(v.init.size(), size)));
     }
     for (const auto& v : module.globals) {  // relocations need every variable's address
         auto base = lm->layout.global_addr.find(v.name);
@@ -70,13 +82,18 @@ Simulator::LoadedModule* Simulator::loaded(const ir::Module& module, const Place
         for (const auto& r : v.relocs) {
             auto target = lm->layout.global_addr.find(r.symbol);
             uint64_t value = 0;
-            if (target != lm->layout.global_addr.end()) value = target->second;
-            else if (const ir::Function* f = module.find_function(r.symbol)) value = memory::function_address(static_cast<uint64_t>(f - module.functions.data()));
-            else lm->load_error = fmt::format("initialiser of {} refers to unknown symbol {}", v.name, r.symbol);
+            if (target != lm->layout.global_addr.end())
+                value = target->second;
+            else if (const ir::Function* f = module.find_function(r.symbol))
+                value = memory::function_address(static_cast<uint64_t>(f - module.functions.data()));
+            else
+                lm->load_error =
+                    fmt::format("initialiser of {} refers to unknown symbol {}", v.name, r.symbol);
             value += static_cast<uint64_t>(r.addend);
             uint8_t bytes[8];
             std::memcpy(bytes, &value, 8);
-            memory_.write(base->second + r.offset, std::span<const uint8_t>(bytes, std::min<uint8_t>(r.bytes, 8)));
+            memory_.write(base->second + r.offset,
+                          std::span<const uint8_t>(bytes, std::min<uint8_t>(r.bytes, 8)));
         }
     }
     lm->program = decode_module(module, lm->layout);
@@ -97,8 +114,8 @@ namespace {
 
 // Launch shapes the device cannot run: on an H200 (CUDA 13, driver 580) the launch answers
 // cudaErrorInvalidValue "invalid argument" for a zero or too large grid or block, a block of 2048 threads, a
-// block larger than the kernel's __launch_bounds__ and more dynamic shared memory than the limit (CUDA 12 said
-// "invalid configuration argument" for some of these; tests/hardware/h200/results.json,
+// block larger than the kernel's __launch_bounds__ and more dynamic shared memory than the limit (CUDA 12
+// said "invalid configuration argument" for some of these; tests/hardware/h200/results.json,
 // tests/hardware/programs/h200/results.json: error.grid_zero, error.block_zero, error.grid_x_too_big,
 // error.dyn_shared_48k_plus_1, error.dyn_shared_optin).
 LaunchError shape_error(std::string details) {
@@ -111,17 +128,22 @@ LaunchError resource_error(std::string details) {
 }
 
 // .maxntid (__launch_bounds__) caps the block's thread count; .reqntid fixes the block shape.
-std::optional<LaunchError> check_launch_bounds(const LaunchConfig& c, uint64_t threads, const ir::Function& fn) {
+std::optional<LaunchError> check_launch_bounds(const LaunchConfig& c, uint64_t threads,
+                                               const ir::Function& fn) {
     const auto& mx = fn.perf.maxntid;
     const uint64_t max_threads = uint64_t{std::max(mx[0], 1u)} * std::max(mx[1], 1u) * std::max(mx[2], 1u);
     if (mx[0] && threads > max_threads)
-        return shape_error(fmt::format("the block has {} threads; {} was compiled for at most {} (.maxntid / "
-                                       "__launch_bounds__)", threads, fn.name, max_threads));
+        return shape_error(
+            fmt::format("the block has {} threads; {} was compiled for at most {} (.maxntid / "
+                        "__launch_bounds__)",
+                        threads, fn.name, max_threads));
     const auto& rq = fn.perf.reqntid;
-    if (rq[0] && (c.block[0] != rq[0] || c.block[1] != std::max(rq[1], 1u) || c.block[2] != std::max(rq[2], 1u)))
-        return shape_error(fmt::format("{} requires a block of exactly {}x{}x{} threads (.reqntid); the launch "
-                                       "has {}x{}x{}", fn.name, rq[0], std::max(rq[1], 1u), std::max(rq[2], 1u),
-                                       c.block[0], c.block[1], c.block[2]));
+    if (rq[0] &&
+        (c.block[0] != rq[0] || c.block[1] != std::max(rq[1], 1u) || c.block[2] != std::max(rq[2], 1u)))
+        return shape_error(fmt::format(
+            "{} requires a block of exactly {}x{}x{} threads (.reqntid); the launch "
+            "has {}x{}x{}",
+            fn.name, rq[0], std::max(rq[1], 1u), std::max(rq[2], 1u), c.block[0], c.block[1], c.block[2]));
     return std::nullopt;
 }
 
@@ -132,35 +154,40 @@ std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunc
     for (int i = 0; i < 3; ++i) {
         if (c.block[i] == 0) return shape_error(fmt::format("blockDim.{} = 0", axis[i]));
         if (c.block[i] > lim.max_block_dim[i])
-            return shape_error(fmt::format("blockDim.{} = {} is outside 1..{}", axis[i], c.block[i], lim.max_block_dim[i]));
+            return shape_error(
+                fmt::format("blockDim.{} = {} is outside 1..{}", axis[i], c.block[i], lim.max_block_dim[i]));
         if (c.grid[i] == 0 || c.grid[i] > lim.max_grid_dim[i])
-            return shape_error(fmt::format("gridDim.{} = {} is outside 1..{}", axis[i], c.grid[i], lim.max_grid_dim[i]));
+            return shape_error(
+                fmt::format("gridDim.{} = {} is outside 1..{}", axis[i], c.grid[i], lim.max_grid_dim[i]));
         threads *= c.block[i];
     }
     if (threads > lim.max_threads_per_block)
-        return shape_error(fmt::format("the block has {} threads ({}x{}x{}); the limit is {} per block", threads,
-                                        c.block[0], c.block[1], c.block[2], lim.max_threads_per_block));
+        return shape_error(fmt::format("the block has {} threads ({}x{}x{}); the limit is {} per block",
+                                       threads, c.block[0], c.block[1], c.block[2],
+                                       lim.max_threads_per_block));
     if (auto e = check_launch_bounds(c, threads, *k.fn)) return e;
     if (c.registers_per_thread) {
         // Registers are allocated per warp in units of 256.
         const uint64_t warps = (threads + 31) / 32;
         const uint64_t per_warp = (uint64_t{c.registers_per_thread} * 32 + 255) / 256 * 256;
         if (per_warp * warps > lim.registers_per_sm)
-            return resource_error(fmt::format("{} registers per thread x {} threads need {} registers (allocated "
-                                              "per warp in units of 256); an SM has {}",
-                                              c.registers_per_thread, threads, per_warp * warps, lim.registers_per_sm));
+            return resource_error(
+                fmt::format("{} registers per thread x {} threads need {} registers (allocated "
+                            "per warp in units of 256); an SM has {}",
+                            c.registers_per_thread, threads, per_warp * warps, lim.registers_per_sm));
     }
     const uint64_t shared = uint64_t{k.static_shared} + c.dynamic_shared_bytes;
     const bool opted = c.max_dynamic_shared_optin > 0;
     const uint64_t limit = opted ? lim.shared_per_block_optin : lim.shared_per_block_default;
     if (opted && c.dynamic_shared_bytes > c.max_dynamic_shared_optin)
         return shape_error(fmt::format("{} bytes of dynamic shared memory exceed the opted-in maximum of {}",
-                                          c.dynamic_shared_bytes, c.max_dynamic_shared_optin));
+                                       c.dynamic_shared_bytes, c.max_dynamic_shared_optin));
     if (shared > limit)
         return shape_error(fmt::format(
             "the block needs {} bytes of shared memory ({} static + {} dynamic); the limit is {}{}", shared,
             k.static_shared, c.dynamic_shared_bytes, limit,
-            opted ? "" : " without cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in allows up to 227 KiB)"));
+            opted ? ""
+                  : " without cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in allows up to 227 KiB)"));
     return std::nullopt;
 }
 
@@ -227,24 +254,29 @@ bool needs_block_order(const Program& prog, uint32_t k) {
     return false;
 }
 
-// LaunchConfig::only_blocks: distinct blocks of the grid, of a launch without clusters that is not cooperative.
+// LaunchConfig::only_blocks: distinct blocks of the grid, of a launch without clusters that is not
+// cooperative.
 std::optional<LaunchError> check_block_list(const LaunchConfig& cfg, uint64_t nblocks,
                                             const std::array<uint32_t, 3>& cluster) {
     if (cfg.cooperative || uint64_t{cluster[0]} * cluster[1] * cluster[2] > 1)
-        return LaunchError(Fault::not_supported, "a launch of some of its blocks only (sampling) cannot be "
-                                                 "cooperative or use thread-block clusters: run it whole");
+        return LaunchError(Fault::not_supported,
+                           "a launch of some of its blocks only (sampling) cannot be "
+                           "cooperative or use thread-block clusters: run it whole");
     if (cfg.skip_block) {
         if (!cfg.only_blocks.empty() || *cfg.skip_block >= nblocks)
-            return LaunchError(Fault::invalid_value, fmt::format("the skipped block {} is not one of the grid's {} "
-                                                                 "(or a block list is given too)", *cfg.skip_block,
-                                                                 nblocks));
+            return LaunchError(Fault::invalid_value,
+                               fmt::format("the skipped block {} is not one of the grid's {} "
+                                           "(or a block list is given too)",
+                                           *cfg.skip_block, nblocks));
         return std::nullopt;
     }
     std::vector<uint64_t> sorted = cfg.only_blocks;
     std::sort(sorted.begin(), sorted.end());
     if (sorted.back() >= nblocks)
-        return LaunchError(Fault::invalid_value, fmt::format("block {} of the block list is outside the grid of {} "
-                                                             "blocks", sorted.back(), nblocks));
+        return LaunchError(Fault::invalid_value,
+                           fmt::format("block {} of the block list is outside the grid of {} "
+                                       "blocks",
+                                       sorted.back(), nblocks));
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
         return LaunchError(Fault::invalid_value, "the block list names a block twice");
     return std::nullopt;
@@ -263,7 +295,8 @@ void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
     for (uint64_t k = 0; k < c.last - c.first && !c.error; ++k) {
         const uint64_t lin = L.block_at(c.first + order.at(k));
         BlockContext b;
-        init_block(b, L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges, &registers);
+        init_block(b, L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges,
+                   &registers);
         run_block(b);
         recycle_frames(b);
         fold_block(L, b, c);
@@ -300,7 +333,8 @@ void run_cooperative_chunk(const LaunchContext& L, Chunk& c, bool with_counters)
     std::vector<BlockContext> blocks(c.last - c.first);
     for (uint64_t k = 0; k < blocks.size(); ++k) {
         const uint64_t lin = c.first + k;
-        init_block(blocks[k], L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges, nullptr);
+        init_block(blocks[k], L, c, with_counters, {lin % gx, (lin / gx) % gy, lin / (gx * gy)}, backedges,
+                   nullptr);
     }
     run_together(blocks, nullptr);
     for (BlockContext& b : blocks) fold_block(L, b, c);
@@ -349,24 +383,26 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     const uint64_t grid_blocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2];
     if (cfg.cooperative) {
         if (explicit_cluster) {
-            result.error = LaunchError(Fault::not_supported, "cooperative launches of thread-block clusters are not "
-                                                              "supported yet: launch without a cluster shape");
+            result.error = LaunchError(Fault::not_supported,
+                                       "cooperative launches of thread-block clusters are not "
+                                       "supported yet: launch without a cluster shape");
             return result;
         }
         const uint64_t resident = uint64_t{cfg.limits.num_sms} * cfg.limits.max_blocks_per_sm;
         if (grid_blocks > resident) {
-            result.error = LaunchError(Fault::cooperative_launch_too_large,
-                                       fmt::format("a cooperative launch of {} blocks: at most {} ({} SMs x {}) can be "
-                                                   "resident at once", grid_blocks, resident, cfg.limits.num_sms,
-                                                   cfg.limits.max_blocks_per_sm));
+            result.error = LaunchError(
+                Fault::cooperative_launch_too_large,
+                fmt::format("a cooperative launch of {} blocks: at most {} ({} SMs x {}) can be "
+                            "resident at once",
+                            grid_blocks, resident, cfg.limits.num_sms, cfg.limits.max_blocks_per_sm));
             return result;
         }
     }
     const ir::ParamLayout pl = ir::param_layout(kernel.params);
     if (param_bytes.size() < pl.total) {
-        result.error = LaunchError(Fault::invalid_value,
-                                   fmt::format("{} takes {} bytes of parameters, {} were given", kernel.name,
-                                               pl.total, param_bytes.size()));
+        result.error =
+            LaunchError(Fault::invalid_value, fmt::format("{} takes {} bytes of parameters, {} were given",
+                                                          kernel.name, pl.total, param_bytes.size()));
         return result;
     }
     ++launch_count_;
@@ -382,7 +418,8 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     L.static_shared = k.static_shared;
     L.dynamic_shared = cfg.dynamic_shared_bytes;
     L.shared_base = lm->program.shared.base;
-    L.shared_window = static_cast<uint32_t>(lm->program.shared.block_bytes(L.kernel, cfg.dynamic_shared_bytes));
+    L.shared_window =
+        static_cast<uint32_t>(lm->program.shared.block_bytes(L.kernel, cfg.dynamic_shared_bytes));
     L.warps_per_block = (cfg.block[0] * cfg.block[1] * cfg.block[2] + 31) / 32;
     L.grid_id = launch_count_;
     L.timer_base = 1'000'000'000ull * launch_count_;
@@ -406,7 +443,8 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     // inc/dec; needs_block_order) run their blocks one after another in linear order on one worker;
     // otherwise chunks run on all workers and commutative integer red/atom use host atomics.
     // With thread-block clusters a chunk runs whole clusters: its indices count clusters (run_cluster_chunk).
-    uint64_t nblocks = uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2] / (uint64_t{cluster[0]} * cluster[1] * cluster[2]);
+    uint64_t nblocks =
+        uint64_t{cfg.grid[0]} * cfg.grid[1] * cfg.grid[2] / (uint64_t{cluster[0]} * cluster[1] * cluster[2]);
     const bool ordered = needs_block_order(lm->program, L.kernel);
     // A cooperative grid is one chunk: its blocks run together. Listed blocks are a chunk each.
     uint64_t nchunks = cfg.cooperative ? 1 : std::min<uint64_t>(nblocks, 256);
@@ -431,7 +469,8 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
         if (counters) chunks[c].counters = std::make_unique<counts::KernelCounters>(cfg.counts_config);
         chunks[c].printf = PrintfFifo(cfg.printf_fifo_bytes);
     }
-    uint32_t workers = cfg.host_workers ? cfg.host_workers : std::max(1u, std::thread::hardware_concurrency());
+    uint32_t workers =
+        cfg.host_workers ? cfg.host_workers : std::max(1u, std::thread::hardware_concurrency());
     if (ordered || cfg.observer) workers = 1;  // checkers keep per-block state: one block at a time, in order
     workers = static_cast<uint32_t>(std::min<uint64_t>(workers, nchunks));
     L.atomics_on_host = workers > 1;
@@ -459,9 +498,11 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     if (cfg.cooperative) {
         workspace.addr = memory_.malloc(256, "cooperative grid workspace");
         const uint32_t init[2] = {8, 0};
-        if (!workspace.addr || !memory_.write(workspace.addr, std::span(reinterpret_cast<const uint8_t*>(init), 8))) {
-            result.error = LaunchError(Fault::launch_out_of_resources, "no device memory for the cooperative launch's "
-                                                                       "grid workspace");
+        if (!workspace.addr ||
+            !memory_.write(workspace.addr, std::span(reinterpret_cast<const uint8_t*>(init), 8))) {
+            result.error = LaunchError(Fault::launch_out_of_resources,
+                                       "no device memory for the cooperative launch's "
+                                       "grid workspace");
             return result;
         }
         L.grid_workspace = workspace.addr;
@@ -496,8 +537,8 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     if (L.only_blocks && counters) {
         result.block_counts.reserve(chunks.size());
         for (uint64_t c = 0; c < nchunks; ++c)
-            result.block_counts.push_back({cfg.only_blocks[c], std::move(*chunks[c].counters), chunks[c].warp_insts,
-                                           chunks[c].thread_insts});
+            result.block_counts.push_back({cfg.only_blocks[c], std::move(*chunks[c].counters),
+                                           chunks[c].warp_insts, chunks[c].thread_insts});
     }
     result.printf_output = printf.text();
     result.printf_dropped_records = printf.dropped_records();

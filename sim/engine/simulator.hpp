@@ -48,23 +48,23 @@ struct LaunchProgress {
 
 inline constexpr double kDefaultTimeLimitSeconds = 1800;
 // cudaLimitPrintfFifoSize as the H200 reports it before any cudaDeviceSetLimit (tests/hardware/programs/h200:
-// 8,650,752 bytes; the Programming Guide's "1 MB" is not what CUDA 13 gives there). warpsim counts the bytes of
-// formatted text, the GPU its records (format pointer and arguments), so the two fill at different rates.
+// 8,650,752 bytes; the Programming Guide's "1 MB" is not what CUDA 13 gives there). warpsim counts the bytes
+// of formatted text, the GPU its records (format pointer and arguments), so the two fill at different rates.
 inline constexpr uint64_t kDefaultPrintfFifoBytes = 8'650'752;
 
 struct LaunchConfig {
     std::array<uint32_t, 3> grid{1, 1, 1};
     std::array<uint32_t, 3> block{1, 1, 1};
     uint32_t dynamic_shared_bytes = 0;
-    uint32_t max_dynamic_shared_optin = 0;   // cudaFuncAttributeMaxDynamicSharedMemorySize; 0: not opted in
-    uint32_t registers_per_thread = 0;       // 0: not checked
+    uint32_t max_dynamic_shared_optin = 0;  // cudaFuncAttributeMaxDynamicSharedMemorySize; 0: not opted in
+    uint32_t registers_per_thread = 0;      // 0: not checked
     // CTAs per thread-block cluster (cuLaunchKernelEx's cluster dimension); all 0: the kernel's
     // .reqnctapercluster (__cluster_dims__) if it has one, else no clusters (one-CTA clusters).
     std::array<uint32_t, 3> cluster{0, 0, 0};
     // A cooperative launch (cudaLaunchCooperativeKernel): all blocks run at the same time (their warps take
-    // turns across the grid, on one worker) and %envreg1:%envreg2 hold the address of a zeroed grid workspace,
-    // the barrier cooperative groups' grid.sync() spins on. The caller checks that the blocks could all be
-    // resident (occupancy); the engine refuses more than max_blocks_per_sm on every SM.
+    // turns across the grid, on one worker) and %envreg1:%envreg2 hold the address of a zeroed grid
+    // workspace, the barrier cooperative groups' grid.sync() spins on. The caller checks that the blocks
+    // could all be resident (occupancy); the engine refuses more than max_blocks_per_sm on every SM.
     bool cooperative = false;
     DeviceLimits limits;
     uint64_t max_instructions = 20'000'000'000ull;  // thread-instructions
@@ -74,12 +74,12 @@ struct LaunchConfig {
     // cudaLimitPrintfFifoSize: bytes of printf output a launch keeps; the oldest records are overwritten
     // when more is printed (the CUDA Programming Guide's "circular" buffer).
     uint64_t printf_fifo_bytes = kDefaultPrintfFifoBytes;
-    uint32_t host_workers = 1;               // 0: hardware concurrency
+    uint32_t host_workers = 1;  // 0: hardware concurrency
     // Another legal order of warp turns and of blocks (schedule.hpp), the same for any host_workers; 0: the
     // engine's own order. `warpsim check --schedules N` compares results across seeds.
     uint64_t schedule_seed = 0;
-    std::string ptx_file = "kernel.ptx";     // named in messages
-    counts::CountsConfig counts_config;      // for the per-chunk counters the engine creates
+    std::string ptx_file = "kernel.ptx";  // named in messages
+    counts::CountsConfig counts_config;   // for the per-chunk counters the engine creates
     // Correctness checkers (observer.hpp). nullptr: none. Set: blocks run one at a time in linear order on
     // one worker, and host_workers is ignored.
     ExecutionObserver* observer = nullptr;
@@ -89,8 +89,8 @@ struct LaunchConfig {
     // grid. Each listed block gets counters of its own, handed back in LaunchResult::block_counts besides
     // their sum (a sampled launch, sim/session/sampled_run.hpp). Not with clusters or cooperative launches.
     std::vector<uint64_t> only_blocks;
-    // A block of the grid that already ran on its own (an automatic sample's pilot block): the launch runs all
-    // the others. Not with only_blocks, clusters or cooperative launches.
+    // A block of the grid that already ran on its own (an automatic sample's pilot block): the launch runs
+    // all the others. Not with only_blocks, clusters or cooperative launches.
     std::optional<uint64_t> skip_block;
 };
 
@@ -98,15 +98,15 @@ struct LaunchConfig {
 struct FaultDetails {
     std::optional<uint64_t> address;
     uint32_t access_bytes = 0;
-    std::string space;               // "global", "shared", "local", ...
-    std::string access;              // "read", "write", "atomic"
+    std::string space;   // "global", "shared", "local", ...
+    std::string access;  // "read", "write", "atomic"
     memory::NearestAllocation nearest;
     std::array<uint32_t, 3> block{0, 0, 0};
     std::array<uint32_t, 3> thread{0, 0, 0};
     uint32_t ptx_line = 0;
-    std::string cuda_location;       // "kernel.cu:12" from .loc (inlined code: its chain, "hdr:107 in atomicAdd,
-                                     // inlined from kernel.cu:12"), empty without
-    std::string function;            // the function (kernel or .func) executing
+    std::string cuda_location;  // "kernel.cu:12" from .loc (inlined code: its chain, "hdr:107 in atomicAdd,
+                                // inlined from kernel.cu:12"), empty without
+    std::string function;       // the function (kernel or .func) executing
 };
 
 // A launch that failed: its kind (sim/engine/faults.def), and for reports CUDA's name and words for it.
@@ -115,9 +115,9 @@ struct LaunchError {
     // `message` empty: CUDA's words for the kind.
     LaunchError(Fault kind, std::string details, FaultDetails where = {}, std::string message = {});
     Fault kind = Fault::launch_failure;
-    std::string name;                // cuda_name(kind): "cudaErrorIllegalAddress"
-    std::string message;             // "an illegal memory access was encountered"
-    std::string details;             // multi-line human description
+    std::string name;     // cuda_name(kind): "cudaErrorIllegalAddress"
+    std::string message;  // "an illegal memory access was encountered"
+    std::string details;  // multi-line human description
     FaultDetails where;
 };
 
@@ -129,7 +129,7 @@ struct BlockCounts {
 };
 
 struct LaunchResult {
-    std::optional<LaunchError> error;   // nullopt: success
+    std::optional<LaunchError> error;  // nullopt: success
     std::string printf_output;
     uint64_t printf_dropped_records = 0;  // overwritten in the printf FIFO (LaunchConfig::printf_fifo_bytes)
     uint64_t printf_dropped_bytes = 0;
@@ -149,13 +149,13 @@ struct LoadResult {
 };
 
 class Simulator {
-public:
+  public:
     Simulator();
     ~Simulator();
     Simulator(const Simulator&) = delete;
     Simulator& operator=(const Simulator&) = delete;
 
-    uint64_t malloc(uint64_t bytes);          // 256-byte aligned; 0 on failure
+    uint64_t malloc(uint64_t bytes);  // 256-byte aligned; 0 on failure
     bool free(uint64_t addr);
     bool write(uint64_t addr, std::span<const uint8_t> bytes);
     std::optional<std::vector<uint8_t>> read(uint64_t addr, uint64_t n) const;
@@ -176,10 +176,11 @@ public:
 
     uint64_t launches() const { return launch_count_; }
     // Whether the kernel's blocks interact through global atomics whose outcome depends on their order (the
-    // engine then runs them one after another in linear order): running one of them first changes the results.
+    // engine then runs them one after another in linear order): running one of them first changes the
+    // results.
     bool blocks_interact(const ir::Module& module, const ir::Function& kernel);
 
-private:
+  private:
     struct LoadedModule;
     LoadedModule* loaded(const ir::Module& module, const Placement* placed = nullptr);
 

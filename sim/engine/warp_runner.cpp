@@ -2,9 +2,9 @@
 // reconvergence stack, with call frames, implicit returns and instruction accounting.
 #include "sim/engine/warp_runner.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cstring>
-#include <fmt/format.h>
 
 #include "sim/engine/handler_util.hpp"
 
@@ -19,46 +19,83 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
     const LaunchContext& L = *b.launch;
     const uint32_t c = s.component < 3 ? s.component : 0;
     switch (s.sreg) {
-    case S::tid: return tid[c];
-    case S::ntid: return L.block[c];
-    case S::ctaid: return b.ctaid[c];
-    case S::nctaid: return L.grid[c];
-    case S::laneid: return lane;
-    case S::warpid: return w.index;
-    case S::nwarpid: return 64;  // warps per SM on sm_90
-    case S::smid: return b.sm;
-    case S::nsmid: return L.cfg->limits.num_sms;
-    case S::gridid: return L.grid_id;
-    case S::lanemask_eq: return 1u << lane;
-    case S::lanemask_le: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
-    case S::lanemask_lt: return (1u << lane) - 1;
-    case S::lanemask_ge: return ~((1u << lane) - 1);
-    case S::lanemask_gt: return lane == 31 ? 0u : ~((2u << lane) - 1);
-    // A launch without clusters is a grid of one-CTA clusters (PTX ISA 10.x: %cluster_* of an implicit cluster).
-    case S::clusterid: return b.ctaid[c] / L.cluster[c];
-    case S::nclusterid: return L.grid[c] / L.cluster[c];
-    case S::cluster_ctaid: return b.ctaid[c] % L.cluster[c];
-    case S::cluster_nctaid: return L.cluster[c];
-    case S::cluster_ctarank: return b.cluster_rank;
-    case S::cluster_nctarank: return L.cluster[0] * L.cluster[1] * L.cluster[2];
-    case S::is_explicit_cluster: return L.explicit_cluster ? 1 : 0;
-    // The driver's ABI for cooperative groups: %envreg1 (high) and %envreg2 (low) hold the grid workspace's
-    // address (cooperative_groups/details/driver_abi.h); 0 outside a cooperative launch, where grid.sync()
-    // traps (cudaErrorLaunchFailure, as on the H200: tests/programs error.grid_sync_plain_launch).
-    case S::envreg:
-        return s.component == 1 ? L.grid_workspace >> 32 : s.component == 2 ? L.grid_workspace & 0xffffffffu : 0;
-    case S::dynamic_smem_size: return L.dynamic_shared;
-    // Rounded up to the 128-byte allocation unit of sm_8x/9x (PTX ISA 10.30; the H200 gives 384 for 64 static
-    // + 256 dynamic bytes); %aggr_smem_size adds the reserved region.
-    case S::total_smem_size: return (L.static_shared + L.dynamic_shared + 127) / 128 * 128;
-    case S::aggr_smem_size: return (L.static_shared + L.dynamic_shared + 127) / 128 * 128 + L.shared_base;
-    // The reserved region [0, shared_base) as the H200's driver (580.159.04) reports it for every block:
-    // begin 0, end 288, cap 1024, offsets 0 and 1 both 0 (tests/hardware/approx/reserved_smem_probe_h200.txt).
-    // Cooperative groups' tiles of more than 32 threads keep their scratch at %reserved_smem_offset_1.
-    case S::reserved_smem_offset_begin: case S::reserved_smem_offset_0: case S::reserved_smem_offset_1: return 0;
-    case S::reserved_smem_offset_end: return std::min<uint32_t>(L.shared_base, 288);
-    case S::reserved_smem_offset_cap: return L.shared_base;
-    default: return 0;
+        case S::tid:
+            return tid[c];
+        case S::ntid:
+            return L.block[c];
+        case S::ctaid:
+            return b.ctaid[c];
+        case S::nctaid:
+            return L.grid[c];
+        case S::laneid:
+            return lane;
+        case S::warpid:
+            return w.index;
+        case S::nwarpid:
+            return 64;  // warps per SM on sm_90
+        case S::smid:
+            return b.sm;
+        case S::nsmid:
+            return L.cfg->limits.num_sms;
+        case S::gridid:
+            return L.grid_id;
+        case S::lanemask_eq:
+            return 1u << lane;
+        case S::lanemask_le:
+            return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+        case S::lanemask_lt:
+            return (1u << lane) - 1;
+        case S::lanemask_ge:
+            return ~((1u << lane) - 1);
+        case S::lanemask_gt:
+            return lane == 31 ? 0u : ~((2u << lane) - 1);
+        // A launch without clusters is a grid of one-CTA clusters (PTX ISA 10.x: %cluster_* of an implicit
+        // cluster).
+        case S::clusterid:
+            return b.ctaid[c] / L.cluster[c];
+        case S::nclusterid:
+            return L.grid[c] / L.cluster[c];
+        case S::cluster_ctaid:
+            return b.ctaid[c] % L.cluster[c];
+        case S::cluster_nctaid:
+            return L.cluster[c];
+        case S::cluster_ctarank:
+            return b.cluster_rank;
+        case S::cluster_nctarank:
+            return L.cluster[0] * L.cluster[1] * L.cluster[2];
+        case S::is_explicit_cluster:
+            return L.explicit_cluster ? 1 : 0;
+        // The driver's ABI for cooperative groups: %envreg1 (high) and %envreg2 (low) hold the grid
+        // workspace's address (cooperative_groups/details/driver_abi.h); 0 outside a cooperative launch,
+        // where grid.sync() traps (cudaErrorLaunchFailure, as on the H200: tests/programs
+        // error.grid_sync_plain_launch).
+        case S::envreg:
+            return s.component == 1   ? L.grid_workspace >> 32
+                   : s.component == 2 ? L.grid_workspace & 0xffffffffu
+                                      : 0;
+        case S::dynamic_smem_size:
+            return L.dynamic_shared;
+        // Rounded up to the 128-byte allocation unit of sm_8x/9x (PTX ISA 10.30; the H200 gives 384 for 64
+        // static
+        // + 256 dynamic bytes); %aggr_smem_size adds the reserved region.
+        case S::total_smem_size:
+            return (L.static_shared + L.dynamic_shared + 127) / 128 * 128;
+        case S::aggr_smem_size:
+            return (L.static_shared + L.dynamic_shared + 127) / 128 * 128 + L.shared_base;
+        // The reserved region [0, shared_base) as the H200's driver (580.159.04) reports it for every block:
+        // begin 0, end 288, cap 1024, offsets 0 and 1 both 0
+        // (tests/hardware/approx/reserved_smem_probe_h200.txt). Cooperative groups' tiles of more than 32
+        // threads keep their scratch at %reserved_smem_offset_1.
+        case S::reserved_smem_offset_begin:
+        case S::reserved_smem_offset_0:
+        case S::reserved_smem_offset_1:
+            return 0;
+        case S::reserved_smem_offset_end:
+            return std::min<uint32_t>(L.shared_base, 288);
+        case S::reserved_smem_offset_cap:
+            return L.shared_base;
+        default:
+            return 0;
     }
 }
 
@@ -117,7 +154,8 @@ void pop_frame(Warp& w, RegisterFilePool* pool) {
             if (r.from_reg) {
                 uint64_t v = 0;
                 std::memcpy(&v, src, std::min<uint32_t>(bytes, 8));
-                caller.regs[static_cast<std::size_t>(r.reg) * 32 + l] = v & caller.code->reg_width_mask[r.reg];
+                caller.regs[static_cast<std::size_t>(r.reg) * 32 + l] =
+                    v & caller.code->reg_width_mask[r.reg];
             } else {
                 std::memcpy(w.params[l].data() + caller.param_base + r.caller_off, src, bytes);
             }
@@ -145,11 +183,11 @@ bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t ma
     }
     const uint64_t local_top = uint64_t{f.local_base} + fn.local_bytes;
     if (local_top > x.launch->cfg->limits.local_bytes_per_thread || w.frames.size() > 4096) {
-        raise_fault(x, in, static_cast<uint32_t>(std::countr_zero(mask)), Fault::launch_failure,
-                    {},
-                    fmt::format("call stack overflow: {} call frames need {} bytes of local memory per thread, the "
-                                "limit is {} (deep or unbounded recursion?)",
-                                w.frames.size() + 1, local_top, x.launch->cfg->limits.local_bytes_per_thread));
+        raise_fault(
+            x, in, static_cast<uint32_t>(std::countr_zero(mask)), Fault::launch_failure, {},
+            fmt::format("call stack overflow: {} call frames need {} bytes of local memory per thread, the "
+                        "limit is {} (deep or unbounded recursion?)",
+                        w.frames.size() + 1, local_top, x.launch->cfg->limits.local_bytes_per_thread));
         return false;
     }
     init_frame(f, fn, w, *x.block);
@@ -218,12 +256,18 @@ RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
     while (warp_insts < quantum) {
         Frame& f = w.frames.back();
         if (f.stack.empty()) {
-            if (w.frames.size() == 1) { status = RunStatus::done; break; }
+            if (w.frames.size() == 1) {
+                status = RunStatus::done;
+                break;
+            }
             pop_frame(w, b.register_pool);
             continue;
         }
         StackEntry& top = f.stack.back();
-        if (top.mask == 0 || top.pc == top.rpc) { f.stack.pop_back(); continue; }
+        if (top.mask == 0 || top.pc == top.rpc) {
+            f.stack.pop_back();
+            continue;
+        }
         const auto& code = f.code->code;
         if (top.pc >= code.size()) {  // fell off the end: an implicit ret (kernel: exit)
             const uint32_t m = top.mask;
@@ -254,10 +298,19 @@ RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
         x.R = f.regs.data();
         in.fn(x, in, exec);
         if (x.stop) {
-            if (b.error) { status = RunStatus::error; break; }
+            if (b.error) {
+                status = RunStatus::error;
+                break;
+            }
             x.stop = false;
-            if (w.state == WarpState::at_barrier) { status = RunStatus::barrier; break; }
-            if (w.yield) { w.yield = false; break; }
+            if (w.state == WarpState::at_barrier) {
+                status = RunStatus::barrier;
+                break;
+            }
+            if (w.yield) {
+                w.yield = false;
+                break;
+            }
         }
     }
     b.warp_insts += warp_insts;

@@ -34,7 +34,8 @@ uint32_t swizzle_row_bytes(Swizzle s);
 // added to the start address; then the swizzle XORs the address's 16-byte-chunk bits 4.. with bits 7..
 // (one bit for 32B, two for 64B, three for 128B): the pattern follows the absolute address, so a start
 // address advanced inside a swizzled row (a k-step) reads the same swizzled tile.
-uint32_t element_address(const MatrixDescriptor& d, bool mn_major, uint32_t element_bytes, uint32_t mn, uint32_t k);
+uint32_t element_address(const MatrixDescriptor& d, bool mn_major, uint32_t element_bytes, uint32_t mn,
+                         uint32_t k);
 
 // The swizzle alone, on a shared::cta byte address.
 uint32_t swizzle_address(uint32_t addr, Swizzle s);

@@ -15,7 +15,7 @@ inline constexpr uint64_t kAllocAlign = 256;
 // or local address (offset = generic - window base); everything else is global. The windows sit above the
 // heap so they never overlap an allocation. Shared offsets are per block, local offsets per thread.
 inline constexpr uint64_t kLocalWindow = 0x7ffe'0000'0000ull;
-inline constexpr uint64_t kLocalWindowSize = 0x1'0000'0000ull;   // 4 GiB
+inline constexpr uint64_t kLocalWindowSize = 0x1'0000'0000ull;  // 4 GiB
 inline constexpr uint64_t kSharedWindow = 0x7fff'0000'0000ull;
 inline constexpr uint64_t kSharedWindowSize = 0x1'0000'0000ull;  // 4 GiB
 
@@ -36,7 +36,9 @@ inline constexpr uint64_t kParamWindowSize = 0x1'0000'0000ull;
 // below the heap. Never zero, so `if (fp)` tests behave.
 inline constexpr uint64_t kFunctionBase = 0x0100'0000'0000ull;
 inline constexpr uint64_t kFunctionStride = 16;
-constexpr uint64_t function_address(uint64_t index) { return kFunctionBase + kFunctionStride * index; }
+constexpr uint64_t function_address(uint64_t index) {
+    return kFunctionBase + kFunctionStride * index;
+}
 
 enum class GenericSpace : uint8_t { global, shared, local, param };
 

@@ -1,16 +1,18 @@
 // sim/memory/device_memory.cpp — allocation table, bump allocator with guard gaps, checked translation.
 #include "sim/memory/device_memory.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cstring>
-#include <fmt/format.h>
 
 #include "sim/memory/address_map.hpp"
 
 namespace warpsim::memory {
 
 namespace {
-constexpr uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+constexpr uint64_t align_up(uint64_t v, uint64_t a) {
+    return (v + a - 1) / a * a;
+}
 }  // namespace
 
 uint64_t DeviceMemory::malloc(uint64_t bytes, std::string label, bool read_only) {
@@ -46,12 +48,14 @@ bool DeviceMemory::set_heap(uint64_t base, uint64_t limit) {
 
 bool DeviceMemory::map_host(uint64_t base, uint64_t size, uint8_t* host, std::string label) {
     if (size == 0 || !host || base + size < base) return false;
-    if (classify_generic(base) != GenericSpace::global || classify_generic(base + size - 1) != GenericSpace::global)
+    if (classify_generic(base) != GenericSpace::global ||
+        classify_generic(base + size - 1) != GenericSpace::global)
         return false;
     if (base < kLocalWindow && base + size > kLocalWindow) return false;
     auto next = table_.lower_bound(base);
     if (next != table_.end() && next->first < base + size) return false;
-    if (next != table_.begin() && std::prev(next)->second.base + std::prev(next)->second.size > base) return false;
+    if (next != table_.begin() && std::prev(next)->second.base + std::prev(next)->second.size > base)
+        return false;
     Allocation a;
     a.base = base;
     a.size = size;

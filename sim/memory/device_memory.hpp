@@ -17,10 +17,10 @@ namespace warpsim::memory {
 struct Allocation {
     uint64_t base = 0;
     uint64_t size = 0;
-    std::string label;          // "cudaMalloc #3" or a module variable's name
-    bool read_only = false;     // module .const data
+    std::string label;       // "cudaMalloc #3" or a module variable's name
+    bool read_only = false;  // module .const data
     std::unique_ptr<uint8_t[]> data;
-    uint8_t* host = nullptr;    // zero-copy host memory (map_host); data is empty then
+    uint8_t* host = nullptr;  // zero-copy host memory (map_host); data is empty then
     uint8_t* bytes() const { return host ? host : data.get(); }
     // Byte ranges [first, second) (offsets, merged, sorted) written from the host (write() and module
     // variables) or by an earlier launch the checkers watched (warpsim exec --check). The correctness
@@ -33,18 +33,18 @@ struct NearestAllocation {
     bool found = false;
     uint64_t base = 0, size = 0;
     std::string label;
-    int64_t distance = 0;       // bytes past the end (>0) or before the start (<0)
+    int64_t distance = 0;  // bytes past the end (>0) or before the start (<0)
 };
 
 class DeviceMemory {
-public:
+  public:
     DeviceMemory() = default;
     DeviceMemory(const DeviceMemory&) = delete;
     DeviceMemory& operator=(const DeviceMemory&) = delete;
 
     // 0 when the request cannot be satisfied (zero bytes or the simulated heap is full).
     uint64_t malloc(uint64_t bytes, std::string label = {}, bool read_only = false);
-    bool free(uint64_t addr);   // false: not the base of a live allocation
+    bool free(uint64_t addr);  // false: not the base of a live allocation
     bool write(uint64_t addr, std::span<const uint8_t> bytes);
     // Marks [addr, addr+n) as initialised from the host without changing it (zero-initialised variables).
     bool mark_host_written(uint64_t addr, uint64_t n);
@@ -86,7 +86,7 @@ public:
     // Bytes of the simulated device's own allocations (not zero-copy host ranges).
     uint64_t device_bytes_in_use() const;
 
-private:
+  private:
     std::map<uint64_t, Allocation> table_;  // keyed by base
     uint64_t next_ = kHeapBase;
     uint64_t heap_base_ = kHeapBase, heap_limit_ = kHeapLimit;

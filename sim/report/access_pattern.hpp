@@ -38,9 +38,9 @@ std::optional<std::string> sharing_sentence(AccessSpace space, AccessKind kind, 
 // The table's used/way cell: "40.0 %" (global: share of the bytes moved that are used), "8-way" (shared: the
 // worst bank conflict), "32x same" (atomics: 32 lanes' updates of one word, serialised), "" (nothing lost).
 std::string way_note(const AccessRow& a);
-// The cost in a few words for "look at": "32.00 wavefronts per request where 1.00 would do (atomic contention:
-// 32 updates of one word)", "... (8-way bank conflict)", "2.50 sectors per request where 1.00 would do (40.0 %
-// of the bytes used)".
+// The cost in a few words for "look at": "32.00 wavefronts per request where 1.00 would do (atomic
+// contention: 32 updates of one word)", "... (8-way bank conflict)", "2.50 sectors per request where 1.00
+// would do (40.0 % of the bytes used)".
 std::string cost_summary(const AccessRow& a);
 
 // "2.50 sectors per request where 1.00 would do; 40.0 % of the bytes moved are used" (global) or

@@ -129,8 +129,8 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
     const uint32_t wanted = ptx ? *r.ptx_line : *r.line;
     LineSite site;
     if (!ptx) {
-        // A line number can exist in several files (headers); the kernel's own file wins. Inlined code belongs
-        // to every line of its chain: the line that calls atomicAdd as well as the header's line.
+        // A line number can exist in several files (headers); the kernel's own file wins. Inlined code
+        // belongs to every line of its chain: the line that calls atomicAdd as well as the header's line.
         std::set<uint32_t> files;
         for (uint32_t f = 0; f < p.module->functions.size(); ++f) {
             if (!in_scope(p, f)) continue;
@@ -153,7 +153,8 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
         const auto& body = p.module->functions[f].body;
         for (uint32_t pc = 0; pc < body.size(); ++pc) {
             const auto& loc = body[pc].loc;
-            const bool here = ptx ? loc.ptx_line == wanted : ir::chain_has_line(*p.module, loc, site.file, wanted);
+            const bool here =
+                ptx ? loc.ptx_line == wanted : ir::chain_has_line(*p.module, loc, site.file, wanted);
             if (!here) continue;
             site.all.emplace_back(f, pc);
             if (is_data_access(body[pc])) site.memory.emplace_back(f, pc);
@@ -213,9 +214,9 @@ counts::AccessSpace counts_space(engine::MemorySpace s) {
 // access_header; an atom whose old value the function never reads is a reduction, as the engine runs it).
 counts::WarpAccess warp_access(const LaneSample& s, const ir::Function& fn, const ir::Instruction& inst,
                                uint32_t function, uint32_t pc) {
-    const bool reduction = inst.op == ir::Opcode::red ||
-                           (inst.op == ir::Opcode::atom && ir::atom_result_unused(fn, inst));
-    const auto kind = reduction                            ? counts::AccessKind::reduction
+    const bool reduction =
+        inst.op == ir::Opcode::red || (inst.op == ir::Opcode::atom && ir::atom_result_unused(fn, inst));
+    const auto kind = reduction                             ? counts::AccessKind::reduction
                       : s.kind == engine::MemoryKind::read  ? counts::AccessKind::load
                       : s.kind == engine::MemoryKind::write ? counts::AccessKind::store
                                                             : counts::AccessKind::atomic;
@@ -332,8 +333,10 @@ void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const ses
     const counts::SassPlan::Shared* role = run.sass ? run.sass->role(x.function, x.pc) : nullptr;
     if (role && role->note) x.sass = run.sass->notes[role->note - 1];
     if (x.space == AccessSpace::shared && role && role->role == counts::SassPlan::Role::follower) {
-        x.why = "counted in the first load or store of its merged SASS instruction (see sass): the GPU issues one "
-                "instruction for the group";
+        x.why =
+            "counted in the first load or store of its merged SASS instruction (see sass): the GPU issues "
+            "one "
+            "instruction for the group";
         return;
     }
     if (x.space == AccessSpace::shared && role && role->role == counts::SassPlan::Role::leader)
@@ -364,8 +367,10 @@ void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const ses
     row.sample = &s;
     x.kind = kind;
     const RequestCost cost{row.per_request(), row.ideal_per_request()};
-    if (auto shared = sharing_sentence(x.space, kind, s, cost)) x.why = *shared;
-    else x.why = row.excess() ? explain_access(row) : why_ideal(x, kind);
+    if (auto shared = sharing_sentence(x.space, kind, s, cost))
+        x.why = *shared;
+    else
+        x.why = row.excess() ? explain_access(row) : why_ideal(x, kind);
 }
 
 AccessSpace report_space(engine::MemorySpace s) {
@@ -445,7 +450,8 @@ ExplainedAccess access_at(const session::PreparedLaunch& p, const session::SimRu
     x.pc = pc;
     x.ptx_line = inst.loc.ptx_line;
     x.instruction = ir::print_instruction(p.module->functions[f], inst);
-    if (inst.loc.inlined_at) x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
+    if (inst.loc.inlined_at)
+        x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
     x.space = space;
     if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
     const AccessRow label{space, access_kind(inst), f, {pc}, {}, nullptr, "", ""};

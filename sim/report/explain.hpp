@@ -23,11 +23,11 @@
 namespace warpsim::report {
 
 struct ExplainRequest {
-    std::optional<uint32_t> line;                          // CUDA source line (from the PTX's .loc; any line
-                                                           // of an inlining chain, such as a helper's call) ...
-    std::optional<uint32_t> ptx_line;                      // ... or PTX line; exactly one of the two
-    std::optional<std::array<uint32_t, 3>> block;          // blockIdx of the warp to show; nullopt: any
-    std::optional<uint32_t> warp;                          // warp within the block; nullopt: any
+    std::optional<uint32_t> line;                  // CUDA source line (from the PTX's .loc; any line
+                                                   // of an inlining chain, such as a helper's call) ...
+    std::optional<uint32_t> ptx_line;              // ... or PTX line; exactly one of the two
+    std::optional<std::array<uint32_t, 3>> block;  // blockIdx of the warp to show; nullopt: any
+    std::optional<uint32_t> warp;                  // warp within the block; nullopt: any
     uint64_t max_thread_instructions = 20'000'000'000ull;  // for the sample runs
     engine::LaunchProgress* progress = nullptr;  // the sample runs' progress counters (a progress bar)
 };
@@ -43,10 +43,10 @@ struct SharedPass {
 struct ExplainedAccess {
     uint32_t function = 0, pc = 0, ptx_line = 0;
     std::string instruction;  // the PTX text ("ld.global.f32 %f1, [%rd8];")
-    std::string inlined;      // inlined code: its chain, "device_atomic_functions.hpp:107 in atomicAdd, inlined
-                              // from reduce.cu:42"; "" for the kernel's own code
+    std::string inlined;  // inlined code: its chain, "device_atomic_functions.hpp:107 in atomicAdd, inlined
+                          // from reduce.cu:42"; "" for the kernel's own code
     AccessSpace space = AccessSpace::global;
-    std::string what;                        // "global load", "shared store", ...
+    std::string what;  // "global load", "shared store", ...
     AccessKind kind = AccessKind::load;
     bool sampled = false;                    // some warp executed it within the sample
     bool from_chosen_warp = false;           // the lanes below are the chosen warp's (else a stand-in's)
@@ -57,7 +57,7 @@ struct ExplainedAccess {
     std::vector<uint64_t> sectors;           // global, local: distinct sector indices (address / 32)
     LineStats run_cost;                      // all executions of the instruction in the whole run
     std::string why;                         // one sentence
-    std::string sass;                        // what ptxas made of it, where that changes the count ("" if nothing)
+    std::string sass;  // what ptxas made of it, where that changes the count ("" if nothing)
 };
 
 struct Explanation {

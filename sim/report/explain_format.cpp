@@ -49,7 +49,8 @@ std::string header(const Explanation& e) {
 uint32_t contended_lanes(const ExplainedAccess& x) {
     const bool atomic = x.kind == AccessKind::atomic || x.kind == AccessKind::reduction;
     const auto& c = x.warp_cost;
-    const bool excess = x.space == AccessSpace::shared ? c.wavefronts > c.ideal_wavefronts : c.sectors > c.ideal_sectors;
+    const bool excess =
+        x.space == AccessSpace::shared ? c.wavefronts > c.ideal_wavefronts : c.sectors > c.ideal_sectors;
     if (!atomic || !excess) return 0;
     const uint32_t n = address_sharing(x.sample.first).most_on_one;
     return n > 1 ? n : 0;
@@ -82,13 +83,13 @@ std::string run_line(const ExplainedAccess& x) {
     if (!r.requests) return "no requests";
     if (x.space == AccessSpace::shared) {
         const bool atomic = x.kind == AccessKind::atomic || x.kind == AccessKind::reduction;
-        return fmt::format("{}: {:.2f} wavefronts per request where {:.2f} would do{}",
-                           plural(r.requests, "request"), per(r.wavefronts, r.requests),
-                           per(r.ideal_wavefronts, r.requests),
-                           r.wavefronts > r.ideal_wavefronts && r.max_way > 1
-                               ? (atomic ? fmt::format(", up to {} updates in one bank, one after another", r.max_way)
-                                         : fmt::format(", up to {}-way bank conflicts", r.max_way))
-                               : "");
+        return fmt::format(
+            "{}: {:.2f} wavefronts per request where {:.2f} would do{}", plural(r.requests, "request"),
+            per(r.wavefronts, r.requests), per(r.ideal_wavefronts, r.requests),
+            r.wavefronts > r.ideal_wavefronts && r.max_way > 1
+                ? (atomic ? fmt::format(", up to {} updates in one bank, one after another", r.max_way)
+                          : fmt::format(", up to {}-way bank conflicts", r.max_way))
+                : "");
     }
     return fmt::format("{}: {:.2f} sectors per request where {:.2f} would do ({:.1f} % of the bytes used)",
                        plural(r.requests, "request"), per(r.sectors, r.requests),
@@ -122,10 +123,10 @@ std::string passes_line(const ExplainedAccess& x) {
         if (p.wavefronts > p.ideal) {
             // Atomics do not share a word between lanes: the bank serves each lane's update in turn.
             const bool updates = x.kind == AccessKind::atomic || x.kind == AccessKind::reduction;
-            out += updates ? fmt::format(" where {} would do (bank {} serves {} updates, one after another)", p.ideal,
-                                         p.worst_bank, p.max_way)
-                           : fmt::format(" where {} would do (bank {} is asked for {} different words)", p.ideal,
-                                         p.worst_bank, p.max_way);
+            out += updates ? fmt::format(" where {} would do (bank {} serves {} updates, one after another)",
+                                         p.ideal, p.worst_bank, p.max_way)
+                           : fmt::format(" where {} would do (bank {} is asked for {} different words)",
+                                         p.ideal, p.worst_bank, p.max_way);
         }
     }
     return out;

@@ -17,7 +17,7 @@
 namespace warpsim::report {
 namespace {
 
-constexpr int kLaneStep = 30;   // horizontal pixels per lane in the lane diagrams
+constexpr int kLaneStep = 30;  // horizontal pixels per lane in the lane diagrams
 constexpr int kMargin = 20;
 
 const char* kStyle = R"(
@@ -43,11 +43,14 @@ const char* kAbsent = "#d8d8d8";
 const char* kGood = "#3c9d4e";
 const char* kBad = "#d2452f";
 
-std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
+std::string hex(uint64_t v) {
+    return fmt::format("0x{:x}", v);
+}
 
 // ---- the launch: blocks and warps -------------------------------------------------------------------------
 
-// "7" for a 1-D grid, "(21,0)" or "(1,2,3)" for 2-D and 3-D grids (blockIdx from the linear index, x fastest).
+// "7" for a 1-D grid, "(21,0)" or "(1,2,3)" for 2-D and 3-D grids (blockIdx from the linear index, x
+// fastest).
 std::string block_name(const launch::LaunchSpec& spec, uint64_t linear) {
     const uint64_t x = linear % spec.grid[0], y = linear / spec.grid[0] % spec.grid[1];
     const uint64_t z = linear / (uint64_t{spec.grid[0]} * spec.grid[1]);
@@ -65,31 +68,35 @@ std::string launch_svg(const session::PreparedLaunch& p, const LaneSamples* samp
     const int block_w = per_row * cell + 8, block_h = warp_rows * cell + 20;
     const int blocks_per_line = std::max(1, 1000 / (block_w + 8));
     const int lines = static_cast<int>((blocks + blocks_per_line - 1) / blocks_per_line);
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="launch" width="{}" height="{}" class="launch">)",
-                                  blocks_per_line * (block_w + 8) + 8, lines * (block_h + 8) + 8);
+    std::string svg = fmt::format(
+        R"(<svg xmlns="http://www.w3.org/2000/svg" id="launch" width="{}" height="{}" class="launch">)",
+        blocks_per_line * (block_w + 8) + 8, lines * (block_h + 8) + 8);
     for (uint64_t b = 0; b < blocks; ++b) {
         const int bx = 8 + static_cast<int>(b % blocks_per_line) * (block_w + 8);
         const int by = 8 + static_cast<int>(b / blocks_per_line) * (block_h + 8);
-        svg += fmt::format(R"(<g class="block" data-block="{}"><rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#888"/>)"
-                           R"(<text x="{}" y="{}">block {}</text>)",
-                           b, bx, by, block_w, block_h, bx + 3, by + 12, block_name(p.spec, b));
+        svg += fmt::format(
+            R"(<g class="block" data-block="{}"><rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#888"/>)"
+            R"(<text x="{}" y="{}">block {}</text>)",
+            b, bx, by, block_w, block_h, bx + 3, by + 12, block_name(p.spec, b));
         const std::vector<WarpActivity>* seen = nullptr;
         if (samples) {
             if (auto it = samples->warps.find(b); it != samples->warps.end()) seen = &it->second;
         }
         for (uint64_t w = 0; w < warps; ++w) {
-            const int x = bx + 4 + static_cast<int>(w % 8) * cell, y = by + 16 + static_cast<int>(w / 8) * cell;
+            const int x = bx + 4 + static_cast<int>(w % 8) * cell,
+                      y = by + 16 + static_cast<int>(w / 8) * cell;
             const auto existing = static_cast<uint32_t>(std::min<uint64_t>(32, threads - 32 * w));
             const uint32_t working = seen && w < seen->size() ? (*seen)[w].lanes_working : existing;
             const double unit = (cell - 2) / 32.0;
-            svg += fmt::format(R"(<g data-warp="{}"><title>block {} warp {}: {} of 32 lanes exist{}</title>)", w, b, w,
-                               existing, seen ? fmt::format(", {} did memory work", working) : "");
-            svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", x, y, cell - 2, cell - 2, kAbsent);
+            svg += fmt::format(R"(<g data-warp="{}"><title>block {} warp {}: {} of 32 lanes exist{}</title>)",
+                               w, b, w, existing, seen ? fmt::format(", {} did memory work", working) : "");
+            svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", x, y, cell - 2,
+                               cell - 2, kAbsent);
             svg += fmt::format(R"(<rect x="{}" y="{}" width="{:.2f}" height="{}" fill="{}"/>)", x, y,
                                unit * std::min(working, existing), cell - 2, kWork);
             if (working < existing) {
-                svg += fmt::format(R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"/>)", x + unit * working,
-                                   y, unit * (existing - working), cell - 2, kIdle);
+                svg += fmt::format(R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"/>)",
+                                   x + unit * working, y, unit * (existing - working), cell - 2, kIdle);
             }
             svg += "</g>";
         }
@@ -123,13 +130,17 @@ std::string thread_layout_svg(const launch::LaunchSpec& spec) {
             if (step * static_cast<uint64_t>(cell) >= 24 || step >= n) return step;
         return 1024;
     };
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="thread-layout" width="{}" height="{}">)",
-                                  left + static_cast<int>(cols) * cell + 10, top + static_cast<int>(rows) * cell + 24);
-    svg += fmt::format(R"(<text x="{}" y="12">{}</text>)", left, one_d ? "threadIdx.x, 32 to a row" : "threadIdx.x");
-    if (!one_d) svg += fmt::format(R"svg(<text x="12" y="{0}" transform="rotate(-90 12 {0})">threadIdx.y</text>)svg", top + 60);
+    std::string svg =
+        fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="thread-layout" width="{}" height="{}">)",
+                    left + static_cast<int>(cols) * cell + 10, top + static_cast<int>(rows) * cell + 24);
+    svg += fmt::format(R"(<text x="{}" y="12">{}</text>)", left,
+                       one_d ? "threadIdx.x, 32 to a row" : "threadIdx.x");
+    if (!one_d)
+        svg += fmt::format(R"svg(<text x="12" y="{0}" transform="rotate(-90 12 {0})">threadIdx.y</text>)svg",
+                           top + 60);
     for (uint64_t c = 0; c < cols; c += step_for(cols)) {
-        svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", left + static_cast<int>(c) * cell + cell / 2,
-                           top - 4, c);
+        svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)",
+                           left + static_cast<int>(c) * cell + cell / 2, top - 4, c);
     }
     for (uint64_t r = 0; r < rows; r += step_for(rows)) {
         svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 4,
@@ -138,25 +149,28 @@ std::string thread_layout_svg(const launch::LaunchSpec& spec) {
     const uint64_t threads = one_d ? spec.block[0] : spec.block[0] * spec.block[1];
     for (uint64_t warp = 0; warp * 32 < threads; ++warp) {
         const uint64_t first = warp * 32, last = std::min(threads, first + 32) - 1;
-        svg += fmt::format(R"(<g data-warp="{}"><title>warp {}: threads {} to {} ({} threads)</title>)", warp, warp, first,
-                           last, last - first + 1);
+        svg += fmt::format(R"(<g data-warp="{}"><title>warp {}: threads {} to {} ({} threads)</title>)", warp,
+                           warp, first, last, last - first + 1);
         for (uint64_t t = first; t <= last; ++t) {
-            const int x = left + static_cast<int>(t % cols) * cell, y = top + static_cast<int>(t / cols) * cell;
-            svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#fff"/>)", x, y, cell, cell,
-                               warp_colour(warp));
+            const int x = left + static_cast<int>(t % cols) * cell,
+                      y = top + static_cast<int>(t / cols) * cell;
+            svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#fff"/>)", x,
+                               y, cell, cell, warp_colour(warp));
         }
         // The warp's number in its first cell, when the cells are big enough to hold it.
         if (cell >= 12) {
-            svg += fmt::format(R"(<text x="{}" y="{}" fill="#fff" font-size="{}">{}</text>)",
-                               left + static_cast<int>(first % cols) * cell + 2,
-                               top + static_cast<int>(first / cols) * cell + cell - 3, cell >= 16 ? 9 : 8, warp);
+            svg +=
+                fmt::format(R"(<text x="{}" y="{}" fill="#fff" font-size="{}">{}</text>)",
+                            left + static_cast<int>(first % cols) * cell + 2,
+                            top + static_cast<int>(first / cols) * cell + cell - 3, cell >= 16 ? 9 : 8, warp);
         }
         svg += "</g>";
     }
     return svg + "</svg>";
 }
 
-// ---- blocks per SM over time: the timing model's waves ------------------------------------------------------
+// ---- blocks per SM over time: the timing model's waves
+// ------------------------------------------------------
 
 // Blocks one SM holds during a wave: every SM has max_blocks_per_sm in a full wave; a partial wave deals its
 // blocks round-robin, so the first blocks % SMs SMs hold one more (the model's busiest SM holds the ceiling).
@@ -169,7 +183,7 @@ uint64_t blocks_on_sm(const timing::Wave& w, uint32_t sm, uint32_t sms) {
 // each would be too thin to see.
 struct Band {
     const timing::Wave* wave = nullptr;
-    uint64_t first = 1, last = 1;     // wave numbers, from 1
+    uint64_t first = 1, last = 1;  // wave numbers, from 1
     double start = 0, cycles = 0;
 };
 
@@ -178,12 +192,14 @@ std::vector<Band> timeline_bands(const timing::Prediction& pr, double px_per_cyc
     double t = 0;
     uint64_t number = 1;
     for (const auto& w : pr.waves) {
-        // Draw waves one by one while each is at least 6 pixels wide (so at most ~150 of them); merge the rest.
+        // Draw waves one by one while each is at least 6 pixels wide (so at most ~150 of them); merge the
+        // rest.
         const bool separate = w.count == 1 || w.cycles * px_per_cycle >= 6;
         const uint64_t pieces = separate ? w.count : 1;
         const uint64_t per_piece = separate ? 1 : w.count;
         for (uint64_t i = 0; i < pieces; ++i) {
-            bands.push_back({&w, number, number + per_piece - 1, t, w.cycles * static_cast<double>(per_piece)});
+            bands.push_back(
+                {&w, number, number + per_piece - 1, t, w.cycles * static_cast<double>(per_piece)});
             t += w.cycles * static_cast<double>(per_piece);
             number += per_piece;
         }
@@ -207,11 +223,12 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
     for (const auto& w : pr.waves) most = std::max(most, w.max_blocks_per_sm);
     const auto bands = timeline_bands(pr, px);
     const uint64_t nwaves = bands.empty() ? 0 : bands.back().last;
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="sm-timeline" width="{}" height="{}">)",
-                                  left + plot_w + 40, top + plot_h + 44);
+    std::string svg =
+        fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="sm-timeline" width="{}" height="{}">)",
+                    left + plot_w + 40, top + plot_h + 44);
     for (uint32_t sm = 0; sm < sms; ++sm) {
-        svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", left, top + static_cast<int>(sm) * row,
-                           plot_w, row, sm % 2 ? "#ececec" : "#f6f6f6");
+        svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", left,
+                           top + static_cast<int>(sm) * row, plot_w, row, sm % 2 ? "#ececec" : "#f6f6f6");
     }
     const uint32_t label_every = sms <= 16 ? 1 : sms <= 40 ? 5 : sms <= 160 ? 20 : 50;
     for (uint32_t sm = 0; sm < sms; sm += label_every) {
@@ -223,11 +240,12 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
         const bool partial = b.wave->blocks < uint64_t{most} * sms;
         const bool tail = partial && nwaves > 1;
         const double x = left + b.start * px, w = std::max(1.0, b.cycles * px - (b.cycles * px > 4 ? 1 : 0));
-        svg += fmt::format(R"(<g class="wave{}{}" data-waves="{}-{}"><title>{}: {} block{}{}, up to {} per SM on {} of {} )"
-                           R"(SMs, {:.0f} cycles{}</title>)",
-                           partial ? " partial" : "", tail ? " tail" : "", b.first, b.last, band_name(b), b.wave->blocks, b.wave->blocks == 1 ? "" : "s",
-                           b.first == b.last ? "" : " per wave", b.wave->max_blocks_per_sm, b.wave->sms_busy, sms,
-                           b.wave->cycles, b.first == b.last ? "" : " each");
+        svg += fmt::format(
+            R"(<g class="wave{}{}" data-waves="{}-{}"><title>{}: {} block{}{}, up to {} per SM on {} of {} )"
+            R"(SMs, {:.0f} cycles{}</title>)",
+            partial ? " partial" : "", tail ? " tail" : "", b.first, b.last, band_name(b), b.wave->blocks,
+            b.wave->blocks == 1 ? "" : "s", b.first == b.last ? "" : " per wave", b.wave->max_blocks_per_sm,
+            b.wave->sms_busy, sms, b.wave->cycles, b.first == b.last ? "" : " each");
         // Consecutive SMs holding the same number of blocks share one bar.
         for (uint32_t sm = 0; sm < sms;) {
             const uint64_t n = blocks_on_sm(*b.wave, sm, sms);
@@ -238,8 +256,9 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
                 const double h = std::max(static_cast<double>(row) * static_cast<double>(n) / most,
                                           std::min(2.0, static_cast<double>(row)));
                 for (uint32_t r = sm; r < end && n < most; ++r) {
-                    svg += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"/>)", x,
-                                       top + (r + 1.0) * row - h, w, h, partial ? kIdle : kWork);
+                    svg += fmt::format(
+                        R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"/>)", x,
+                        top + (r + 1.0) * row - h, w, h, partial ? kIdle : kWork);
                 }
                 if (n == most) {
                     svg += fmt::format(R"(<rect x="{:.1f}" y="{}" width="{:.1f}" height="{}" fill="{}"/>)", x,
@@ -254,7 +273,8 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
                                                            b.wave->blocks, b.wave->blocks == 1 ? "" : "s",
                                                            b.wave->sms_busy, b.wave->sms_busy == 1 ? "" : "s")
                                              : std::string();
-            // A label that would run past the plot ends at the bar's right edge instead (about 6 px a character).
+            // A label that would run past the plot ends at the bar's right edge instead (about 6 px a
+            // character).
             const std::string label = band_name(b) + what;
             const bool right = x + 6.0 * static_cast<double>(label.size()) > left + plot_w + 30;
             svg += fmt::format(R"(<text x="{:.1f}" y="{}"{}>{}</text>)", right ? x + w : x, top - 6,
@@ -266,13 +286,15 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
     const double us = pr.cycles / std::max(1.0, t.profile.clock_mhz);
     for (int i = 0; i <= 5; ++i) {
         const int x = left + plot_w * i / 5;
-        svg += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#888"/><text x="{0}" y="{3}" )"
-                           R"(text-anchor="middle">{4:.2f} us</text>)",
-                           x, top + plot_h, top + plot_h + 4, top + plot_h + 16, us * i / 5);
+        svg +=
+            fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#888"/><text x="{0}" y="{3}" )"
+                        R"(text-anchor="middle">{4:.2f} us</text>)",
+                        x, top + plot_h, top + plot_h + 4, top + plot_h + 16, us * i / 5);
     }
-    svg += fmt::format(R"(<text x="{}" y="{}">time (kernel only, {} wave{}; the launch overhead of {:.1f} us is not drawn))"
-                       R"(</text></svg>)",
-                       left, top + plot_h + 36, nwaves, nwaves == 1 ? "" : "s", pr.overhead_us);
+    svg += fmt::format(
+        R"(<text x="{}" y="{}">time (kernel only, {} wave{}; the launch overhead of {:.1f} us is not drawn))"
+        R"(</text></svg>)",
+        left, top + plot_h + 36, nwaves, nwaves == 1 ? "" : "s", pr.overhead_us);
     return svg;
 }
 
@@ -283,32 +305,36 @@ std::string timeline_section(const session::PreparedLaunch& p, const session::Si
     }
     const timing::TimingResult t = timing::predict_run(p, run);
     const auto& pr = t.detail;
-    out += fmt::format("<p class=\"legend\">One row per SM, time to the right (the timing model's prediction). A bar's "
-                       "height is the blocks the SM holds, out of {} at most.<span style=\"background:{}\"></span>"
-                       "full waves<span style=\"background:{}\"></span>a partial wave (after full waves: the tail)</p>\n",
-                       run.occupancy->blocks_per_sm, kWork, kIdle);
+    out += fmt::format(
+        "<p class=\"legend\">One row per SM, time to the right (the timing model's prediction). A bar's "
+        "height is the blocks the SM holds, out of {} at most.<span style=\"background:{}\"></span>"
+        "full waves<span style=\"background:{}\"></span>a partial wave (after full waves: the tail)</p>\n",
+        run.occupancy->blocks_per_sm, kWork, kIdle);
     out += sm_timeline_svg(t) + "\n";
     std::string text;
     const uint64_t per_wave = uint64_t(run.occupancy->blocks_per_sm) * t.profile.sm_count;
     const uint64_t blocks = p.spec.block_count();
     const uint64_t waves = (blocks + per_wave - 1) / per_wave;
-    text = fmt::format("{} blocks at {} per SM on {} SMs: {} per wave, {} wave{}.", blocks, run.occupancy->blocks_per_sm,
-                       t.profile.sm_count, per_wave, waves, waves == 1 ? "" : "s");
+    text =
+        fmt::format("{} blocks at {} per SM on {} SMs: {} per wave, {} wave{}.", blocks,
+                    run.occupancy->blocks_per_sm, t.profile.sm_count, per_wave, waves, waves == 1 ? "" : "s");
     if (blocks % per_wave && !pr.waves.empty()) {
         const auto& last = pr.waves.back();
         const bool idle_sms = last.sms_busy < t.profile.sm_count;
-        const uint64_t fewest = last.blocks / t.profile.sm_count, most = (last.blocks + t.profile.sm_count - 1) / t.profile.sm_count;
-        text += fmt::format(" The {} wave holds {} block{} on {} of {} SMs ({:.1f} % full) and takes {:.0f} cycles of the "
-                            "{:.0f}; {}.",
-                            waves == 1 ? "only" : "last", last.blocks, last.blocks == 1 ? "" : "s", last.sms_busy,
-                            t.profile.sm_count,
-                            100.0 * static_cast<double>(blocks % per_wave) / static_cast<double>(per_wave), last.cycles,
-                            pr.cycles,
-                            idle_sms ? std::string("the other SMs idle meanwhile")
-                                     : fmt::format("its SMs hold {} blocks where {} fit",
-                                                   fewest == most ? std::to_string(most)
-                                                                  : fmt::format("{} or {}", fewest, most),
-                                                   run.occupancy->blocks_per_sm));
+        const uint64_t fewest = last.blocks / t.profile.sm_count,
+                       most = (last.blocks + t.profile.sm_count - 1) / t.profile.sm_count;
+        text += fmt::format(
+            " The {} wave holds {} block{} on {} of {} SMs ({:.1f} % full) and takes {:.0f} cycles of the "
+            "{:.0f}; {}.",
+            waves == 1 ? "only" : "last", last.blocks, last.blocks == 1 ? "" : "s", last.sms_busy,
+            t.profile.sm_count,
+            100.0 * static_cast<double>(blocks % per_wave) / static_cast<double>(per_wave), last.cycles,
+            pr.cycles,
+            idle_sms
+                ? std::string("the other SMs idle meanwhile")
+                : fmt::format("its SMs hold {} blocks where {} fit",
+                              fewest == most ? std::to_string(most) : fmt::format("{} or {}", fewest, most),
+                              run.occupancy->blocks_per_sm));
     }
     return out + "<p class=\"caption\">" + html_escape(text) + "</p>\n";
 }
@@ -319,9 +345,10 @@ std::string cost_bar(const AccessRow& a, double scale) {
     const double width = 180;
     const double have = a.per_request(), ideal = a.ideal_per_request();
     const char* colour = a.excess() ? kBad : kGood;
-    return fmt::format(R"(<svg width="{}" height="16"><rect x="0" y="1" width="{:.1f}" height="6" fill="{}"/>)"
-                       R"(<rect x="0" y="9" width="{:.1f}" height="6" fill="{}"/></svg>)",
-                       width, width * std::min(1.0, ideal / scale), kGood, width * std::min(1.0, have / scale), colour);
+    return fmt::format(
+        R"(<svg width="{}" height="16"><rect x="0" y="1" width="{:.1f}" height="6" fill="{}"/>)"
+        R"(<rect x="0" y="9" width="{:.1f}" height="6" fill="{}"/></svg>)",
+        width, width * std::min(1.0, ideal / scale), kGood, width * std::min(1.0, have / scale), colour);
 }
 
 std::string lines_table(const ReportModel& m) {
@@ -332,58 +359,76 @@ std::string lines_table(const ReportModel& m) {
             s = std::max(s, a.per_request());
         }
     }
-    std::string out = "<table class=\"lines\"><tr><th>line</th><th>source</th><th>warp inst</th><th>lanes</th>"
-                      "<th>access</th><th>requests</th><th>per request: ideal (top), actual (bottom)</th>"
-                      "<th>per req</th><th>ideal</th><th>used / way</th></tr>\n";
+    std::string out =
+        "<table class=\"lines\"><tr><th>line</th><th>source</th><th>warp inst</th><th>lanes</th>"
+        "<th>access</th><th>requests</th><th>per request: ideal (top), actual (bottom)</th>"
+        "<th>per req</th><th>ideal</th><th>used / way</th></tr>\n";
     for (const auto& r : m.rows) {
         const size_t span = std::max<size_t>(1, r.accesses.size());
         std::string src = r.compiler_generated ? "(no source line: compiler setup)"
-                          : r.file            ? html_escape(r.text)
-                                              : "(PTX line, no .loc)";
-        std::string head = fmt::format(R"(<tr data-line="{}"><td rowspan="{}">{}</td><td class="src" rowspan="{}">{}</td>)"
-                                       R"(<td rowspan="{}">{}</td><td rowspan="{}">{:.2f}</td>)",
-                                       r.line, span, r.compiler_generated ? "-" : std::to_string(r.line), span, src, span,
-                                       r.total.warp_insts, span, r.lanes());
+                          : r.file             ? html_escape(r.text)
+                                               : "(PTX line, no .loc)";
+        std::string head =
+            fmt::format(R"(<tr data-line="{}"><td rowspan="{}">{}</td><td class="src" rowspan="{}">{}</td>)"
+                        R"(<td rowspan="{}">{}</td><td rowspan="{}">{:.2f}</td>)",
+                        r.line, span, r.compiler_generated ? "-" : std::to_string(r.line), span, src, span,
+                        r.total.warp_insts, span, r.lanes());
         if (r.accesses.empty()) out += head + "<td colspan=\"6\"></td></tr>\n";
         for (size_t i = 0; i < r.accesses.size(); ++i) {
             const auto& a = r.accesses[i];
             const double scale = a.space == AccessSpace::shared ? scale_shared : scale_global;
             const std::string note = way_note(a);
-            out += (i == 0 ? head : std::string("<tr>")) +
-                   fmt::format("<td class=\"acc\">{}</td><td>{}</td><td>{}</td><td>{:.2f} {}</td><td>{:.2f}</td><td>{}</td></tr>\n",
-                               a.label(), a.s.requests, cost_bar(a, scale), a.per_request(),
-                               a.space == AccessSpace::shared ? "wavefronts" : "sectors", a.ideal_per_request(), note);
+            out +=
+                (i == 0 ? head : std::string("<tr>")) +
+                fmt::format(
+                    "<td class=\"acc\">{}</td><td>{}</td><td>{}</td><td>{:.2f} "
+                    "{}</td><td>{:.2f}</td><td>{}</td></tr>\n",
+                    a.label(), a.s.requests, cost_bar(a, scale), a.per_request(),
+                    a.space == AccessSpace::shared ? "wavefronts" : "sectors", a.ideal_per_request(), note);
         }
         for (const auto& a : r.accesses) {
-            if (!a.inlined.empty()) out += fmt::format("<tr class=\"note inlined\"><td></td><td colspan=\"9\">&#9650; {}: at {}</td></tr>\n", a.label(), html_escape(a.inlined));
-            if (!a.note.empty()) out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}: {}</td></tr>\n", a.label(), html_escape(a.note));
+            if (!a.inlined.empty())
+                out += fmt::format(
+                    "<tr class=\"note inlined\"><td></td><td colspan=\"9\">&#9650; {}: at {}</td></tr>\n",
+                    a.label(), html_escape(a.inlined));
+            if (!a.note.empty())
+                out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}: {}</td></tr>\n",
+                                   a.label(), html_escape(a.note));
         }
         if (const std::string inlined = inlined_note(r); !inlined.empty()) {
-            out += fmt::format("<tr class=\"note inlined\"><td></td><td colspan=\"9\">&#9650; {}</td></tr>\n", html_escape(inlined));
+            out += fmt::format("<tr class=\"note inlined\"><td></td><td colspan=\"9\">&#9650; {}</td></tr>\n",
+                               html_escape(inlined));
         }
-        if (!r.lanes_note.empty()) out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}</td></tr>\n", html_escape(r.lanes_note));
+        if (!r.lanes_note.empty())
+            out += fmt::format("<tr class=\"note\"><td></td><td colspan=\"9\">&#9650; {}</td></tr>\n",
+                               html_escape(r.lanes_note));
     }
     return out + "</table>\n";
 }
 
-// ---- lane diagrams ------------------------------------------------------------------------------------------
+// ---- lane diagrams
+// ------------------------------------------------------------------------------------------
 
-int lane_x(int lane) { return kMargin + lane * kLaneStep + kLaneStep / 2; }
+int lane_x(int lane) {
+    return kMargin + lane * kLaneStep + kLaneStep / 2;
+}
 
 std::string lane_boxes(const LaneSample& s) {
     std::string svg;
     for (int l = 0; l < 32; ++l) {
         const bool on = s.active_mask >> l & 1u;
-        svg += fmt::format(R"(<rect x="{}" y="20" width="{}" height="20" fill="{}"/><text x="{}" y="34" text-anchor="middle" fill="{}">{}</text>)",
-                           lane_x(l) - 12, 24, on ? kWork : kAbsent, lane_x(l), on ? "#fff" : "#666", l);
+        svg += fmt::format(
+            R"(<rect x="{}" y="20" width="{}" height="20" fill="{}"/><text x="{}" y="34" text-anchor="middle" fill="{}">{}</text>)",
+            lane_x(l) - 12, 24, on ? kWork : kAbsent, lane_x(l), on ? "#fff" : "#666", l);
     }
     return svg + R"(<text x="2" y="14">lanes</text>)";
 }
 
 std::string sample_caption(const LaneSample& s, const std::string& what) {
     const auto& c = s.block.ctaid;
-    return fmt::format("<p class=\"caption\">{}: block ({},{},{}) warp {}, {} active lanes, {} bytes per lane.</p>\n", what,
-                       c[0], c[1], c[2], s.warp, std::popcount(s.active_mask), s.bytes_per_lane);
+    return fmt::format(
+        "<p class=\"caption\">{}: block ({},{},{}) warp {}, {} active lanes, {} bytes per lane.</p>\n", what,
+        c[0], c[1], c[2], s.warp, std::popcount(s.active_mask), s.bytes_per_lane);
 }
 
 std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
@@ -391,7 +436,9 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
     std::set<uint64_t> sectors;
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
-        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32; ++sec) sectors.insert(sec);
+        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32;
+             ++sec)
+            sectors.insert(sec);
     }
     if (sectors.empty()) return "";
     const uint64_t base = *sectors.begin();
@@ -401,13 +448,16 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
     const double step = 32.0 * kLaneStep / std::max(n, 1);
     const double box = std::min(24.0, step - 2);
     auto sector_x = [&](uint64_t sec) { return kMargin + step * slot.at(sec) + step / 2; };
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="lanes-to-sectors" width="{}" height="230" class="lanes-to-sectors">)",
-                                  2 * kMargin + 32 * kLaneStep);
+    std::string svg = fmt::format(
+        R"(<svg xmlns="http://www.w3.org/2000/svg" id="lanes-to-sectors" width="{}" height="230" class="lanes-to-sectors">)",
+        2 * kMargin + 32 * kLaneStep);
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
-        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32; ++sec) {
-            svg += fmt::format(R"(<line data-lane="{}" data-sector="{}" x1="{}" y1="40" x2="{:.1f}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
-                               l, sec - base, lane_x(l), sector_x(sec), kWork);
+        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32;
+             ++sec) {
+            svg += fmt::format(
+                R"(<line data-lane="{}" data-sector="{}" x1="{}" y1="40" x2="{:.1f}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
+                l, sec - base, lane_x(l), sector_x(sec), kWork);
         }
     }
     svg += lane_boxes(s);
@@ -416,34 +466,45 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
         // Labels wider than their slot are turned to read downwards instead of overlapping.
         const std::string label = fmt::format("+{}", sec - base);
         const bool turn = static_cast<double>(longest_label) * 7.5 > step;
-        svg += fmt::format(R"(<rect x="{:.1f}" y="140" width="{:.1f}" height="20" fill="{}"/>)", sector_x(sec) - box / 2, box,
-                           a.excess() ? kBad : kGood);
-        svg += turn ? fmt::format(R"svg(<text x="{0:.1f}" y="172" transform="rotate(60 {0:.1f} 172)">{1}</text>)svg", sector_x(sec) - 3, label)
-                    : fmt::format(R"(<text x="{:.1f}" y="175" text-anchor="middle">{}</text>)", sector_x(sec), label);
+        svg += fmt::format(R"(<rect x="{:.1f}" y="140" width="{:.1f}" height="20" fill="{}"/>)",
+                           sector_x(sec) - box / 2, box, a.excess() ? kBad : kGood);
+        svg += turn ? fmt::format(
+                          R"svg(<text x="{0:.1f}" y="172" transform="rotate(60 {0:.1f} 172)">{1}</text>)svg",
+                          sector_x(sec) - 3, label)
+                    : fmt::format(R"(<text x="{:.1f}" y="175" text-anchor="middle">{}</text>)", sector_x(sec),
+                                  label);
     }
-    svg += fmt::format(R"(<text x="2" y="225">32-byte sectors, numbered from the lowest ({}): {} touched</text></svg>)",
-                       hex(base * 32), n);
+    svg += fmt::format(
+        R"(<text x="2" y="225">32-byte sectors, numbered from the lowest ({}): {} touched</text></svg>)",
+        hex(base * 32), n);
     std::string stride;
     if (auto st = lane_stride(s)) stride = fmt::format(" Consecutive lanes are {} bytes apart.", *st);
-    std::string out = fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
+    std::string out =
+        fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
     out += sample_caption(s, "One warp of this instruction") + svg + "\n";
     if (auto shared = sharing_sentence(a.space, a.kind, s, {a.per_request(), a.ideal_per_request()}))
-        out += fmt::format("<p class=\"caption\">This warp touches {} sectors: {}.</p>\n", n, html_escape(*shared));
+        out += fmt::format("<p class=\"caption\">This warp touches {} sectors: {}.</p>\n", n,
+                           html_escape(*shared));
     else
-        out += fmt::format("<p class=\"caption\">This warp touches {} sectors; the whole run averages {:.2f} per request "
-                           "where {:.2f} would do.{}</p>\n", n, a.per_request(), a.ideal_per_request(), stride);
-    out += "<details><summary>lane, address, sector</summary><table class=\"lanemap\"><tr><th>lane</th><th>address</th><th>sector</th></tr>";
+        out += fmt::format(
+            "<p class=\"caption\">This warp touches {} sectors; the whole run averages {:.2f} per request "
+            "where {:.2f} would do.{}</p>\n",
+            n, a.per_request(), a.ideal_per_request(), stride);
+    out +=
+        "<details><summary>lane, address, sector</summary><table "
+        "class=\"lanemap\"><tr><th>lane</th><th>address</th><th>sector</th></tr>";
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
-        out += fmt::format("<tr data-lane=\"{}\"><td>{}</td><td>{}</td><td>+{}</td></tr>", l, l, hex(s.addr[l]), s.addr[l] / 32 - base);
+        out += fmt::format("<tr data-lane=\"{}\"><td>{}</td><td>{}</td><td>+{}</td></tr>", l, l,
+                           hex(s.addr[l]), s.addr[l] / 32 - base);
     }
     return out + "</table></details>\n";
 }
 
 std::string shared_lane_diagram(const AccessRow& a, const SourceRow& row) {
     const LaneSample& s = *a.sample;
-    std::map<uint32_t, std::set<uint64_t>> words;   // bank -> distinct words
-    std::map<uint32_t, size_t> updates;              // bank -> lane-words (atomics serve each lane in turn)
+    std::map<uint32_t, std::set<uint64_t>> words;  // bank -> distinct words
+    std::map<uint32_t, size_t> updates;            // bank -> lane-words (atomics serve each lane in turn)
     const bool atomic = a.kind == AccessKind::atomic || a.kind == AccessKind::reduction;
     const uint32_t words_per_lane = std::max(1u, s.bytes_per_lane / 4);
     for (int l = 0; l < 32; ++l) {
@@ -454,37 +515,47 @@ std::string shared_lane_diagram(const AccessRow& a, const SourceRow& row) {
             ++updates[static_cast<uint32_t>(word % 32)];
         }
     }
-    std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" id="lanes-to-banks" width="{}" height="200" class="lanes-to-banks">)",
-                                  2 * kMargin + 32 * kLaneStep);
+    std::string svg = fmt::format(
+        R"(<svg xmlns="http://www.w3.org/2000/svg" id="lanes-to-banks" width="{}" height="200" class="lanes-to-banks">)",
+        2 * kMargin + 32 * kLaneStep);
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
         for (uint32_t k = 0; k < words_per_lane; ++k) {
             const auto bank = static_cast<int>((s.addr[l] / 4 + k) % 32);
-            svg += fmt::format(R"(<line data-lane="{}" data-bank="{}" x1="{}" y1="40" x2="{}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
-                               l, bank, lane_x(l), lane_x(bank), kWork);
+            svg += fmt::format(
+                R"(<line data-lane="{}" data-bank="{}" x1="{}" y1="40" x2="{}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
+                l, bank, lane_x(l), lane_x(bank), kWork);
         }
     }
     svg += lane_boxes(s);
     for (int b = 0; b < 32; ++b) {
-        const size_t count = atomic ? (updates.count(b) ? updates[b] : 0) : words.count(b) ? words[b].size() : 0;
+        const size_t count = atomic           ? (updates.count(b) ? updates[b] : 0)
+                             : words.count(b) ? words[b].size()
+                                              : 0;
         const char* fill = count == 0 ? kAbsent : count == 1 ? kGood : kBad;
-        svg += fmt::format(R"(<rect x="{}" y="140" width="24" height="20" fill="{}"><title>bank {}: {} {}</title></rect>)"
-                           R"(<text x="{}" y="154" text-anchor="middle" fill="#fff">{}</text><text x="{}" y="175" text-anchor="middle">{}</text>)",
-                           lane_x(b) - 12, fill, b, count, atomic ? "updates" : "distinct words", lane_x(b), count ? std::to_string(count) : "", lane_x(b), b);
+        svg += fmt::format(
+            R"(<rect x="{}" y="140" width="24" height="20" fill="{}"><title>bank {}: {} {}</title></rect>)"
+            R"(<text x="{}" y="154" text-anchor="middle" fill="#fff">{}</text><text x="{}" y="175" text-anchor="middle">{}</text>)",
+            lane_x(b) - 12, fill, b, count, atomic ? "updates" : "distinct words", lane_x(b),
+            count ? std::to_string(count) : "", lane_x(b), b);
     }
-    svg += atomic ? R"(<text x="2" y="195">banks (updates each serves, one after another: more than 1 costs more)</text></svg>)"
-                  : R"(<text x="2" y="195">banks (number of different words each is asked for: more than 1 is a conflict)</text></svg>)";
+    svg +=
+        atomic
+            ? R"(<text x="2" y="195">banks (updates each serves, one after another: more than 1 costs more)</text></svg>)"
+            : R"(<text x="2" y="195">banks (number of different words each is asked for: more than 1 is a conflict)</text></svg>)";
     size_t worst = 0;
     for (const auto& [b, w] : words) worst = std::max(worst, w.size());
-    std::string out = fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
+    std::string out =
+        fmt::format("<h3>{}: {} ({})</h3>\n", html_escape(row.where()), a.label(), html_escape(row.text));
     out += sample_caption(s, "One warp of this instruction") + svg + "\n";
     if (auto shared = sharing_sentence(a.space, a.kind, s, {a.per_request(), a.ideal_per_request()})) {
         out += fmt::format("<p class=\"caption\">In this warp {}.</p>\n", html_escape(*shared));
         return out;
     }
-    out += fmt::format("<p class=\"caption\">In this warp the busiest bank is asked for {} different word{}; the whole run "
-                       "averages {:.2f} wavefronts per request where {:.2f} would do.</p>\n",
-                       worst, worst == 1 ? "" : "s", a.per_request(), a.ideal_per_request());
+    out += fmt::format(
+        "<p class=\"caption\">In this warp the busiest bank is asked for {} different word{}; the whole run "
+        "averages {:.2f} wavefronts per request where {:.2f} would do.</p>\n",
+        worst, worst == 1 ? "" : "s", a.per_request(), a.ideal_per_request());
     return out;
 }
 
@@ -519,14 +590,18 @@ std::string facts(const session::PreparedLaunch& p, const session::SimRun& run) 
     std::string text = "launch    " + describe_launch(p.spec) + "\n";
     if (run.occupancy) {
         const auto& o = *run.occupancy;
-        text += fmt::format("occupancy {} blocks per SM, {} of {} warps per SM: {:.1f} %, limited by {}\n", o.blocks_per_sm,
-                            o.warps_per_sm, run.preset.sm.max_warps, 100.0 * o.occupancy, device::limiter_name(o.limiter));
+        text += fmt::format("occupancy {} blocks per SM, {} of {} warps per SM: {:.1f} %, limited by {}\n",
+                            o.blocks_per_sm, o.warps_per_sm, run.preset.sm.max_warps, 100.0 * o.occupancy,
+                            device::limiter_name(o.limiter));
         const uint64_t waves = wave_count(p.spec.block_count(), o.blocks_per_sm, run.preset.sm_count);
         if (waves) text += fmt::format("waves     {} ({} SMs)\n", waves, run.preset.sm_count);
     }
     text += fmt::format("executed  {} warp instructions, {} thread instructions\n",
-                        run.counters.stat(counts::Stat::warp_insts), run.counters.stat(counts::Stat::thread_insts));
-    if (run.report.error) text += fmt::format("error     {} ({})\n{}\n", run.report.error->message, run.report.error->name, run.report.error->details);
+                        run.counters.stat(counts::Stat::warp_insts),
+                        run.counters.stat(counts::Stat::thread_insts));
+    if (run.report.error)
+        text += fmt::format("error     {} ({})\n{}\n", run.report.error->message, run.report.error->name,
+                            run.report.error->details);
     return "<div class=\"facts\">" + html_escape(text) + "</div>\n";
 }
 
@@ -537,56 +612,79 @@ std::string html_escape(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
 }
 
-std::string html_report(const session::PreparedLaunch& p, const session::SimRun& run, const LaneSamples* samples,
-                        const HtmlOptions& options) {
+std::string html_report(const session::PreparedLaunch& p, const session::SimRun& run,
+                        const LaneSamples* samples, const HtmlOptions& options) {
     const ReportModel m = build_model(p, run, samples);
     const std::string name = ir::demangled_base_name(p.kernel->name);
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
-    out += fmt::format("<title>warpsim: {}</title><style>{}</style></head><body>\n", html_escape(name), kStyle);
+    out +=
+        fmt::format("<title>warpsim: {}</title><style>{}</style></head><body>\n", html_escape(name), kStyle);
     out += fmt::format("<h1>{} <small>({}, device {}, simulated)</small></h1>\n", html_escape(name),
                        html_escape(p.spec.path), html_escape(run.report.device));
     out += facts(p, run);
     const auto items = look_at(m);
     out += "<h2>What to look at</h2>\n<ul class=\"lookat\">";
-    if (items.empty()) out += "<li>Nothing stands out: every access uses the bytes it moves, no bank conflicts, full warps.</li>";
-    for (const auto& i : items) out += "<li><b>" + html_escape(i.where) + "</b> " + html_escape(i.what) + "</li>";
+    if (items.empty())
+        out +=
+            "<li>Nothing stands out: every access uses the bytes it moves, no bank conflicts, full "
+            "warps.</li>";
+    for (const auto& i : items)
+        out += "<li><b>" + html_escape(i.where) + "</b> " + html_escape(i.what) + "</li>";
     out += "</ul>\n<h2>The launch</h2>\n";
-    out += fmt::format("<p class=\"legend\">Each box is a block, each cell a warp of 32 lanes."
-                       "<span style=\"background:{}\"></span>lanes at work<span style=\"background:{}\"></span>lanes idle "
-                       "(no memory access)<span style=\"background:{}\"></span>lanes that do not exist (partial warp)</p>\n",
-                       kWork, kIdle, kAbsent);
+    out += fmt::format(
+        "<p class=\"legend\">Each box is a block, each cell a warp of 32 lanes."
+        "<span style=\"background:{}\"></span>lanes at work<span style=\"background:{}\"></span>lanes idle "
+        "(no memory access)<span style=\"background:{}\"></span>lanes that do not exist (partial warp)</p>\n",
+        kWork, kIdle, kAbsent);
     out += launch_svg(p, samples, options.max_blocks) + "\n";
     if (p.spec.block_count() > options.max_blocks) {
-        out += fmt::format("<p class=\"caption\">The first {} of {} blocks.</p>\n", options.max_blocks, p.spec.block_count());
+        out += fmt::format("<p class=\"caption\">The first {} of {} blocks.</p>\n", options.max_blocks,
+                           p.spec.block_count());
     }
     if (samples && !samples->complete) {
-        out += fmt::format("<p class=\"caption\">Lane activity was sampled from the first {} blocks; other blocks are drawn "
-                           "from the launch shape alone.</p>\n", samples->warps.size());
+        out += fmt::format(
+            "<p class=\"caption\">Lane activity was sampled from the first {} blocks; other blocks are drawn "
+            "from the launch shape alone.</p>\n",
+            samples->warps.size());
     }
     out += "<h2>The threads of a block</h2>\n";
     const bool one_d = p.spec.block[1] == 1 && p.spec.block[2] == 1;
-    out += fmt::format("<p class=\"caption\">Block ({},{},{}): each cell is a thread{}, coloured by its warp. Warps take "
-                       "32 threads at a time in x, then y, then z order{}.</p>\n",
-                       p.spec.block[0], p.spec.block[1], p.spec.block[2],
-                       one_d ? ", 32 to a row (so each row is one warp)" : " at (threadIdx.x, threadIdx.y)",
-                       p.spec.block[2] > 1 ? "; the slice threadIdx.z = 0 is shown" : "");
+    out += fmt::format(
+        "<p class=\"caption\">Block ({},{},{}): each cell is a thread{}, coloured by its warp. Warps take "
+        "32 threads at a time in x, then y, then z order{}.</p>\n",
+        p.spec.block[0], p.spec.block[1], p.spec.block[2],
+        one_d ? ", 32 to a row (so each row is one warp)" : " at (threadIdx.x, threadIdx.y)",
+        p.spec.block[2] > 1 ? "; the slice threadIdx.z = 0 is shown" : "");
     out += thread_layout_svg(p.spec) + "\n";
     out += timeline_section(p, run);
     out += "<h2>Per source line</h2>\n" + lines_table(m);
     out += lane_section(m, samples);
-    out += "<p class=\"caption\">Generated by warpsim. A sector is 32 bytes; a wavefront is one pass of shared memory's 32 "
-           "banks.</p>\n</body></html>\n";
+    out +=
+        "<p class=\"caption\">Generated by warpsim. A sector is 32 bytes; a wavefront is one pass of shared "
+        "memory's 32 "
+        "banks.</p>\n</body></html>\n";
     return out;
 }
 

@@ -5,9 +5,9 @@
 #include <bit>
 #include <filesystem>
 
-#include "sim/engine/simulator.hpp"
 #include "launch/buffer_init.hpp"
 #include "launch/params.hpp"
+#include "sim/engine/simulator.hpp"
 
 namespace warpsim::report {
 namespace {
@@ -61,7 +61,8 @@ void LaneSampler::follow(const engine::MemoryEvent& e) {
     auto& f = samples_.focus;
     const uint64_t block = e.site.block.linear;
     const uint32_t warp = e.site.warp;
-    const bool wanted = (!focus_->block || *focus_->block == block) && (!focus_->warp || *focus_->warp == warp);
+    const bool wanted =
+        (!focus_->block || *focus_->block == block) && (!focus_->warp || *focus_->warp == warp);
     if (!f.warp && wanted) f.warp = std::make_pair(block, warp);
     const bool chosen = f.warp && f.warp->first == block && f.warp->second == warp;
     auto [slot, fresh] = f.by_pc.try_emplace({e.site.function, e.site.pc, e.space});
@@ -87,7 +88,8 @@ void LaneSampler::on_memory(const engine::MemoryEvent& e) {
     if (e.space == engine::MemorySpace::param || e.space == engine::MemorySpace::const_) return;
     if (focus_ && focus_->follows(e.site.function, e.site.pc)) follow(e);
     const auto lanes = static_cast<uint32_t>(std::popcount(e.active_mask));
-    if (auto it = samples_.warps.find(e.site.block.linear); it != samples_.warps.end() && e.site.warp < it->second.size()) {
+    if (auto it = samples_.warps.find(e.site.block.linear);
+        it != samples_.warps.end() && e.site.warp < it->second.size()) {
         auto& w = it->second[e.site.warp];
         w.working_mask |= e.active_mask;
         w.lanes_working = static_cast<uint32_t>(std::popcount(w.working_mask));
@@ -132,8 +134,12 @@ std::optional<int64_t> lane_stride(const LaneSample& s) {
     return stride;
 }
 
-uint64_t lane_sector(const LaneSample& s, uint32_t lane) { return s.addr[lane & 31u] / 32; }
+uint64_t lane_sector(const LaneSample& s, uint32_t lane) {
+    return s.addr[lane & 31u] / 32;
+}
 
-uint32_t lane_bank(const LaneSample& s, uint32_t lane) { return static_cast<uint32_t>(s.addr[lane & 31u] / 4 % 32); }
+uint32_t lane_bank(const LaneSample& s, uint32_t lane) {
+    return static_cast<uint32_t>(s.addr[lane & 31u] / 4 % 32);
+}
 
 }  // namespace warpsim::report

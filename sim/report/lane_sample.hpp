@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/engine/observer.hpp"
 #include "launch/outcome.hpp"
+#include "sim/engine/observer.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::report {
@@ -28,8 +28,8 @@ struct LaneSample {
     engine::MemoryKind kind = engine::MemoryKind::read;
     uint32_t bytes_per_lane = 0;
     uint32_t active_mask = 0;
-    std::array<uint64_t, 32> addr{};     // valid where active_mask has the lane
-    engine::BlockIndex block;            // which warp this is
+    std::array<uint64_t, 32> addr{};  // valid where active_mask has the lane
+    engine::BlockIndex block;         // which warp this is
     uint32_t warp = 0;
 };
 
@@ -44,13 +44,13 @@ struct WarpFocus {
 // One followed instruction: its first execution by the chosen warp or, when that warp never executed it, by
 // the first warp that did.
 struct FocusSample {
-    LaneSample first;                    // block, warp and per-lane addresses of that first execution
-    uint64_t executions = 0;             // times that warp executed the instruction within the sample
+    LaneSample first;         // block, warp and per-lane addresses of that first execution
+    uint64_t executions = 0;  // times that warp executed the instruction within the sample
 };
 
 struct FocusSamples {
-    // The chosen warp (linear block, warp): the first warp matching WarpFocus::block/warp that executed one of
-    // the followed instructions. nullopt: none did within the sample.
+    // The chosen warp (linear block, warp): the first warp matching WarpFocus::block/warp that executed one
+    // of the followed instructions. nullopt: none did within the sample.
     std::optional<std::pair<uint64_t, uint32_t>> warp;
     // Keyed like LaneSamples::by_pc.
     std::map<std::tuple<uint32_t, uint32_t, engine::MemorySpace>, FocusSample> by_pc;
@@ -64,9 +64,9 @@ struct FocusSamples {
 
 // Lanes of one warp that took part in at least one memory instruction (a proxy for "did work").
 struct WarpActivity {
-    uint32_t lanes_existing = 0;         // threads of the block in this warp (32 but for a partial warp)
-    uint32_t lanes_working = 0;          // lanes that performed at least one memory access
-    uint32_t working_mask = 0;           // which ones
+    uint32_t lanes_existing = 0;  // threads of the block in this warp (32 but for a partial warp)
+    uint32_t lanes_working = 0;   // lanes that performed at least one memory access
+    uint32_t working_mask = 0;    // which ones
 };
 
 struct LaneSamples {
@@ -74,17 +74,17 @@ struct LaneSamples {
     std::map<std::tuple<uint32_t, uint32_t, engine::MemorySpace>, LaneSample> by_pc;
     // Per block (linear index) and warp, for the first `max_blocks` blocks the sample run finished.
     std::map<uint64_t, std::vector<WarpActivity>> warps;
-    uint64_t blocks_seen = 0;            // blocks the sample run started
-    bool complete = false;               // the whole grid ran within the budget
-    bool out_of_budget = false;          // the run stopped at SampleOptions::max_thread_instructions
-    FocusSamples focus;                  // filled when the sampler was given a WarpFocus
+    uint64_t blocks_seen = 0;    // blocks the sample run started
+    bool complete = false;       // the whole grid ran within the budget
+    bool out_of_budget = false;  // the run stopped at SampleOptions::max_thread_instructions
+    FocusSamples focus;          // filled when the sampler was given a WarpFocus
 
     const LaneSample* find(uint32_t function, uint32_t pc, engine::MemorySpace space) const;
 };
 
 // The observer that fills LaneSamples. Keeps the first warp with the most active lanes per instruction.
 class LaneSampler : public engine::ExecutionObserver {
-public:
+  public:
     explicit LaneSampler(uint64_t max_blocks = 256, const WarpFocus* focus = nullptr)
         : max_blocks_(max_blocks), focus_(focus) {}
     void on_launch_begin(const engine::LaunchInfo& info) override;
@@ -95,7 +95,7 @@ public:
     LaneSamples take();
     const LaneSamples& samples() const { return samples_; }
 
-private:
+  private:
     void follow(const engine::MemoryEvent& e);
 
     uint64_t max_blocks_;
@@ -109,8 +109,8 @@ private:
 struct SampleOptions {
     // Thread-instructions the sample run may execute before it stops; the blocks run by then are the sample.
     uint64_t max_thread_instructions = 4'000'000;
-    uint64_t max_blocks = 256;           // blocks whose warp activity is kept
-    const WarpFocus* focus = nullptr;    // also follow these instructions in one warp (warpsim explain)
+    uint64_t max_blocks = 256;         // blocks whose warp activity is kept
+    const WarpFocus* focus = nullptr;  // also follow these instructions in one warp (warpsim explain)
     engine::LaunchProgress* progress = nullptr;  // the sample run's progress counters (a progress bar)
 };
 

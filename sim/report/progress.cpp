@@ -51,7 +51,10 @@ bool is_terminal(std::FILE* stream) {
 
 ProgressMeter::ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled,
                              const ProgressOptions& options)
-    : out_(out), blocks_total_(blocks_total), options_(options), launch_start_(std::chrono::steady_clock::now()) {
+    : out_(out),
+      blocks_total_(blocks_total),
+      options_(options),
+      launch_start_(std::chrono::steady_clock::now()) {
     if (!enabled || !is_terminal(out)) return;
     thread_ = std::jthread([this](std::stop_token stop) { watch(stop); });
 }
@@ -87,9 +90,10 @@ void ProgressMeter::watch(std::stop_token stop) {
         const std::chrono::duration<double> elapsed = now - start;
         if (elapsed < delay) continue;
         const std::chrono::duration<double> this_launch = now - launch_start_;
-        const std::string line = format_progress(
-            progress_.blocks_done.load(std::memory_order_relaxed), blocks_total_,
-            progress_.thread_instructions.load(std::memory_order_relaxed), this_launch.count(), width, label_);
+        const std::string line =
+            format_progress(progress_.blocks_done.load(std::memory_order_relaxed), blocks_total_,
+                            progress_.thread_instructions.load(std::memory_order_relaxed),
+                            this_launch.count(), width, label_);
         // Pad over what a longer previous line left behind.
         const std::string pad(drawn_width_ > line.size() ? drawn_width_ - line.size() : 0, ' ');
         std::fputs(("\r" + line + pad).c_str(), out_);

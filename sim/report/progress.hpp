@@ -61,9 +61,9 @@ class ProgressMeter {
     engine::LaunchProgress progress_;
     std::mutex mutex_;
     std::condition_variable_any wake_;
-    size_t drawn_width_ = 0;  // columns of the line on screen (0: nothing drawn)
-    std::string label_ = "simulating";                      // guarded by mutex_
-    std::chrono::steady_clock::time_point launch_start_;   // guarded by mutex_: when the rate starts
+    size_t drawn_width_ = 0;                              // columns of the line on screen (0: nothing drawn)
+    std::string label_ = "simulating";                    // guarded by mutex_
+    std::chrono::steady_clock::time_point launch_start_;  // guarded by mutex_: when the rate starts
     std::jthread thread_;
 };
 

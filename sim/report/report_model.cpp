@@ -1,4 +1,5 @@
-// sim/report/report_model.cpp — per source line rows, access rows and their explanations (see report_model.hpp).
+// sim/report/report_model.cpp — per source line rows, access rows and their explanations (see
+// report_model.hpp).
 #include "sim/report/report_model.hpp"
 
 #include "sim/report/access_pattern.hpp"
@@ -22,7 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+double ratio(uint64_t a, uint64_t b) {
+    return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 std::vector<std::string> read_lines(const fs::path& path) {
     std::vector<std::string> lines;
@@ -34,7 +37,8 @@ std::vector<std::string> read_lines(const fs::path& path) {
 }
 
 // The CUDA file as recorded by .file, or a file of the same name beside the PTX or the spec.
-std::pair<std::string, std::vector<std::string>> source_text(const session::PreparedLaunch& p, uint32_t file) {
+std::pair<std::string, std::vector<std::string>> source_text(const session::PreparedLaunch& p,
+                                                             uint32_t file) {
     std::string recorded(p.module->file_path(file));
     if (recorded.empty()) return {};
     fs::path name = fs::path(recorded).filename();
@@ -61,9 +65,12 @@ AccessSpace space_of(const ir::Instruction& inst, const LineStats& s) {
 
 engine::MemorySpace engine_space(AccessSpace s) {
     switch (s) {
-    case AccessSpace::global: return engine::MemorySpace::global;
-    case AccessSpace::local: return engine::MemorySpace::local;
-    case AccessSpace::shared: return engine::MemorySpace::shared;
+        case AccessSpace::global:
+            return engine::MemorySpace::global;
+        case AccessSpace::local:
+            return engine::MemorySpace::local;
+        case AccessSpace::shared:
+            return engine::MemorySpace::shared;
     }
     return engine::MemorySpace::global;
 }
@@ -83,8 +90,8 @@ uint64_t excess_of(AccessSpace space, const LineStats& s) {
     return a.excess();
 }
 
-void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instruction& inst, const LineStats& s,
-                const LaneSamples* samples, const std::string& inlined) {
+void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instruction& inst,
+                const LineStats& s, const LaneSamples* samples, const std::string& inlined) {
     const AccessSpace space = space_of(inst, s);
     const AccessKind kind = access_kind(inst);
     const LaneSample* sample = samples ? samples->find(function, pc, engine_space(space)) : nullptr;
@@ -113,11 +120,15 @@ void add_access(SourceRow& row, uint32_t function, uint32_t pc, const ir::Instru
 
 std::string_view verb(AccessKind k) {
     switch (k) {
-    case AccessKind::load: return "read";
-    case AccessKind::store: return "write";
-    case AccessKind::atomic:
-    case AccessKind::reduction: return "update";
-    case AccessKind::other: return "access";
+        case AccessKind::load:
+            return "read";
+        case AccessKind::store:
+            return "write";
+        case AccessKind::atomic:
+        case AccessKind::reduction:
+            return "update";
+        case AccessKind::other:
+            return "access";
     }
     return "access";
 }
@@ -130,8 +141,10 @@ int first_lane(uint32_t mask) {
 
 std::string explain_global(const AccessRow& a) {
     const double per = a.per_request(), ideal = a.ideal_per_request(), used = 100.0 * a.efficiency();
-    const std::string tail = fmt::format("{:.2f} sectors per request where {:.2f} would do; {:.1f} % of the bytes "
-                                         "moved are used", per, ideal, used);
+    const std::string tail = fmt::format(
+        "{:.2f} sectors per request where {:.2f} would do; {:.1f} % of the bytes "
+        "moved are used",
+        per, ideal, used);
     const auto v = verb(a.kind);
     if (a.sample) {
         if (auto stride = lane_stride(*a.sample); stride && *stride != 0) {
@@ -140,55 +153,70 @@ std::string explain_global(const AccessRow& a) {
             if (step == width) {
                 const uint64_t offset = a.sample->addr[first_lane(a.sample->active_mask)] % 32;
                 if (offset != 0) {
-                    return fmt::format("the lanes {} consecutive {}-byte elements, but the first starts {} bytes into "
-                                       "a 32-byte sector, so the warp straddles one sector more than it needs: {}",
-                                       v, width, offset, tail);
+                    return fmt::format(
+                        "the lanes {} consecutive {}-byte elements, but the first starts {} bytes into "
+                        "a 32-byte sector, so the warp straddles one sector more than it needs: {}",
+                        v, width, offset, tail);
                 }
-                return fmt::format("the lanes {} consecutive {}-byte elements, but not every warp starts on a 32-byte "
-                                   "boundary, and those that do not straddle one sector more than they need: {}",
-                                   v, width, tail);
+                return fmt::format(
+                    "the lanes {} consecutive {}-byte elements, but not every warp starts on a 32-byte "
+                    "boundary, and those that do not straddle one sector more than they need: {}",
+                    v, width, tail);
             }
             if (step >= 32) {
-                return fmt::format("lanes {} addresses {} bytes apart: each lane needs its own 32-byte sector; {:.1f} % "
-                                   "of the bytes moved are used", v, step, used);
+                return fmt::format(
+                    "lanes {} addresses {} bytes apart: each lane needs its own 32-byte sector; {:.1f} % "
+                    "of the bytes moved are used",
+                    v, step, used);
             }
             if (step > width) {
-                return fmt::format("lanes {} addresses {} bytes apart: one 32-byte sector holds the data of only {} "
-                                   "lanes; {}", v, step, 32 / step, tail);
+                return fmt::format(
+                    "lanes {} addresses {} bytes apart: one 32-byte sector holds the data of only {} "
+                    "lanes; {}",
+                    v, step, 32 / step, tail);
             }
         }
         return fmt::format("lanes {} scattered addresses: {}", v, tail);
     }
     if (per >= 31.5 && ideal <= 4.01) {
-        return fmt::format("lanes {} addresses at least 32 bytes apart: each lane needs its own 32-byte sector; "
-                           "{:.1f} % of the bytes moved are used", v, used);
+        return fmt::format(
+            "lanes {} addresses at least 32 bytes apart: each lane needs its own 32-byte sector; "
+            "{:.1f} % of the bytes moved are used",
+            v, used);
     }
     return tail;
 }
 
 std::string explain_shared(const AccessRow& a) {
-    const std::string tail = fmt::format("{:.2f} wavefronts per request where {:.2f} would do", a.per_request(),
-                                         a.ideal_per_request());
+    const std::string tail = fmt::format("{:.2f} wavefronts per request where {:.2f} would do",
+                                         a.per_request(), a.ideal_per_request());
     const uint32_t way = a.s.max_way;
-    std::string head = way > 1 ? fmt::format("{}-way bank conflict: ", way) : std::string("extra wavefronts: ");
+    std::string head =
+        way > 1 ? fmt::format("{}-way bank conflict: ", way) : std::string("extra wavefronts: ");
     if (a.sample && a.sample->bytes_per_lane == 4) {
         if (auto stride = lane_stride(*a.sample); stride && *stride > 0 && *stride % 4 == 0) {
             const uint64_t words = static_cast<uint64_t>(*stride) / 4;
             const uint64_t g = std::gcd<uint64_t, uint64_t>(words, 32);
             if (g == 32) {
-                return head + fmt::format("lanes access words {} apart ({} bytes), a multiple of 32, so every lane "
-                                          "lands in bank {} and its different words are served one after another; {}",
-                                          words, *stride, lane_bank(*a.sample, first_lane(a.sample->active_mask)), tail);
+                return head + fmt::format(
+                                  "lanes access words {} apart ({} bytes), a multiple of 32, so every lane "
+                                  "lands in bank {} and its different words are served one after another; {}",
+                                  words, *stride, lane_bank(*a.sample, first_lane(a.sample->active_mask)),
+                                  tail);
             }
             if (g > 1) {
-                return head + fmt::format("lanes access words {} apart ({} bytes), so only {} banks are used, {} lanes "
-                                          "in each, served one after another; {}", words, *stride, 32 / g, g, tail);
+                return head +
+                       fmt::format(
+                           "lanes access words {} apart ({} bytes), so only {} banks are used, {} lanes "
+                           "in each, served one after another; {}",
+                           words, *stride, 32 / g, g, tail);
             }
         }
     }
     if (way > 1) {
-        return head + fmt::format("up to {} lanes ask one bank for different words, served one after another; {}", way,
-                                  tail);
+        return head +
+               fmt::format("up to {} lanes ask one bank for different words, served one after another; {}",
+                           way, tail);
     }
     return head + tail;
 }
@@ -201,7 +229,8 @@ std::string inlined_text(const ir::Module& m, const std::vector<ir::SourceFrame>
     const size_t inlined = chain.size() - 1;
     if (inlined <= 2) return ir::chain_text(m, chain, ir::PathStyle::file_name, 0, inlined);
     return fmt::format("{}, inlined through {} more level{} from {}",
-                       ir::chain_text(m, chain, ir::PathStyle::file_name, 0, 1), inlined - 2, inlined == 3 ? "" : "s",
+                       ir::chain_text(m, chain, ir::PathStyle::file_name, 0, 1), inlined - 2,
+                       inlined == 3 ? "" : "s",
                        ir::chain_text(m, chain, ir::PathStyle::file_name, inlined - 1, inlined));
 }
 
@@ -209,42 +238,59 @@ std::string explain_lanes(const SourceRow& r, double capacity) {
     const double lanes = r.lanes();
     if (r.total.warp_insts == 0 || lanes >= capacity - 0.5) return "";
     if (capacity >= 31.5) {
-        return fmt::format("on average {:.1f} of 32 lanes active: the warp's lanes took different paths (a branch or "
-                           "a bounds check), and the others wait idle while these run", lanes);
+        return fmt::format(
+            "on average {:.1f} of 32 lanes active: the warp's lanes took different paths (a branch or "
+            "a bounds check), and the others wait idle while these run",
+            lanes);
     }
-    return fmt::format("on average {:.1f} lanes active of the {:.1f} each warp of this launch has: the lanes took "
-                       "different paths (a branch or a bounds check), and the others wait idle", lanes, capacity);
+    return fmt::format(
+        "on average {:.1f} lanes active of the {:.1f} each warp of this launch has: the lanes took "
+        "different paths (a branch or a bounds check), and the others wait idle",
+        lanes, capacity);
 }
 
 }  // namespace
 
 AccessKind access_kind(const ir::Instruction& inst) {
     switch (inst.op) {
-    case ir::Opcode::ld:
-    case ir::Opcode::ldu: return AccessKind::load;
-    case ir::Opcode::st: return AccessKind::store;
-    case ir::Opcode::atom: return AccessKind::atomic;
-    case ir::Opcode::red: return AccessKind::reduction;
-    default: return AccessKind::other;
+        case ir::Opcode::ld:
+        case ir::Opcode::ldu:
+            return AccessKind::load;
+        case ir::Opcode::st:
+            return AccessKind::store;
+        case ir::Opcode::atom:
+            return AccessKind::atomic;
+        case ir::Opcode::red:
+            return AccessKind::reduction;
+        default:
+            return AccessKind::other;
     }
 }
 
 std::string_view space_word(AccessSpace s) {
     switch (s) {
-    case AccessSpace::global: return "global";
-    case AccessSpace::local: return "local";
-    case AccessSpace::shared: return "shared";
+        case AccessSpace::global:
+            return "global";
+        case AccessSpace::local:
+            return "local";
+        case AccessSpace::shared:
+            return "shared";
     }
     return "global";
 }
 
 std::string_view kind_word(AccessKind k) {
     switch (k) {
-    case AccessKind::load: return "load";
-    case AccessKind::store: return "store";
-    case AccessKind::atomic: return "atomic";
-    case AccessKind::reduction: return "reduction";
-    case AccessKind::other: return "access";
+        case AccessKind::load:
+            return "load";
+        case AccessKind::store:
+            return "store";
+        case AccessKind::atomic:
+            return "atomic";
+        case AccessKind::reduction:
+            return "reduction";
+        case AccessKind::other:
+            return "access";
     }
     return "access";
 }
@@ -263,7 +309,9 @@ uint64_t AccessRow::excess() const {
     return have > ideal ? have - ideal : 0;
 }
 
-double AccessRow::efficiency() const { return s.sectors ? ratio(s.ideal_sectors, s.sectors) : 1.0; }
+double AccessRow::efficiency() const {
+    return s.sectors ? ratio(s.ideal_sectors, s.sectors) : 1.0;
+}
 
 std::string AccessRow::label() const {
     std::string l = fmt::format("{} {}", space_word(space), kind_word(kind));
@@ -271,7 +319,9 @@ std::string AccessRow::label() const {
     return l;
 }
 
-double SourceRow::lanes() const { return ratio(total.thread_insts, total.warp_insts); }
+double SourceRow::lanes() const {
+    return ratio(total.thread_insts, total.warp_insts);
+}
 
 std::string SourceRow::where() const {
     if (compiler_generated) return "no line";
@@ -289,14 +339,17 @@ std::vector<LookAt> look_at(const ReportModel& m) {
     if (m.worst_shared) access_item(*m.worst_shared);
     // A line that idles under a tenth of its lanes (a bounds check in the last warp) is listed only when
     // nothing else is: the work line and the table already show it.
-    const bool lanes_matter = m.worst_lanes && (items.empty() || m.rows[*m.worst_lanes].lanes() <= 0.9 * m.lane_capacity);
+    const bool lanes_matter =
+        m.worst_lanes && (items.empty() || m.rows[*m.worst_lanes].lanes() <= 0.9 * m.lane_capacity);
     if (lanes_matter) {
         const auto& row = m.rows[*m.worst_lanes];
         const double cap = std::min(32.0, m.lane_capacity);
-        items.push_back({row.where(), fmt::format("{:.2f} of {} lanes active on average: a branch or a bounds check "
-                                                  "idles the rest", row.lanes(),
-                                                  cap == std::floor(cap) ? fmt::format("{:.0f}", cap)
-                                                                         : fmt::format("{:.2f}", cap))});
+        items.push_back(
+            {row.where(),
+             fmt::format("{:.2f} of {} lanes active on average: a branch or a bounds check "
+                         "idles the rest",
+                         row.lanes(),
+                         cap == std::floor(cap) ? fmt::format("{:.0f}", cap) : fmt::format("{:.2f}", cap))});
     }
     return items;
 }
@@ -320,18 +373,20 @@ std::string explain_access(const AccessRow& a) {
     if (a.s.requests == 0 || a.excess() == 0) return "";
     // Lanes that share addresses (atomic contention, broadcasts, duplicates): the one wording for those.
     if (a.sample)
-        if (auto s = sharing_sentence(a.space, a.kind, *a.sample, {a.per_request(), a.ideal_per_request()})) return *s;
+        if (auto s = sharing_sentence(a.space, a.kind, *a.sample, {a.per_request(), a.ideal_per_request()}))
+            return *s;
     return a.space == AccessSpace::shared ? explain_shared(a) : explain_global(a);
 }
 
-ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun& run, const LaneSamples* samples) {
+ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun& run,
+                        const LaneSamples* samples) {
     ReportModel m;
     const uint64_t threads = p.spec.threads_per_block();
     const uint64_t warps = (threads + 31) / 32;
     m.lane_capacity = warps ? static_cast<double>(threads) / static_cast<double>(warps) : 32.0;
 
-    // Key: (file, line with compiler-generated last, PTX line for PTX without .loc). Inlined code counts at the
-    // call site in the function's own body, the last frame of its chain.
+    // Key: (file, line with compiler-generated last, PTX line for PTX without .loc). Inlined code counts at
+    // the call site in the function's own body, the last frame of its chain.
     std::map<std::tuple<uint32_t, uint32_t>, SourceRow> rows;
     for (const auto& [key, s] : run.counters.per_pc()) {
         const auto& fn = p.module->functions.at(key.first);

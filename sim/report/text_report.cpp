@@ -30,7 +30,9 @@ std::string code_only(const std::string& text, size_t width) {
     return s;
 }
 
-std::string fixed2(double v) { return fmt::format("{:.2f}", v); }
+std::string fixed2(double v) {
+    return fmt::format("{:.2f}", v);
+}
 
 std::string row_source(const SourceRow& r) {
     if (r.compiler_generated) return "(no source line: compiler setup)";
@@ -41,27 +43,29 @@ std::string row_source(const SourceRow& r) {
 // The table's access columns for one access row: label, requests, per request, ideal, used/way.
 std::string access_columns(const AccessRow& a) {
     const std::string note = way_note(a);
-    std::string cols = fmt::format("{:<15} {:>8} {:>7} {:>6}  {}", a.label(), a.s.requests, fixed2(a.per_request()),
-                                   fixed2(a.ideal_per_request()), note);
+    std::string cols = fmt::format("{:<15} {:>8} {:>7} {:>6}  {}", a.label(), a.s.requests,
+                                   fixed2(a.per_request()), fixed2(a.ideal_per_request()), note);
     cols.erase(cols.find_last_not_of(' ') + 1);
     return cols;
 }
 
 std::string table_header() {
-    return fmt::format("{:>5}  {:<35} {:>9} {:>5}  {:<15} {:>8} {:>7} {:>6}  {}\n", "line", "source", "warp inst",
-                       "lanes", "access", "requests", "per req", "ideal", "used/way");
+    return fmt::format("{:>5}  {:<35} {:>9} {:>5}  {:<15} {:>8} {:>7} {:>6}  {}\n", "line", "source",
+                       "warp inst", "lanes", "access", "requests", "per req", "ideal", "used/way");
 }
 
 std::string format_row(const SourceRow& r) {
     std::string out;
-    const std::string lead = fmt::format("{:>5}  {:<35} {:>9} {:>5}", r.compiler_generated ? "-" : std::to_string(r.line),
-                                         row_source(r), r.total.warp_insts, fixed2(r.lanes()));
+    const std::string lead =
+        fmt::format("{:>5}  {:<35} {:>9} {:>5}", r.compiler_generated ? "-" : std::to_string(r.line),
+                    row_source(r), r.total.warp_insts, fixed2(r.lanes()));
     out += r.accesses.empty() ? lead + "\n" : lead + "  " + access_columns(r.accesses.front()) + "\n";
     for (size_t i = 1; i < r.accesses.size(); ++i) {
         out += std::string(lead.size(), ' ') + "  " + access_columns(r.accesses[i]) + "\n";
     }
     for (const auto& a : r.accesses) {
-        if (!a.inlined.empty()) out += wrap(a.label() + ": at " + a.inlined, "       ^ ", "         ", kWidth);
+        if (!a.inlined.empty())
+            out += wrap(a.label() + ": at " + a.inlined, "       ^ ", "         ", kWidth);
         if (!a.note.empty()) out += wrap(a.label() + ": " + a.note, "       ^ ", "         ", kWidth);
     }
     if (const std::string inlined = inlined_note(r); !inlined.empty()) {
@@ -73,7 +77,8 @@ std::string format_row(const SourceRow& r) {
 
 bool has_note(const SourceRow& r) {
     if (!r.lanes_note.empty()) return true;
-    return std::any_of(r.accesses.begin(), r.accesses.end(), [](const AccessRow& a) { return !a.note.empty(); });
+    return std::any_of(r.accesses.begin(), r.accesses.end(),
+                       [](const AccessRow& a) { return !a.note.empty(); });
 }
 
 // The rows to print: all of them, or the busiest `max_lines` plus every row with a note, in source order.
@@ -97,12 +102,15 @@ std::string summary(const ReportModel& m, bool failed) {
         return "look at   the error above first; the counts below stop where the kernel failed\n";
     }
     if (items.empty()) {
-        return wrap("nothing stands out: global accesses use every byte they move, shared accesses have no bank "
-                    "conflicts, and warps run with all their lanes", "look at   ", kLabelIndent, kWidth);
+        return wrap(
+            "nothing stands out: global accesses use every byte they move, shared accesses have no bank "
+            "conflicts, and warps run with all their lanes",
+            "look at   ", kLabelIndent, kWidth);
     }
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {
-        const std::string lead = fmt::format("{}{:<12} ", i ? kLabelIndent : std::string("look at   "), items[i].where);
+        const std::string lead =
+            fmt::format("{}{:<12} ", i ? kLabelIndent : std::string("look at   "), items[i].where);
         out += wrap(items[i].what, lead, std::string(lead.size(), ' '), kWidth);
     }
     if (failed) out += kLabelIndent + "(the counts below stop where the kernel failed)\n";
@@ -118,7 +126,8 @@ std::string wrapped_details(const std::string& details) {
             out += line + "\n";
             continue;
         }
-        const std::string indent(line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' '), ' ');
+        const std::string indent(
+            line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' '), ' ');
         out += wrap(line, indent, indent + "    ", kWidth);
     }
     return out;
@@ -136,8 +145,8 @@ std::string work_line(const LaneSamples& s, uint64_t total_blocks) {
             working += warps[w].lanes_working;
             if (warps[w].lanes_working >= warps[w].lanes_existing) continue;
             if (++idle_count <= 3) {
-                idle.push_back(fmt::format("block {} warp {} ({} of {} lanes)", block, w, warps[w].lanes_working,
-                                           warps[w].lanes_existing));
+                idle.push_back(fmt::format("block {} warp {} ({} of {} lanes)", block, w,
+                                           warps[w].lanes_working, warps[w].lanes_existing));
             }
         }
     }
@@ -158,25 +167,27 @@ std::string work_line(const LaneSamples& s, uint64_t total_blocks) {
 std::string occupancy_lines(const session::PreparedLaunch& p, const session::SimRun& run) {
     if (!run.occupancy) return "";
     const auto& o = *run.occupancy;
-    std::string out = fmt::format("occupancy {} blocks per SM, {} of {} warps per SM: {:.1f} %, limited by {}\n",
-                                  o.blocks_per_sm, o.warps_per_sm, run.preset.sm.max_warps, 100.0 * o.occupancy,
-                                  device::limiter_name(o.limiter));
+    std::string out = fmt::format(
+        "occupancy {} blocks per SM, {} of {} warps per SM: {:.1f} %, limited by {}\n", o.blocks_per_sm,
+        o.warps_per_sm, run.preset.sm.max_warps, 100.0 * o.occupancy, device::limiter_name(o.limiter));
     if (o.blocks_per_sm <= 0) return out;
-    const uint64_t per_wave = static_cast<uint64_t>(o.blocks_per_sm) * static_cast<uint64_t>(run.preset.sm_count);
+    const uint64_t per_wave =
+        static_cast<uint64_t>(o.blocks_per_sm) * static_cast<uint64_t>(run.preset.sm_count);
     const uint64_t blocks = p.spec.block_count();
     const uint64_t waves = wave_count(blocks, o.blocks_per_sm, run.preset.sm_count);
     out += fmt::format("waves     {} blocks, {} fit on the GPU at once ({} SMs): {} wave{}", blocks, per_wave,
                        run.preset.sm_count, waves, waves == 1 ? "" : "s");
     if (waves > 1 && blocks % per_wave) {
-        out += fmt::format(", the last {:.1f} % full", 100.0 * static_cast<double>(blocks % per_wave) /
-                                                         static_cast<double>(per_wave));
+        out += fmt::format(", the last {:.1f} % full",
+                           100.0 * static_cast<double>(blocks % per_wave) / static_cast<double>(per_wave));
     }
     return out + "\n";
 }
 
 }  // namespace
 
-std::string wrap(const std::string& text, const std::string& first_prefix, const std::string& indent, size_t width) {
+std::string wrap(const std::string& text, const std::string& first_prefix, const std::string& indent,
+                 size_t width) {
     std::string out, line = first_prefix;
     bool line_has_word = false;
     std::istringstream words(text);
@@ -201,12 +212,13 @@ uint64_t wave_count(uint64_t blocks, int blocks_per_sm, int sm_count) {
 std::string describe_launch(const launch::LaunchSpec& spec) {
     const uint64_t threads = spec.threads_per_block();
     const uint64_t warps = (threads + 31) / 32;
-    std::string s = fmt::format("grid ({},{},{}) x block ({},{},{}): {} block{} of {} threads = {} threads\n", spec.grid[0],
-                                spec.grid[1], spec.grid[2], spec.block[0], spec.block[1], spec.block[2],
-                                spec.block_count(), spec.block_count() == 1 ? "" : "s", threads,
-                                spec.block_count() * threads);
-    s += fmt::format("{}{} warp{} per block, {} in all (warps are cut from the threads in x, y, z order, 32 at a time)",
-                     kLabelIndent, warps, warps == 1 ? "" : "s", warps * spec.block_count());
+    std::string s = fmt::format("grid ({},{},{}) x block ({},{},{}): {} block{} of {} threads = {} threads\n",
+                                spec.grid[0], spec.grid[1], spec.grid[2], spec.block[0], spec.block[1],
+                                spec.block[2], spec.block_count(), spec.block_count() == 1 ? "" : "s",
+                                threads, spec.block_count() * threads);
+    s += fmt::format(
+        "{}{} warp{} per block, {} in all (warps are cut from the threads in x, y, z order, 32 at a time)",
+        kLabelIndent, warps, warps == 1 ? "" : "s", warps * spec.block_count());
     if (threads % 32) {
         s += fmt::format("\n{}the last warp of each block is partial: {} of its 32 lanes exist", kLabelIndent,
                          threads % 32);
@@ -214,7 +226,8 @@ std::string describe_launch(const launch::LaunchSpec& spec) {
     return s;
 }
 
-std::string text_report(const session::PreparedLaunch& p, const session::SimRun& run, const TextReportOptions& options) {
+std::string text_report(const session::PreparedLaunch& p, const session::SimRun& run,
+                        const TextReportOptions& options) {
     std::ostringstream out;
     const auto& r = run.report;
     out << fmt::format("kernel    {}  ({}, device {}, simulated)\n", ir::demangled_base_name(p.kernel->name),
@@ -224,13 +237,15 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     out << fmt::format("registers {} per thread ({})\n", run.registers.registers, run.registers.method);
     if (!run.counting.empty()) out << fmt::format("counted   {}\n", run.counting);
     out << occupancy_lines(p, run);
-    // Lanes counted as the table counts them (issued lanes, ncu's smsp__thread_inst_executed), so the header's
-    // average and the per-line averages agree; the engine's own total counts only lanes whose guard was true.
+    // Lanes counted as the table counts them (issued lanes, ncu's smsp__thread_inst_executed), so the
+    // header's average and the per-line averages agree; the engine's own total counts only lanes whose guard
+    // was true.
     const uint64_t warp_insts = run.counters.stat(counts::Stat::warp_insts);
     const uint64_t lanes = run.counters.stat(counts::Stat::thread_insts);
-    out << fmt::format("executed  {} warp instructions, {} thread instructions ({:.2f} active lanes per warp "
-                       "instruction)\n", warp_insts, lanes,
-                       warp_insts ? static_cast<double>(lanes) / static_cast<double>(warp_insts) : 0.0);
+    out << fmt::format(
+        "executed  {} warp instructions, {} thread instructions ({:.2f} active lanes per warp "
+        "instruction)\n",
+        warp_insts, lanes, warp_insts ? static_cast<double>(lanes) / static_cast<double>(warp_insts) : 0.0);
     if (r.error) {
         out << "\nerror     " << r.error->message << " (" << r.error->name << ")\n";
         if (!r.error->details.empty()) out << wrapped_details(r.error->details);
@@ -244,14 +259,19 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     const auto shown = shown_rows(m, options.max_lines);
     for (size_t i : shown) out << format_row(m.rows[i]);
     if (shown.size() < m.rows.size()) {
-        out << fmt::format("       ({} lines with fewer instructions not shown)\n", m.rows.size() - shown.size());
+        out << fmt::format("       ({} lines with fewer instructions not shown)\n",
+                           m.rows.size() - shown.size());
     }
     out << "\n"
-        << wrap("per req: 32-byte sectors per request (global, local) or wavefronts per request (shared); ideal: the "
-                "fewest the same bytes could take; used/way: share of the bytes moved that the lanes asked for, or "
-                "the worst bank conflict, or Nx same: N atomics on one word, one after another; lanes: active lanes per "
-                "warp instruction.",
-                "", "", kWidth);
+        << wrap(
+               "per req: 32-byte sectors per request (global, local) or wavefronts per request (shared); "
+               "ideal: the "
+               "fewest the same bytes could take; used/way: share of the bytes moved that the lanes asked "
+               "for, or "
+               "the worst bank conflict, or Nx same: N atomics on one word, one after another; lanes: active "
+               "lanes per "
+               "warp instruction.",
+               "", "", kWidth);
     return out.str();
 }
 

@@ -13,7 +13,7 @@
 namespace warpsim::report {
 
 struct TextReportOptions {
-    size_t max_lines = 40;                 // source lines shown; the busiest (and every line with a note) first
+    size_t max_lines = 40;  // source lines shown; the busiest (and every line with a note) first
     const LaneSamples* samples = nullptr;  // per-lane addresses (sample_lanes) for strides and idle warps
 };
 
@@ -29,6 +29,7 @@ std::string describe_launch(const launch::LaunchSpec& spec);
 uint64_t wave_count(uint64_t blocks, int blocks_per_sm, int sm_count);
 
 // Wraps `text` to `width` columns; the first line starts after `first_prefix`, later lines after `indent`.
-std::string wrap(const std::string& text, const std::string& first_prefix, const std::string& indent, size_t width);
+std::string wrap(const std::string& text, const std::string& first_prefix, const std::string& indent,
+                 size_t width);
 
 }  // namespace warpsim::report

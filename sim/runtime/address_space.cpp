@@ -10,17 +10,20 @@ namespace warpsim::runtime {
 namespace {
 // Below the usual top-down mmap area of a 47-bit x86-64 process and below the generic-address windows.
 constexpr uint64_t kPreferredBase = 0x7c00'0000'0000ull;
-uint64_t page_size() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
+uint64_t page_size() {
+    return static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
 }  // namespace
 
 bool AddressSpace::reserve() {
     const uint64_t total = kHeapBytes + kSharedBytes;
     const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-    void* p = mmap(reinterpret_cast<void*>(kPreferredBase), total, PROT_NONE, flags | MAP_FIXED_NOREPLACE, -1, 0);
+    void* p =
+        mmap(reinterpret_cast<void*>(kPreferredBase), total, PROT_NONE, flags | MAP_FIXED_NOREPLACE, -1, 0);
     if (p == MAP_FAILED) p = mmap(nullptr, total, PROT_NONE, flags, -1, 0);
     if (p == MAP_FAILED) return false;
     const auto b = reinterpret_cast<uint64_t>(p);
-    if (b + total > memory::kLocalWindow) {   // the windows must stay outside every allocation
+    if (b + total > memory::kLocalWindow) {  // the windows must stay outside every allocation
         munmap(p, total);
         return false;
     }

@@ -1,16 +1,16 @@
-// sim/runtime/api_device.cpp — device queries and configuration: cudaDeviceProp and cudaDeviceGetAttribute from
-// the preset (sim/device/cuda_attributes), kernel attributes from ptxas's figures and the kernel's PTX, the
-// occupancy API through the project's calculator (sim/device/occupancy), limits, flags and versions. The one
-// simulated device is device 0; the error codes are those the H200's runtime returned
+// sim/runtime/api_device.cpp — device queries and configuration: cudaDeviceProp and cudaDeviceGetAttribute
+// from the preset (sim/device/cuda_attributes), kernel attributes from ptxas's figures and the kernel's PTX,
+// the occupancy API through the project's calculator (sim/device/occupancy), limits, flags and versions. The
+// one simulated device is device 0; the error codes are those the H200's runtime returned
 // (tests/hardware/programs/README.md).
 #include "sim/runtime/runtime.hpp"
 
 #include <algorithm>
 #include <cstring>
 
+#include "launch/hash.hpp"
 #include "sim/device/cuda_attributes.hpp"
 #include "sim/device/occupancy.hpp"
-#include "launch/hash.hpp"
 
 using warpsim::runtime::Kernel;
 using warpsim::runtime::Runtime;
@@ -26,7 +26,8 @@ int attribute(const warpsim::device::DevicePreset& p, cudaDeviceAttr a) {
 
 void fill_properties(const warpsim::device::DevicePreset& p, cudaDeviceProp& prop) {
     std::memset(&prop, 0, sizeof prop);
-    std::string name = p.cuda_runtime ? p.cuda_runtime->product_name : p.description.substr(0, p.description.find(" ("));
+    std::string name =
+        p.cuda_runtime ? p.cuda_runtime->product_name : p.description.substr(0, p.description.find(" ("));
     std::snprintf(prop.name, sizeof prop.name, "%s", name.c_str());
     // A stable identity per preset (a simulated device has no serial number).
     uint64_t h = warpsim::launch::fnv1a64(std::string_view(p.name));
@@ -131,13 +132,15 @@ void fill_properties(const warpsim::device::DevicePreset& p, cudaDeviceProp& pro
     prop.timelineSemaphoreInteropSupported = a(cudaDevAttrTimelineSemaphoreInteropSupported);
     prop.memoryPoolsSupported = a(cudaDevAttrMemoryPoolsSupported);
     prop.gpuDirectRDMASupported = a(cudaDevAttrGPUDirectRDMASupported);
-    prop.gpuDirectRDMAFlushWritesOptions = static_cast<unsigned>(a(cudaDevAttrGPUDirectRDMAFlushWritesOptions));
+    prop.gpuDirectRDMAFlushWritesOptions =
+        static_cast<unsigned>(a(cudaDevAttrGPUDirectRDMAFlushWritesOptions));
     prop.gpuDirectRDMAWritesOrdering = a(cudaDevAttrGPUDirectRDMAWritesOrdering);
     prop.memoryPoolSupportedHandleTypes = static_cast<unsigned>(a(cudaDevAttrMemoryPoolSupportedHandleTypes));
     prop.deferredMappingCudaArraySupported = a(cudaDevAttrDeferredMappingCudaArraySupported);
     prop.ipcEventSupported = a(cudaDevAttrIpcEventSupport);
     prop.clusterLaunch = a(cudaDevAttrClusterLaunch);
-    prop.unifiedFunctionPointers = a(cudaDevAttrReserved129);  // cudaDevAttrUnifiedFunctionPointers, renamed in 13
+    prop.unifiedFunctionPointers =
+        a(cudaDevAttrReserved129);  // cudaDevAttrUnifiedFunctionPointers, renamed in 13
     prop.deviceNumaConfig = a(cudaDevAttrNumaConfig);
     prop.deviceNumaId = a(cudaDevAttrNumaId);
     prop.mpsEnabled = a(cudaDevAttrMpsEnabled);
@@ -168,7 +171,8 @@ KernelFacts kernel_facts(Runtime& rt, Kernel& k) {
         f.error = cudaErrorInvalidDeviceFunction;
         return f;
     }
-    if (!k.registers) k.registers = warpsim::session::kernel_registers(warpsim::runtime::prepared_for(k), rt.preset());
+    if (!k.registers)
+        k.registers = warpsim::session::kernel_registers(warpsim::runtime::prepared_for(k), rt.preset());
     f.registers = *k.registers;
     const auto& p = rt.preset();
     int threads = p.block.max_threads;
@@ -183,14 +187,16 @@ KernelFacts kernel_facts(Runtime& rt, Kernel& k) {
         const int unit = p.sm.register_allocation_unit;
         const int per_warp = (f.registers.registers * p.warp_size + unit - 1) / unit * unit;
         const int per_partition = p.sm.registers / p.sm.sub_partitions;
-        const int warps = std::min(p.block.max_registers / per_warp, per_partition / per_warp * p.sm.sub_partitions);
+        const int warps =
+            std::min(p.block.max_registers / per_warp, per_partition / per_warp * p.sm.sub_partitions);
         threads = std::min(threads, warps * p.warp_size);
     }
     f.max_threads = threads;
     return f;
 }
 
-warpsim::device::KernelResources resources(const Kernel& k, const KernelFacts& f, int block, size_t dynamic_shared) {
+warpsim::device::KernelResources resources(const Kernel& k, const KernelFacts& f, int block,
+                                           size_t dynamic_shared) {
     warpsim::device::KernelResources r;
     r.threads_per_block = block;
     r.registers_per_thread = f.registers.registers;
@@ -202,7 +208,9 @@ warpsim::device::KernelResources resources(const Kernel& k, const KernelFacts& f
     return r;
 }
 
-bool valid_device(int device) { return device == 0; }
+bool valid_device(int device) {
+    return device == 0;
+}
 
 }  // namespace
 
@@ -289,9 +297,10 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
     const int arch = p.compute_capability.major * 10 + p.compute_capability.minor;
     attr->ptxVersion = arch;
     attr->binaryVersion = arch;
-    attr->maxDynamicSharedSizeBytes = k->max_dynamic_shared_optin != 0
-                                          ? static_cast<int>(k->max_dynamic_shared_optin)
-                                          : static_cast<int>(p.block.shared_default_bytes - f.registers.static_shared_bytes);
+    attr->maxDynamicSharedSizeBytes =
+        k->max_dynamic_shared_optin != 0
+            ? static_cast<int>(k->max_dynamic_shared_optin)
+            : static_cast<int>(p.block.shared_default_bytes - f.registers.static_shared_bytes);
     attr->preferredShmemCarveout = k->carveout_percent;
     return cudaSuccess;
 }
@@ -327,8 +336,9 @@ cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache) {
     return cudaSuccess;  // a preference; the carve-out follows cudaFuncAttributePreferredSharedMemoryCarveout
 }
 
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* func, int block_size,
-                                                                   size_t dynamic_shared, unsigned int) {
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* func,
+                                                                   int block_size, size_t dynamic_shared,
+                                                                   unsigned int) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (!blocks) return Runtime::finish(cudaErrorInvalidValue);
@@ -358,13 +368,17 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const voi
                                                                   cudaOccupancyDefault);
 }
 
-cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
+cudaError_t cudaSetDeviceFlags(unsigned int) {
+    return cudaSuccess;
+}
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
     if (!flags) return Runtime::finish(cudaErrorInvalidValue);
     *flags = 0;
     return cudaSuccess;
 }
-cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
+    return cudaSuccess;
+}
 
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
     if (!value) return Runtime::finish(cudaErrorInvalidValue);

@@ -4,7 +4,6 @@
 
 #include <string_view>
 
-
 namespace warpsim::runtime {
 namespace {
 
@@ -59,10 +58,16 @@ cudaError_t cudaGetLastError(void) {
     return e;
 }
 
-cudaError_t cudaPeekAtLastError(void) { return warpsim::runtime::thread_last_error(); }
+cudaError_t cudaPeekAtLastError(void) {
+    return warpsim::runtime::thread_last_error();
+}
 
-const char* cudaGetErrorName(cudaError_t error) { return warpsim::runtime::error_name(error); }
+const char* cudaGetErrorName(cudaError_t error) {
+    return warpsim::runtime::error_name(error);
+}
 
-const char* cudaGetErrorString(cudaError_t error) { return warpsim::runtime::error_string(error); }
+const char* cudaGetErrorString(cudaError_t error) {
+    return warpsim::runtime::error_string(error);
+}
 
 }  // extern "C"

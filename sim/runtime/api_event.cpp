@@ -26,8 +26,12 @@ cudaError_t create(cudaEvent_t* event, unsigned flags) {
 
 extern "C" {
 
-cudaError_t cudaEventCreate(cudaEvent_t* event) { return create(event, cudaEventDefault); }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) { return create(event, flags); }
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+    return create(event, cudaEventDefault);
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+    return create(event, flags);
+}
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
     Runtime& rt = Runtime::get();
@@ -49,7 +53,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     return cudaSuccess;
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecordWithFlags(event, stream, 0); }
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    return cudaEventRecordWithFlags(event, stream, 0);
+}
 
 // An event never recorded has nothing to wait for: success, as the H200 answered.
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {

@@ -19,7 +19,8 @@ namespace warpsim::runtime {
 namespace {
 // A stream of the program's own (the default and per-thread handles are not objects).
 CUstream_st* own_stream(Runtime& rt, cudaStream_t s) {
-    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread || !rt.streams().valid_stream(s)) return nullptr;
+    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread || !rt.streams().valid_stream(s))
+        return nullptr;
     return s;
 }
 }  // namespace
@@ -51,8 +52,10 @@ bool dependencies_ok(CUgraph_st* graph, const cudaGraphNode_t* deps, size_t coun
 }
 
 // The checks every cudaGraphAdd*Node makes; cudaSuccess when the node may be added.
-cudaError_t check_add(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count) {
-    if (!out || !rt.streams().valid_graph(graph) || !dependencies_ok(graph, deps, count)) return cudaErrorInvalidValue;
+cudaError_t check_add(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                      size_t count) {
+    if (!out || !rt.streams().valid_graph(graph) || !dependencies_ok(graph, deps, count))
+        return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 
@@ -60,33 +63,35 @@ cudaError_t launch_steps(Runtime& rt, const CUgraphExec_st& exec, cudaStream_t s
     for (const GraphStep& step : exec.steps) {
         cudaError_t e = cudaSuccess;
         switch (step.kind) {
-        case GraphStep::Kind::kernel: {
-            std::vector<void*> args(step.param_offsets.size());
-            for (size_t i = 0; i < args.size(); ++i)
-                args[i] = const_cast<uint8_t*>(step.params.data()) + step.param_offsets[i];
-            warpsim::runtime::LaunchRequest req;
-            req.grid = step.grid;
-            req.block = step.block;
-            req.args = args.data();
-            req.shared_bytes = step.shared_bytes;
-            req.stream = stream;
-            req.cluster = step.cluster;
-            req.cooperative = step.cooperative;
-            e = warpsim::runtime::launch_kernel(rt, *step.kernel, req);
-            break;
-        }
-        case GraphStep::Kind::copy:
-            e = warpsim::runtime::copy_on_stream(rt, step.dst, step.src, step.bytes, step.copy_kind, stream);
-            break;
-        case GraphStep::Kind::memset:
-            e = warpsim::runtime::memset_on_stream(rt, step.dst, step.value, step.bytes, stream);
-            break;
-        case GraphStep::Kind::host:
-            // In stream order, as cudaLaunchHostFunc: everything before it in the stream has run.
-            rt.clock().marker(Runtime::stream_id(stream));
-            step.fn(step.data);
-            break;
-        case GraphStep::Kind::empty: break;
+            case GraphStep::Kind::kernel: {
+                std::vector<void*> args(step.param_offsets.size());
+                for (size_t i = 0; i < args.size(); ++i)
+                    args[i] = const_cast<uint8_t*>(step.params.data()) + step.param_offsets[i];
+                warpsim::runtime::LaunchRequest req;
+                req.grid = step.grid;
+                req.block = step.block;
+                req.args = args.data();
+                req.shared_bytes = step.shared_bytes;
+                req.stream = stream;
+                req.cluster = step.cluster;
+                req.cooperative = step.cooperative;
+                e = warpsim::runtime::launch_kernel(rt, *step.kernel, req);
+                break;
+            }
+            case GraphStep::Kind::copy:
+                e = warpsim::runtime::copy_on_stream(rt, step.dst, step.src, step.bytes, step.copy_kind,
+                                                     stream);
+                break;
+            case GraphStep::Kind::memset:
+                e = warpsim::runtime::memset_on_stream(rt, step.dst, step.value, step.bytes, stream);
+                break;
+            case GraphStep::Kind::host:
+                // In stream order, as cudaLaunchHostFunc: everything before it in the stream has run.
+                rt.clock().marker(Runtime::stream_id(stream));
+                step.fn(step.data);
+                break;
+            case GraphStep::Kind::empty:
+                break;
         }
         if (e != cudaSuccess) return e;
     }
@@ -103,8 +108,10 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
     // The legacy default stream cannot be captured (the H200's answer).
-    if (stream == nullptr || stream == cudaStreamLegacy) return Runtime::finish(cudaErrorStreamCaptureUnsupported);
-    if (stream == cudaStreamPerThread) return warpsim::runtime::not_supported("cudaStreamBeginCapture of the per-thread stream");
+    if (stream == nullptr || stream == cudaStreamLegacy)
+        return Runtime::finish(cudaErrorStreamCaptureUnsupported);
+    if (stream == cudaStreamPerThread)
+        return warpsim::runtime::not_supported("cudaStreamBeginCapture of the per-thread stream");
     if (stream->capture) return Runtime::finish(cudaErrorIllegalState);
     stream->capture = rt.streams().create_graph();
     stream->capture_invalidated = false;
@@ -174,11 +181,13 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t*
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
-                                   size_t numDependencies, const struct cudaKernelNodeParams* p) {
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                   const struct cudaKernelNodeParams* p) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies)) return Runtime::finish(e);
+    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
+        return Runtime::finish(e);
     if (!p) return Runtime::finish(cudaErrorInvalidValue);
     if (p->extra) return warpsim::runtime::not_supported("cudaGraphAddKernelNode with `extra` arguments");
     warpsim::runtime::Kernel* k = rt.kernel_by_host_function(p->func);
@@ -195,50 +204,58 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t grap
     step.param_offsets.assign(layout.offsets.begin(), layout.offsets.end());
     for (size_t i = 0; i < k->function->params.size(); ++i) {
         if (!p->kernelParams || !p->kernelParams[i]) return Runtime::finish(cudaErrorInvalidValue);
-        std::memcpy(step.params.data() + layout.offsets[i], p->kernelParams[i], k->function->params[i].size_bytes());
+        std::memcpy(step.params.data() + layout.offsets[i], p->kernelParams[i],
+                    k->function->params[i].size_bytes());
     }
     *pGraphNode = graph->add(std::move(step));
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
-                                     size_t numDependencies, void* dst, const void* src, size_t count,
-                                     enum cudaMemcpyKind kind) {
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dst,
+                                     const void* src, size_t count, enum cudaMemcpyKind kind) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies)) return Runtime::finish(e);
+    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
+        return Runtime::finish(e);
     if (count > 0 && (!dst || !src)) return Runtime::finish(cudaErrorInvalidValue);
     *pGraphNode = graph->add(GraphStep::copy(dst, src, count, kind));
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
-                                   size_t numDependencies, const struct cudaMemsetParams* p) {
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                   const struct cudaMemsetParams* p) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies)) return Runtime::finish(e);
+    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
+        return Runtime::finish(e);
     if (!p || !p->dst) return Runtime::finish(cudaErrorInvalidValue);
     if (p->elementSize != 1 || p->height > 1)
-        return warpsim::runtime::not_supported("cudaGraphAddMemsetNode with elementSize 2 or 4, or height above 1");
+        return warpsim::runtime::not_supported(
+            "cudaGraphAddMemsetNode with elementSize 2 or 4, or height above 1");
     *pGraphNode = graph->add(GraphStep::memset(p->dst, static_cast<int>(p->value & 0xff), p->width));
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
-                                 size_t numDependencies, const struct cudaHostNodeParams* p) {
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                 const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                 const struct cudaHostNodeParams* p) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies)) return Runtime::finish(e);
+    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
+        return Runtime::finish(e);
     if (!p || !p->fn) return Runtime::finish(cudaErrorInvalidValue);
     *pGraphNode = graph->add(GraphStep::host(p->fn, p->userData));
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
-                                  size_t numDependencies) {
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                  const cudaGraphNode_t* pDependencies, size_t numDependencies) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies)) return Runtime::finish(e);
+    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
+        return Runtime::finish(e);
     *pGraphNode = graph->add(GraphStep{});
     return cudaSuccess;
 }
@@ -254,7 +271,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags) {
     return cudaGraphInstantiate(pGraphExec, graph, flags);
 }
 

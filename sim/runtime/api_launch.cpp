@@ -1,4 +1,5 @@
-// sim/runtime/api_launch.cpp — kernel launches as nvcc 13's host stubs make them (__cudaPushCallConfiguration,
+// sim/runtime/api_launch.cpp — kernel launches as nvcc 13's host stubs make them
+// (__cudaPushCallConfiguration,
 // __cudaPopCallConfiguration, __cudaGetKernel, __cudaLaunchKernel) and as programs call them
 // (cudaLaunchKernel): the arguments packed by the kernel's .param layout, the launch run on the simulator
 // through the same session code as `warpsim run`, configuration errors returned at once, faults kept for the
@@ -14,10 +15,10 @@
 
 #include "kernels_ir/layout.hpp"
 #include "kernels_ir/names.hpp"
+#include "launch/result.hpp"
 #include "sim/check/check_observer.hpp"
 #include "sim/check/context.hpp"
 #include "sim/check/findings.hpp"
-#include "launch/result.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/timing/timing.hpp"
 
@@ -26,7 +27,9 @@ using warpsim::runtime::Runtime;
 namespace warpsim::runtime {
 namespace {
 
-uint64_t as_number(const void* p) { return reinterpret_cast<uint64_t>(p); }
+uint64_t as_number(const void* p) {
+    return reinterpret_cast<uint64_t>(p);
+}
 
 std::string dim_text(const dim3& d) {
     if (d.y == 1 && d.z == 1) return std::to_string(d.x);
@@ -37,8 +40,8 @@ std::string dim_text(const dim3& d) {
 void report_module_problem(Module& m, const std::string& why) {
     if (m.problem_reported) return;
     m.problem_reported = true;
-    std::fprintf(stderr, "warpsim: %s: %s\n", m.ptx_name.empty() ? "the program's fatbinary" : m.ptx_name.c_str(),
-                 why.c_str());
+    std::fprintf(stderr, "warpsim: %s: %s\n",
+                 m.ptx_name.empty() ? "the program's fatbinary" : m.ptx_name.c_str(), why.c_str());
 }
 
 }  // namespace
@@ -62,9 +65,9 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
 }
 
 cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
-    rt.flush_printf();   // CUDA flushes the printf buffer of earlier kernels when a kernel starts
+    rt.flush_printf();  // CUDA flushes the printf buffer of earlier kernels when a kernel starts
     if (cudaError_t e = rt.sticky()) return e;
-    if (rt.context_faulted()) return cudaSuccess;   // queued behind a fault not yet reported: it never runs
+    if (rt.context_faulted()) return cudaSuccess;  // queued behind a fault not yet reported: it never runs
     if (auto problem = rt.ensure_loaded(*k.module)) {
         report_module_problem(*k.module, *problem);
         return k.module->ptx.empty() ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidPtx;
@@ -108,8 +111,14 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     rec.block = p.spec.block;
     rec.shared_bytes = p.spec.shared_bytes;
     rec.stream = as_number(req.stream);
-    LaunchKey key{&k, params, p.spec.grid, p.spec.block, req.cluster.value_or(std::array<uint32_t, 3>{0, 0, 0}),
-                  p.spec.shared_bytes, k.max_dynamic_shared_optin, false};
+    LaunchKey key{&k,
+                  params,
+                  p.spec.grid,
+                  p.spec.block,
+                  req.cluster.value_or(std::array<uint32_t, 3>{0, 0, 0}),
+                  p.spec.shared_bytes,
+                  k.max_dynamic_shared_optin,
+                  false};
     LaunchReuse::Snapshot before;
     // A cooperative launch is always simulated (its grid workspace lives only while it runs).
     const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative;
@@ -151,8 +160,8 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         check_ctx->ptx_file = p.ptx_name;
         check_ctx->block_dim = p.spec.block;
         // The engine's shared addresses start after the block's reserved region, as the checkers' names must.
-        check_ctx->shared = check::shared_layout(*p.module, p.kernel_index,
-                                                 static_cast<uint32_t>(rt.preset().sm.reserved_shared_per_block));
+        check_ctx->shared = check::shared_layout(
+            *p.module, p.kernel_index, static_cast<uint32_t>(rt.preset().sm.reserved_shared_per_block));
         rt.sim().memory().for_each_overlapping(0, ~uint64_t{0}, [&](const memory::Allocation& a) {
             check_ctx->allocations.push_back({a.base, a.size, a.label, 1});
         });
@@ -164,7 +173,8 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     // What this launch wrote is initialised for the launches after it, as compute-sanitizer's initcheck
     // follows device memory through the whole process (a reduction's second pass reads the first's partials).
     if (observer) {
-        std::vector<std::pair<uint64_t, uint64_t>> within;  // each range clipped to the allocations it touches
+        std::vector<std::pair<uint64_t, uint64_t>>
+            within;  // each range clipped to the allocations it touches
         for (const auto& [lo, hi] : observer->written_global())
             rt.sim().memory().for_each_overlapping(lo, hi, [&](const memory::Allocation& a) {
                 within.emplace_back(std::max(lo, a.base), std::min(hi, a.base + a.size));
@@ -172,7 +182,8 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         for (const auto& [lo, hi] : within) rt.sim().memory().mark_host_written(lo, hi - lo);
     }
 
-    const std::string where = fmt::format("{}<<<{}, {}>>>", rec.kernel, dim_text(req.grid), dim_text(req.block));
+    const std::string where =
+        fmt::format("{}<<<{}, {}>>>", rec.kernel, dim_text(req.grid), dim_text(req.block));
     if (run.fault && !run.started) {
         // A configuration the launch refuses: the launch call's own error, not sticky.
         std::fprintf(stderr, "warpsim: %s: %s\n", where.c_str(), run.fault->details.c_str());
@@ -223,7 +234,8 @@ using warpsim::runtime::CallConfiguration;
 using warpsim::runtime::LaunchRequest;
 using warpsim::runtime::thread_call_stack;
 
-cudaError_t launch_by_handle(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t stream) {
+cudaError_t launch_by_handle(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                             cudaStream_t stream) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     auto* k = rt.kernel_by_host_function(func);
@@ -231,8 +243,9 @@ cudaError_t launch_by_handle(const void* func, dim3 grid, dim3 block, void** arg
     LaunchRequest req{grid, block, args, shared, stream, std::nullopt};
     try {
         return Runtime::finish(launch_kernel(rt, *k, req));
-    } catch (const std::exception& e) {   // an internal error must not unwind into the program's C code
-        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(), e.what());
+    } catch (const std::exception& e) {  // an internal error must not unwind into the program's C code
+        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(),
+                     e.what());
         return Runtime::finish(cudaErrorUnknown);
     }
 }
@@ -242,13 +255,16 @@ cudaError_t launch_by_handle(const void* func, dim3 grid, dim3 block, void** arg
 cudaError_t cooperative_fits(const void* func, dim3 grid, dim3 block, size_t shared) {
     int per_sm = 0, sms = 0;
     const int threads = static_cast<int>(uint64_t{block.x} * block.y * block.z);
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, threads, shared) != cudaSuccess || per_sm <= 0)
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, threads, shared) != cudaSuccess ||
+        per_sm <= 0)
         return cudaSuccess;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
     if (blocks > uint64_t(per_sm) * uint64_t(sms)) {
-        std::fprintf(stderr, "warpsim: a cooperative launch of %llu blocks: at most %d per SM x %d SMs can be "
-                             "resident at once\n", static_cast<unsigned long long>(blocks), per_sm, sms);
+        std::fprintf(stderr,
+                     "warpsim: a cooperative launch of %llu blocks: at most %d per SM x %d SMs can be "
+                     "resident at once\n",
+                     static_cast<unsigned long long>(blocks), per_sm, sms);
         return cudaErrorCooperativeLaunchTooLarge;
     }
     return cudaSuccess;
@@ -257,7 +273,7 @@ cudaError_t cooperative_fits(const void* func, dim3 grid, dim3 block, size_t sha
 cudaError_t cooperative_launch(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
                                cudaStream_t stream) {
     Runtime& rt = Runtime::get();
-    auto guard = rt.lock();   // recursive: the occupancy API below takes it too
+    auto guard = rt.lock();  // recursive: the occupancy API below takes it too
     auto* k = rt.kernel_by_host_function(func);
     if (!k) return Runtime::finish(cudaErrorInvalidDeviceFunction);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
@@ -266,7 +282,8 @@ cudaError_t cooperative_launch(const void* func, dim3 grid, dim3 block, void** a
     try {
         return Runtime::finish(launch_kernel(rt, *k, req));
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(), e.what());
+        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(),
+                     e.what());
         return Runtime::finish(cudaErrorUnknown);
     }
 }
@@ -275,7 +292,8 @@ cudaError_t cooperative_launch(const void* func, dim3 grid, dim3 block, void** a
 
 extern "C" {
 
-unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, struct CUstream_st* stream) {
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                     struct CUstream_st* stream) {
     thread_call_stack().push_back({gridDim, blockDim, sharedMem, stream});
     return 0;
 }
@@ -302,14 +320,16 @@ cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* func) {
     return cudaSuccess;
 }
 
-cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                               cudaStream_t stream) {
-    return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
+                               size_t sharedMem, cudaStream_t stream) {
+    return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
+                            stream);
 }
 
-cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                                    cudaStream_t stream) {
-    return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
+                                    size_t sharedMem, cudaStream_t stream) {
+    return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
+                            stream);
 }
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
@@ -317,8 +337,8 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
     return launch_by_handle(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                                  cudaStream_t stream) {
+cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                  size_t sharedMem, cudaStream_t stream) {
     return launch_by_handle(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -329,7 +349,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
     auto guard = rt.lock();
     auto* k = rt.kernel_by_host_function(func);
     if (!k) return Runtime::finish(cudaErrorInvalidDeviceFunction);
-    LaunchRequest req{config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, std::nullopt};
+    LaunchRequest req{config->gridDim,          config->blockDim, args,
+                      config->dynamicSmemBytes, config->stream,   std::nullopt};
     for (unsigned i = 0; i < config->numAttrs; ++i) {
         const cudaLaunchAttribute& a = config->attrs[i];
         if (a.id == cudaLaunchAttributeClusterDimension) {
@@ -340,12 +361,14 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
     }
     if (req.cooperative) {
         if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-        if (cudaError_t e = cooperative_fits(func, req.grid, req.block, req.shared_bytes)) return Runtime::finish(e);
+        if (cudaError_t e = cooperative_fits(func, req.grid, req.block, req.shared_bytes))
+            return Runtime::finish(e);
     }
     try {
         return Runtime::finish(launch_kernel(rt, *k, req));
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(), e.what());
+        std::fprintf(stderr, "warpsim: internal error in the launch of %s: %s\n", k->device_name.c_str(),
+                     e.what());
         return Runtime::finish(cudaErrorUnknown);
     }
 }
@@ -356,14 +379,15 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const voi
 
 // A cooperative launch: every block must be resident at once (the occupancy calculator's blocks per SM times
 // the SMs), else cudaErrorCooperativeLaunchTooLarge, not sticky, as the H200 answered (tests/programs,
-// error.cooperative_too_large); the engine then runs all blocks together with a grid workspace for grid.sync().
+// error.cooperative_too_large); the engine then runs all blocks together with a grid workspace for
+// grid.sync().
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
                                         cudaStream_t stream) {
     return cooperative_launch(func, grid, block, args, shared, stream);
 }
 
-cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
-                                             cudaStream_t stream) {
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args,
+                                             size_t shared, cudaStream_t stream) {
     return cooperative_launch(func, grid, block, args, shared, stream);
 }
 

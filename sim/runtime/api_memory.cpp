@@ -15,7 +15,9 @@ using warpsim::runtime::Runtime;
 
 namespace {
 
-uint64_t addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
+uint64_t addr(const void* p) {
+    return reinterpret_cast<uint64_t>(p);
+}
 
 using warpsim::runtime::kManagedFlag;
 
@@ -24,7 +26,9 @@ using warpsim::runtime::kManagedFlag;
 uint8_t* device_bytes(Runtime& rt, const void* p, size_t n) {
     return rt.sim().memory().translate(addr(p), n == 0 ? 1 : n);
 }
-bool is_heap_pointer(Runtime& rt, const void* p) { return rt.addresses().in_heap(addr(p)); }
+bool is_heap_pointer(Runtime& rt, const void* p) {
+    return rt.addresses().in_heap(addr(p));
+}
 
 // A copy on the simulated clock: its direction from where the pointers are, pinned when the host side is
 // page-locked; a blocking copy (or one from pageable memory) makes the host wait for it.
@@ -37,7 +41,8 @@ void clock_copy(Runtime& rt, const void* dst, const void* src, size_t n, cudaStr
     const bool pinned = (dst_device && src_device) || rt.host().containing(host_side) != nullptr;
     const auto when = rt.clock().copy(Runtime::stream_id(stream), kind, n, pinned);
     static constexpr const char* kNames[] = {"H2D", "D2H", "D2D", "H2H"};
-    rt.log().add_copy({kNames[static_cast<int>(kind)], n, pinned, Runtime::stream_id(stream), when.start_us, when.end_us});
+    rt.log().add_copy(
+        {kNames[static_cast<int>(kind)], n, pinned, Runtime::stream_id(stream), when.start_us, when.end_us});
     // The runtime API's synchronisation rules (CUDA Runtime API, "API synchronization behavior"): a copy
     // between device memories never makes the host wait; a copy with the host does when the call is the
     // blocking cudaMemcpy or the host memory is pageable; a host-to-host copy is done by the host itself.
@@ -53,16 +58,16 @@ void check_copy_source(Runtime& rt, const void* src, size_t n) {
     const auto first = memory.first_unwritten(addr(src), n);
     if (!first) return;
     const warpsim::memory::Allocation* a = memory.find(*first);
-    std::fprintf(stderr,
-                 "========= WARPSIM CHECK\n"
-                 "========= initcheck: Host API memory access error at host access to 0x%llx of size %zu bytes\n"
-                 "=========     Uninitialized access to 0x%llx (%s[%llu]) on access by cudaMemcpy source\n"
-                 "=========     neither the host nor a kernel has written this byte\n"
-                 "=========\n"
-                 "========= ERROR SUMMARY: 1 error (1 initcheck)\n",
-                 static_cast<unsigned long long>(addr(src)), n, static_cast<unsigned long long>(*first),
-                 a ? a->label.c_str() : "device memory",
-                 static_cast<unsigned long long>(a ? *first - a->base : 0));
+    std::fprintf(
+        stderr,
+        "========= WARPSIM CHECK\n"
+        "========= initcheck: Host API memory access error at host access to 0x%llx of size %zu bytes\n"
+        "=========     Uninitialized access to 0x%llx (%s[%llu]) on access by cudaMemcpy source\n"
+        "=========     neither the host nor a kernel has written this byte\n"
+        "=========\n"
+        "========= ERROR SUMMARY: 1 error (1 initcheck)\n",
+        static_cast<unsigned long long>(addr(src)), n, static_cast<unsigned long long>(*first),
+        a ? a->label.c_str() : "device memory", static_cast<unsigned long long>(a ? *first - a->base : 0));
 }
 
 // One contiguous copy of n bytes; `kind` is what the program said. Returns the runtime's answer.
@@ -75,14 +80,23 @@ cudaError_t copy_bytes(Runtime& rt, void* dst, const void* src, size_t n, cudaMe
     const bool dst_device = is_heap_pointer(rt, dst);
     const bool src_device = is_heap_pointer(rt, src);
     switch (kind) {
-    case cudaMemcpyHostToHost: if (dst_device || src_device) return cudaErrorInvalidValue; break;
-    case cudaMemcpyHostToDevice: if (src_device || !ddev) return cudaErrorInvalidValue; break;
-    case cudaMemcpyDeviceToHost: if (dst_device || !sdev) return cudaErrorInvalidValue; break;
-    case cudaMemcpyDeviceToDevice: if (!ddev || !sdev) return cudaErrorInvalidValue; break;
-    case cudaMemcpyDefault:
-        if ((dst_device && !ddev) || (src_device && !sdev)) return cudaErrorInvalidValue;
-        break;
-    default: return cudaErrorInvalidMemcpyDirection;
+        case cudaMemcpyHostToHost:
+            if (dst_device || src_device) return cudaErrorInvalidValue;
+            break;
+        case cudaMemcpyHostToDevice:
+            if (src_device || !ddev) return cudaErrorInvalidValue;
+            break;
+        case cudaMemcpyDeviceToHost:
+            if (dst_device || !sdev) return cudaErrorInvalidValue;
+            break;
+        case cudaMemcpyDeviceToDevice:
+            if (!ddev || !sdev) return cudaErrorInvalidValue;
+            break;
+        case cudaMemcpyDefault:
+            if ((dst_device && !ddev) || (src_device && !sdev)) return cudaErrorInvalidValue;
+            break;
+        default:
+            return cudaErrorInvalidMemcpyDirection;
     }
     uint8_t* d = dst_device ? ddev : static_cast<uint8_t*>(dst);
     const uint8_t* s = src_device ? sdev : static_cast<const uint8_t*>(src);
@@ -193,8 +207,9 @@ cudaError_t alloc_shared(void** out, size_t size, unsigned flags, const char* wh
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
     if (size == 0) return cudaSuccess;
     void* p = rt.addresses().map_shared(size);
-    if (!p || !rt.sim().memory().map_host(addr(p), size, static_cast<uint8_t*>(p),
-                                          fmt::format("{} #{}", what, rt.sim().memory().allocation_count() + 1))) {
+    if (!p ||
+        !rt.sim().memory().map_host(addr(p), size, static_cast<uint8_t*>(p),
+                                    fmt::format("{} #{}", what, rt.sim().memory().allocation_count() + 1))) {
         if (p) rt.addresses().unmap_shared(p);
         return Runtime::finish(cudaErrorMemoryAllocation);
     }
@@ -220,7 +235,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
     uint64_t a = 0;
     try {
         a = rt.sim().memory().malloc(size, fmt::format("cudaMalloc #{}", rt.next_allocation_serial()));
-    } catch (const std::bad_alloc&) {   // the host cannot hold the simulated allocation
+    } catch (const std::bad_alloc&) {  // the host cannot hold the simulated allocation
         a = 0;
     }
     if (!a) return Runtime::finish(cudaErrorMemoryAllocation);
@@ -231,9 +246,9 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 cudaError_t cudaFree(void* devPtr) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);   // cudaFree waits for the device
+    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);  // cudaFree waits for the device
     if (!devPtr) return cudaSuccess;
-    if (rt.host().exact(devPtr)) {   // managed memory is freed with cudaFree
+    if (rt.host().exact(devPtr)) {  // managed memory is freed with cudaFree
         rt.sim().memory().unmap_host(addr(devPtr));
         rt.addresses().unmap_shared(devPtr);
         rt.host().remove(devPtr);
@@ -246,12 +261,13 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
     return blocking_copy(dst, src, count, kind);
 }
 
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
     return async_copy(dst, src, count, kind, stream);
 }
 
-cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                         cudaMemcpyKind kind) {
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind) {
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, true);
 }
 
@@ -260,7 +276,9 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, false, stream);
 }
 
-cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return set_bytes(devPtr, value, count); }
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+    return set_bytes(devPtr, value, count);
+}
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
     return set_bytes(devPtr, value, count, stream);
@@ -282,7 +300,9 @@ cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t h
     return cudaMalloc(devPtr, *pitch * height);
 }
 
-cudaError_t cudaMallocHost(void** ptr, size_t size) { return alloc_shared(ptr, size, cudaHostAllocDefault, "pinned"); }
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+    return alloc_shared(ptr, size, cudaHostAllocDefault, "pinned");
+}
 
 cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
     return alloc_shared(pHost, size, flags, "pinned");
@@ -295,7 +315,7 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
 cudaError_t cudaFreeHost(void* ptr) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);   // cudaFreeHost waits for the device
+    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);  // cudaFreeHost waits for the device
     if (!ptr) return cudaSuccess;
     const auto* r = rt.host().exact(ptr);
     if (!r || !r->owned) return Runtime::finish(cudaErrorInvalidValue);
@@ -313,8 +333,10 @@ cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
     if (rt.host().overlaps(ptr, size)) return Runtime::finish(cudaErrorHostMemoryAlreadyRegistered);
     if (!rt.sim().memory().map_host(addr(ptr), size, static_cast<uint8_t*>(ptr),
                                     fmt::format("registered host memory at {}", ptr))) {
-        std::fprintf(stderr, "warpsim: cudaHostRegister(%p, %zu): the range overlaps memory the simulated device "
-                             "already uses or its address windows\n", ptr, size);
+        std::fprintf(stderr,
+                     "warpsim: cudaHostRegister(%p, %zu): the range overlaps memory the simulated device "
+                     "already uses or its address windows\n",
+                     ptr, size);
         return Runtime::finish(cudaErrorInvalidValue);
     }
     rt.host().add(ptr, size, flags, false);
@@ -363,10 +385,18 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
 }
 
 // Stream-ordered allocation: the work of a stream is done in issue order, so it is plain allocation here.
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
-cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
-cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) {
+    return cudaMalloc(devPtr, size);
+}
+cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t) {
+    return cudaMalloc(devPtr, size);
+}
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) {
+    return cudaFree(devPtr);
+}
+cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t) {
+    return cudaFree(devPtr);
+}
 
 // What a pointer is: device memory, pinned or registered host memory, managed memory, or plain host memory.
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
@@ -388,7 +418,7 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
         attributes->hostPointer = p;
     } else {
         attributes->type = cudaMemoryTypeUnregistered;
-        attributes->device = -2;   // cudaInvalidDeviceId
+        attributes->device = -2;  // cudaInvalidDeviceId
         attributes->hostPointer = p;
     }
     return cudaSuccess;
@@ -403,12 +433,13 @@ cudaError_t cudaMemcpyAsync_ptsz(void*, const void*, size_t, cudaMemcpyKind, cud
     WARPSIM_SAME_AS(cudaMemcpyAsync);
 cudaError_t cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind)
     WARPSIM_SAME_AS(cudaMemcpy2D);
-cudaError_t cudaMemcpy2DAsync_ptsz(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind, cudaStream_t)
-    WARPSIM_SAME_AS(cudaMemcpy2DAsync);
+cudaError_t cudaMemcpy2DAsync_ptsz(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind,
+                                   cudaStream_t) WARPSIM_SAME_AS(cudaMemcpy2DAsync);
 cudaError_t cudaMemset_ptds(void*, int, size_t) WARPSIM_SAME_AS(cudaMemset);
 cudaError_t cudaMemsetAsync_ptsz(void*, int, size_t, cudaStream_t) WARPSIM_SAME_AS(cudaMemsetAsync);
 cudaError_t cudaMemset2D_ptds(void*, size_t, int, size_t, size_t) WARPSIM_SAME_AS(cudaMemset2D);
-cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t) {
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t) {
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
 cudaError_t cudaMemset2DAsync_ptsz(void*, size_t, int, size_t, size_t, cudaStream_t)

@@ -1,5 +1,6 @@
-// sim/runtime/api_register.cpp — what nvcc's generated host code calls before main: the fatbinary, its kernels
-// and variables (crt/host_runtime.h: __cudaRegisterFatBinary, __cudaRegisterFunction, __cudaRegisterVar, ...).
+// sim/runtime/api_register.cpp — what nvcc's generated host code calls before main: the fatbinary, its
+// kernels and variables (crt/host_runtime.h: __cudaRegisterFatBinary, __cudaRegisterFunction,
+// __cudaRegisterVar, ...).
 #include "sim/runtime/runtime.hpp"
 
 #include <fmt/format.h>
@@ -11,8 +12,12 @@ using warpsim::runtime::Runtime;
 namespace {
 
 // The handle the program keeps for the fatbinary: the runtime's Module.
-void** handle_of(warpsim::runtime::Module& m) { return reinterpret_cast<void**>(&m); }
-warpsim::runtime::Module* module_of(void** handle) { return reinterpret_cast<warpsim::runtime::Module*>(handle); }
+void** handle_of(warpsim::runtime::Module& m) {
+    return reinterpret_cast<void**>(&m);
+}
+warpsim::runtime::Module* module_of(void** handle) {
+    return reinterpret_cast<warpsim::runtime::Module*>(handle);
+}
 
 void read_module(warpsim::runtime::Module& m, const void* wrapper, uint32_t arch, int serial) {
     using namespace warpsim::runtime;
@@ -73,7 +78,9 @@ void** __cudaRegisterFatBinary(void* fatCubin) {
     return handle_of(m);
 }
 
-void __cudaRegisterFatBinaryEnd(void** fatCubinHandle) { (void)fatCubinHandle; }
+void __cudaRegisterFatBinaryEnd(void** fatCubinHandle) {
+    (void)fatCubinHandle;
+}
 
 void __cudaUnregisterFatBinary(void** fatCubinHandle) {
     Runtime& rt = Runtime::get();
@@ -81,16 +88,17 @@ void __cudaUnregisterFatBinary(void** fatCubinHandle) {
     if (auto* m = module_of(fatCubinHandle)) rt.remove_module(m->handle_key);
 }
 
-void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
-                            int thread_limit, uint3* tid, uint3* bid, dim3* bDim, dim3* gDim, int* wSize) {
+void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun,
+                            const char* deviceName, int thread_limit, uint3* tid, uint3* bid, dim3* bDim,
+                            dim3* gDim, int* wSize) {
     (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     rt.add_kernel(*module_of(fatCubinHandle), hostFun, deviceName ? deviceName : "");
 }
 
-void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName, int ext,
-                       size_t size, int constant, int global) {
+void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName,
+                       int ext, size_t size, int constant, int global) {
     (void)deviceAddress, (void)ext, (void)global;
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
@@ -102,8 +110,8 @@ void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, c
     (void)deviceAddress, (void)ext, (void)global;
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    auto& v = rt.add_variable(*module_of(fatCubinHandle), hostVarPtrAddress, deviceName ? deviceName : "", size,
-                              constant != 0);
+    auto& v = rt.add_variable(*module_of(fatCubinHandle), hostVarPtrAddress, deviceName ? deviceName : "",
+                              size, constant != 0);
     // The host reaches a __managed__ variable through *hostVarPtrAddress, set when the module is loaded
     // (__cudaInitModule at the host's first access, or the first launch): Runtime::place_managed.
     v.managed = true;

@@ -15,7 +15,8 @@ namespace {
 cudaError_t create(cudaStream_t* out, unsigned flags, int priority) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!out || (flags & ~unsigned{cudaStreamNonBlocking}) != 0) return Runtime::finish(cudaErrorInvalidValue);
+    if (!out || (flags & ~unsigned{cudaStreamNonBlocking}) != 0)
+        return Runtime::finish(cudaErrorInvalidValue);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
     *out = rt.streams().create_stream(flags, priority, rt.clock());
     return cudaSuccess;
@@ -40,8 +41,12 @@ cudaError_t host_function(cudaStream_t stream, Call call) {
 
 extern "C" {
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream) { return create(stream, cudaStreamDefault, 0); }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) { return create(stream, flags, 0); }
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+    return create(stream, cudaStreamDefault, 0);
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+    return create(stream, flags, 0);
+}
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
     return create(stream, flags, priority);
 }
@@ -49,7 +54,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!rt.streams().destroy_stream(stream, rt.clock())) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (!rt.streams().destroy_stream(stream, rt.clock()))
+        return Runtime::finish(cudaErrorInvalidResourceHandle);
     return cudaSuccess;
 }
 
@@ -100,7 +106,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
     return host_function(stream, [&] { fn(data); });
 }
 
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data, unsigned int flags) {
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
+                                  unsigned int flags) {
     if (!callback || flags != 0) return Runtime::finish(cudaErrorInvalidValue);
     return host_function(stream, [&] { callback(stream, cudaSuccess, data); });
 }
@@ -135,27 +142,40 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
 
 }  // extern "C"
 
-// The per-thread-default-stream spellings (nvcc --default-stream per-thread): stream 0 is the calling thread's
-// default stream there.
+// The per-thread-default-stream spellings (nvcc --default-stream per-thread): stream 0 is the calling
+// thread's default stream there.
 namespace {
-cudaStream_t per_thread(cudaStream_t s) { return s == nullptr ? cudaStreamPerThread : s; }
+cudaStream_t per_thread(cudaStream_t s) {
+    return s == nullptr ? cudaStreamPerThread : s;
+}
 }  // namespace
 
 extern "C" {
-cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(per_thread(s)); }
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(per_thread(s)); }
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) {
+    return cudaStreamSynchronize(per_thread(s));
+}
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) {
+    return cudaStreamQuery(per_thread(s));
+}
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t e, unsigned int flags) {
     return cudaStreamWaitEvent(per_thread(s), e, flags);
 }
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t s, cudaHostFn_t fn, void* data) {
     return cudaLaunchHostFunc(per_thread(s), fn, data);
 }
-cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, cudaStreamCallback_t cb, void* data, unsigned int flags) {
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, cudaStreamCallback_t cb, void* data,
+                                       unsigned int flags) {
     return cudaStreamAddCallback(per_thread(s), cb, data, flags);
 }
-cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned int* flags) { return cudaStreamGetFlags(per_thread(s), flags); }
-cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int* p) { return cudaStreamGetPriority(per_thread(s), p); }
-cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) { return cudaEventRecord(e, per_thread(s)); }
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned int* flags) {
+    return cudaStreamGetFlags(per_thread(s), flags);
+}
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int* p) {
+    return cudaStreamGetPriority(per_thread(s), p);
+}
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) {
+    return cudaEventRecord(e, per_thread(s));
+}
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t e, cudaStream_t s, unsigned int flags) {
     return cudaEventRecordWithFlags(e, per_thread(s), flags);
 }

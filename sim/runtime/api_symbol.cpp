@@ -74,7 +74,8 @@ cudaError_t from_symbol(void* dst, const void* symbol, size_t count, size_t offs
 
 extern "C" {
 
-cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                               cudaMemcpyKind kind) {
     return to_symbol(symbol, src, count, offset, kind, true);
 }
 cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
@@ -90,7 +91,8 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, si
     return to_symbol(symbol, src, count, offset, kind, false);
 }
 
-cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                 cudaMemcpyKind kind) {
     return from_symbol(dst, symbol, count, offset, kind, true);
 }
 cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,

@@ -1,5 +1,5 @@
-// sim/runtime/api_sync.cpp — cudaDeviceSynchronize and cudaDeviceReset: where device printf output appears and
-// where a fault of an earlier kernel is reported (kernels run to completion when they are launched).
+// sim/runtime/api_sync.cpp — cudaDeviceSynchronize and cudaDeviceReset: where device printf output appears
+// and where a fault of an earlier kernel is reported (kernels run to completion when they are launched).
 #include "sim/runtime/runtime.hpp"
 
 using warpsim::runtime::Runtime;

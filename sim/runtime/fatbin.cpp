@@ -1,8 +1,8 @@
 // sim/runtime/fatbin.cpp — the fatbinary container's layout, as nvcc 13 writes it (read off
-// `nvcc --keep`'s .fatbin files): a 16-byte header {u32 magic, u16 version, u16 header_size, u64 entries_size},
-// then entries, each a header {u16 kind, u16 version, u32 header_size, u32 padded_size, u32 -, u32 payload_size,
-// u32 -, u32 -, u32 arch, u32 address_bits, u32 -, u64 flags, u64 -, u64 uncompressed_size} and its payload.
-// flags 0x2000: LZ4-compressed payload, 0x8000: ZSTD.
+// `nvcc --keep`'s .fatbin files): a 16-byte header {u32 magic, u16 version, u16 header_size, u64
+// entries_size}, then entries, each a header {u16 kind, u16 version, u32 header_size, u32 padded_size, u32 -,
+// u32 payload_size, u32 -, u32 -, u32 arch, u32 address_bits, u32 -, u64 flags, u64 -, u64 uncompressed_size}
+// and its payload. flags 0x2000: LZ4-compressed payload, 0x8000: ZSTD.
 #include "sim/runtime/fatbin.hpp"
 
 #include <cstring>
@@ -63,7 +63,8 @@ FatbinContents read_fatbin(const uint8_t* data, uint64_t limit) {
         return c;
     }
     if (load<uint32_t>(data) != kFatbinMagic) {
-        c.error = fmt::format("not a fatbinary (magic {:#010x}, expected {:#010x})", load<uint32_t>(data), kFatbinMagic);
+        c.error = fmt::format("not a fatbinary (magic {:#010x}, expected {:#010x})", load<uint32_t>(data),
+                              kFatbinMagic);
         return c;
     }
     const uint16_t header = load<uint16_t>(data + 6);
@@ -84,12 +85,15 @@ FatbinContents read_fatbin(const uint8_t* data, uint64_t limit) {
         const uint32_t arch = load<uint32_t>(p + 28);
         const uint64_t flags = load<uint64_t>(p + 40);
         const uint64_t uncompressed = load<uint64_t>(p + 56);
-        if (eh < kEntryHeaderMin || eh > static_cast<uint64_t>(end - p) || padded > static_cast<uint64_t>(end - p) - eh) {
+        if (eh < kEntryHeaderMin || eh > static_cast<uint64_t>(end - p) ||
+            padded > static_cast<uint64_t>(end - p) - eh) {
             c.error = fmt::format("fatbinary entry {} overruns the container", index);
             return c;
         }
         FatbinEntry e;
-        e.kind = kind == 1 ? FatbinEntry::Kind::ptx : kind == 2 ? FatbinEntry::Kind::elf : FatbinEntry::Kind::other;
+        e.kind = kind == 1   ? FatbinEntry::Kind::ptx
+                 : kind == 2 ? FatbinEntry::Kind::elf
+                             : FatbinEntry::Kind::other;
         e.arch = arch;
         e.compression = flags & kFlagZstd ? "zstd" : flags & kFlagLz4 ? "lz4" : "";
         const uint64_t stored = payload && payload <= padded ? payload : padded;
@@ -116,7 +120,7 @@ WrapperView read_wrapper(const void* wrapper) {
     }
     const auto* b = static_cast<const uint8_t*>(wrapper);
     const uint32_t magic = load<uint32_t>(b);
-    if (magic == kFatbinMagic) {   // a bare container (some tools register it directly)
+    if (magic == kFatbinMagic) {  // a bare container (some tools register it directly)
         w.version = 1;
         w.data = b;
         return w;
@@ -143,9 +147,9 @@ PtxChoice choose_ptx(const std::vector<FatbinEntry>& entries, uint32_t arch) {
         }
     }
     if (c.ptx.empty()) {
-        c.reason = seen.empty() ? "the fatbinary carries no PTX (only SASS); build with -arch=sm_" + std::to_string(arch) +
-                                      " (or add -gencode arch=compute_" + std::to_string(arch) + ",code=compute_" +
-                                      std::to_string(arch) + ")"
+        c.reason = seen.empty() ? "the fatbinary carries no PTX (only SASS); build with -arch=sm_" +
+                                      std::to_string(arch) + " (or add -gencode arch=compute_" +
+                                      std::to_string(arch) + ",code=compute_" + std::to_string(arch) + ")"
                                 : "the fatbinary's PTX (" + seen + ") is for a newer architecture than sm_" +
                                       std::to_string(arch);
     }

@@ -9,20 +9,20 @@
 
 namespace warpsim::runtime {
 
-inline constexpr uint32_t kFatbinWrapperMagic = 0x466243B1;   // fatbinary_section.h: FATBINC_MAGIC
-inline constexpr uint32_t kFatbinMagic = 0xBA55ED50;          // the container's header
+inline constexpr uint32_t kFatbinWrapperMagic = 0x466243B1;  // fatbinary_section.h: FATBINC_MAGIC
+inline constexpr uint32_t kFatbinMagic = 0xBA55ED50;         // the container's header
 
 struct FatbinEntry {
     enum class Kind : uint16_t { ptx = 1, elf = 2, other = 0 } kind = Kind::other;
-    uint32_t arch = 0;               // 90 for compute_90 / sm_90
-    std::string compression;         // "", "zstd", "lz4"
-    std::string payload;             // decompressed bytes (PTX text without trailing NULs)
+    uint32_t arch = 0;        // 90 for compute_90 / sm_90
+    std::string compression;  // "", "zstd", "lz4"
+    std::string payload;      // decompressed bytes (PTX text without trailing NULs)
 };
 
 struct FatbinContents {
     std::vector<FatbinEntry> entries;
-    std::string error;               // non-empty: the container could not be read (what and where)
-    uint64_t size = 0;               // bytes of the container, header included
+    std::string error;  // non-empty: the container could not be read (what and where)
+    uint64_t size = 0;  // bytes of the container, header included
 };
 
 // Reads one fatbinary container starting at `data`; at most `limit` bytes are looked at.
@@ -33,7 +33,7 @@ FatbinContents read_fatbin(const uint8_t* data, uint64_t limit);
 struct WrapperView {
     uint32_t version = 0;
     const uint8_t* data = nullptr;
-    const void* const* prelinked = nullptr;   // version 2: null-terminated array of containers
+    const void* const* prelinked = nullptr;  // version 2: null-terminated array of containers
     std::string error;
 };
 WrapperView read_wrapper(const void* wrapper);

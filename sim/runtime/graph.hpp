@@ -25,7 +25,7 @@ struct GraphStep {
     size_t shared_bytes = 0;
     std::optional<std::array<uint32_t, 3>> cluster;
     bool cooperative = false;
-    std::vector<uint8_t> params;       // the parameters packed at their .param offsets
+    std::vector<uint8_t> params;        // the parameters packed at their .param offsets
     std::vector<size_t> param_offsets;  // where parameter i starts in `params`
     // copy and memset
     void* dst = nullptr;

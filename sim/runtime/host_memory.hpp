@@ -8,17 +8,18 @@
 
 namespace warpsim::runtime {
 
-// Marks a HostRange as managed memory (cudaMallocManaged, __managed__ variables); no cudaHostAlloc flag uses it.
+// Marks a HostRange as managed memory (cudaMallocManaged, __managed__ variables); no cudaHostAlloc flag uses
+// it.
 constexpr unsigned kManagedFlag = 0x8000'0000u;
 
 struct HostRange {
     uint64_t size = 0;
-    unsigned flags = 0;       // cudaHostAlloc* / cudaHostRegister* flags
-    bool owned = false;       // allocated by the runtime (cudaHostAlloc), not registered
+    unsigned flags = 0;  // cudaHostAlloc* / cudaHostRegister* flags
+    bool owned = false;  // allocated by the runtime (cudaHostAlloc), not registered
 };
 
 class HostMemory {
-public:
+  public:
     void add(const void* p, uint64_t size, unsigned flags, bool owned) {
         ranges_[reinterpret_cast<uint64_t>(p)] = {size, flags, owned};
     }
@@ -44,7 +45,7 @@ public:
         return it != ranges_.begin() && std::prev(it)->first + std::prev(it)->second.size > a;
     }
 
-private:
+  private:
     std::map<uint64_t, HostRange> ranges_;
 };
 

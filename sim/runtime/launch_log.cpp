@@ -23,7 +23,7 @@ std::string duration(double us) {
 struct KernelSummary {
     uint64_t launches = 0, reused = 0, failed = 0, findings = 0;
     double total_us = 0;
-    std::map<std::string, uint64_t> shapes;   // "grid x block" -> launches
+    std::map<std::string, uint64_t> shapes;  // "grid x block" -> launches
     std::map<std::string, uint64_t> bounds;
     std::string first_error;
 };
@@ -56,7 +56,8 @@ void LaunchLog::print_summary(std::FILE* out) const {
         if (k.shapes.size() > 1) shape += fmt::format(" (+{} other shapes)", k.shapes.size() - 1);
         std::string line = fmt::format("warpsim: {}: {} launch{}, {}, predicted {}", name, k.launches,
                                        k.launches == 1 ? "" : "es", shape, duration(k.total_us));
-        if (k.launches > 1) line += fmt::format(" ({} each)", duration(k.total_us / static_cast<double>(k.launches)));
+        if (k.launches > 1)
+            line += fmt::format(" ({} each)", duration(k.total_us / static_cast<double>(k.launches)));
         if (!k.bounds.empty()) {
             auto top = k.bounds.begin();
             for (auto it = k.bounds.begin(); it != k.bounds.end(); ++it)
@@ -64,7 +65,8 @@ void LaunchLog::print_summary(std::FILE* out) const {
             line += ", " + top->first + "-bound";
         }
         if (k.failed) line += fmt::format(", {} failed ({})", k.failed, k.first_error);
-        if (k.findings) line += fmt::format(", {} checker finding{} (--check)", k.findings, k.findings == 1 ? "" : "s");
+        if (k.findings)
+            line += fmt::format(", {} checker finding{} (--check)", k.findings, k.findings == 1 ? "" : "s");
         if (k.reused) line += fmt::format(", {} reused an identical earlier launch", k.reused);
         std::fprintf(out, "%s\n", line.c_str());
     }

@@ -11,24 +11,24 @@
 namespace warpsim::runtime {
 
 struct LaunchRecord {
-    std::string kernel;             // demangled name
+    std::string kernel;  // demangled name
     std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
     uint32_t shared_bytes = 0;
-    double predicted_us = 0;        // the timing model's time; 0 when the launch failed
-    std::string bound;              // what limits it ("dram", "issue", ...), from the timing model
-    std::string error;              // the CUDA error name when the launch failed
-    bool reused = false;            // the result of an identical earlier launch (kernel, arguments, memory)
-    uint64_t findings = 0;          // --check: findings of the checkers in this launch
-    std::string not_reusable;       // why a later identical launch cannot reuse this one ("" when it can)
-    uint64_t stream = 0;            // the cudaStream_t as a number (0: the default stream)
+    double predicted_us = 0;          // the timing model's time; 0 when the launch failed
+    std::string bound;                // what limits it ("dram", "issue", ...), from the timing model
+    std::string error;                // the CUDA error name when the launch failed
+    bool reused = false;              // the result of an identical earlier launch (kernel, arguments, memory)
+    uint64_t findings = 0;            // --check: findings of the checkers in this launch
+    std::string not_reusable;         // why a later identical launch cannot reuse this one ("" when it can)
+    uint64_t stream = 0;              // the cudaStream_t as a number (0: the default stream)
     double start_us = 0, end_us = 0;  // on the simulated clock
-    std::string json;               // the `warpsim run --json` object of the launch (one line)
-    std::string text_report;        // with --report: the text report `warpsim run` prints (simulated launches)
+    std::string json;                 // the `warpsim run --json` object of the launch (one line)
+    std::string text_report;  // with --report: the text report `warpsim run` prints (simulated launches)
 };
 
 // A copy or memset on the simulated clock (the report's timeline).
 struct CopyRecord {
-    std::string kind;               // "H2D", "D2H", "D2D", "H2H", "memset"
+    std::string kind;  // "H2D", "D2H", "D2D", "H2H", "memset"
     uint64_t bytes = 0;
     bool pinned = false;
     uint64_t stream = 0;
@@ -36,7 +36,7 @@ struct CopyRecord {
 };
 
 class LaunchLog {
-public:
+  public:
     void add(LaunchRecord r) { records_.push_back(std::move(r)); }
     void add_copy(CopyRecord c) { copies_.push_back(std::move(c)); }
     const std::vector<LaunchRecord>& records() const { return records_; }
@@ -44,7 +44,7 @@ public:
     // One line per kernel on `out`: name, launches, grid x block, predicted time, what stands out.
     void print_summary(std::FILE* out) const;
 
-private:
+  private:
     std::vector<LaunchRecord> records_;
     std::vector<CopyRecord> copies_;
 };

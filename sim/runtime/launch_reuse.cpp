@@ -10,8 +10,12 @@ namespace {
 
 constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ull;
 constexpr uint64_t kPrime2 = 0xC2B2AE3D27D4EB4Full;
-constexpr uint64_t rotl(uint64_t v, int r) { return (v << r) | (v >> (64 - r)); }
-constexpr uint64_t mix(uint64_t acc, uint64_t w) { return rotl(acc + w * kPrime2, 31) * kPrime1; }
+constexpr uint64_t rotl(uint64_t v, int r) {
+    return (v << r) | (v >> (64 - r));
+}
+constexpr uint64_t mix(uint64_t acc, uint64_t w) {
+    return rotl(acc + w * kPrime2, 31) * kPrime1;
+}
 constexpr uint64_t avalanche(uint64_t h) {
     h ^= h >> 33;
     h *= kPrime2;
@@ -57,11 +61,13 @@ ContentHash LaunchReuse::current_hash(const memory::Allocation& a) {
 
 LaunchReuse::Snapshot LaunchReuse::snapshot(const memory::DeviceMemory& mem) {
     Snapshot s;
-    mem.for_each_overlapping(0, ~uint64_t{0}, [&](const memory::Allocation& a) { s[a.base] = current_hash(a); });
+    mem.for_each_overlapping(0, ~uint64_t{0},
+                             [&](const memory::Allocation& a) { s[a.base] = current_hash(a); });
     return s;
 }
 
-const LaunchRecord* LaunchReuse::reuse(const LaunchKey& key, memory::DeviceMemory& mem, std::string& printf_text) {
+const LaunchRecord* LaunchReuse::reuse(const LaunchKey& key, memory::DeviceMemory& mem,
+                                       std::string& printf_text) {
     auto it = entries_.find(key.kernel);
     if (it == entries_.end()) return nullptr;
     for (auto e = it->second.rbegin(); e != it->second.rend(); ++e) {
@@ -75,7 +81,7 @@ const LaunchRecord* LaunchReuse::reuse(const LaunchKey& key, memory::DeviceMemor
         if (!same) continue;
         for (const auto& w : e->written) {
             const memory::Allocation* a = mem.find(w.base);
-            if (current_hash(*a) == w.after_hash) continue;   // already what the launch leaves
+            if (current_hash(*a) == w.after_hash) continue;  // already what the launch leaves
             std::memcpy(a->bytes(), w.after.data(), w.after.size());
             ++generations_[w.base];
             hashes_[w.base] = {generations_[w.base], w.after_hash};
@@ -94,16 +100,17 @@ uint64_t LaunchReuse::kept_bytes() const {
     return total;
 }
 
-std::string LaunchReuse::record(const LaunchKey& key, const Snapshot& before, const counts::SectorFootprint& footprint,
-                                const memory::DeviceMemory& mem, const LaunchRecord& rec,
-                                const std::string& printf_text) {
+std::string LaunchReuse::record(const LaunchKey& key, const Snapshot& before,
+                                const counts::SectorFootprint& footprint, const memory::DeviceMemory& mem,
+                                const LaunchRecord& rec, const std::string& printf_text) {
     constexpr uint64_t kSectorBytes = 32;
-    std::map<uint64_t, std::pair<bool, bool>> touched;   // base -> (read, written)
+    std::map<uint64_t, std::pair<bool, bool>> touched;  // base -> (read, written)
     footprint.for_each_touched([&](uint64_t first, uint64_t last, bool written) {
-        mem.for_each_overlapping(first * kSectorBytes, (last + 1) * kSectorBytes, [&](const memory::Allocation& a) {
-            auto& t = touched[a.base];
-            (written ? t.second : t.first) = true;
-        });
+        mem.for_each_overlapping(first * kSectorBytes, (last + 1) * kSectorBytes,
+                                 [&](const memory::Allocation& a) {
+                                     auto& t = touched[a.base];
+                                     (written ? t.second : t.first) = true;
+                                 });
     });
     for (const auto& [base, rw] : touched)
         if (rw.second) ++generations_[base];

@@ -40,20 +40,22 @@ std::vector<Section> sections(const std::string& bytes) {
         Section s;
         s.header = h;
         const uint64_t at = names.sh_offset + h.sh_name;
-        if (at < bytes.size()) s.name = std::string(bytes.c_str() + at, strnlen(bytes.c_str() + at, bytes.size() - at));
+        if (at < bytes.size())
+            s.name = std::string(bytes.c_str() + at, strnlen(bytes.c_str() + at, bytes.size() - at));
         out.push_back(std::move(s));
     }
     return out;
 }
 
 void read_fatbins(const std::string& bytes, const Elf64_Shdr& h, ProgramInfo& info) {
-    if (h.sh_type == SHT_NOBITS || h.sh_offset > bytes.size() || h.sh_size > bytes.size() - h.sh_offset) return;
+    if (h.sh_type == SHT_NOBITS || h.sh_offset > bytes.size() || h.sh_size > bytes.size() - h.sh_offset)
+        return;
     const auto* p = reinterpret_cast<const uint8_t*>(bytes.data() + h.sh_offset);
     uint64_t off = 0;
     while (off + 16 <= h.sh_size) {
         const FatbinContents c = read_fatbin(p + off, h.sh_size - off);
         if (!c.error.empty() || c.size == 0) {
-            off += 8;   // containers are 8-byte aligned; skip padding between them
+            off += 8;  // containers are 8-byte aligned; skip padding between them
             continue;
         }
         for (const auto& e : c.entries) {

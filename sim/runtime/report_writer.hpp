@@ -11,6 +11,7 @@ namespace warpsim::runtime {
 
 // Writes DIR/launches.jsonl (per launch the `warpsim run --json` object, with "reused", "stream" and the
 // simulated start and end); problems go to `err`.
-void write_reports(const std::string& dir, const LaunchLog& log, const device::DevicePreset& preset, std::FILE* err);
+void write_reports(const std::string& dir, const LaunchLog& log, const device::DevicePreset& preset,
+                   std::FILE* err);
 
 }  // namespace warpsim::runtime

@@ -40,26 +40,35 @@ Runtime::Runtime() : sim_(std::make_unique<engine::Simulator>()) {
     clock_ = std::make_unique<timing::StreamClock>(timing::CopyModel::for_preset(preset_));
     // cudaDeviceGetLimit's answers: the printf FIFO as the H200 reported it (tests/hardware/programs); the
     // heap, stack and device-runtime limits are CUDA's documented defaults (not measured here).
-    limits_ = {{cudaLimitPrintfFifoSize, 8650752}, {cudaLimitMallocHeapSize, 8u << 20}, {cudaLimitStackSize, 1024},
-               {cudaLimitDevRuntimeSyncDepth, 2}, {cudaLimitDevRuntimePendingLaunchCount, 2048},
-               {cudaLimitMaxL2FetchGranularity, 64}, {cudaLimitPersistingL2CacheSize, 0}};
+    limits_ = {{cudaLimitPrintfFifoSize, 8650752},
+               {cudaLimitMallocHeapSize, 8u << 20},
+               {cudaLimitStackSize, 1024},
+               {cudaLimitDevRuntimeSyncDepth, 2},
+               {cudaLimitDevRuntimePendingLaunchCount, 2048},
+               {cudaLimitMaxL2FetchGranularity, 64},
+               {cudaLimitPersistingL2CacheSize, 0}};
     if (!addresses_.reserve() ||
         !sim_->memory().set_heap(addresses_.heap_base() + memory::kAllocAlign, addresses_.heap_limit())) {
-        std::fprintf(stderr, "warpsim: could not reserve an address range for device memory; device pointers "
-                             "may alias host memory\n");
+        std::fprintf(stderr,
+                     "warpsim: could not reserve an address range for device memory; device pointers "
+                     "may alias host memory\n");
     }
 }
 
 void Runtime::at_exit() {
     auto guard = lock();
     if (!pending_printf_.empty()) {
-        std::fprintf(stderr, "warpsim: the program exited without synchronising after its last kernel; that "
-                             "kernel's device printf output (%zu bytes) was never flushed, as with CUDA: call "
-                             "cudaDeviceSynchronize() before exit\n", pending_printf_.size());
+        std::fprintf(stderr,
+                     "warpsim: the program exited without synchronising after its last kernel; that "
+                     "kernel's device printf output (%zu bytes) was never flushed, as with CUDA: call "
+                     "cudaDeviceSynchronize() before exit\n",
+                     pending_printf_.size());
     }
     if (pending_fault_ != cudaSuccess && sticky_error_ == cudaSuccess) {
-        std::fprintf(stderr, "warpsim: a kernel failed with %s and the program exited without synchronising, so it "
-                             "never saw the error: check cudaDeviceSynchronize()'s result\n", error_name(pending_fault_));
+        std::fprintf(stderr,
+                     "warpsim: a kernel failed with %s and the program exited without synchronising, so it "
+                     "never saw the error: check cudaDeviceSynchronize()'s result\n",
+                     error_name(pending_fault_));
     }
     std::fflush(stdout);
     if (!options_.quiet) log_.print_summary(stderr);
@@ -146,7 +155,8 @@ std::optional<std::string> Runtime::ensure_loaded(Module& m) {
             if (errors.empty()) m.ptx = ir::print_module(linked.module);
         }
         if (!errors.empty()) {
-            m.load_error = "the program's separately compiled PTX (-rdc=true) could not be linked:\n" + errors;
+            m.load_error =
+                "the program's separately compiled PTX (-rdc=true) could not be linked:\n" + errors;
             return m.load_error;
         }
     }
@@ -187,8 +197,8 @@ std::optional<std::string> Runtime::place_managed(Module& m, engine::Simulator::
         if (!p || !sim_->memory().map_host(reinterpret_cast<uint64_t>(p), v->size, static_cast<uint8_t*>(p),
                                            v->device_name)) {
             if (p) addresses_.unmap_shared(p);
-            return "no memory for the __managed__ variable " + v->device_name + " (" + std::to_string(v->size) +
-                   " bytes)";
+            return "no memory for the __managed__ variable " + v->device_name + " (" +
+                   std::to_string(v->size) + " bytes)";
         }
         host_.add(p, v->size, kManagedFlag, true);
         placed[v->device_name] = reinterpret_cast<uint64_t>(p);
@@ -212,7 +222,8 @@ void Runtime::flush_printf() {
 
 timing::StreamClock::StreamId Runtime::stream_id(cudaStream_t s) {
     const auto id = reinterpret_cast<timing::StreamClock::StreamId>(s);
-    return id == reinterpret_cast<uint64_t>(cudaStreamLegacy) || id == reinterpret_cast<uint64_t>(cudaStreamPerThread)
+    return id == reinterpret_cast<uint64_t>(cudaStreamLegacy) ||
+                   id == reinterpret_cast<uint64_t>(cudaStreamPerThread)
                ? timing::StreamClock::legacy_stream
                : id;
 }
@@ -247,7 +258,8 @@ cudaError_t not_supported(const char* api_name) {
     static std::set<std::string> said;
     {
         std::lock_guard guard(mutex);
-        if (said.insert(api_name).second) std::fprintf(stderr, "warpsim: %s is not supported yet\n", api_name);
+        if (said.insert(api_name).second)
+            std::fprintf(stderr, "warpsim: %s is not supported yet\n", api_name);
     }
     return Runtime::finish(cudaErrorNotSupported);
 }

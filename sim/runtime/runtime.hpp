@@ -37,26 +37,26 @@ namespace warpsim::runtime {
 
 // One module of the program: the PTX of one embedded fatbinary, parsed when a kernel of it is first used.
 struct Module {
-    const void* handle_key = nullptr;       // the fatbinary wrapper the program registered
-    std::string ptx;                        // the PTX chosen from the fatbinary
+    const void* handle_key = nullptr;  // the fatbinary wrapper the program registered
+    std::string ptx;                   // the PTX chosen from the fatbinary
     // -rdc=true: the PTX of each translation unit, linked into one module (then `ptx`) when first used; empty
     // otherwise.
     std::vector<std::string> ptx_parts;
-    std::string ptx_name;                   // for messages: "vec_add (fatbinary 1, compute_90)"
-    std::string load_error;                 // why the fatbinary gave no usable PTX; empty: fine
-    std::shared_ptr<ir::Module> ir;         // nullptr until parsed
-    bool problem_reported = false;         // its load_error was said on stderr
+    std::string ptx_name;            // for messages: "vec_add (fatbinary 1, compute_90)"
+    std::string load_error;          // why the fatbinary gave no usable PTX; empty: fine
+    std::shared_ptr<ir::Module> ir;  // nullptr until parsed
+    bool problem_reported = false;   // its load_error was said on stderr
 };
 
 // A kernel the program registered (__cudaRegisterFunction), found by its host stub's address.
 struct Kernel {
     Module* module = nullptr;
     const void* host_function = nullptr;
-    std::string device_name;                // the mangled name in the PTX
-    const ir::Function* function = nullptr; // resolved when the module is parsed
-    std::optional<session::RegisterInfo> registers;  // ptxas's figures, worked out at the first launch
-    uint32_t max_dynamic_shared_optin = 0;  // cudaFuncAttributeMaxDynamicSharedMemorySize
-    int carveout_percent = -1;              // cudaFuncAttributePreferredSharedMemoryCarveout
+    std::string device_name;                            // the mangled name in the PTX
+    const ir::Function* function = nullptr;             // resolved when the module is parsed
+    std::optional<session::RegisterInfo> registers;     // ptxas's figures, worked out at the first launch
+    uint32_t max_dynamic_shared_optin = 0;              // cudaFuncAttributeMaxDynamicSharedMemorySize
+    int carveout_percent = -1;                          // cudaFuncAttributePreferredSharedMemoryCarveout
     std::unique_ptr<session::PreparedLaunch> prepared;  // made at the first launch (api_launch.cpp)
 };
 
@@ -80,11 +80,11 @@ struct CallConfiguration {
 // One launch as the program asked for it.
 struct LaunchRequest {
     dim3 grid, block;
-    void** args = nullptr;                  // args[i] points at the value of parameter i
-    size_t shared_bytes = 0;                // dynamic shared memory per block
+    void** args = nullptr;    // args[i] points at the value of parameter i
+    size_t shared_bytes = 0;  // dynamic shared memory per block
     cudaStream_t stream = nullptr;
     std::optional<std::array<uint32_t, 3>> cluster;  // CTAs per cluster (cudaLaunchKernelExC)
-    bool cooperative = false;               // cudaLaunchCooperativeKernel: all blocks resident, grid.sync()
+    bool cooperative = false;  // cudaLaunchCooperativeKernel: all blocks resident, grid.sync()
 };
 
 class Runtime;
@@ -95,7 +95,7 @@ session::PreparedLaunch& prepared_for(Kernel& k);
 cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req);
 
 class Runtime {
-public:
+  public:
     // The program's one runtime, created at the first call and never destroyed: the program's static
     // destructors and atexit handlers (__cudaUnregisterFatBinary) still find it.
     static Runtime& get();
@@ -118,7 +118,8 @@ public:
     // Modules, kernels, variables.
     Module& add_module(const void* wrapper);
     Kernel& add_kernel(Module& m, const void* host_function, std::string device_name);
-    Variable& add_variable(Module& m, const void* host_shadow, std::string device_name, uint64_t size, bool constant);
+    Variable& add_variable(Module& m, const void* host_shadow, std::string device_name, uint64_t size,
+                           bool constant);
     Kernel* kernel_by_host_function(const void* host_function);
     Variable* variable_by_host_shadow(const void* host_shadow);
     void remove_module(const void* wrapper);
@@ -142,8 +143,8 @@ public:
     Streams& streams() { return streams_; }
     std::map<cudaLimit, size_t>& limits() { return limits_; }
     LaunchReuse& reuse() { return reuse_; }
-    // When the program's work would run on the GPU: kernels (the timing model's time), copies (the copy model)
-    // and the host's waits, per stream (sim/timing/stream_clock.hpp).
+    // When the program's work would run on the GPU: kernels (the timing model's time), copies (the copy
+    // model) and the host's waits, per stream (sim/timing/stream_clock.hpp).
     timing::StreamClock& clock() { return *clock_; }
     // The clock's stream of a cudaStream_t (the legacy and per-thread default handles are stream 0).
     static timing::StreamClock::StreamId stream_id(cudaStream_t s);
@@ -160,7 +161,7 @@ public:
     // True when [addr, addr+n) lies inside one device allocation (or module variable, or mapped host range).
     bool is_device_range(uint64_t addr, uint64_t n) const;
 
-private:
+  private:
     Runtime();
     void at_exit();
 

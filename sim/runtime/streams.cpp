@@ -8,7 +8,8 @@ namespace warpsim::runtime {
 cudaStream_t Streams::create_stream(unsigned flags, int priority, timing::StreamClock& clock) {
     auto* s = new CUstream_st{flags, priority};
     streams_.insert(s);
-    clock.add_stream(reinterpret_cast<timing::StreamClock::StreamId>(s), (flags & cudaStreamNonBlocking) == 0);
+    clock.add_stream(reinterpret_cast<timing::StreamClock::StreamId>(s),
+                     (flags & cudaStreamNonBlocking) == 0);
     return s;
 }
 

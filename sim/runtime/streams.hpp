@@ -17,19 +17,19 @@ struct CUgraphExec_st;
 struct CUstream_st {
     unsigned flags = 0;  // cudaStreamDefault or cudaStreamNonBlocking
     int priority = 0;
-    CUgraph_st* capture = nullptr;     // the graph the stream captures into (cudaStreamBeginCapture); null: none
+    CUgraph_st* capture = nullptr;  // the graph the stream captures into (cudaStreamBeginCapture); null: none
     bool capture_invalidated = false;  // a call the capture cannot hold was made (api_graph.cpp)
 };
 struct CUevent_st {
-    unsigned flags = 0;         // cudaEventDisableTiming, cudaEventBlockingSync, ...
+    unsigned flags = 0;  // cudaEventDisableTiming, cudaEventBlockingSync, ...
     bool recorded = false;
-    double time_us = 0;         // when the stream reached the record, on the simulated clock
+    double time_us = 0;  // when the stream reached the record, on the simulated clock
 };
 
 namespace warpsim::runtime {
 
 class Streams {
-public:
+  public:
     // A new stream, known to `clock` from now on (blocking unless cudaStreamNonBlocking).
     cudaStream_t create_stream(unsigned flags, int priority, timing::StreamClock& clock);
     bool destroy_stream(cudaStream_t s, timing::StreamClock& clock);
@@ -48,7 +48,7 @@ public:
     bool destroy_exec(CUgraphExec_st* e);
     bool valid_exec(CUgraphExec_st* e) const { return execs_.count(e) != 0; }
 
-private:
+  private:
     std::set<cudaStream_t> streams_;
     std::set<cudaEvent_t> events_;
     std::set<CUgraph_st*> graphs_;

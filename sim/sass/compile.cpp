@@ -10,9 +10,9 @@
 #include <iterator>
 #include <vector>
 
-#include "sim/device/ptxas.hpp"
 #include "launch/cleanup.hpp"
 #include "launch/tools.hpp"
+#include "sim/device/ptxas.hpp"
 
 namespace warpsim::sass {
 
@@ -35,8 +35,12 @@ std::optional<std::string> compile_cubin(std::string_view ptx_text, std::string_
     std::optional<std::string> result;
     {
         std::ofstream(folder / "kernel.ptx", std::ios::binary) << ptx_text;
-        std::vector<std::string> args{*ptxas, "-lineinfo", "-arch=" + device::ptxas_target_arch(ptx_text, arch), "-o",
-                                      (folder / "kernel.cubin").string(), (folder / "kernel.ptx").string()};
+        std::vector<std::string> args{*ptxas,
+                                      "-lineinfo",
+                                      "-arch=" + device::ptxas_target_arch(ptx_text, arch),
+                                      "-o",
+                                      (folder / "kernel.cubin").string(),
+                                      (folder / "kernel.ptx").string()};
         std::string ptxas_output;
         int status = device::run_capture(args, ptxas_output);
         std::ifstream in(folder / "kernel.cubin", std::ios::binary);

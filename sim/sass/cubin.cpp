@@ -21,7 +21,8 @@ struct Reader {
             return 0;
         }
         uint64_t v = 0;
-        for (std::size_t i = 0; i < n; ++i) v |= uint64_t(static_cast<unsigned char>(bytes[pos + i])) << (8 * i);
+        for (std::size_t i = 0; i < n; ++i)
+            v |= uint64_t(static_cast<unsigned char>(bytes[pos + i])) << (8 * i);
         pos += n;
         return v;
     }
@@ -56,8 +57,8 @@ struct Reader {
 };
 
 // The section a DW_LNE_set_address operand at `pos` of the line section points into: its relocation's symbol.
-int relocated_section(const Cubin& elf, const std::map<uint64_t, std::pair<uint32_t, int64_t>>& relocs, uint64_t pos,
-                      uint64_t& address) {
+int relocated_section(const Cubin& elf, const std::map<uint64_t, std::pair<uint32_t, int64_t>>& relocs,
+                      uint64_t pos, uint64_t& address) {
     auto it = relocs.find(pos);
     if (it == relocs.end() || it->second.first >= elf.symbols.size()) return -1;
     const CubinSymbol& sym = elf.symbols[it->second.first];
@@ -149,7 +150,11 @@ const CubinSection* Cubin::find(std::string_view name) const {
 }
 
 std::optional<Cubin> read_cubin(std::string_view bytes, std::string& error) {
-    if (bytes.size() < 64 || bytes.substr(0, 4) != "\x7f" "ELF" || bytes[4] != 2 || bytes[5] != 1) {
+    if (bytes.size() < 64 ||
+        bytes.substr(0, 4) !=
+            "\x7f"
+            "ELF" ||
+        bytes[4] != 2 || bytes[5] != 1) {
         error = "not a 64-bit little-endian ELF file (a cubin from ptxas is one)";
         return std::nullopt;
     }
@@ -202,7 +207,7 @@ std::optional<Cubin> read_cubin(std::string_view bytes, std::string& error) {
 
 bool read_ptx_line_table(const Cubin& elf, std::vector<LineRow>& rows, std::string& error) {
     const CubinSection* lines = elf.find(".nv_debug_line_sass");
-    if (!lines) return true;  // no -lineinfo: every access gets line 0
+    if (!lines) return true;                                  // no -lineinfo: every access gets line 0
     std::map<uint64_t, std::pair<uint32_t, int64_t>> relocs;  // offset -> (symbol, addend)
     if (const CubinSection* rela = elf.find(".rela.nv_debug_line_sass")) {
         Reader r{elf.data(*rela)};
@@ -239,7 +244,8 @@ uint32_t ptx_line_at(const std::vector<LineRow>& rows, int section, uint64_t add
     // a line program's later row for one address supersedes the earlier.
     auto it = std::upper_bound(rows.begin(), rows.end(), std::pair<int, uint64_t>(section, address),
                                [](const std::pair<int, uint64_t>& key, const LineRow& row) {
-                                   return key.first != row.section ? key.first < row.section : key.second < row.address;
+                                   return key.first != row.section ? key.first < row.section
+                                                                   : key.second < row.address;
                                });
     if (it == rows.begin()) return 0;
     --it;

@@ -37,7 +37,8 @@ struct Cubin {
 // its headers point outside the bytes.
 std::optional<Cubin> read_cubin(std::string_view bytes, std::string& error);
 
-// One row of the SASS line table: from `address` of section `section` on, instructions come from PTX line `line`.
+// One row of the SASS line table: from `address` of section `section` on, instructions come from PTX line
+// `line`.
 struct LineRow {
     int section = -1;
     uint64_t address = 0;

@@ -20,18 +20,30 @@ struct Class {
 
 // What each mnemonic does to memory and to the flow of its warp; mnemonics not listed do neither.
 constexpr Class kClasses[] = {
-    {"LDG", MemSpace::Global, MemOp::Load, Flow::None},       {"STG", MemSpace::Global, MemOp::Store, Flow::None},
-    {"LDS", MemSpace::Shared, MemOp::Load, Flow::None},       {"STS", MemSpace::Shared, MemOp::Store, Flow::None},
-    {"LDL", MemSpace::Local, MemOp::Load, Flow::None},        {"STL", MemSpace::Local, MemOp::Store, Flow::None},
-    {"LD", MemSpace::Generic, MemOp::Load, Flow::None},       {"ST", MemSpace::Generic, MemOp::Store, Flow::None},
-    {"ATOM", MemSpace::Generic, MemOp::Atomic, Flow::None},   {"ATOMG", MemSpace::Global, MemOp::Atomic, Flow::None},
-    {"ATOMS", MemSpace::Shared, MemOp::Atomic, Flow::None},   {"RED", MemSpace::Generic, MemOp::Reduction, Flow::None},
-    {"REDG", MemSpace::Global, MemOp::Reduction, Flow::None}, {"LDSM", MemSpace::Shared, MemOp::Load, Flow::None},
-    {"STSM", MemSpace::Shared, MemOp::Store, Flow::None},     {"LDGSTS", MemSpace::Global, MemOp::Load, Flow::None},
-    {"LDC", MemSpace::Constant, MemOp::Load, Flow::None},     {"ULDC", MemSpace::Constant, MemOp::Load, Flow::None},
-    {"BRA", MemSpace::None, MemOp::None, Flow::Branch},       {"BRX", MemSpace::None, MemOp::None, Flow::Indirect},
-    {"JMX", MemSpace::None, MemOp::None, Flow::Indirect},     {"CALL", MemSpace::None, MemOp::None, Flow::Call},
-    {"RET", MemSpace::None, MemOp::None, Flow::Return},       {"EXIT", MemSpace::None, MemOp::None, Flow::Exit},
+    {"LDG", MemSpace::Global, MemOp::Load, Flow::None},
+    {"STG", MemSpace::Global, MemOp::Store, Flow::None},
+    {"LDS", MemSpace::Shared, MemOp::Load, Flow::None},
+    {"STS", MemSpace::Shared, MemOp::Store, Flow::None},
+    {"LDL", MemSpace::Local, MemOp::Load, Flow::None},
+    {"STL", MemSpace::Local, MemOp::Store, Flow::None},
+    {"LD", MemSpace::Generic, MemOp::Load, Flow::None},
+    {"ST", MemSpace::Generic, MemOp::Store, Flow::None},
+    {"ATOM", MemSpace::Generic, MemOp::Atomic, Flow::None},
+    {"ATOMG", MemSpace::Global, MemOp::Atomic, Flow::None},
+    {"ATOMS", MemSpace::Shared, MemOp::Atomic, Flow::None},
+    {"RED", MemSpace::Generic, MemOp::Reduction, Flow::None},
+    {"REDG", MemSpace::Global, MemOp::Reduction, Flow::None},
+    {"LDSM", MemSpace::Shared, MemOp::Load, Flow::None},
+    {"STSM", MemSpace::Shared, MemOp::Store, Flow::None},
+    {"LDGSTS", MemSpace::Global, MemOp::Load, Flow::None},
+    {"LDC", MemSpace::Constant, MemOp::Load, Flow::None},
+    {"ULDC", MemSpace::Constant, MemOp::Load, Flow::None},
+    {"BRA", MemSpace::None, MemOp::None, Flow::Branch},
+    {"BRX", MemSpace::None, MemOp::None, Flow::Indirect},
+    {"JMX", MemSpace::None, MemOp::None, Flow::Indirect},
+    {"CALL", MemSpace::None, MemOp::None, Flow::Call},
+    {"RET", MemSpace::None, MemOp::None, Flow::Return},
+    {"EXIT", MemSpace::None, MemOp::None, Flow::Exit},
     {"BAR", MemSpace::None, MemOp::None, Flow::Sync},
 };
 
@@ -55,7 +67,8 @@ constexpr OpcodeInfo kOpcodes[] = {
 // code -> index into kOpcodes (+1; 0 = unknown), built at compile time.
 constexpr std::array<uint16_t, 4096> make_index() {
     std::array<uint16_t, 4096> index{};
-    for (std::size_t i = 0; i < std::size(kOpcodes); ++i) index[kOpcodes[i].code] = static_cast<uint16_t>(i + 1);
+    for (std::size_t i = 0; i < std::size(kOpcodes); ++i)
+        index[kOpcodes[i].code] = static_cast<uint16_t>(i + 1);
     return index;
 }
 constexpr std::array<uint16_t, 4096> kIndex = make_index();
@@ -104,7 +117,8 @@ void decode_target(Instruction& inst) {
     const int64_t next = int64_t(inst.offset) + int64_t(kInstBytes);
     if (m == "BRA" || m == "WARPSYNC") {
         // A signed count of 4-byte units: bits 2-9 of the byte offset at bits 16-23, the rest from bit 34 on.
-        if (m == "WARPSYNC" && bits(inst.lo, inst.hi, 86, 1) == 0) return;  // only WARPSYNC.COLLECTIVE has a label
+        if (m == "WARPSYNC" && bits(inst.lo, inst.hi, 86, 1) == 0)
+            return;  // only WARPSYNC.COLLECTIVE has a label
         const int64_t high = sign_extend(bits(inst.lo, inst.hi, 34, 48), 48);
         const auto low = static_cast<int64_t>(bits(inst.lo, inst.hi, 16, 8));
         inst.target = next + (low + high * 256) * 4;
@@ -175,12 +189,15 @@ std::optional<Program> decode_cubin(std::string_view bytes, std::string* error) 
 
 std::string describe(const Instruction& inst) {
     std::string out;
-    if (!inst.always()) out = fmt::format("@{}{}P{} ", inst.guard_negated ? "!" : "", inst.op && inst.op->uniform_guard ? "U" : "",
-                                          inst.guard == 7 ? std::string("T") : std::to_string(inst.guard));
+    if (!inst.always())
+        out = fmt::format("@{}{}P{} ", inst.guard_negated ? "!" : "",
+                          inst.op && inst.op->uniform_guard ? "U" : "",
+                          inst.guard == 7 ? std::string("T") : std::to_string(inst.guard));
     out += inst.op ? std::string(inst.op->mnemonic) : fmt::format("<opcode 0x{:03x}>", inst.lo & 0xfff);
     if (inst.memory()) {
         if (inst.op->mem == MemOp::Load || inst.op->mem == MemOp::Store) {
-            if (inst.width == 1 || inst.width == 2) out += fmt::format(".{}{}", inst.width_signed ? "S" : "U", inst.width * 8);
+            if (inst.width == 1 || inst.width == 2)
+                out += fmt::format(".{}{}", inst.width_signed ? "S" : "U", inst.width * 8);
             if (inst.width >= 8) out += fmt::format(".{}", inst.width * 8);
         }
         auto reg = [](uint8_t r) { return r == 255 ? std::string("RZ") : fmt::format("R{}", r); };
@@ -189,7 +206,8 @@ std::string describe(const Instruction& inst) {
         if (inst.addr_offset < 0) addr += fmt::format("-0x{:x}", -int64_t(inst.addr_offset));
         addr += "]";
         const bool store = inst.op->mem == MemOp::Store || inst.op->mem == MemOp::Reduction;
-        out += store ? fmt::format(" {}, {}", addr, reg(inst.data_reg)) : fmt::format(" {}, {}", reg(inst.data_reg), addr);
+        out += store ? fmt::format(" {}, {}", addr, reg(inst.data_reg))
+                     : fmt::format(" {}, {}", reg(inst.data_reg), addr);
     } else if (inst.target >= 0) {
         out += fmt::format(" 0x{:x}", inst.target);
     }

@@ -19,27 +19,27 @@ enum class MemOp : uint8_t { None, Load, Store, Atomic, Reduction };
 enum class Flow : uint8_t { None, Branch, Indirect, Call, Return, Exit, Sync };
 
 struct OpcodeInfo {
-    uint16_t code = 0;            // the low 12 bits of the first word
-    std::string_view mnemonic;    // nvdisasm's name without modifiers ("LDS")
-    bool uniform_guard = false;   // the guard is a uniform predicate (UP0..UP6)
+    uint16_t code = 0;           // the low 12 bits of the first word
+    std::string_view mnemonic;   // nvdisasm's name without modifiers ("LDS")
+    bool uniform_guard = false;  // the guard is a uniform predicate (UP0..UP6)
     MemSpace space = MemSpace::None;
     MemOp mem = MemOp::None;
     Flow flow = Flow::None;
 };
 
 struct Instruction {
-    uint32_t offset = 0;         // byte offset in its .text section
-    uint64_t lo = 0, hi = 0;     // the two 64-bit words
+    uint32_t offset = 0;             // byte offset in its .text section
+    uint64_t lo = 0, hi = 0;         // the two 64-bit words
     const OpcodeInfo* op = nullptr;  // nullptr: an opcode the table does not know
-    uint8_t guard = 7;           // guard predicate: 0..6, 7 = PT (always)
+    uint8_t guard = 7;               // guard predicate: 0..6, 7 = PT (always)
     bool guard_negated = false;
-    uint8_t width = 0;           // bytes per lane of a memory access (LDS.128: 16), 0 when not one
-    bool width_signed = false;   // .S8 / .S16
-    uint8_t data_reg = 255;      // LD*: destination, ST*: source register (255 = RZ)
-    uint8_t addr_reg = 255;      // the address register (255 = RZ)
-    int32_t addr_offset = 0;     // the signed byte offset added to the address register
-    int64_t target = -1;         // BRA/BSSY/WARPSYNC/LEPC: the byte offset its label names, else -1
-    uint32_t ptx_line = 0;       // the PTX line (ptxas -lineinfo), 0 when the cubin has no line table
+    uint8_t width = 0;          // bytes per lane of a memory access (LDS.128: 16), 0 when not one
+    bool width_signed = false;  // .S8 / .S16
+    uint8_t data_reg = 255;     // LD*: destination, ST*: source register (255 = RZ)
+    uint8_t addr_reg = 255;     // the address register (255 = RZ)
+    int32_t addr_offset = 0;    // the signed byte offset added to the address register
+    int64_t target = -1;        // BRA/BSSY/WARPSYNC/LEPC: the byte offset its label names, else -1
+    uint32_t ptx_line = 0;      // the PTX line (ptxas -lineinfo), 0 when the cubin has no line table
 
     std::string_view mnemonic() const { return op ? op->mnemonic : std::string_view("?"); }
     bool always() const { return guard == 7 && !guard_negated; }
@@ -47,8 +47,8 @@ struct Instruction {
 };
 
 struct Function {
-    std::string name;   // the function's symbol name (the part after ".text.")
-    int section = -1;   // its ELF section index
+    std::string name;  // the function's symbol name (the part after ".text.")
+    int section = -1;  // its ELF section index
     std::vector<Instruction> code;
 };
 

@@ -6,7 +6,8 @@
 
 namespace warpsim::sass {
 
-KernelSass kernel_sass(const ir::Module& module, uint32_t function, std::string_view arch, const std::string* cubin) {
+KernelSass kernel_sass(const ir::Module& module, uint32_t function, std::string_view arch,
+                       const std::string* cubin) {
     KernelSass out;
     if (arch != "sm_90") {
         out.counting = "PTX-level counts (no SASS decoder for " + std::string(arch) + ")";
@@ -22,7 +23,8 @@ KernelSass kernel_sass(const ir::Module& module, uint32_t function, std::string_
         out.counting = "PTX-level counts (the cubin could not be read: " + error + ")";
         return out;
     }
-    const Function* code = function < module.functions.size() ? program->find(module.functions[function].name) : nullptr;
+    const Function* code =
+        function < module.functions.size() ? program->find(module.functions[function].name) : nullptr;
     if (!code) {
         out.counting = "PTX-level counts (the kernel is not in ptxas's cubin)";
         return out;

@@ -14,11 +14,12 @@ namespace warpsim::sass {
 
 struct KernelSass {
     std::shared_ptr<const counts::SassPlan> plan;  // nullptr: the counts stay PTX-level
-    std::string counting;                          // "per SASS instruction (ptxas sm_90)" or "PTX-level counts (...)"
+    std::string counting;  // "per SASS instruction (ptxas sm_90)" or "PTX-level counts (...)"
 };
 
 // Decodes `cubin` (nullptr or empty: ptxas did not run) and plans the kernel `function` of `module`. Only the
 // architecture whose encodings the decoder was checked against (sm_90) is decoded; others are PTX-level.
-KernelSass kernel_sass(const ir::Module& module, uint32_t function, std::string_view arch, const std::string* cubin);
+KernelSass kernel_sass(const ir::Module& module, uint32_t function, std::string_view arch,
+                       const std::string* cubin);
 
 }  // namespace warpsim::sass

@@ -98,10 +98,11 @@ std::vector<std::size_t> merge_group(const ir::Function& f, const std::vector<Pt
             group.push_back(std::size_t(it - all.begin()));
         }
         if (group.size() != n) continue;
-        auto [lo, hi] = std::minmax_element(group.begin(), group.end(),
-                                            [&](std::size_t a, std::size_t b) { return all[a].pc < all[b].pc; });
+        auto [lo, hi] = std::minmax_element(
+            group.begin(), group.end(), [&](std::size_t a, std::size_t b) { return all[a].pc < all[b].pc; });
         bool base_kept = true;
-        for (uint32_t pc = all[*lo].pc; pc < all[*hi].pc && base_kept; ++pc) base_kept = !writes_reg(f.body[pc], m.base_reg);
+        for (uint32_t pc = all[*lo].pc; pc < all[*hi].pc && base_kept; ++pc)
+            base_kept = !writes_reg(f.body[pc], m.base_reg);
         if (!base_kept) continue;
         if (start % width == 0) return group;
         if (best.empty()) best = group;
@@ -109,8 +110,8 @@ std::vector<std::size_t> merge_group(const ir::Function& f, const std::vector<Pt
     return best;
 }
 
-void plan_merges(const ir::Function& f, uint32_t function, const Function& code, const std::vector<PtxShared>& all,
-                 counts::SassPlan& plan) {
+void plan_merges(const ir::Function& f, uint32_t function, const Function& code,
+                 const std::vector<PtxShared>& all, counts::SassPlan& plan) {
     std::map<uint32_t, std::size_t> by_line;
     for (std::size_t i = 0; i < all.size(); ++i) by_line.emplace(all[i].line, i);
     std::vector<bool> used(all.size(), false);
@@ -120,7 +121,8 @@ void plan_merges(const ir::Function& f, uint32_t function, const Function& code,
         auto it = by_line.find(inst.ptx_line);
         if (it == by_line.end()) continue;
         const PtxShared& m = all[it->second];
-        if (m.store != (inst.op->mem == MemOp::Store) || m.bytes == 0 || inst.width <= m.bytes || inst.width % m.bytes)
+        if (m.store != (inst.op->mem == MemOp::Store) || m.bytes == 0 || inst.width <= m.bytes ||
+            inst.width % m.bytes)
             continue;
         auto group = merge_group(f, all, used, it->second, inst.width);
         if (group.empty()) continue;
@@ -131,27 +133,28 @@ void plan_merges(const ir::Function& f, uint32_t function, const Function& code,
             first_line = std::min(first_line, all[g].line);
             last_line = std::max(last_line, all[g].line);
         }
-        plan.notes.push_back(fmt::format("ptxas merged the {} {}-byte shared {}s of PTX lines {}-{} into one {} (SASS {:#06x}): "
-                                         "one instruction, counted as {}-byte accesses",
-                                         group.size(), m.bytes, m.store ? "store" : "load", first_line, last_line,
-                                         describe(inst), inst.offset, inst.width));
+        plan.notes.push_back(fmt::format(
+            "ptxas merged the {} {}-byte shared {}s of PTX lines {}-{} into one {} (SASS {:#06x}): "
+            "one instruction, counted as {}-byte accesses",
+            group.size(), m.bytes, m.store ? "store" : "load", first_line, last_line, describe(inst),
+            inst.offset, inst.width));
         const auto note = static_cast<uint16_t>(plan.notes.size());
         for (std::size_t g : group) roles[all[g].pc] = {counts::SassPlan::Role::follower, 0, note};
         roles[all[group.front()].pc] = {counts::SassPlan::Role::leader, inst.width, note};
     }
 }
 
-// Generic ld/st/atom/red (no state space: SASS LD/ST/ATOM/RED) that reach shared memory, in every function the
-// kernel may call: the H200 counts their wavefronts but not as shared-memory instructions (generic_pointers:
-// op_shared_ld 0; cg_reduce_tile128's generic atom.or on its tile barrier word: op_shared_atom 0, 10,289 atomic
-// wavefronts).
+// Generic ld/st/atom/red (no state space: SASS LD/ST/ATOM/RED) that reach shared memory, in every function
+// the kernel may call: the H200 counts their wavefronts but not as shared-memory instructions
+// (generic_pointers: op_shared_ld 0; cg_reduce_tile128's generic atom.or on its tile barrier word:
+// op_shared_atom 0, 10,289 atomic wavefronts).
 void plan_generic(const ir::Module& module, counts::SassPlan& plan) {
     for (uint32_t fi = 0; fi < module.functions.size(); ++fi) {
         const ir::Function& f = module.functions[fi];
         for (uint32_t pc = 0; pc < f.body.size(); ++pc) {
             const ir::Instruction& in = f.body[pc];
-            const bool memory = in.op == ir::Opcode::ld || in.op == ir::Opcode::st || in.op == ir::Opcode::atom ||
-                                in.op == ir::Opcode::red;
+            const bool memory = in.op == ir::Opcode::ld || in.op == ir::Opcode::st ||
+                                in.op == ir::Opcode::atom || in.op == ir::Opcode::red;
             if (!memory || in.d.space != ir::Space::none) continue;
             plan.shared[fi].resize(f.body.size());
             plan.shared[fi][pc] = {counts::SassPlan::Role::generic, 0, 0};
@@ -170,14 +173,16 @@ void plan_regions(const ir::Function& f, uint32_t function, const Function& code
         bool straight = true;
         std::set<uint32_t> lines;
         for (uint32_t pc = h + 1; pc < target && straight; ++pc) {
-            straight = !(pc > h + 1 && labelled.count(pc)) && !ends_block(f.body[pc]) && f.body[pc].op != ir::Opcode::call;
+            straight = !(pc > h + 1 && labelled.count(pc)) && !ends_block(f.body[pc]) &&
+                       f.body[pc].op != ir::Opcode::call;
             lines.insert(f.body[pc].loc.ptx_line);
         }
         if (!straight || labelled.count(h + 1)) continue;
         counts::SassPlan::Region region{function, h, h + 1};
         bool predicated = true, branch_kept = false;
         for (const Instruction& inst : code.code) {
-            if (inst.op && inst.op->flow == Flow::Branch && inst.ptx_line == br.loc.ptx_line) branch_kept = true;
+            if (inst.op && inst.op->flow == Flow::Branch && inst.ptx_line == br.loc.ptx_line)
+                branch_kept = true;
             if (!inst.op || inst.op->space != MemSpace::Shared || !lines.count(inst.ptx_line)) continue;
             if (inst.op->mnemonic != "LDS" && inst.op->mnemonic != "STS") continue;
             predicated = predicated && !inst.always();
@@ -185,10 +190,11 @@ void plan_regions(const ir::Function& f, uint32_t function, const Function& code
         }
         if (!predicated || branch_kept || region.shared_loads + region.shared_stores == 0) continue;
         plan.regions.push_back(region);
-        plan.notes.push_back(fmt::format("ptxas if-converted the branch at PTX line {} into predicated instructions "
-                                         "({} LDS, {} STS): every warp that reaches it issues them, with no active "
-                                         "lane where the PTX branches over them",
-                                         br.loc.ptx_line, region.shared_loads, region.shared_stores));
+        plan.notes.push_back(
+            fmt::format("ptxas if-converted the branch at PTX line {} into predicated instructions "
+                        "({} LDS, {} STS): every warp that reaches it issues them, with no active "
+                        "lane where the PTX branches over them",
+                        br.loc.ptx_line, region.shared_loads, region.shared_stores));
     }
 }
 

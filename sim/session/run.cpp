@@ -16,17 +16,17 @@
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/source_chain.hpp"
 #include "kernels_ir/verifier.hpp"
-#include "sim/counts/l1_capacity.hpp"
-#include "sim/device/ptxas.hpp"
-#include "sim/sass/kernel_sass.hpp"
-#include "sim/session/sampled_run.hpp"
-#include "sim/engine/simulator.hpp"
 #include "launch/buffer_init.hpp"
 #include "launch/hash.hpp"
 #include "launch/memory_budget.hpp"
 #include "launch/params.hpp"
 #include "launch/source.hpp"
 #include "launch/suggest.hpp"
+#include "sim/counts/l1_capacity.hpp"
+#include "sim/device/ptxas.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/sass/kernel_sass.hpp"
+#include "sim/session/sampled_run.hpp"
 
 namespace warpsim::session {
 namespace {
@@ -71,7 +71,9 @@ nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& 
         const auto& fn = m.functions.at(key.first);
         if (key.second >= fn.body.size()) continue;
         const auto& inst = fn.body[key.second];
-        nlohmann::json row = {{"function", fn.name}, {"pc", key.second}, {"ptx_line", inst.loc.ptx_line},
+        nlohmann::json row = {{"function", fn.name},
+                              {"pc", key.second},
+                              {"ptx_line", inst.loc.ptx_line},
                               {"opcode", std::string(ir::opcode_name(inst.op))}};
         if (const ir::SourcePosition at = ir::call_site(m, inst.loc); at.line) {
             row["file"] = std::string(m.file_path(at.file));
@@ -80,7 +82,8 @@ nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& 
         if (inst.loc.inlined_at) {
             nlohmann::json chain = nlohmann::json::array();
             for (const auto& frame : ir::source_chain(m, inst.loc)) {
-                nlohmann::json j = {{"file", std::string(m.file_path(frame.at.file))}, {"line", frame.at.line}};
+                nlohmann::json j = {{"file", std::string(m.file_path(frame.at.file))},
+                                    {"line", frame.at.line}};
                 if (!frame.function.empty()) j["function"] = frame.function;
                 chain.push_back(std::move(j));
             }
@@ -104,7 +107,8 @@ nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& 
 
 // "no kernel named 'vecadd' in vector_add.ptx (did you mean 'vecAdd'?); its kernels: vecAdd, vector_add", the
 // names as written in the source (demangled), or the candidates of an ambiguous name with their signatures.
-std::string kernel_lookup_error(const ir::Module& m, const launch::LaunchSpec& spec, const ir::KernelLookup& found) {
+std::string kernel_lookup_error(const ir::Module& m, const launch::LaunchSpec& spec,
+                                const ir::KernelLookup& found) {
     std::vector<std::string> names;
     for (const auto& f : m.functions)
         if (f.is_entry) names.push_back(ir::demangled_base_name(f.name));
@@ -180,7 +184,8 @@ launch::Outcome<PreparedLaunch> prepare_module(launch::LaunchSpec spec, std::str
     p.ptx_name = std::move(ptx_name);
     p.module = std::move(module);
     auto found = ir::find_kernel(*p.module, p.spec.kernel);
-    if (!found.function) return Fail::failure(p.spec.path + ": kernel: " + kernel_lookup_error(*p.module, p.spec, found));
+    if (!found.function)
+        return Fail::failure(p.spec.path + ": kernel: " + kernel_lookup_error(*p.module, p.spec, found));
     p.kernel = found.function;
     p.kernel_index = static_cast<uint32_t>(found.function - p.module->functions.data());
     // The C++ signature first: its messages name the parameter and its type ("a pointer: give a count").
@@ -233,7 +238,8 @@ RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePrese
     return info;
 }
 
-launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, const device::DevicePreset& preset,
+launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p,
+                                                    const device::DevicePreset& preset,
                                                     const RegisterInfo& regs) {
     device::KernelResources k;
     k.threads_per_block = static_cast<int>(std::min<uint64_t>(p.spec.threads_per_block(), 1u << 30));
@@ -247,7 +253,8 @@ launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, con
     return occ.value();
 }
 
-engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::DevicePreset& preset, int registers) {
+engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::DevicePreset& preset,
+                                   int registers) {
     engine::LaunchConfig cfg;
     cfg.grid = p.spec.grid;
     cfg.block = p.spec.block;
@@ -262,7 +269,8 @@ engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::Device
     return cfg;
 }
 
-launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset, int registers) {
+launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset,
+                                          int registers) {
     using Fail = launch::Outcome<LaunchSetup>;
     LaunchSetup setup;
     // Every buffer is held once, in the simulated heap, and filled there; nothing else of that size is made.
@@ -284,12 +292,14 @@ launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device:
         if (a.kind != launch::ArgSpec::Kind::buffer) continue;
         const uint64_t bytes = std::max<uint64_t>(a.buffer_bytes(), 1);
         setup.addresses[i] = setup.sim->malloc(bytes);
-        uint8_t* data = setup.addresses[i] ? setup.sim->memory().translate(setup.addresses[i], bytes) : nullptr;
+        uint8_t* data =
+            setup.addresses[i] ? setup.sim->memory().translate(setup.addresses[i], bytes) : nullptr;
         if (!data) {
             return Fail::failure(p.spec.path + ": args[" + std::to_string(i) +
                                  "]: the simulated device heap could not hold this buffer");
         }
-        if (std::string e = launch::fill_buffer(p.spec, i, std::span<uint8_t>(data, a.buffer_bytes())); !e.empty()) {
+        if (std::string e = launch::fill_buffer(p.spec, i, std::span<uint8_t>(data, a.buffer_bytes()));
+            !e.empty()) {
             return Fail::failure(e);
         }
         // Filled in place rather than through Simulator::write: initcheck must still see it as written.
@@ -301,7 +311,8 @@ launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device:
     return setup;
 }
 
-void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig& cfg, const SimOptions& options) {
+void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig& cfg,
+                      const SimOptions& options) {
     if (!run.occupancy) {
         if (auto occ = launch_occupancy(p, run.preset, run.registers)) run.occupancy = occ.value();
     }
@@ -314,12 +325,13 @@ void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig
     // instruction (local_array_sort, struct_with_array: 0 local sectors on the H200).
     cfg.counts_config.local_in_registers =
         run.registers.method.rfind("ptxas", 0) == 0 && run.registers.stack_frame_bytes == 0;
-    // The L1 is what the combined L1/shared array leaves after the carve-out the driver picks for this launch.
+    // The L1 is what the combined L1/shared array leaves after the carve-out the driver picks for this
+    // launch.
     if (run.occupancy) cfg.counts_config.l1_bytes = counts::l1_data_bytes(run.preset, *run.occupancy);
     const auto sass_start = std::chrono::steady_clock::now();
-    auto sass = options.ptx_level_counts
-                    ? sass::KernelSass{nullptr, "PTX-level counts (--ptx-counts)"}
-                    : sass::kernel_sass(*p.module, p.kernel_index, run.preset.arch(), run.registers.cubin.get());
+    auto sass = options.ptx_level_counts ? sass::KernelSass{nullptr, "PTX-level counts (--ptx-counts)"}
+                                         : sass::kernel_sass(*p.module, p.kernel_index, run.preset.arch(),
+                                                             run.registers.cubin.get());
     run.sass_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sass_start).count();
     run.sass = sass.plan;
     run.counting = sass.counting;
@@ -418,7 +430,8 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     configure_launch(run, p, cfg, options);
     // A pilot block says whether the launch is large enough to sample; if not, the whole run leaves it out.
     std::optional<engine::BlockCounts> pilot;
-    if (options.sample == SampleMode::automatic && sample_if_large(run, p, *setup, cfg, options, pilot)) return run;
+    if (options.sample == SampleMode::automatic && sample_if_large(run, p, *setup, cfg, options, pilot))
+        return run;
     launch_configured(run, sim, p, cfg, setup->params, pilot ? &*pilot : nullptr);
     auto& r = run.report;
     bool has_expect = false;
@@ -430,7 +443,8 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
         const uint64_t n = p.spec.args[i].buffer_bytes();
         const uint8_t* bytes = n ? sim.memory().translate(setup->addresses[i], n) : nullptr;
         if (!bytes && n) continue;
-        r.buffers.push_back({static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(std::span<const uint8_t>(bytes, n)))});
+        r.buffers.push_back(
+            {static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(std::span<const uint8_t>(bytes, n)))});
         if (keep) run.final_buffers[i].assign(bytes, bytes + n);
     }
     if (has_expect && !run.fault) {

@@ -10,29 +10,30 @@
 #include <vector>
 
 #include "kernels_ir/ir.hpp"
-#include "sim/engine/simulator.hpp"
-#include "sim/counts/counters.hpp"
-#include "sim/device/device.hpp"
-#include "sim/device/occupancy.hpp"
 #include "launch/cxx_signature.hpp"
 #include "launch/expect.hpp"
 #include "launch/launch_spec.hpp"
 #include "launch/outcome.hpp"
 #include "launch/result.hpp"
+#include "sim/counts/counters.hpp"
+#include "sim/device/device.hpp"
+#include "sim/device/occupancy.hpp"
+#include "sim/engine/simulator.hpp"
 
 namespace warpsim::session {
 
 // A spec with its PTX parsed and its kernel found: what both backends start from.
 struct PreparedLaunch {
     launch::LaunchSpec spec;
-    std::string ptx;                  // the exact PTX text both backends use
-    std::string ptx_name;             // file name for messages
+    std::string ptx;       // the exact PTX text both backends use
+    std::string ptx_name;  // file name for messages
     std::shared_ptr<ir::Module> module;
     const ir::Function* kernel = nullptr;
-    uint32_t kernel_index = 0;        // index in module->functions
+    uint32_t kernel_index = 0;  // index in module->functions
     std::vector<std::string> warnings;
-    launch::CxxSignature signature;   // C++ parameter types and names, where known
-    std::vector<std::string> arg_names;  // per spec argument: the spec's name, else the C++ parameter's, else ""
+    launch::CxxSignature signature;  // C++ parameter types and names, where known
+    std::vector<std::string>
+        arg_names;  // per spec argument: the spec's name, else the C++ parameter's, else ""
 };
 
 // Parses the spec file, loads (or compiles) its source, parses and verifies the PTX, finds the kernel and
@@ -50,13 +51,14 @@ launch::Outcome<std::shared_ptr<ir::Module>> parse_verified(const std::string& p
 // How registers per thread were determined.
 struct RegisterInfo {
     int registers = 0;
-    std::string method;               // "ptxas -v (sm_90)", "launch spec", "estimate: ..."
+    std::string method;  // "ptxas -v (sm_90)", "launch spec", "estimate: ..."
     long long static_shared_bytes = 0;
-    int barriers = 1;                 // named barriers a block uses (ptxas: "used N barriers")
+    int barriers = 1;  // named barriers a block uses (ptxas: "used N barriers")
     // ptxas's register spills (bytes of spill instructions in the code, per thread) and the stack frame
     // they live in: local-memory traffic the PTX does not show. Zero without ptxas.
     long long spill_store_bytes = 0, spill_load_bytes = 0, stack_frame_bytes = 0;
-    // The cubin that ptxas made (with -lineinfo), for the SASS decoder and the spill reader; empty without ptxas.
+    // The cubin that ptxas made (with -lineinfo), for the SASS decoder and the spill reader; empty without
+    // ptxas.
     std::shared_ptr<const std::string> cubin;
 };
 RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePreset& preset);
@@ -73,12 +75,12 @@ struct SimOptions {
     std::string device = std::string(device::default_preset_name);
     uint64_t max_instructions = 20'000'000'000ull;
     double time_limit_seconds = engine::kDefaultTimeLimitSeconds;  // per launch; 0: none
-    uint64_t printf_fifo_bytes = engine::kDefaultPrintfFifoBytes;   // cudaLimitPrintfFifoSize
-    uint32_t workers = 0;             // host threads; 0 = all cores
+    uint64_t printf_fifo_bytes = engine::kDefaultPrintfFifoBytes;  // cudaLimitPrintfFifoSize
+    uint32_t workers = 0;                                          // host threads; 0 = all cores
     bool verbose = false;
-    bool ptx_level_counts = false;    // count the PTX as written even where the SASS could be decoded
-    engine::LaunchProgress* progress = nullptr;   // optional: the launch's progress counters (a progress bar)
-    bool keep_buffers = false;        // keep every buffer's bytes after the kernel in SimRun::final_buffers
+    bool ptx_level_counts = false;  // count the PTX as written even where the SASS could be decoded
+    engine::LaunchProgress* progress = nullptr;  // optional: the launch's progress counters (a progress bar)
+    bool keep_buffers = false;  // keep every buffer's bytes after the kernel in SimRun::final_buffers
     SampleMode sample = SampleMode::off;
     uint64_t sample_above = kDefaultSampleAbove;  // SampleMode::automatic: thread-instructions (estimated)
 };
@@ -86,7 +88,7 @@ struct SimOptions {
 // How a sampled run's figures were obtained, and how far each may be off (sampled_run.hpp).
 struct SampleInfo {
     uint64_t grid_blocks = 0, blocks_run = 0, classes = 0;
-    std::string reason;               // "--sample", or the automatic decision with its figures
+    std::string reason;  // "--sample", or the automatic decision with its figures
     struct Bound {
         double estimate = 0, bound = 0;  // the figure and how far from the whole grid's it may be (absolute)
         bool model = false;              // a footprint-model figure (L2/DRAM), not a sum over blocks
@@ -104,10 +106,12 @@ struct LaunchSetup {
     std::vector<uint8_t> params;
     engine::LaunchConfig cfg;
 };
-launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset, int registers);
+launch::Outcome<LaunchSetup> setup_launch(const PreparedLaunch& p, const device::DevicePreset& preset,
+                                          int registers);
 
 // The launch configuration of a prepared launch on a preset (grid, block, shared bytes, limits, cache sizes).
-engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::DevicePreset& preset, int registers);
+engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::DevicePreset& preset,
+                                   int registers);
 
 // The engine's launch limits from a device preset.
 engine::DeviceLimits limits_from(const device::DevicePreset& preset);
@@ -123,18 +127,19 @@ struct SimRun {
     std::string counting;                          // the report's sentence on it (sass::KernelSass::counting)
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
-    double launch_seconds = 0;        // wall time of sim.launch alone (no setup, no hashing)
-    double launch_cpu_seconds = 0;    // process CPU time (all threads) spent in sim.launch
+    double launch_seconds = 0;      // wall time of sim.launch alone (no setup, no hashing)
+    double launch_cpu_seconds = 0;  // process CPU time (all threads) spent in sim.launch
     // Per spec argument, its bytes after the kernel (empty for scalars, and for all unless keep_buffers).
     std::vector<std::vector<uint8_t>> final_buffers;
     // The spec's "expect" checks (also in report.extra["expect"]); empty when the spec has none or the kernel
     // failed.
     std::vector<launch::BufferCheck> checks;
     bool checks_passed() const;
-    double sass_seconds = 0;          // decoding the cubin and planning the SASS-level counts
-    bool started = false;             // false: the launch was refused before any block ran (configuration)
+    double sass_seconds = 0;  // decoding the cubin and planning the SASS-level counts
+    bool started = false;     // false: the launch was refused before any block ran (configuration)
     std::optional<engine::LaunchError> fault;  // the engine's error, with where it happened
-    // Set when the figures come from a sample of the blocks: then no buffer was produced (report.buffers empty).
+    // Set when the figures come from a sample of the blocks: then no buffer was produced (report.buffers
+    // empty).
     std::optional<SampleInfo> sampling;
 };
 
@@ -147,7 +152,8 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
 
 // run_launch's two halves around the launch: the options, occupancy and counting rules (the SASS plan) into
 // `cfg` and a fresh run.counters; then the report from the launch's result and run.counters.
-void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig& cfg, const SimOptions& options);
+void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig& cfg,
+                      const SimOptions& options);
 // The launch of a configured run, then its report. `ran_before` (optional): a block that already ran on this
 // simulator (an automatic sample's pilot): the launch leaves it out and adds its counts.
 void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
@@ -163,7 +169,8 @@ launch::Outcome<SimRun> new_run(const PreparedLaunch& p, const SimOptions& optio
 launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options);
 
 // The occupancy of the prepared launch on a preset.
-launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p, const device::DevicePreset& preset,
+launch::Outcome<device::Occupancy> launch_occupancy(const PreparedLaunch& p,
+                                                    const device::DevicePreset& preset,
                                                     const RegisterInfo& regs);
 
 }  // namespace warpsim::session

@@ -23,7 +23,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-
 namespace warpsim::session {
 namespace {
 
@@ -31,7 +30,7 @@ constexpr uint32_t kPicksPerClass = 5;
 constexpr uint64_t kMaxSampledBlocks = 4096;
 constexpr uint64_t kSampleBudget = 3'000'000'000ull;  // thread-instructions spent on splitting classes
 constexpr uint32_t kMaxRounds = 24;
-constexpr uint64_t kMinBlocksToSample = 64;          // automatic mode: smaller grids run whole
+constexpr uint64_t kMinBlocksToSample = 64;  // automatic mode: smaller grids run whole
 constexpr double kSigmas = 3.0;
 
 using Coord = std::array<uint32_t, 3>;
@@ -55,11 +54,12 @@ std::vector<uint64_t> spec_sizes(const launch::LaunchSpec& spec) {
         using E = launch::ElemType;
         const bool is_int = a.type == E::i16 || a.type == E::u16 || a.type == E::i32 || a.type == E::u32 ||
                             a.type == E::i64 || a.type == E::u64;
-        if (a.kind != launch::ArgSpec::Kind::scalar || !is_int || a.value.empty() || a.value.size() > 8) continue;
+        if (a.kind != launch::ArgSpec::Kind::scalar || !is_int || a.value.empty() || a.value.size() > 8)
+            continue;
         uint64_t v = 0;
         for (std::size_t i = 0; i < a.value.size(); ++i) v |= uint64_t{a.value[i]} << (8 * i);
-        const bool negative = (a.type == E::i16 || a.type == E::i32 || a.type == E::i64) &&
-                              (a.value.back() & 0x80) != 0;
+        const bool negative =
+            (a.type == E::i16 || a.type == E::i32 || a.type == E::i64) && (a.value.back() & 0x80) != 0;
         if (!negative && v > 0) out.push_back(v);
     }
     return out;
@@ -136,7 +136,8 @@ std::vector<uint64_t> members(const Sampler& s, const BlockClass& c, const std::
 }
 
 bool same_counts(const engine::BlockCounts& a, const engine::BlockCounts& b) {
-    if (a.warp_instructions != b.warp_instructions || a.thread_instructions != b.thread_instructions) return false;
+    if (a.warp_instructions != b.warp_instructions || a.thread_instructions != b.thread_instructions)
+        return false;
     for (std::size_t i = 0; i < counts::kStatCount; ++i)
         if (a.counters.stat(static_cast<counts::Stat>(i)) != b.counters.stat(static_cast<counts::Stat>(i)))
             return false;
@@ -168,7 +169,6 @@ std::vector<uint64_t> class_picks(const BlockClass& c, const std::array<uint32_t
     }
     return out;
 }
-
 
 // Samples every class, then halves the classes whose sampled blocks disagree and samples the halves, until
 // they all agree, are run whole, or the budget is spent. False when a block failed.
@@ -202,7 +202,8 @@ bool classify(Sampler& s, std::vector<BlockClass>& classes, const std::array<uin
                 if (h.size() <= 2 * kPicksPerClass) {
                     for (uint32_t z = h.lo[2]; z < h.hi[2]; ++z)
                         for (uint32_t y = h.lo[1]; y < h.hi[1]; ++y)
-                            for (uint32_t x = h.lo[0]; x < h.hi[0]; ++x) wanted.push_back(linear_of({x, y, z}, grid));
+                            for (uint32_t x = h.lo[0]; x < h.hi[0]; ++x)
+                                wanted.push_back(linear_of({x, y, z}, grid));
                 } else {
                     auto picks = class_picks(h, grid, linear_of(h.lo, grid) * 31 + h.size() + round);
                     wanted.insert(wanted.end(), picks.begin(), picks.end());
@@ -225,7 +226,8 @@ struct ClassTotals {
 
 std::array<double, counts::kStatCount + 2> block_values(const engine::BlockCounts& b) {
     std::array<double, counts::kStatCount + 2> v{};
-    for (std::size_t i = 0; i < counts::kStatCount; ++i) v[i] = double(b.counters.stat(static_cast<counts::Stat>(i)));
+    for (std::size_t i = 0; i < counts::kStatCount; ++i)
+        v[i] = double(b.counters.stat(static_cast<counts::Stat>(i)));
     v[counts::kStatCount] = double(b.warp_instructions);
     v[counts::kStatCount + 1] = double(b.thread_instructions);
     return v;
@@ -244,7 +246,8 @@ counts::SectorFootprint::Totals to_totals(const Measure& m) {
 
 // What block `lin` adds to the footprint of the blocks before it in every dimension, per region; nullopt when
 // one of those predecessors did not run.
-std::optional<std::vector<Measure>> added_measures(const Sampler& s, uint64_t lin, const std::vector<Region>& regions,
+std::optional<std::vector<Measure>> added_measures(const Sampler& s, uint64_t lin,
+                                                   const std::vector<Region>& regions,
                                                    const std::array<uint32_t, 3>& grid) {
     counts::SectorFootprint before;
     for (int d = 0; d < 3; ++d) {
@@ -288,7 +291,9 @@ FootprintEstimate estimate_footprint(const Sampler& s, const std::vector<BlockCl
     for (std::size_t r = 0; r < R; ++r)
         for (int m = 0; m < 4; ++m) {
             const double sd = kSigmas * std::sqrt(var[r][m]);
-            auto clamp = [&](double v) { return std::clamp(v, seen[r][m], std::max(seen[r][m], regions[r].cap[m])); };
+            auto clamp = [&](double v) {
+                return std::clamp(v, seen[r][m], std::max(seen[r][m], regions[r].cap[m]));
+            };
             est[m] += clamp(total[r][m]);
             lo[m] += clamp(total[r][m] - sd);
             hi[m] += clamp(total[r][m] + sd);
@@ -308,7 +313,8 @@ std::vector<Region> buffer_regions(const PreparedLaunch& p, const std::vector<ui
         if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer || !addresses[i]) continue;
         const uint64_t bytes = std::max<uint64_t>(p.spec.args[i].buffer_bytes(), 1);
         const double sectors = double((bytes + 31) / 32), blocks64 = double((bytes + 63) / 64);
-        out.push_back({addresses[i] / 32, (addresses[i] + bytes + 31) / 32, {sectors, sectors, sectors, blocks64}});
+        out.push_back(
+            {addresses[i] / 32, (addresses[i] + bytes + 31) / 32, {sectors, sectors, sectors, blocks64}});
     }
     const double inf = std::numeric_limits<double>::infinity();
     out.push_back({0, 0, {inf, inf, inf, inf}});
@@ -331,13 +337,16 @@ std::pair<Values, Values> moments(const Sampler& s, const std::vector<uint64_t>&
     for (double& m : mean) m /= n;
     for (uint64_t b : in) {
         const auto v = block_values(s.blocks.at(b));
-        for (std::size_t i = 0; i < v.size(); ++i) var[i] += n > 1 ? (v[i] - mean[i]) * (v[i] - mean[i]) / (n - 1) : 0;
+        for (std::size_t i = 0; i < v.size(); ++i)
+            var[i] += n > 1 ? (v[i] - mean[i]) * (v[i] - mean[i]) / (n - 1) : 0;
     }
     return {mean, var};
 }
 
-std::pair<uint64_t, uint64_t> extrapolate(SimRun& run, const Sampler& s, const std::vector<BlockClass>& classes,
-                                          const std::vector<BlockClass>& initial, const std::vector<Region>& regions,
+std::pair<uint64_t, uint64_t> extrapolate(SimRun& run, const Sampler& s,
+                                          const std::vector<BlockClass>& classes,
+                                          const std::vector<BlockClass>& initial,
+                                          const std::vector<Region>& regions,
                                           const std::array<uint32_t, 3>& grid, SampleInfo& info) {
     constexpr std::size_t K = counts::kStatCount;
     Values total{}, variance{};
@@ -372,10 +381,13 @@ std::pair<uint64_t, uint64_t> extrapolate(SimRun& run, const Sampler& s, const s
     auto sum_bound = [&](Stat id) { return kSigmas * std::sqrt(variance[static_cast<std::size_t>(id)]); };
     std::array<double, K> bound{};
     for (std::size_t i = 0; i < K; ++i) bound[i] = sum_bound(static_cast<Stat>(i));
-    for (Stat id : {Stat::l2_read_hits, Stat::l2_read_misses, Stat::dram_read_bytes, Stat::dram_write_bytes}) {
+    for (Stat id :
+         {Stat::l2_read_hits, Stat::l2_read_misses, Stat::dram_read_bytes, Stat::dram_write_bytes}) {
         const std::size_t i = static_cast<std::size_t>(id);
-        bound[i] = std::max(std::abs(double(low[i]) - double(est[i])), std::abs(double(high[i]) - double(est[i])));
-        if (id == Stat::l2_read_hits || id == Stat::l2_read_misses) bound[i] += sum_bound(Stat::l2_read_sectors);
+        bound[i] =
+            std::max(std::abs(double(low[i]) - double(est[i])), std::abs(double(high[i]) - double(est[i])));
+        if (id == Stat::l2_read_hits || id == Stat::l2_read_misses)
+            bound[i] += sum_bound(Stat::l2_read_sectors);
     }
     for (const auto& st : counts::stat_table()) {
         const std::size_t i = static_cast<std::size_t>(st.id);
@@ -398,7 +410,8 @@ std::pair<uint64_t, uint64_t> extrapolate(SimRun& run, const Sampler& s, const s
 
 }  // namespace
 
-std::vector<BlockClass> initial_classes(const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& block,
+std::vector<BlockClass> initial_classes(const std::array<uint32_t, 3>& grid,
+                                        const std::array<uint32_t, 3>& block,
                                         const std::vector<uint64_t>& sizes) {
     std::array<std::vector<uint32_t>, 3> cuts;
     for (int d = 0; d < 3; ++d) {
@@ -434,7 +447,8 @@ std::vector<std::array<uint32_t, 3>> pick_blocks(const BlockClass& c, uint32_t c
     };
     add(c.lo);
     add({c.hi[0] - 1, c.hi[1] - 1, c.hi[2] - 1});
-    add({c.lo[0] + (c.hi[0] - c.lo[0]) / 2, c.lo[1] + (c.hi[1] - c.lo[1]) / 2, c.lo[2] + (c.hi[2] - c.lo[2]) / 2});
+    add({c.lo[0] + (c.hi[0] - c.lo[0]) / 2, c.lo[1] + (c.hi[1] - c.lo[1]) / 2,
+         c.lo[2] + (c.hi[2] - c.lo[2]) / 2});
     // The rest drawn from the seed (mt19937_64's sequence is fixed by the standard, `%` keeps it portable).
     std::mt19937_64 rng(seed);
     auto below = [&](uint32_t n) { return n ? static_cast<uint32_t>(rng() % n) : 0u; };
@@ -448,8 +462,9 @@ std::vector<std::array<uint32_t, 3>> pick_blocks(const BlockClass& c, uint32_t c
 namespace {
 
 // Samples a configured launch into `run`; `s` may hold blocks that ran already (the pilot).
-void sample_into(SimRun& run, const PreparedLaunch& p, const LaunchSetup& setup, const engine::LaunchConfig& cfg,
-                 Sampler& s, std::vector<BlockClass> classes, SampleInfo info) {
+void sample_into(SimRun& run, const PreparedLaunch& p, const LaunchSetup& setup,
+                 const engine::LaunchConfig& cfg, Sampler& s, std::vector<BlockClass> classes,
+                 SampleInfo info) {
     const auto& grid = p.spec.grid;
     const std::vector<BlockClass> initial = classes;
     const bool ok = classify(s, classes, grid);
@@ -470,8 +485,9 @@ void sample_into(SimRun& run, const PreparedLaunch& p, const LaunchSetup& setup,
     info.grid_blocks = p.spec.block_count();
     info.blocks_run = s.blocks.size();
     info.classes = classes.size();
-    info.notes.push_back("buffers not produced: only the sampled blocks ran, so no buffer holds the kernel's result "
-                         "(run with --no-sample for buffers, hashes and expect checks)");
+    info.notes.push_back(
+        "buffers not produced: only the sampled blocks ran, so no buffer holds the kernel's result "
+        "(run with --no-sample for buffers, hashes and expect checks)");
     uint64_t differing = 0;
     for (const BlockClass& c : classes) {
         const auto in = members(s, c, grid);
@@ -481,12 +497,14 @@ void sample_into(SimRun& run, const PreparedLaunch& p, const LaunchSetup& setup,
             ++differing;
     }
     if (differing)
-        info.notes.push_back(fmt::format("{} class{} of blocks still differ{} between their sampled blocks: their sums "
-                                         "carry a sampling error (the bounds)", differing, differing == 1 ? "" : "es",
-                                         differing == 1 ? "s" : ""));
+        info.notes.push_back(
+            fmt::format("{} class{} of blocks still differ{} between their sampled blocks: their sums "
+                        "carry a sampling error (the bounds)",
+                        differing, differing == 1 ? "" : "es", differing == 1 ? "s" : ""));
     if (run.counters.stat(counts::Stat::inst_global_atom) + run.counters.stat(counts::Stat::inst_global_red))
-        info.notes.push_back("global atomics: the busiest L2 region's time is scaled up from the sampled blocks (too "
-                             "high when each region is touched by a few blocks only)");
+        info.notes.push_back(
+            "global atomics: the busiest L2 region's time is scaled up from the sampled blocks (too "
+            "high when each region is touched by a few blocks only)");
     if (!s.printf_text.empty()) info.notes.push_back("printf output: the sampled blocks' only");
     run.report.extra["sampling"] = sampling_json(info);
     run.sampling = std::move(info);
@@ -502,13 +520,16 @@ bool has_expect(const PreparedLaunch& p) {
 launch::Outcome<SimRun> run_sampled(const PreparedLaunch& p, const SimOptions& options) {
     using Out = launch::Outcome<SimRun>;
     if (has_expect(p))
-        return Out::failure(p.spec.path + ": --sample runs a sample of the blocks and produces no buffers, so the "
-                                          "spec's \"expect\" checks cannot be made: drop --sample (or the expect)");
+        return Out::failure(p.spec.path +
+                            ": --sample runs a sample of the blocks and produces no buffers, so the "
+                            "spec's \"expect\" checks cannot be made: drop --sample (or the expect)");
     if (options.keep_buffers)
-        return Out::failure("--sample produces no buffers: drop --sample to save or show buffers after the kernel");
+        return Out::failure(
+            "--sample produces no buffers: drop --sample to save or show buffers after the kernel");
     if (has_clusters(p))
-        return Out::failure(p.spec.path + ": --sample: a launch with thread-block clusters cannot be sampled "
-                                          "(its blocks run together): drop --sample");
+        return Out::failure(p.spec.path +
+                            ": --sample: a launch with thread-block clusters cannot be sampled "
+                            "(its blocks run together): drop --sample");
     auto started = new_run(p, options);
     if (!started) return started;
     SimRun run = std::move(started.value());
@@ -526,10 +547,12 @@ launch::Outcome<SimRun> run_sampled(const PreparedLaunch& p, const SimOptions& o
     return run;
 }
 
-bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup, const engine::LaunchConfig& cfg,
-                     const SimOptions& options, std::optional<engine::BlockCounts>& pilot) {
+bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup,
+                     const engine::LaunchConfig& cfg, const SimOptions& options,
+                     std::optional<engine::BlockCounts>& pilot) {
     const uint64_t nblocks = p.spec.block_count();
-    // A pilot that ran first would change what the whole run prints or computes where blocks print or interact.
+    // A pilot that ran first would change what the whole run prints or computes where blocks print or
+    // interact.
     if (has_expect(p) || options.keep_buffers || has_clusters(p) || nblocks < kMinBlocksToSample ||
         p.ptx.find("vprintf") != std::string::npos || setup.sim->blocks_interact(*p.module, *p.kernel))
         return false;
@@ -537,8 +560,9 @@ bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup, c
     quiet.progress = nullptr;
     Sampler s{p, *setup.sim, quiet, setup.params, {}, {}, {}, 0, 0, 0};
     std::vector<BlockClass> classes = initial_classes(p.spec.grid, p.spec.block, spec_sizes(p.spec));
-    const BlockClass& largest = *std::max_element(
-        classes.begin(), classes.end(), [](const BlockClass& a, const BlockClass& b) { return a.size() < b.size(); });
+    const BlockClass& largest =
+        *std::max_element(classes.begin(), classes.end(),
+                          [](const BlockClass& a, const BlockClass& b) { return a.size() < b.size(); });
     const uint64_t at = linear_of(pick_blocks(largest, 3, 0).back(), p.spec.grid);
     // A pilot that failed: the whole run meets the fault again and reports it as a whole run does.
     if (!s.run({at})) return false;
@@ -548,8 +572,10 @@ bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup, c
         return false;
     }
     SampleInfo info;
-    info.reason = fmt::format("automatic: a pilot block ran {} thread-instructions, about {:.3g} for the grid's {} "
-                              "blocks, above --sample-above {}", s.thread_insts, whole, nblocks, options.sample_above);
+    info.reason = fmt::format(
+        "automatic: a pilot block ran {} thread-instructions, about {:.3g} for the grid's {} "
+        "blocks, above --sample-above {}",
+        s.thread_insts, whole, nblocks, options.sample_above);
     sample_into(run, p, setup, quiet, s, std::move(classes), std::move(info));
     return true;
 }
@@ -558,16 +584,25 @@ nlohmann::json sampling_json(const SampleInfo& info) {
     nlohmann::json bounds = nlohmann::json::object();
     double worst = 0;
     for (const auto& [name, b] : info.bounds) {
-        const double pct = b.estimate != 0 ? 100 * b.bound / std::abs(b.estimate) : (b.bound != 0 ? 100.0 : 0.0);
-        bounds[name] = {{"estimate", b.estimate}, {"bound", b.bound}, {"bound_pct", pct},
+        const double pct =
+            b.estimate != 0 ? 100 * b.bound / std::abs(b.estimate) : (b.bound != 0 ? 100.0 : 0.0);
+        bounds[name] = {{"estimate", b.estimate},
+                        {"bound", b.bound},
+                        {"bound_pct", pct},
                         {"kind", b.model ? "footprint model" : "sum over blocks"}};
         if (!b.model && !name.ends_with(".pct")) worst = std::max(worst, pct);
     }
-    return {{"grid_blocks", info.grid_blocks}, {"blocks_run", info.blocks_run}, {"classes", info.classes},
-            {"reason", info.reason}, {"buffers", "not produced"}, {"max_sum_bound_pct", worst},
-            {"confidence", "three standard errors of the stratified sample; 0 where every sampled block of every "
-                           "class counted the same"},
-            {"bounds", std::move(bounds)}, {"notes", info.notes}};
+    return {{"grid_blocks", info.grid_blocks},
+            {"blocks_run", info.blocks_run},
+            {"classes", info.classes},
+            {"reason", info.reason},
+            {"buffers", "not produced"},
+            {"max_sum_bound_pct", worst},
+            {"confidence",
+             "three standard errors of the stratified sample; 0 where every sampled block of every "
+             "class counted the same"},
+            {"bounds", std::move(bounds)},
+            {"notes", info.notes}};
 }
 
 std::string sampling_text(const SampleInfo& info) {
@@ -582,15 +617,15 @@ std::string sampling_text(const SampleInfo& info) {
             (b.model ? worst_model_name : worst_name) = name;
         }
     }
-    std::string out = fmt::format("sampled   {} of {} blocks in {} classes ({}): counts extrapolated, {}\n",
-                                  info.blocks_run, info.grid_blocks, info.classes, info.reason,
-                                  worst > 0 ? fmt::format("each sum within {:.3g} % (3 sigma) at worst, {}", worst,
-                                                          worst_name)
-                                            : std::string("every sampled block of every class counted the same "
-                                                          "(bound 0)"));
+    std::string out = fmt::format(
+        "sampled   {} of {} blocks in {} classes ({}): counts extrapolated, {}\n", info.blocks_run,
+        info.grid_blocks, info.classes, info.reason,
+        worst > 0 ? fmt::format("each sum within {:.3g} % (3 sigma) at worst, {}", worst, worst_name)
+                  : std::string("every sampled block of every class counted the same "
+                                "(bound 0)"));
     if (!worst_model_name.empty())
-        out += fmt::format("          L2/DRAM from an estimated footprint: within {:.3g} % at worst ({})\n", worst_model,
-                           worst_model_name);
+        out += fmt::format("          L2/DRAM from an estimated footprint: within {:.3g} % at worst ({})\n",
+                           worst_model, worst_model_name);
     for (const auto& n : info.notes) out += "          " + n + "\n";
     return out;
 }

@@ -32,7 +32,8 @@ struct BlockClass {
 // The first classes of a grid: per dimension the first block, the last, and the blocks on each side of the
 // spec's integer sizes (scalar arguments and buffer element counts) divided by the block's extent; the
 // classes are the boxes these cuts make. `sizes` are the candidate sizes.
-std::vector<BlockClass> initial_classes(const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& block,
+std::vector<BlockClass> initial_classes(const std::array<uint32_t, 3>& grid,
+                                        const std::array<uint32_t, 3>& block,
                                         const std::vector<uint64_t>& sizes);
 
 // Up to `count` blocks of a class, spread over it (its first and last corner, its centre, then blocks picked
@@ -43,13 +44,14 @@ std::vector<std::array<uint32_t, 3>> pick_blocks(const BlockClass& c, uint32_t c
 // checks or kept buffers (a sample produces no buffers), a launch with thread-block clusters.
 launch::Outcome<SimRun> run_sampled(const PreparedLaunch& p, const SimOptions& options);
 
-// SampleMode::automatic on a launch set up and configured (configure_launch) to run whole: runs a pilot block of
-// the largest class; when its thread-instructions times the grid's blocks exceed options.sample_above, samples
-// the launch into `run` and returns true. Otherwise returns false with the pilot's counts in `pilot` (the whole
-// run leaves that block out: launch_configured). Launches that need buffers, have clusters, print, or whose
-// blocks interact through order-dependent atomics run whole without a pilot.
-bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup, const engine::LaunchConfig& cfg,
-                     const SimOptions& options, std::optional<engine::BlockCounts>& pilot);
+// SampleMode::automatic on a launch set up and configured (configure_launch) to run whole: runs a pilot block
+// of the largest class; when its thread-instructions times the grid's blocks exceed options.sample_above,
+// samples the launch into `run` and returns true. Otherwise returns false with the pilot's counts in `pilot`
+// (the whole run leaves that block out: launch_configured). Launches that need buffers, have clusters, print,
+// or whose blocks interact through order-dependent atomics run whole without a pilot.
+bool sample_if_large(SimRun& run, const PreparedLaunch& p, LaunchSetup& setup,
+                     const engine::LaunchConfig& cfg, const SimOptions& options,
+                     std::optional<engine::BlockCounts>& pilot);
 
 // The report's "sampling" object (blocks run, classes, why, each metric's estimate and bound) and its text.
 nlohmann::json sampling_json(const SampleInfo& info);

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Dense>
 #include <fmt/format.h>
+#include <Eigen/Dense>
 
 namespace warpsim::timing {
 
@@ -56,7 +56,8 @@ FitResult fit_params(const std::vector<Sample>& samples, const ModelParams& star
     const auto& names = fitted_names();
     auto np = Eigen::Index(names.size());
     Eigen::VectorXd x(np);
-    for (Eigen::Index i = 0; i < np; ++i) x[i] = std::log(std::max(1e-9, get_param(start, names[std::size_t(i)])));
+    for (Eigen::Index i = 0; i < np; ++i)
+        x[i] = std::log(std::max(1e-9, get_param(start, names[std::size_t(i)])));
     FitResult out;
     if (cal.empty()) {
         out.params = start;
@@ -123,8 +124,9 @@ Accuracy accuracy(const std::vector<Sample>& samples, const ModelParams& m, bool
             if (!(si->measured_us * (1 + pair_threshold) < sj->measured_us)) continue;
             ++a.pairs;
             if (!(pi < pj))
-                a.misordered.push_back(fmt::format("{} ({:.1f} us, predicted {:.1f}) < {} ({:.1f} us, predicted {:.1f})",
-                                                   si->spec, si->measured_us, pi, sj->spec, sj->measured_us, pj));
+                a.misordered.push_back(
+                    fmt::format("{} ({:.1f} us, predicted {:.1f}) < {} ({:.1f} us, predicted {:.1f})",
+                                si->spec, si->measured_us, pi, sj->spec, sj->measured_us, pj));
         }
     return a;
 }

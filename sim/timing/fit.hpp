@@ -11,16 +11,16 @@
 namespace warpsim::timing {
 
 struct Sample {
-    std::string spec;            // path relative to the repo root
+    std::string spec;  // path relative to the repo root
     LaunchProfile profile;
-    double measured_us = 0;      // median CUDA-event time
-    bool calibration = true;     // false: validation (the fit never sees it)
+    double measured_us = 0;   // median CUDA-event time
+    bool calibration = true;  // false: validation (the fit never sees it)
 };
 
 struct FitResult {
     ModelParams params;
     int iterations = 0;
-    double rms_log_error = 0;    // over the calibration samples
+    double rms_log_error = 0;  // over the calibration samples
 };
 
 // Fits fitted_names() on the calibration samples, starting from `start`. Parameters stay positive
@@ -29,8 +29,8 @@ FitResult fit_params(const std::vector<Sample>& samples, const ModelParams& star
 
 struct Accuracy {
     std::size_t n = 0;
-    double mape = 0;             // percent
-    std::size_t pairs = 0;       // pairs whose measured times differ by more than the threshold
+    double mape = 0;                      // percent
+    std::size_t pairs = 0;                // pairs whose measured times differ by more than the threshold
     std::vector<std::string> misordered;  // "a < b measured, predicted otherwise"
 };
 

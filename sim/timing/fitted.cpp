@@ -6,7 +6,9 @@ namespace warpsim::timing {
 
 std::optional<BuiltinFit> builtin_fit(const std::string& preset_name) {
     if (preset_name != "h200") return std::nullopt;
-    return BuiltinFit{"tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver 580.159.04), calibration set of tests/timing/sets.json (44 launches)",
+    return BuiltinFit{
+        "tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver 580.159.04), calibration set of "
+        "tests/timing/sets.json (44 launches)",
         {{"block_issue_cycles", 123.0804147},
          {"block_overhead_cycles", 359.2083225},
          {"dram_efficiency", 0.9},
@@ -24,7 +26,11 @@ std::optional<BuiltinFit> builtin_fit(const std::string& preset_name) {
 std::optional<BuiltinFit> same_architecture_fit(const std::string& arch) {
     if (arch != "sm_90") return std::nullopt;
     auto fit = builtin_fit("h200");
-    if (fit) fit->data_set = "the H200's fit (same sm_90 microarchitecture; SMs, clocks, DRAM bandwidth and L2 size from this preset): " + fit->data_set;
+    if (fit)
+        fit->data_set =
+            "the H200's fit (same sm_90 microarchitecture; SMs, clocks, DRAM bandwidth and L2 size from this "
+            "preset): " +
+            fit->data_set;
     return fit;
 }
 

@@ -9,8 +9,8 @@
 namespace warpsim::timing {
 
 struct BuiltinFit {
-    std::string data_set;                   // where the measurements came from
-    std::map<std::string, double> values;   // fitted_names() -> value
+    std::string data_set;                  // where the measurements came from
+    std::map<std::string, double> values;  // fitted_names() -> value
 };
 
 std::optional<BuiltinFit> builtin_fit(const std::string& preset_name);

@@ -66,15 +66,24 @@ double pnorm(double a, double b, double p) {
 
 double latency_of(const ChainInst& c, const ModelParams& m, double l2_hit, double* memory_part) {
     switch (c.kind) {
-        case LatKind::alu: return m.alu_latency;
-        case LatKind::fp32: return m.fp32_latency;
-        case LatKind::fp64: return m.fp64_latency;
-        case LatKind::sfu: return m.sfu_latency;
-        case LatKind::shared: return m.shared_latency + c.extra_passes;
-        case LatKind::constant: return m.constant_latency;
-        case LatKind::warp: return m.warp_latency;
-        case LatKind::barrier: return m.barrier_latency;
-        case LatKind::none: return 1;
+        case LatKind::alu:
+            return m.alu_latency;
+        case LatKind::fp32:
+            return m.fp32_latency;
+        case LatKind::fp64:
+            return m.fp64_latency;
+        case LatKind::sfu:
+            return m.sfu_latency;
+        case LatKind::shared:
+            return m.shared_latency + c.extra_passes;
+        case LatKind::constant:
+            return m.constant_latency;
+        case LatKind::warp:
+            return m.warp_latency;
+        case LatKind::barrier:
+            return m.barrier_latency;
+        case LatKind::none:
+            return 1;
         case LatKind::global: {
             if (!c.is_load) return 1;  // stores retire without a consumer waiting
             double miss = 1.0 - c.l1_hit;
@@ -87,16 +96,17 @@ double latency_of(const ChainInst& c, const ModelParams& m, double l2_hit, doubl
     return 1;
 }
 
-// One basic block of one warp, as ptxas schedules it. Instructions issue in PTX order, one per cycle, each when its
-// in-block producers are ready (an instruction that waits holds up the ones behind it), except the global loads
-// and the instructions their addresses come from: ptxas hoists those over the consumers of earlier loads, so they
-// issue as soon as their own producers allow (tests/timing/mlp: the SASS of a counted loop unrolled U times issues
-// its U LDGs back to back, and one warp takes 1/U of a round trip per load, sumk_u2..u8). What ptxas cannot
-// reorder is kept: a load does not start before an earlier store of the same memory (global/local, or shared) has
-// issued, since the pointers may alias (saxpy_u4's copies stay load, load, FFMA, store), and a warp keeps at most
-// `loads_in_flight_per_warp` global loads outstanding (sumk_u16/u32 with one warp: 9.4 per round trip). The block
-// ends when its last result is ready; the warp's next block starts after it (the copies of a grid-stride loop that
-// ptxas unrolls are separated by exit tests, so its iterations do not overlap: sum_u2..u8 run as sum_u1).
+// One basic block of one warp, as ptxas schedules it. Instructions issue in PTX order, one per cycle, each
+// when its in-block producers are ready (an instruction that waits holds up the ones behind it), except the
+// global loads and the instructions their addresses come from: ptxas hoists those over the consumers of
+// earlier loads, so they issue as soon as their own producers allow (tests/timing/mlp: the SASS of a counted
+// loop unrolled U times issues its U LDGs back to back, and one warp takes 1/U of a round trip per load,
+// sumk_u2..u8). What ptxas cannot reorder is kept: a load does not start before an earlier store of the same
+// memory (global/local, or shared) has issued, since the pointers may alias (saxpy_u4's copies stay load,
+// load, FFMA, store), and a warp keeps at most `loads_in_flight_per_warp` global loads outstanding
+// (sumk_u16/u32 with one warp: 9.4 per round trip). The block ends when its last result is ready; the warp's
+// next block starts after it (the copies of a grid-stride loop that ptxas unrolls are separated by exit
+// tests, so its iterations do not overlap: sum_u2..u8 run as sum_u1).
 double block_length(const ChainBlock& b, const ModelParams& m, double l2_hit, double& memory_wait,
                     std::vector<double>& ready, std::vector<char>& hoisted) {
     const std::size_t n = b.insts.size();
@@ -110,7 +120,8 @@ double block_length(const ChainBlock& b, const ModelParams& m, double l2_hit, do
             if (d >= 0) hoisted[static_cast<std::size_t>(d)] = 1;
     }
     double issue = 0, hoist_issue = 0, end = 0;
-    // Round trips: an instruction that waits for a global load issued after the last round trip began ends one.
+    // Round trips: an instruction that waits for a global load issued after the last round trip began ends
+    // one.
     std::vector<double> load_issue(n, -1.0);
     double round_began = 0;
     int round = 0;
@@ -141,20 +152,24 @@ double block_length(const ChainBlock& b, const ModelParams& m, double l2_hit, do
         ready[i] = start + latency_of(c, m, l2_hit, &mem);
         (hoisted[i] ? hoist_issue : issue) = start + 1;
         if (global && c.is_load) load_issue[i] = start;
-        if (global && c.is_load) load_done.insert(std::upper_bound(load_done.begin(), load_done.end(), ready[i]), ready[i]);
+        if (global && c.is_load)
+            load_done.insert(std::upper_bound(load_done.begin(), load_done.end(), ready[i]), ready[i]);
         if (!c.is_load && global) store_global = std::max(store_global, start);
         if (!c.is_load && shared) store_shared = std::max(store_shared, start);
         end = std::max(end, ready[i]);
         memory_wait = std::max(memory_wait, mem);
     }
     double len = std::max({issue, hoist_issue, end});
-    // ptxas unrolled this block's loop further (sass_copies per SASS iteration) and waits `sass_rounds` times per
-    // SASS iteration: where that is fewer round trips per copy than this schedule's, the SASS's share of them.
-    const bool open = std::any_of(load_issue.begin(), load_issue.end(), [&](double t) { return t >= round_began; });
+    // ptxas unrolled this block's loop further (sass_copies per SASS iteration) and waits `sass_rounds` times
+    // per SASS iteration: where that is fewer round trips per copy than this schedule's, the SASS's share of
+    // them.
+    const bool open =
+        std::any_of(load_issue.begin(), load_issue.end(), [&](double t) { return t >= round_began; });
     const double rounds = double(round) + (open ? 1 : 0);
     // The warp's loads in flight stay capped: a pass through the SASS loop takes at least its loads over
     // loads_in_flight_per_warp round trips.
-    const double sass_rounds = std::max(b.sass_rounds, b.sass_copies * double(load_done.size()) / m.loads_in_flight_per_warp);
+    const double sass_rounds =
+        std::max(b.sass_rounds, b.sass_copies * double(load_done.size()) / m.loads_in_flight_per_warp);
     if (b.sass_copies >= 1.5 && b.sass_rounds > 0 && rounds > 0)
         len *= std::min(1.0, sass_rounds / b.sass_copies / rounds);
     return len;
@@ -194,9 +209,11 @@ std::map<std::string, double> params_to_values(const ModelParams& m) {
 double l2_kept_share(const LaunchProfile& prof, const ModelParams& m) {
     if (prof.l2_capacity_bytes <= 0) return 0;
     double all = prof.l2_capacity_bytes * m.l2_keep_all_fraction;
-    double half_written = prof.footprint_bytes > 0 ? 2 * prof.footprint_write_bytes / prof.footprint_bytes : 0;
+    double half_written =
+        prof.footprint_bytes > 0 ? 2 * prof.footprint_write_bytes / prof.footprint_bytes : 0;
     double w = std::min(1.0, half_written);
-    double none_fraction = m.l2_keep_none_fraction + w * (m.l2_keep_none_written_fraction - m.l2_keep_none_fraction);
+    double none_fraction =
+        m.l2_keep_none_fraction + w * (m.l2_keep_none_written_fraction - m.l2_keep_none_fraction);
     double none = prof.l2_capacity_bytes * std::max(m.l2_keep_all_fraction, none_fraction);
     double used = std::max(prof.footprint_bytes, prof.footprint_l2_bytes);
     if (used <= all) return 1;
@@ -207,7 +224,8 @@ double l2_kept_share(const LaunchProfile& prof, const ModelParams& m) {
 SpillTraffic spill_traffic(const LaunchProfile& prof) {
     SpillTraffic s;
     double warps = double(prof.blocks) * prof.warps_per_block;
-    if (warps <= 0 || prof.static_insts <= 0 || (prof.spill_store_bytes <= 0 && prof.spill_load_bytes <= 0)) return s;
+    if (warps <= 0 || prof.static_insts <= 0 || (prof.spill_store_bytes <= 0 && prof.spill_load_bytes <= 0))
+        return s;
     if (prof.spill_sites_known) {
         double store_bytes = prof.spill_store_insts > 0 ? prof.spill_store_bytes / prof.spill_store_insts : 0;
         double load_bytes = prof.spill_load_insts > 0 ? prof.spill_load_bytes / prof.spill_load_insts : 0;
@@ -238,8 +256,8 @@ double chain_cycles(const LaunchProfile& prof, const ModelParams& m, double* mem
     double total = 0, mem = 0;
     std::vector<double> ready;
     std::vector<char> hoisted;
-    // A load that misses L1 finds its sector in L2 when the counts model (a cold L2) says so, or when the L2 kept
-    // it from the previous run of the launch (CUDA-event timing repeats it; l2_kept_share).
+    // A load that misses L1 finds its sector in L2 when the counts model (a cold L2) says so, or when the L2
+    // kept it from the previous run of the launch (CUDA-event timing repeats it; l2_kept_share).
     const double l2_hit = 1.0 - (1.0 - prof.l2_read_hit_rate) * (1.0 - l2_kept_share(prof, m));
     for (const auto& b : prof.chain) {
         double mw = 0;
@@ -286,7 +304,8 @@ PerBlock per_block(const LaunchProfile& prof, const ModelParams& m) {
     // the L2 kept from the last run, and every written byte (the H200 writes a stream back to DRAM at DRAM
     // speed even when its footprint fits in L2: tests/timing/l2_reuse, fill); spilled frames beyond L2.
     double dram = prof.dram_read_bytes * (1 - l2_kept_share(prof, m)) + prof.footprint_write_bytes;
-    double spill_dram = 32.0 * (1 - spill.l2_hit) * (spill.store_sectors + spill.load_sectors * (1 - spill.l1_hit));
+    double spill_dram =
+        32.0 * (1 - spill.l2_hit) * (spill.store_sectors + spill.load_sectors * (1 - spill.l1_hit));
     b.dram_total = dram + spill_dram;
     b.dram = b.dram_total / n;
     b.l2 = l2_sectors * 32.0 / n;
@@ -315,12 +334,18 @@ Wave eval_wave(uint64_t blocks, uint32_t k, uint32_t sms, const PerBlock& b, dou
     // Attribute the wave to its largest limit.
     double c = w.cycles * double(count);
     double top = std::max({lat, issue, pipe, lsu, dram, l2, dispatch});
-    if (top == dram) parts.dram += c;
-    else if (top == l2) parts.l2 += c;
-    else if (top == lat) parts.latency += c;
-    else if (top == lsu) parts.lsu += c;
-    else if (top == pipe) parts.pipe += c;
-    else parts.issue += c;  // instruction issue or block dispatch
+    if (top == dram)
+        parts.dram += c;
+    else if (top == l2)
+        parts.l2 += c;
+    else if (top == lat)
+        parts.latency += c;
+    else if (top == lsu)
+        parts.lsu += c;
+    else if (top == pipe)
+        parts.pipe += c;
+    else
+        parts.issue += c;  // instruction issue or block dispatch
     return w;
 }
 
@@ -360,8 +385,8 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
     // performs its requests one after another, and the L2 serves about 30 regions at once. A launch-wide
     // limit that overlaps with the waves.
     const double waves_cycles = pr.cycles;
-    const double atomic_ns = std::max(prof.atomic_busiest_ns,
-                                      prof.atomic_total_ns / std::max(1.0, m.atomic_parallel_regions));
+    const double atomic_ns =
+        std::max(prof.atomic_busiest_ns, prof.atomic_total_ns / std::max(1.0, m.atomic_parallel_regions));
     pr.atomic_parallel_regions = m.atomic_parallel_regions;
     pr.parts.atomic = atomic_ns * prof.clock_mhz * 1e-3;
     if (pr.parts.atomic > 0) pr.cycles = pnorm(pr.cycles, pr.parts.atomic, m.overlap_p);
@@ -382,11 +407,13 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
         pr.bound = "atomic";
         const bool one_region = prof.atomic_busiest_ns * m.atomic_parallel_regions >= prof.atomic_total_ns;
         if (one_region && prof.atomic_max_same_word >= 4) {
-            pr.bound_text = fmt::format("atomics on few addresses: up to {} lanes of a warp update one word, "
-                                        "serialised in the L2",
-                                        prof.atomic_max_same_word);
+            pr.bound_text = fmt::format(
+                "atomics on few addresses: up to {} lanes of a warp update one word, "
+                "serialised in the L2",
+                prof.atomic_max_same_word);
         } else if (one_region) {
-            pr.bound_text = "atomics on few addresses: the L2 performs one 512-byte region's requests one after another";
+            pr.bound_text =
+                "atomics on few addresses: the L2 performs one 512-byte region's requests one after another";
         } else {
             pr.bound_text = "atomic throughput of the L2";
         }
@@ -404,13 +431,16 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
             pr.bound_text = std::string("L2 bandwidth") + spills;
         } else if (top == P.latency) {
             pr.bound = "latency";
-            pr.bound_text = mem_share >= 0.5 ? "memory latency: too few warps in flight"
-                                             : "instruction latency: too few warps to hide dependent instructions";
+            pr.bound_text = mem_share >= 0.5
+                                ? "memory latency: too few warps in flight"
+                                : "instruction latency: too few warps to hide dependent instructions";
         } else if (top == P.lsu) {
-            bool conflicts = prof.shared_wavefronts > 1.5 * prof.shared_ideal_wavefronts && P.shared_part >= 0.5;
+            bool conflicts =
+                prof.shared_wavefronts > 1.5 * prof.shared_ideal_wavefronts && P.shared_part >= 0.5;
             pr.bound = conflicts ? "shared" : "lsu";
-            pr.bound_text = conflicts ? "shared-memory bank conflicts"
-                                      : (P.shared_part >= 0.5 ? "shared-memory throughput" : "L1 throughput (sectors)");
+            pr.bound_text =
+                conflicts ? "shared-memory bank conflicts"
+                          : (P.shared_part >= 0.5 ? "shared-memory throughput" : "L1 throughput (sectors)");
         } else {
             pr.bound = "issue";
             pr.bound_text = std::string("issue: ") + pipe_name(pr.top_pipe);
@@ -421,34 +451,38 @@ Prediction predict_profile(const LaunchProfile& prof, const ModelParams& m) {
 
 std::string prediction_text(const LaunchProfile& prof, const Prediction& pr) {
     std::ostringstream o;
-    o << fmt::format("timing    {:.2f} us predicted ({:.0f} cycles at {:.0f} MHz + {:.2f} us launch overhead)\n",
-                     pr.time_us, pr.cycles, prof.clock_mhz, pr.overhead_us);
+    o << fmt::format(
+        "timing    {:.2f} us predicted ({:.0f} cycles at {:.0f} MHz + {:.2f} us launch overhead)\n",
+        pr.time_us, pr.cycles, prof.clock_mhz, pr.overhead_us);
     o << fmt::format("bound     {}\n", pr.bound_text);
-    o << fmt::format("          DRAM {:.0f} GB/s, {:.1f} GFLOP/s; warp chain {:.0f} cycles ({:.0f} % waiting on "
-                     "global memory), {} warps per SM\n",
-                     pr.dram_gbps, pr.gflops, pr.chain_cycles_per_warp, 100.0 * pr.parts.memory_chain_share,
-                     pr.warps_per_sm);
-    o << fmt::format("          footprint {:.1f} MiB: {:.0f} % of it stays in L2 between runs (launches repeated, as "
-                     "CUDA events time them); writes go to DRAM\n",
-                     prof.footprint_bytes / 1048576.0, 100.0 * pr.l2_kept);
+    o << fmt::format(
+        "          DRAM {:.0f} GB/s, {:.1f} GFLOP/s; warp chain {:.0f} cycles ({:.0f} % waiting on "
+        "global memory), {} warps per SM\n",
+        pr.dram_gbps, pr.gflops, pr.chain_cycles_per_warp, 100.0 * pr.parts.memory_chain_share,
+        pr.warps_per_sm);
+    o << fmt::format(
+        "          footprint {:.1f} MiB: {:.0f} % of it stays in L2 between runs (launches repeated, as "
+        "CUDA events time them); writes go to DRAM\n",
+        prof.footprint_bytes / 1048576.0, 100.0 * pr.l2_kept);
     if (pr.spill_bytes > 0)
         o << fmt::format("          register spills: {:.1f} MiB of local-memory traffic (ptxas -v)\n",
                          pr.spill_bytes / 1048576.0);
     if (prof.atomic_requests > 0)
-        o << fmt::format("          atomics: {:.0f} warp requests to the L2, busiest 512-byte region {:.1f} us, all "
-                         "regions {:.1f} us over {:.0f} at once ({})\n",
-                         prof.atomic_requests, prof.atomic_busiest_ns * 1e-3, prof.atomic_total_ns * 1e-3,
-                         pr.atomic_parallel_regions,
-                         prof.atomic_max_same_word > 1
-                             ? fmt::format("up to {} lanes of a request on one word", prof.atomic_max_same_word)
-                             : std::string("one update per word and request"));
+        o << fmt::format(
+            "          atomics: {:.0f} warp requests to the L2, busiest 512-byte region {:.1f} us, all "
+            "regions {:.1f} us over {:.0f} at once ({})\n",
+            prof.atomic_requests, prof.atomic_busiest_ns * 1e-3, prof.atomic_total_ns * 1e-3,
+            pr.atomic_parallel_regions,
+            prof.atomic_max_same_word > 1
+                ? fmt::format("up to {} lanes of a request on one word", prof.atomic_max_same_word)
+                : std::string("one update per word and request"));
     uint64_t first = 1;
     for (const auto& w : pr.waves) {
         std::string which = w.count > 1 ? fmt::format("waves {}-{}", first, first + w.count - 1)
                                         : fmt::format("wave {}", first);
         o << fmt::format("timeline  {:<12} {} blocks: up to {} per SM on {} SMs ({} idle), {:.0f} cycles{}\n",
-                         which, w.blocks, w.max_blocks_per_sm, w.sms_busy, prof.sm_count - w.sms_busy, w.cycles,
-                         w.count > 1 ? " each" : "");
+                         which, w.blocks, w.max_blocks_per_sm, w.sms_busy, prof.sm_count - w.sms_busy,
+                         w.cycles, w.count > 1 ? " each" : "");
         first += w.count;
     }
     return o.str();

@@ -16,15 +16,16 @@ namespace warpsim::timing {
 
 struct ModelParams {
     // Fitted once per GPU (tests/timing, Eigen least squares over the calibration set).
-    double launch_overhead_us = 4.0;     // CUDA-event time of an empty launch
-    double dram_efficiency = 0.88;       // achievable share of the datasheet DRAM bandwidth
-    double l2_bytes_per_cycle = 2800;    // device-wide L2 bandwidth
-    // A global load that reads DRAM, as the warp chain counts it: fitted, since it grows with the traffic of the
-    // whole GPU (the H200's one-thread pointer chase, tests/timing/mlp, takes 650 cycles a step from DRAM; a
-    // grid-stride loop of 66 blocks that also writes, 880 an iteration).
+    double launch_overhead_us = 4.0;   // CUDA-event time of an empty launch
+    double dram_efficiency = 0.88;     // achievable share of the datasheet DRAM bandwidth
+    double l2_bytes_per_cycle = 2800;  // device-wide L2 bandwidth
+    // A global load that reads DRAM, as the warp chain counts it: fitted, since it grows with the traffic of
+    // the whole GPU (the H200's one-thread pointer chase, tests/timing/mlp, takes 650 cycles a step from
+    // DRAM; a grid-stride loop of 66 blocks that also writes, 880 an iteration).
     double dram_latency_cycles = 900;
     // Measured, not fitted: a dependent global load that hits L2 (the one-thread chase over 4 MiB kept in L2:
-    // 287.5 cycles a step, less the 8 cycles of the step's two address instructions), or L1 (over 16 KiB: 54.8).
+    // 287.5 cycles a step, less the 8 cycles of the step's two address instructions), or L1 (over 16
+    // KiB: 54.8).
     double l2_latency_cycles = 280;
     double l1_latency_cycles = 47;
     double issue_efficiency = 0.8;       // share of cycles a scheduler with ready warps issues
@@ -54,8 +55,8 @@ struct ModelParams {
     // 512-byte regions whose atomics the L2 performs at once (counts::AtomicContention; measured on the H200,
     // tests/timing/atomics: a million distinct words 3.3 / 0.107 = 31, warp-wide words 23.7 / 0.855 = 28).
     double atomic_parallel_regions = 30;
-    double schedulers = 4;               // warp schedulers per SM, one issue each per cycle
-    double l1_sectors_per_cycle = 4;     // 128 B per cycle per SM
+    double schedulers = 4;            // warp schedulers per SM, one issue each per cycle
+    double l1_sectors_per_cycle = 4;  // 128 B per cycle per SM
     double shared_wavefronts_per_cycle = 1;
     // Warp instructions per SM per cycle for each Pipe (int, fp32, fp64, fp16, sfu, lsu, branch,
     // barrier, warp, misc): H100/H200 SM has 64 INT32, 128 FP32, 64 FP64, 16 SFU, 32 LD/ST lanes.
@@ -72,37 +73,37 @@ ModelParams params_from_values(const std::map<std::string, double>& values, Mode
 std::map<std::string, double> params_to_values(const ModelParams& m);
 
 struct Wave {
-    uint64_t count = 1;          // how many identical waves this row stands for
-    uint64_t blocks = 0;         // blocks in one such wave
+    uint64_t count = 1;   // how many identical waves this row stands for
+    uint64_t blocks = 0;  // blocks in one such wave
     uint32_t max_blocks_per_sm = 0;
     uint32_t sms_busy = 0;
-    double cycles = 0;           // of one such wave
+    double cycles = 0;  // of one such wave
 };
 
 // Cycles of the limits, summed over waves, for the bound and the text.
 struct Components {
     double latency = 0, issue = 0, pipe = 0, lsu = 0, dram = 0, l2 = 0;
-    double atomic = 0;           // cycles of the L2's atomic serialisation (the whole launch)
-    double spill_share = 0;      // share of the L2 and DRAM bytes that are register spills
-    double shared_part = 0;      // share of the LSU time spent in shared wavefronts
+    double atomic = 0;              // cycles of the L2's atomic serialisation (the whole launch)
+    double spill_share = 0;         // share of the L2 and DRAM bytes that are register spills
+    double shared_part = 0;         // share of the LSU time spent in shared wavefronts
     double memory_chain_share = 0;  // share of the warp chain waiting on global memory
 };
 
 struct Prediction {
-    double cycles = 0;           // kernel cycles, without the launch overhead
-    double time_us = 0;          // including the launch overhead
+    double cycles = 0;   // kernel cycles, without the launch overhead
+    double time_us = 0;  // including the launch overhead
     double overhead_us = 0;
     double dram_gbps = 0, gflops = 0;
-    std::string bound;           // short code: dram, l2, latency, issue, shared, lsu, tail, launch
-    std::string bound_text;      // in words
+    std::string bound;       // short code: dram, l2, latency, issue, shared, lsu, tail, launch
+    std::string bound_text;  // in words
     std::vector<Wave> waves;
     Components parts;
     Pipe top_pipe = Pipe::fp32;
     double chain_cycles_per_warp = 0;
-    uint32_t warps_per_sm = 0;   // in a full wave
-    double l2_kept = 0;          // share of the footprint the L2 keeps from one run of the launch to the next
-    double dram_bytes = 0;       // what the model charges DRAM with (steady state of repeated launches)
-    double spill_bytes = 0;      // local-memory bytes of ptxas's register spills (L1), whole launch
+    uint32_t warps_per_sm = 0;  // in a full wave
+    double l2_kept = 0;         // share of the footprint the L2 keeps from one run of the launch to the next
+    double dram_bytes = 0;      // what the model charges DRAM with (steady state of repeated launches)
+    double spill_bytes = 0;     // local-memory bytes of ptxas's register spills (L1), whole launch
     double atomic_parallel_regions = 0;  // ModelParams::atomic_parallel_regions the prediction used
 };
 
@@ -113,8 +114,8 @@ struct Prediction {
 // so sectors per warp = bytes per thread.
 struct SpillTraffic {
     double store_sectors = 0, load_sectors = 0;  // L1, whole launch
-    double instructions = 0;                      // warp instructions, whole launch (4-byte accesses)
-    double l1_hit = 1, l2_hit = 1;                // of the reloads: stack frames of resident threads vs capacity
+    double instructions = 0;                     // warp instructions, whole launch (4-byte accesses)
+    double l1_hit = 1, l2_hit = 1;  // of the reloads: stack frames of resident threads vs capacity
 };
 SpillTraffic spill_traffic(const LaunchProfile& prof);
 

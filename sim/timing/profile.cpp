@@ -8,16 +8,23 @@
 
 #include "kernels_ir/details.hpp"
 #include "kernels_ir/operand_roles.hpp"
-#include "sim/session/run.hpp"
 #include "sim/sass/decode.hpp"
+#include "sim/session/run.hpp"
 #include "sim/timing/sass_loops.hpp"
 #include "sim/timing/sass_spills.hpp"
 
 namespace warpsim::timing {
 
 const char* pipe_name(Pipe p) {
-    static constexpr const char* names[] = {"integer", "fp32", "fp64", "fp16", "special function",
-                                            "memory (LSU)", "branch", "barrier", "warp (shuffle/vote)",
+    static constexpr const char* names[] = {"integer",
+                                            "fp32",
+                                            "fp64",
+                                            "fp16",
+                                            "special function",
+                                            "memory (LSU)",
+                                            "branch",
+                                            "barrier",
+                                            "warp (shuffle/vote)",
                                             "other"};
     auto i = static_cast<std::size_t>(p);
     return i < std::size(names) ? names[i] : "?";
@@ -30,7 +37,9 @@ bool is_memory_op(ir::Opcode op) {
            op == ir::Opcode::red;
 }
 
-bool is_cheap_space(ir::Space s) { return s == ir::Space::param || s == ir::Space::const_; }
+bool is_cheap_space(ir::Space s) {
+    return s == ir::Space::param || s == ir::Space::const_;
+}
 
 void collect_regs(const ir::Operand& o, std::vector<uint32_t>& out) {
     if ((o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::address) && o.reg != ir::kNoReg)
@@ -41,16 +50,26 @@ void collect_regs(const ir::Operand& o, std::vector<uint32_t>& out) {
 Pipe pipe_of(const ir::Instruction& inst) {
     if (is_memory_op(inst.op)) return is_cheap_space(inst.d.space) ? Pipe::int_alu : Pipe::lsu;
     switch (ir::exec_class_of(inst)) {
-        case ir::ExecClass::int_alu: return Pipe::int_alu;
-        case ir::ExecClass::fp32: return Pipe::fp32;
-        case ir::ExecClass::fp64: return Pipe::fp64;
-        case ir::ExecClass::fp16: return Pipe::fp16;
-        case ir::ExecClass::sfu: return Pipe::sfu;
-        case ir::ExecClass::mem: return Pipe::lsu;
-        case ir::ExecClass::branch: return Pipe::branch;
-        case ir::ExecClass::barrier: return Pipe::barrier;
-        case ir::ExecClass::warp: return Pipe::warp;
-        default: return Pipe::misc;
+        case ir::ExecClass::int_alu:
+            return Pipe::int_alu;
+        case ir::ExecClass::fp32:
+            return Pipe::fp32;
+        case ir::ExecClass::fp64:
+            return Pipe::fp64;
+        case ir::ExecClass::fp16:
+            return Pipe::fp16;
+        case ir::ExecClass::sfu:
+            return Pipe::sfu;
+        case ir::ExecClass::mem:
+            return Pipe::lsu;
+        case ir::ExecClass::branch:
+            return Pipe::branch;
+        case ir::ExecClass::barrier:
+            return Pipe::barrier;
+        case ir::ExecClass::warp:
+            return Pipe::warp;
+        default:
+            return Pipe::misc;
     }
 }
 
@@ -58,18 +77,26 @@ LatKind latency_of(const ir::Instruction& inst) {
     if (is_memory_op(inst.op)) {
         if (is_cheap_space(inst.d.space)) return LatKind::constant;
         auto sp = inst.d.space;
-        bool shared = sp == ir::Space::shared || sp == ir::Space::shared_cta || sp == ir::Space::shared_cluster;
+        bool shared =
+            sp == ir::Space::shared || sp == ir::Space::shared_cta || sp == ir::Space::shared_cluster;
         return shared ? LatKind::shared : LatKind::global;
     }
     switch (ir::exec_class_of(inst)) {
         case ir::ExecClass::fp32:
-        case ir::ExecClass::fp16: return LatKind::fp32;
-        case ir::ExecClass::fp64: return LatKind::fp64;
-        case ir::ExecClass::sfu: return LatKind::sfu;
-        case ir::ExecClass::warp: return LatKind::warp;
-        case ir::ExecClass::barrier: return LatKind::barrier;
-        case ir::ExecClass::branch: return LatKind::none;
-        default: return LatKind::alu;
+        case ir::ExecClass::fp16:
+            return LatKind::fp32;
+        case ir::ExecClass::fp64:
+            return LatKind::fp64;
+        case ir::ExecClass::sfu:
+            return LatKind::sfu;
+        case ir::ExecClass::warp:
+            return LatKind::warp;
+        case ir::ExecClass::barrier:
+            return LatKind::barrier;
+        case ir::ExecClass::branch:
+            return LatKind::none;
+        default:
+            return LatKind::alu;
     }
 }
 
@@ -123,7 +150,8 @@ void fill_chain(const ir::Function& fn, uint32_t begin, uint32_t end, const coun
     std::fill(last_writer.begin(), last_writer.end(), -1);
     for (uint32_t pc = begin; pc < end && pc < fn.body.size() && blk.insts.size() < 30000; ++pc) {
         const auto& inst = fn.body[pc];
-        blk.insts.push_back(chain_inst(inst, counters ? counters->line(fi, pc) : nullptr, last_writer, scratch));
+        blk.insts.push_back(
+            chain_inst(inst, counters ? counters->line(fi, pc) : nullptr, last_writer, scratch));
         if (!ir::operand_roles(inst).writes()) continue;
         dests.clear();
         collect_regs(inst.args[0], dests);
@@ -140,10 +168,10 @@ bool is_global_load(const ir::Instruction& inst) {
 // among its LDGs': a loop with more LDGs than that is the PTX loop unrolled further by ptxas.
 struct SassLoopMap {
     std::vector<SassLoop> loops;
-    // PTX line -> the loop holding the most LDGs of it (the unrolled main loop rather than its remainder loop,
-    // which holds the line once per PTX copy and runs for the last few iterations), innermost on a tie.
+    // PTX line -> the loop holding the most LDGs of it (the unrolled main loop rather than its remainder
+    // loop, which holds the line once per PTX copy and runs for the last few iterations), innermost on a tie.
     std::map<uint32_t, std::size_t> loop_of_line;
-    std::vector<double> ptx_loads;                 // per loop
+    std::vector<double> ptx_loads;  // per loop
 };
 
 SassLoopMap map_sass_loops(const ir::Function& fn, const sass::Program* program) {
@@ -169,7 +197,8 @@ SassLoopMap map_sass_loops(const ir::Function& fn, const sass::Program* program)
 }
 
 // The SASS loop of the block [begin, end) when all its global loads are in one that ptxas unrolled further.
-void set_sass_copies(const ir::Function& fn, uint32_t begin, uint32_t end, const SassLoopMap& map, ChainBlock& blk) {
+void set_sass_copies(const ir::Function& fn, uint32_t begin, uint32_t end, const SassLoopMap& map,
+                     ChainBlock& blk) {
     std::size_t loop = map.loops.size();
     for (uint32_t pc = begin; pc < end; ++pc) {
         if (!is_global_load(fn.body[pc])) continue;
@@ -184,24 +213,27 @@ void set_sass_copies(const ir::Function& fn, uint32_t begin, uint32_t end, const
     blk.sass_rounds = double(map.loops[loop].rounds);
 }
 
-// PTX lines of `fn` that ptxas expanded into sequences (sass_expanded_issue below), with SASS instructions per
-// PTX instruction of the line. Lines inside a SASS loop are left out: an unrolled loop holds several copies of
-// each line, and the copies' count is no expansion.
+// PTX lines of `fn` that ptxas expanded into sequences (sass_expanded_issue below), with SASS instructions
+// per PTX instruction of the line. Lines inside a SASS loop are left out: an unrolled loop holds several
+// copies of each line, and the copies' count is no expansion.
 constexpr double kExpansion = 3;
 
 std::map<uint32_t, double> expanded_lines(const ir::Function& fn, const sass::Program* program) {
     std::map<uint32_t, double> out;
     const sass::Function* code = program ? program->find(fn.name) : nullptr;
     if (!code || code->code.empty()) return out;
-    std::vector<std::pair<uint32_t, uint32_t>> loops;  // [target, branch] byte ranges of every backward branch
+    std::vector<std::pair<uint32_t, uint32_t>>
+        loops;  // [target, branch] byte ranges of every backward branch
     for (const auto& inst : code->code)
-        if (inst.op && inst.op->flow == sass::Flow::Branch && inst.target >= 0 && inst.target < int64_t(inst.offset))
+        if (inst.op && inst.op->flow == sass::Flow::Branch && inst.target >= 0 &&
+            inst.target < int64_t(inst.offset))
             loops.emplace_back(static_cast<uint32_t>(inst.target), inst.offset);
     std::map<uint32_t, double> sass_count, ptx_count;
     for (const auto& inst : code->code) {
         if (inst.ptx_line == 0) continue;
-        bool in_loop = std::any_of(loops.begin(), loops.end(),
-                                   [&](const auto& l) { return inst.offset >= l.first && inst.offset <= l.second; });
+        bool in_loop = std::any_of(loops.begin(), loops.end(), [&](const auto& l) {
+            return inst.offset >= l.first && inst.offset <= l.second;
+        });
         sass_count[inst.ptx_line] += in_loop ? -1e9 : 1;  // a line with any instruction in a loop is left out
     }
     for (const auto& inst : fn.body) ptx_count[inst.loc.ptx_line] += 1;
@@ -247,8 +279,9 @@ double flops_of(const ir::Instruction& inst, uint64_t lanes) {
 void add_spill_sites(const session::PreparedLaunch& p, const session::SimRun& run, LaunchProfile& prof) {
     if (run.preset.arch() != "sm_90") return;
     // The cubin of the run's own ptxas call when there was one (ptxas -v -lineinfo), else ptxas again.
-    auto sites = run.registers.cubin && !run.registers.cubin->empty() ? sass_local_accesses(*run.registers.cubin)
-                                                                      : sass_local_accesses_of_ptx(p.ptx, run.preset.arch());
+    auto sites = run.registers.cubin && !run.registers.cubin->empty()
+                     ? sass_local_accesses(*run.registers.cubin)
+                     : sass_local_accesses_of_ptx(p.ptx, run.preset.arch());
     if (!sites) return;
     std::map<uint32_t, double> execs;
     std::set<uint32_t> ptx_local;
@@ -259,7 +292,8 @@ void add_spill_sites(const session::PreparedLaunch& p, const session::SimRun& ru
             const auto* s = run.counters.line(fi, pc);
             double& n = execs[inst.loc.ptx_line];
             n = std::max(n, s ? double(s->warp_insts) : 0.0);
-            if (is_memory_op(inst.op) && inst.d.space == ir::Space::local) ptx_local.insert(inst.loc.ptx_line);
+            if (is_memory_op(inst.op) && inst.d.space == ir::Space::local)
+                ptx_local.insert(inst.loc.ptx_line);
         }
     }
     for (const auto& site : *sites) {
@@ -297,15 +331,17 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
     const auto st = run.counters.derived_stats();
     auto S = [&](counts::Stat s) { return double(st[static_cast<std::size_t>(s)]); };
     using counts::Stat;
-    prof.global_sectors = S(Stat::global_ld_sectors) + S(Stat::global_st_sectors) + S(Stat::global_atom_sectors) +
-                          S(Stat::global_red_sectors) + S(Stat::local_ld_sectors) + S(Stat::local_st_sectors);
+    prof.global_sectors = S(Stat::global_ld_sectors) + S(Stat::global_st_sectors) +
+                          S(Stat::global_atom_sectors) + S(Stat::global_red_sectors) +
+                          S(Stat::local_ld_sectors) + S(Stat::local_st_sectors);
     prof.shared_wavefronts =
         S(Stat::shared_ld_wavefronts) + S(Stat::shared_st_wavefronts) + S(Stat::shared_atom_wavefronts);
     prof.shared_ideal_wavefronts = S(Stat::shared_ld_ideal_wavefronts) + S(Stat::shared_st_ideal_wavefronts) +
                                    S(Stat::shared_atom_ideal_wavefronts);
     prof.l2_sectors = S(Stat::l2_read_sectors) + S(Stat::l2_write_sectors) + S(Stat::l2_atom_sectors) +
                       S(Stat::l2_red_sectors);
-    prof.l2_read_hit_rate = S(Stat::l2_read_sectors) > 0 ? S(Stat::l2_read_hits) / S(Stat::l2_read_sectors) : 0;
+    prof.l2_read_hit_rate =
+        S(Stat::l2_read_sectors) > 0 ? S(Stat::l2_read_hits) / S(Stat::l2_read_sectors) : 0;
     prof.dram_bytes = S(Stat::dram_read_bytes) + S(Stat::dram_write_bytes);
     prof.dram_read_bytes = S(Stat::dram_read_bytes);
     prof.dram_write_bytes = S(Stat::dram_write_bytes);
@@ -338,7 +374,8 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
         prof.flops += flops_of(inst, s.thread_insts_pred_on);
         if (ir::exec_class_of(inst) == ir::ExecClass::barrier) prof.barriers += double(s.warp_insts);
         if (latency_of(inst) == LatKind::global && inst.d.space != ir::Space::local) {
-            bool store = inst.op == ir::Opcode::st || inst.op == ir::Opcode::red || inst.op == ir::Opcode::atom;
+            bool store =
+                inst.op == ir::Opcode::st || inst.op == ir::Opcode::red || inst.op == ir::Opcode::atom;
             (store ? prof.store_sectors : prof.load_sectors) += double(s.sectors);
             (store ? prof.store_ideal_sectors : prof.load_ideal_sectors) += double(s.ideal_sectors);
         }

@@ -32,13 +32,13 @@ enum class LatKind : uint8_t { alu, fp32, fp64, sfu, shared, global, constant, w
 struct ChainInst {
     LatKind kind = LatKind::alu;
     std::array<int16_t, 4> deps{-1, -1, -1, -1};
-    float l1_hit = 0;          // share of sectors that hit in L1 (global loads)
-    float extra_passes = 0;    // shared: wavefronts per request beyond the first (bank conflicts)
-    bool is_load = false;      // stores do not produce a value the chain waits for
+    float l1_hit = 0;        // share of sectors that hit in L1 (global loads)
+    float extra_passes = 0;  // shared: wavefronts per request beyond the first (bank conflicts)
+    bool is_load = false;    // stores do not produce a value the chain waits for
 };
 
 struct ChainBlock {
-    double warp_execs = 0;     // warp-level executions of the block's first instruction, whole launch
+    double warp_execs = 0;  // warp-level executions of the block's first instruction, whole launch
     std::vector<ChainInst> insts;
     // Where ptxas unrolled the loop this block belongs to beyond the PTX (sass_loops.hpp): the copies of the
     // block's global loads in one pass through the SASS loop, and the round trips that pass waits for (0: not
@@ -52,12 +52,12 @@ struct LaunchProfile {
     uint64_t blocks = 0;
     uint32_t threads_per_block = 0;
     uint32_t warps_per_block = 0;
-    uint32_t blocks_per_sm = 1;   // from occupancy
+    uint32_t blocks_per_sm = 1;  // from occupancy
     uint32_t sm_count = 132;
     double clock_mhz = 1980;
     double dram_peak_gbps = 4800;
     std::array<double, kPipeCount> warp_insts{};  // per issue class
-    double global_sectors = 0;    // L1TEX sectors of global + local accesses
+    double global_sectors = 0;                    // L1TEX sectors of global + local accesses
     double shared_wavefronts = 0;
     double shared_ideal_wavefronts = 0;
     double l2_sectors = 0;        // sectors the L2 serves (reads, writes, atomics)
@@ -67,7 +67,7 @@ struct LaunchProfile {
     double barriers = 0;          // warp-level barrier instructions
     double l2_read_sectors = 0, l2_write_sectors = 0;  // the parts of l2_sectors (atomics count in both)
     double dram_read_bytes = 0, dram_write_bytes = 0;  // the counts model's (cold L2, as ncu measures)
-    double footprint_bytes = 0;   // distinct bytes (32-byte sectors) read or written
+    double footprint_bytes = 0;                        // distinct bytes (32-byte sectors) read or written
     double footprint_read_bytes = 0, footprint_write_bytes = 0;
     // What the footprint takes of the L2's capacity: a read allocates its whole 64-byte granule (the DRAM
     // fetch unit), so one sector read per 128-byte line takes twice its bytes; written sectors their own.
@@ -83,15 +83,16 @@ struct LaunchProfile {
     double atomic_busiest_ns = 0, atomic_total_ns = 0;
     double atomic_requests = 0;
     uint32_t atomic_max_same_word = 0;  // the most lanes of one warp request on one word
-    double local_sectors = 0;     // L1TEX sectors of .local accesses the PTX makes (part of global_sectors)
+    double local_sectors = 0;  // L1TEX sectors of .local accesses the PTX makes (part of global_sectors)
     // ptxas's spills (per thread: bytes of spill stores/loads in the code, the stack frame), and the
     // static instruction count of the kernel, to scale code bytes into executed traffic.
     double spill_store_bytes = 0, spill_load_bytes = 0, stack_frame_bytes = 0;
     double static_insts = 0;
-    // PTX instructions that ptxas expands into a sequence (an integer division or remainder: 11 SASS instructions
-    // each in examples/occupancy_probe's many_registers), read off the SASS line table: lines outside SASS loops
-    // with at least kExpansion times as many SASS as PTX instructions. Their executions per issue class, and the
-    // SASS instructions those executions issue; the model charges the latter instead of the class weight.
+    // PTX instructions that ptxas expands into a sequence (an integer division or remainder: 11 SASS
+    // instructions each in examples/occupancy_probe's many_registers), read off the SASS line table: lines
+    // outside SASS loops with at least kExpansion times as many SASS as PTX instructions. Their executions
+    // per issue class, and the SASS instructions those executions issue; the model charges the latter instead
+    // of the class weight.
     std::array<double, kPipeCount> expanded_warp_insts{};
     double expanded_sass_insts = 0;
     // The spill code in the SASS (sass_spills.hpp, ptxas -lineinfo): STL/LDL instructions at PTX lines that

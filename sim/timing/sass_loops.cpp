@@ -6,11 +6,16 @@
 
 namespace warpsim::timing {
 
-// The control bits start at bit 105 (bit 41 of the high word): stall count (4 bits), yield (1), write scoreboard
-// (3), read scoreboard (3), wait mask (6), operand reuse (4). Checked on ptxas's code for tests/timing/mlp: each
-// LDG of sumk_u8 sets its own scoreboard 0-5 and each FADD waits for that of the load it adds.
-uint8_t write_scoreboard(const sass::Instruction& inst) { return static_cast<uint8_t>((inst.hi >> 46) & 7); }
-uint8_t wait_mask(const sass::Instruction& inst) { return static_cast<uint8_t>((inst.hi >> 52) & 0x3f); }
+// The control bits start at bit 105 (bit 41 of the high word): stall count (4 bits), yield (1), write
+// scoreboard (3), read scoreboard (3), wait mask (6), operand reuse (4). Checked on ptxas's code for
+// tests/timing/mlp: each LDG of sumk_u8 sets its own scoreboard 0-5 and each FADD waits for that of the load
+// it adds.
+uint8_t write_scoreboard(const sass::Instruction& inst) {
+    return static_cast<uint8_t>((inst.hi >> 46) & 7);
+}
+uint8_t wait_mask(const sass::Instruction& inst) {
+    return static_cast<uint8_t>((inst.hi >> 52) & 0x3f);
+}
 
 namespace {
 
@@ -53,7 +58,8 @@ std::vector<SassLoop> sass_loops(const sass::Function& f) {
     std::vector<SassLoop> out;
     for (std::size_t i = 0; i < f.code.size(); ++i) {
         const auto& inst = f.code[i];
-        if (!inst.op || inst.op->flow != sass::Flow::Branch || inst.target < 0 || inst.target > int64_t(inst.offset))
+        if (!inst.op || inst.op->flow != sass::Flow::Branch || inst.target < 0 ||
+            inst.target > int64_t(inst.offset))
             continue;
         std::size_t first = i;
         while (first > 0 && int64_t(f.code[first].offset) > inst.target) --first;

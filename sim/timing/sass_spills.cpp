@@ -20,7 +20,8 @@ std::optional<std::vector<SassLocalAccess>> sass_local_accesses(std::string_view
     return out;
 }
 
-std::optional<std::vector<SassLocalAccess>> sass_local_accesses_of_ptx(std::string_view ptx_text, std::string_view arch,
+std::optional<std::vector<SassLocalAccess>> sass_local_accesses_of_ptx(std::string_view ptx_text,
+                                                                       std::string_view arch,
                                                                        std::string* log) {
     auto cubin = sass::compile_cubin(ptx_text, arch, log);
     if (!cubin) return std::nullopt;

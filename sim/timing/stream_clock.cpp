@@ -36,15 +36,21 @@ double link_us(const device::CopyLink& link, std::uint64_t bytes) {
 
 double CopyModel::copy_us(CopyKind kind, std::uint64_t bytes, bool pinned) const {
     switch (kind) {
-        case CopyKind::host_to_device: return link_us(pinned ? pinned_h2d : pageable_h2d, bytes);
-        case CopyKind::device_to_host: return link_us(pinned ? pinned_d2h : pageable_d2h, bytes);
-        case CopyKind::device_to_device: return link_us(device_to_device, bytes);
-        case CopyKind::host_to_host: return 0;
+        case CopyKind::host_to_device:
+            return link_us(pinned ? pinned_h2d : pageable_h2d, bytes);
+        case CopyKind::device_to_host:
+            return link_us(pinned ? pinned_d2h : pageable_d2h, bytes);
+        case CopyKind::device_to_device:
+            return link_us(device_to_device, bytes);
+        case CopyKind::host_to_host:
+            return 0;
     }
     return 0;
 }
 
-double CopyModel::memset_us(std::uint64_t bytes) const { return link_us(device_to_device, bytes); }
+double CopyModel::memset_us(std::uint64_t bytes) const {
+    return link_us(device_to_device, bytes);
+}
 
 void StreamClock::add_stream(StreamId id, bool blocking) {
     Stream s;
@@ -53,7 +59,9 @@ void StreamClock::add_stream(StreamId id, bool blocking) {
     streams_[id] = s;
 }
 
-void StreamClock::remove_stream(StreamId id) { streams_.erase(id); }
+void StreamClock::remove_stream(StreamId id) {
+    streams_.erase(id);
+}
 
 StreamClock::Stream& StreamClock::stream_state(StreamId id) {
     if (id == legacy_stream) return legacy_;
@@ -86,15 +94,21 @@ Interval StreamClock::schedule(StreamId stream, int engine, double duration_us) 
 int StreamClock::copy_engine(CopyKind kind) const {
     const int n = copies_.copy_engines;
     switch (kind) {
-        case CopyKind::host_to_device: return n >= 1 ? copy0 : compute;
-        case CopyKind::device_to_host: return n >= 2 ? copy1 : (n == 1 ? copy0 : compute);
-        case CopyKind::device_to_device: return n >= 3 ? copy2 : compute;
-        case CopyKind::host_to_host: return -1;
+        case CopyKind::host_to_device:
+            return n >= 1 ? copy0 : compute;
+        case CopyKind::device_to_host:
+            return n >= 2 ? copy1 : (n == 1 ? copy0 : compute);
+        case CopyKind::device_to_device:
+            return n >= 3 ? copy2 : compute;
+        case CopyKind::host_to_host:
+            return -1;
     }
     return compute;
 }
 
-Interval StreamClock::kernel(StreamId stream, double duration_us) { return schedule(stream, compute, duration_us); }
+Interval StreamClock::kernel(StreamId stream, double duration_us) {
+    return schedule(stream, compute, duration_us);
+}
 
 Interval StreamClock::copy(StreamId stream, CopyKind kind, std::uint64_t bytes, bool pinned) {
     return schedule(stream, copy_engine(kind), copies_.copy_us(kind, bytes, pinned));
@@ -104,7 +118,9 @@ Interval StreamClock::memset(StreamId stream, std::uint64_t bytes) {
     return schedule(stream, copy_engine(CopyKind::device_to_device), copies_.memset_us(bytes));
 }
 
-double StreamClock::marker(StreamId stream) { return schedule(stream, -1, 0).end_us; }
+double StreamClock::marker(StreamId stream) {
+    return schedule(stream, -1, 0).end_us;
+}
 
 void StreamClock::wait_until(StreamId stream, double time_us) {
     Stream& s = stream_state(stream);
@@ -124,12 +140,14 @@ double StreamClock::device_end() const {
     return t;
 }
 
-void StreamClock::host_wait(double time_us) { host_us_ = std::max(host_us_, time_us); }
+void StreamClock::host_wait(double time_us) {
+    host_us_ = std::max(host_us_, time_us);
+}
 
 bool StreamClock::host_poll(double time_us) {
     if (time_us <= host_us_) return true;
-    // A poll costs the host about a microsecond, and a loop of polls covers a tenth of what is left each time:
-    // a polling loop ends after a few dozen polls plus one per microsecond at most.
+    // A poll costs the host about a microsecond, and a loop of polls covers a tenth of what is left each
+    // time: a polling loop ends after a few dozen polls plus one per microsecond at most.
     double remaining = time_us - host_us_;
     host_us_ = std::min(time_us, host_us_ + std::max(1.0, 0.1 * remaining));
     return false;

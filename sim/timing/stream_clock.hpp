@@ -43,7 +43,7 @@ struct Interval {
 };
 
 class StreamClock {
-public:
+  public:
     using StreamId = std::uint64_t;  // the cudaStream_t as a number; 0 is the legacy default stream
     static constexpr StreamId legacy_stream = 0;
 
@@ -77,7 +77,7 @@ public:
     // host's time; false advances the host part of the way, as the polling host's own time passes.
     bool host_poll(double time_us);
 
-private:
+  private:
     struct Stream {
         double end_us = 0;
         bool blocking = true;

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "sim/device/device.hpp"
 #include "launch/result.hpp"
+#include "sim/device/device.hpp"
 #include "sim/timing/model.hpp"
 #include "sim/timing/profile.hpp"
 
@@ -27,7 +27,7 @@ struct TimingResult {
     launch::PredictedTiming predicted;  // cycles, time_us, dram_gbps, gflops, bound (short code)
     Prediction detail;
     LaunchProfile profile;
-    std::string text;                   // the report's timing block (several lines)
+    std::string text;  // the report's timing block (several lines)
 };
 
 // Predicts the launch's time from its simulated counts. Call after run_simulated succeeded.

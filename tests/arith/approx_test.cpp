@@ -16,7 +16,7 @@ TEST_CASE("ex2.approx special values, overflow and subnormal results", "[arith][
     CHECK(f32_ex2_approx(0xc3150000u, false) == 0x00000001u);  // 2^-149 (subnormal) without .ftz
     CHECK(f32_ex2_approx(0xc3150000u, true) == 0x00000000u);   // flushed with .ftz
     CHECK(f32_ex2_approx(0x7fc00000u, false) == 0x7fffffffu);
-    CHECK(f32_ex2_approx(0x00000001u, true) == 0x3f800000u);   // subnormal input reads as 0
+    CHECK(f32_ex2_approx(0x00000001u, true) == 0x3f800000u);  // subnormal input reads as 0
 }
 
 TEST_CASE("lg2, rsqrt, sqrt and rcp approx domains", "[arith][approx]") {

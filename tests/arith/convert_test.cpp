@@ -1,4 +1,5 @@
-// tests/arith/convert_test.cpp — hand-computed cvt cases: integer rounding, saturation, f16/bf16/fp8 rounding.
+// tests/arith/convert_test.cpp — hand-computed cvt cases: integer rounding, saturation, f16/bf16/fp8
+// rounding.
 #include <catch2/catch.hpp>
 
 #include "sim/arith/convert.hpp"
@@ -8,7 +9,9 @@ using warpsim::ir::Rounding;
 using warpsim::ir::Type;
 
 namespace {
-uint64_t f2s32(uint32_t f, Rounding r) { return convert(f, Type::f32, Type::s32, r, false, false) & 0xffffffffu; }
+uint64_t f2s32(uint32_t f, Rounding r) {
+    return convert(f, Type::f32, Type::s32, r, false, false) & 0xffffffffu;
+}
 constexpr uint32_t k2p5 = 0x40200000u, kM2p5 = 0xc0200000u, kHalf = 0x3f000000u, kMHalf = 0xbf000000u;
 }  // namespace
 
@@ -41,10 +44,11 @@ TEST_CASE("float -> int saturates; NaN gives 0 or 1 << (bits - 1)", "[arith][cvt
     CHECK(f2s32(0xd01502f9u, Rounding::rzi) == 0x80000000u);  // -1e10 -> INT_MIN
     CHECK(f2s32(0x7fc00000u, Rounding::rzi) == 0);            // NaN -> 0
     CHECK(f2s32(0x7f800000u, Rounding::rzi) == 0x7fffffffu);  // +inf -> INT_MAX
-    CHECK(convert(0xbf800000u, Type::f32, Type::u32, Rounding::rzi, false, false) == 0);  // -1.0 -> 0 unsigned
+    CHECK(convert(0xbf800000u, Type::f32, Type::u32, Rounding::rzi, false, false) ==
+          0);  // -1.0 -> 0 unsigned
     CHECK(convert(0x4f800000u, Type::f32, Type::u32, Rounding::rzi, false, false) == 0xffffffffu);  // 2^32
     CHECK(convert(0x47800000u, Type::f32, Type::u16, Rounding::rni, false, false) == 0xffff);       // 65536
-    CHECK(convert(0x43000000u, Type::f32, Type::s8, Rounding::rni, false, false) == 0x7f);          // 128 -> 127
+    CHECK(convert(0x43000000u, Type::f32, Type::s8, Rounding::rni, false, false) == 0x7f);  // 128 -> 127
     // PTX ISA "Integer Notes": with an f64 source or a 64-bit destination, NaN -> 1 << (bits - 1).
     CHECK((convert(0x7ff8000000000000ull, Type::f64, Type::s32, Rounding::rzi, false, false) & 0xffffffffu) ==
           0x80000000u);
@@ -56,10 +60,13 @@ TEST_CASE("float -> int saturates; NaN gives 0 or 1 << (bits - 1)", "[arith][cvt
 TEST_CASE("int -> int truncates, or clamps with .sat", "[arith][cvt]") {
     CHECK(convert(0x12345u, Type::u32, Type::u16, Rounding::none, false, false) == 0x2345u);
     CHECK(convert(0x12345u, Type::u32, Type::u16, Rounding::none, false, true) == 0xffffu);
-    CHECK(convert(0xffffff80u, Type::s32, Type::s8, Rounding::none, false, true) == 0xffffffffffffff80ull);  // -128
-    CHECK(convert(0xffffff7fu, Type::s32, Type::s8, Rounding::none, false, true) == 0xffffffffffffff80ull);  // -129
-    CHECK(convert(0xffffffffu, Type::s32, Type::u32, Rounding::none, false, true) == 0);          // -1 -> 0
-    CHECK(convert(0xffu, Type::s8, Type::s32, Rounding::none, false, false) == 0xffffffffffffffffull);  // sign-ext
+    CHECK(convert(0xffffff80u, Type::s32, Type::s8, Rounding::none, false, true) ==
+          0xffffffffffffff80ull);  // -128
+    CHECK(convert(0xffffff7fu, Type::s32, Type::s8, Rounding::none, false, true) ==
+          0xffffffffffffff80ull);                                                         // -129
+    CHECK(convert(0xffffffffu, Type::s32, Type::u32, Rounding::none, false, true) == 0);  // -1 -> 0
+    CHECK(convert(0xffu, Type::s8, Type::s32, Rounding::none, false, false) ==
+          0xffffffffffffffffull);  // sign-ext
     CHECK(convert(0xffu, Type::u8, Type::s32, Rounding::none, false, false) == 0xffu);
 }
 
@@ -73,8 +80,9 @@ TEST_CASE("int -> float of 2^24 + 1 in each rounding direction", "[arith][cvt]")
     CHECK(convert(neg, Type::s32, Type::f32, Rounding::rn, false, false) == 0xcb800000u);
     CHECK(convert(neg, Type::s32, Type::f32, Rounding::rm, false, false) == 0xcb800001u);
     CHECK(convert(neg, Type::s32, Type::f32, Rounding::rp, false, false) == 0xcb800000u);
-    CHECK(convert(16777219, Type::u32, Type::f32, Rounding::rn, false, false) == 0x4b800002u);  // tie -> 2^24+4
-    CHECK(convert(70000, Type::u32, Type::f16, Rounding::rn, false, false) == 0x7c00);         // > 65520 -> inf
+    CHECK(convert(16777219, Type::u32, Type::f32, Rounding::rn, false, false) ==
+          0x4b800002u);                                                                 // tie -> 2^24+4
+    CHECK(convert(70000, Type::u32, Type::f16, Rounding::rn, false, false) == 0x7c00);  // > 65520 -> inf
     CHECK(convert(70000, Type::u32, Type::f16, Rounding::rz, false, false) == 0x7bff);
 }
 
@@ -103,11 +111,11 @@ TEST_CASE("cvt.rn.bf16.f32 rounds ties to even", "[arith][cvt][half]") {
     CHECK(f32_to_bf16(0x7f7f8000u, Round::rn) == 0x7f80);  // tie above the largest bf16 -> inf
     CHECK(f32_to_bf16(0x00010000u, Round::rn) == 0x0001);  // bf16 subnormal
     CHECK(bf16_to_f32(0x3f80) == 0x3f800000u);
-    CHECK(bf16_to_f32(0x7f81) == 0x7f810000u);             // NaN bits are shifted as they are (H200)
+    CHECK(bf16_to_f32(0x7f81) == 0x7f810000u);  // NaN bits are shifted as they are (H200)
 }
 
 TEST_CASE("NaN through float -> float conversions", "[arith][cvt][nan]") {
-    CHECK(f32_to_f64(0x7f800001u) == 0x7ff8000020000000ull);       // payload kept, quieted
+    CHECK(f32_to_f64(0x7f800001u) == 0x7ff8000020000000ull);  // payload kept, quieted
     CHECK(f32_to_f64(0xffc00000u) == 0xfff8000000000000ull);
     CHECK(f64_to_f32(0x7ff0000000000123ull, Round::rn) == 0x7fc00000u);  // low payload bits drop out
     CHECK(f64_to_f32(0x7fffffffffffffffull, Round::rn) == 0x7fffffffu);
@@ -115,11 +123,12 @@ TEST_CASE("NaN through float -> float conversions", "[arith][cvt][nan]") {
 }
 
 TEST_CASE("f64 -> f32 rounding, ftz and sat", "[arith][cvt]") {
-    CHECK(f64_to_f32(0x47effffff0000000ull, Round::rn) == 0x7f800000u);  // FLT_MAX + half ulp -> inf (tie, odd)
+    CHECK(f64_to_f32(0x47effffff0000000ull, Round::rn) ==
+          0x7f800000u);  // FLT_MAX + half ulp -> inf (tie, odd)
     CHECK(f64_to_f32(0x47effffff0000000ull, Round::rz) == 0x7f7fffffu);
-    CHECK(f64_to_f32(0x3690000000000000ull, Round::rn) == 0u);           // 2^-150: tie -> 0
+    CHECK(f64_to_f32(0x3690000000000000ull, Round::rn) == 0u);  // 2^-150: tie -> 0
     CHECK(f64_to_f32(0x3690000000000001ull, Round::rn) == 1u);
-    CHECK(f64_to_f32(0x36a0000000000000ull, Round::rn, true) == 0u);     // 2^-149 flushed by .ftz
+    CHECK(f64_to_f32(0x36a0000000000000ull, Round::rn, true) == 0u);  // 2^-149 flushed by .ftz
     CHECK(convert(0x4000000000000000ull, Type::f64, Type::f32, Rounding::rn, false, true) == 0x3f800000u);
     CHECK(convert(0x7ff8000000000000ull, Type::f64, Type::f32, Rounding::rn, false, true) == 0u);  // .sat NaN
 }

@@ -112,12 +112,12 @@ TEST_CASE(".ftz flushes subnormal inputs and results to sign-preserving zero", "
 }
 
 TEST_CASE(".sat clamps to [0, 1] and sends NaN to +0", "[arith][sat]") {
-    CHECK(f32_sat(0x40000000u) == kOne);          // 2 -> 1
-    CHECK(f32_sat(0xbf000000u) == 0u);            // -0.5 -> 0
-    CHECK(f32_sat(0x3f000000u) == 0x3f000000u);   // 0.5 stays
-    CHECK(f32_sat(0x7fffffffu) == 0u);            // NaN -> +0
-    CHECK(f32_sat(0x80000000u) == 0u);            // -0 -> +0
-    CHECK(f16_add(0x3c00, 0x3c00, false, true) == 0x3c00);  // 1 + 1 saturates to 1
+    CHECK(f32_sat(0x40000000u) == kOne);                                   // 2 -> 1
+    CHECK(f32_sat(0xbf000000u) == 0u);                                     // -0.5 -> 0
+    CHECK(f32_sat(0x3f000000u) == 0x3f000000u);                            // 0.5 stays
+    CHECK(f32_sat(0x7fffffffu) == 0u);                                     // NaN -> +0
+    CHECK(f32_sat(0x80000000u) == 0u);                                     // -0 -> +0
+    CHECK(f16_add(0x3c00, 0x3c00, false, true) == 0x3c00);                 // 1 + 1 saturates to 1
     CHECK(f16_fma(0x7c00, 0x0000, 0x3c00, false, true, false) == 0x0000);  // inf * 0 = NaN -> +0
 }
 
@@ -143,7 +143,7 @@ TEST_CASE("min/max NaN and signed-zero rules", "[arith][minmax]") {
     CHECK(f32_min(kOne, nan, false, false) == kOne);
     CHECK(f32_max(nan, kMinusOne, false, false) == kMinusOne);
     CHECK(f32_min(nan, 0xffc00000u, false, false) == kF32CanonicalNaN);
-    CHECK(f32_min(kOne, nan, false, true) == kF32CanonicalNaN);   // .NaN propagates
+    CHECK(f32_min(kOne, nan, false, true) == kF32CanonicalNaN);  // .NaN propagates
     CHECK(f32_max(nan, kOne, false, true) == kF32CanonicalNaN);
     CHECK(f32_min(0x80000000u, 0u, false, false) == 0x80000000u);  // min(-0, +0) = -0
     CHECK(f32_min(0u, 0x80000000u, false, false) == 0x80000000u);
@@ -165,14 +165,14 @@ TEST_CASE("f16 and bf16 arithmetic round to nearest even, with subnormals", "[ar
     CHECK(f16_mul(0x0400, 0x3800, false, false) == 0x0200);  // 2^-14 * 0.5 = 2^-15 (subnormal)
     CHECK(f16_fma(0x3c00, 0x3c00, 0xbc00, false, false, false) == 0x0000);
     CHECK(f16_fma(0xbc00, 0x3c00, 0x0000, false, false, true) == 0x0000);  // relu: -1 -> +0
-    CHECK(bf16_add(0x3f80, 0x3b80) == 0x3f80);  // 1 + 2^-8: tie, even -> 1
-    CHECK(bf16_add(0x3f81, 0x3b80) == 0x3f82);  // tie at an odd LSB rounds up
+    CHECK(bf16_add(0x3f80, 0x3b80) == 0x3f80);                             // 1 + 2^-8: tie, even -> 1
+    CHECK(bf16_add(0x3f81, 0x3b80) == 0x3f82);                             // tie at an odd LSB rounds up
     CHECK(x2(0x3c003c00u, 0x3c000000u, [](uint16_t p, uint16_t q) { return f16_add(p, q, false, false); }) ==
           0x40003c00u);
 }
 
 TEST_CASE("compare and testp", "[arith][compare]") {
-    CHECK(compare(0u, 0x80000000u, Type::f32, CmpOp::eq, false));   // +0 == -0
+    CHECK(compare(0u, 0x80000000u, Type::f32, CmpOp::eq, false));  // +0 == -0
     CHECK_FALSE(compare(0x7fc00000u, kOne, Type::f32, CmpOp::lt, false));
     CHECK(compare(0x7fc00000u, kOne, Type::f32, CmpOp::ltu, false));
     CHECK(compare(0x7fc00000u, kOne, Type::f32, CmpOp::nan, false));
@@ -180,15 +180,15 @@ TEST_CASE("compare and testp", "[arith][compare]") {
     CHECK_FALSE(compare(0x7fc00000u, 0x7fc00000u, Type::f32, CmpOp::ne, false));
     CHECK(compare(0x7fc00000u, 0x7fc00000u, Type::f32, CmpOp::neu, false));
     CHECK_FALSE(compare(0x00000001u, 0u, Type::f32, CmpOp::eq, false));
-    CHECK(compare(0x00000001u, 0u, Type::f32, CmpOp::eq, true));    // ftz: denormal == 0
+    CHECK(compare(0x00000001u, 0u, Type::f32, CmpOp::eq, true));  // ftz: denormal == 0
     CHECK(compare(kMinusOne, kOne, Type::f32, CmpOp::lt, false));
     CHECK(compare(0xbc00, 0x3c00, Type::f16, CmpOp::lt, false));
     CHECK(compare(0xbff0000000000000ull, 0x3ff0000000000000ull, Type::f64, CmpOp::le, false));
-    CHECK(compare(0xffffffffu, 1u, Type::s32, CmpOp::lt, false));   // -1 < 1
+    CHECK(compare(0xffffffffu, 1u, Type::s32, CmpOp::lt, false));  // -1 < 1
     CHECK_FALSE(compare(0xffffffffu, 1u, Type::u32, CmpOp::lo, false));
     CHECK(compare(0xffffffffu, 1u, Type::u32, CmpOp::hi, false));
     CHECK(testp(0x00000001u, Type::f32, TestOp::subnormal));
-    CHECK(testp(0u, Type::f32, TestOp::normal));                    // zero counts as normal
+    CHECK(testp(0u, Type::f32, TestOp::normal));  // zero counts as normal
     CHECK_FALSE(testp(kInf, Type::f32, TestOp::finite));
     CHECK(testp(kInf, Type::f32, TestOp::infinite));
     CHECK(testp(0x7ff8000000000000ull, Type::f64, TestOp::notanumber));

@@ -1,4 +1,5 @@
-// tests/arith/sfu_hardware_test.cpp — compares the arith models with GPU results in tests/hardware/sfu/sfu_results.bin.
+// tests/arith/sfu_hardware_test.cpp — compares the arith models with GPU results in
+// tests/hardware/sfu/sfu_results.bin.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -24,7 +25,8 @@ struct Swept {
     std::vector<unsigned char> data;
     uint64_t out(uint32_t i) const {
         uint64_t v = 0;
-        for (uint32_t b = 0; b < h.out_bytes; ++b) v |= uint64_t(data[size_t(i) * h.out_bytes + b]) << (8 * b);
+        for (uint32_t b = 0; b < h.out_bytes; ++b)
+            v |= uint64_t(data[size_t(i) * h.out_bytes + b]) << (8 * b);
         return v;
     }
 };
@@ -37,7 +39,10 @@ struct SweepFile {
 // Returns false (with `why`) when the file is absent or malformed.
 bool load(const std::string& path, SweepFile& file, std::string& why) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) { why = "not found: " + path; return false; }
+    if (!in) {
+        why = "not found: " + path;
+        return false;
+    }
     const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     size_t pos = 0;
     auto take = [&](void* dst, size_t n) {
@@ -52,10 +57,16 @@ bool load(const std::string& path, SweepFile& file, std::string& why) {
     }
     for (uint32_t k = 0; k < file.header.function_count; ++k) {
         Swept s{};
-        if (!take(&s.h, sizeof s.h)) { why = "truncated function header"; return false; }
+        if (!take(&s.h, sizeof s.h)) {
+            why = "truncated function header";
+            return false;
+        }
         s.h.name[sizeof s.h.name - 1] = '\0';
         s.data.resize(size_t(s.h.count) * s.h.out_bytes);
-        if (!take(s.data.data(), s.data.size())) { why = std::string("truncated data of ") + s.h.name; return false; }
+        if (!take(s.data.data(), s.data.size())) {
+            why = std::string("truncated data of ") + s.h.name;
+            return false;
+        }
         file.functions.push_back(std::move(s));
     }
     return true;
@@ -70,19 +81,27 @@ int64_t ordered(uint64_t bits, int width) {
 
 bool is_nan(uint64_t bits, OutFmt f) {
     switch (f) {
-        case OutFmt::f32: return (bits & 0x7fffffffu) > 0x7f800000u;
-        case OutFmt::f64: return (bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
-        case OutFmt::f16: return (bits & 0x7fffu) > 0x7c00u;
-        case OutFmt::bf16: return (bits & 0x7fffu) > 0x7f80u;
-        default: return false;
+        case OutFmt::f32:
+            return (bits & 0x7fffffffu) > 0x7f800000u;
+        case OutFmt::f64:
+            return (bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+        case OutFmt::f16:
+            return (bits & 0x7fffu) > 0x7c00u;
+        case OutFmt::bf16:
+            return (bits & 0x7fffu) > 0x7f80u;
+        default:
+            return false;
     }
 }
 
 int width_of(OutFmt f) {
     switch (f) {
-        case OutFmt::f32: return 32;
-        case OutFmt::f64: return 64;
-        default: return 16;
+        case OutFmt::f32:
+            return 32;
+        case OutFmt::f64:
+            return 64;
+        default:
+            return 16;
     }
 }
 
@@ -92,7 +111,8 @@ constexpr uint64_t kInfUlp = std::numeric_limits<uint64_t>::max();
 uint64_t ulp_distance(uint64_t a, uint64_t b, OutFmt f) {
     if (f == OutFmt::integer) return a > b ? a - b : b - a;
     if (f == OutFmt::f16x2) {
-        return std::max(ulp_distance(a & 0xffff, b & 0xffff, OutFmt::f16), ulp_distance(a >> 16, b >> 16, OutFmt::f16));
+        return std::max(ulp_distance(a & 0xffff, b & 0xffff, OutFmt::f16),
+                        ulp_distance(a >> 16, b >> 16, OutFmt::f16));
     }
     if (f == OutFmt::f8x2_e4m3 || f == OutFmt::f8x2_e5m2) {
         const auto d8 = [](uint64_t x, uint64_t y) {
@@ -121,11 +141,15 @@ Report compare(const Swept& s, const SfuModel& m) {
         uint64_t ops[3];
         sfu::inputs(s.h.kind, i, ops);
         const uint64_t model = m.model(ops), gpu = s.out(i);
-        if (model == gpu) { ++r.matches; continue; }
+        if (model == gpu) {
+            ++r.matches;
+            continue;
+        }
         if (r.first_mismatch == ~0u) r.first_mismatch = i;
         r.max_ulp = std::max(r.max_ulp, ulp_distance(gpu, model, m.fmt));
         if (m.expect == Expect::documented && !m.bound(ops, gpu, model)) ++r.bound_failures;
-        if (m.expect == Expect::max_ulp && ulp_distance(gpu, model, m.fmt) > uint64_t(m.limit)) ++r.bound_failures;
+        if (m.expect == Expect::max_ulp && ulp_distance(gpu, model, m.fmt) > uint64_t(m.limit))
+            ++r.bound_failures;
     }
     return r;
 }
@@ -145,9 +169,10 @@ std::string describe(const Swept& s, const SfuModel& m, const Report& r) {
     if (r.first_mismatch != ~0u) {
         uint64_t ops[3];
         sfu::inputs(s.h.kind, r.first_mismatch, ops);
-        std::snprintf(line, sizeof line, "  first mismatch #%u: in %llx %llx %llx gpu %llx model %llx", r.first_mismatch,
-                      (unsigned long long)ops[0], (unsigned long long)ops[1], (unsigned long long)ops[2],
-                      (unsigned long long)s.out(r.first_mismatch), (unsigned long long)m.model(ops));
+        std::snprintf(line, sizeof line, "  first mismatch #%u: in %llx %llx %llx gpu %llx model %llx",
+                      r.first_mismatch, (unsigned long long)ops[0], (unsigned long long)ops[1],
+                      (unsigned long long)ops[2], (unsigned long long)s.out(r.first_mismatch),
+                      (unsigned long long)m.model(ops));
         out += line;
     }
     return out;
@@ -171,8 +196,10 @@ bool load_or_warn(SweepFile& file) {
     const std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/hardware/sfu/sfu_results.bin";
     std::string why;
     if (load(path, file, why)) return true;
-    WARN("GPU measurements unavailable (" << why << "): run tests/hardware/sfu/sfu_sweep on a GPU, see "
-         "tests/hardware/sfu/README.md; skipping the hardware comparison");
+    WARN("GPU measurements unavailable ("
+         << why
+         << "): run tests/hardware/sfu/sfu_sweep on a GPU, see "
+            "tests/hardware/sfu/README.md; skipping the hardware comparison");
     return false;
 }
 
@@ -195,11 +222,12 @@ TEST_CASE("exact arith models reproduce the GPU fingerprints of the large sweep"
     }
 }
 
-TEST_CASE("arith models against H200 measurements (tests/hardware/sfu/sfu_results.bin)", "[arith][hardware]") {
+TEST_CASE("arith models against H200 measurements (tests/hardware/sfu/sfu_results.bin)",
+          "[arith][hardware]") {
     SweepFile file;
     if (!load_or_warn(file)) return;
-    std::printf("SFU sweep from %s (sm_%u), %u functions\n", file.header.device_name, file.header.compute_capability,
-                file.header.function_count);
+    std::printf("SFU sweep from %s (sm_%u), %u functions\n", file.header.device_name,
+                file.header.compute_capability, file.header.function_count);
     for (const Swept& s : file.functions) {
         const SfuModel* m = find_model(s.h.name);
         if (!m) {
@@ -211,9 +239,15 @@ TEST_CASE("arith models against H200 measurements (tests/hardware/sfu/sfu_result
         std::printf("%s\n", text.c_str());
         INFO(text);
         switch (m->expect) {
-            case Expect::exact: CHECK(r.matches == s.h.count); break;
-            case Expect::max_ulp: case Expect::documented: CHECK(r.bound_failures == 0); break;
-            case Expect::report_only: break;
+            case Expect::exact:
+                CHECK(r.matches == s.h.count);
+                break;
+            case Expect::max_ulp:
+            case Expect::documented:
+                CHECK(r.bound_failures == 0);
+                break;
+            case Expect::report_only:
+                break;
         }
     }
 }

@@ -11,7 +11,8 @@ using namespace warpsim::check;
 
 namespace {
 
-engine::MemoryEvent shared_access(uint32_t warp, uint32_t pc, engine::MemoryKind kind, uint32_t lane, uint64_t offset) {
+engine::MemoryEvent shared_access(uint32_t warp, uint32_t pc, engine::MemoryKind kind, uint32_t lane,
+                                  uint64_t offset) {
     engine::MemoryEvent e;
     e.site.warp = warp;
     e.site.pc = pc;
@@ -23,7 +24,8 @@ engine::MemoryEvent shared_access(uint32_t warp, uint32_t pc, engine::MemoryKind
     return e;
 }
 
-engine::BarrierEvent bar_sync(uint32_t warp, uint32_t pc, engine::BarrierKind kind = engine::BarrierKind::sync) {
+engine::BarrierEvent bar_sync(uint32_t warp, uint32_t pc,
+                              engine::BarrierKind kind = engine::BarrierKind::sync) {
     engine::BarrierEvent b;
     b.site.warp = warp;
     b.site.pc = pc;
@@ -80,14 +82,16 @@ TEST_CASE("racecheck: accesses after the barrier are concurrent again (write-aft
     CHECK(f.log.findings()[0].parties[0].at.pc == 4);
 }
 
-TEST_CASE("racecheck: atomics do not race with atomics; two lanes of one warp are not checked", "[check][race]") {
+TEST_CASE("racecheck: atomics do not race with atomics; two lanes of one warp are not checked",
+          "[check][race]") {
     RaceFixture f;
     f.race.on_memory(shared_access(0, 1, engine::MemoryKind::atomic, 0, 4));
     f.race.on_memory(shared_access(1, 1, engine::MemoryKind::atomic, 0, 4));
     f.race.on_memory(shared_access(0, 5, engine::MemoryKind::write, 1, 16));
     f.race.on_memory(shared_access(0, 6, engine::MemoryKind::read, 2, 16));
     CHECK(f.log.size() == 0);
-    f.race.on_memory(shared_access(0, 7, engine::MemoryKind::write, 0, 4));  // plain write after warp 1's atomic
+    f.race.on_memory(
+        shared_access(0, 7, engine::MemoryKind::write, 0, 4));  // plain write after warp 1's atomic
     REQUIRE(f.log.size() == 1);
     CHECK(f.log.findings()[0].kind == "race.ww.shared");
 }
@@ -106,7 +110,8 @@ TEST_CASE("racecheck: bar.arrive orders the producer before the consumer, not th
     CHECK(f.log.findings()[0].kind == "race.rw.shared");
 }
 
-TEST_CASE("racecheck: fence then atomic flag hands data to the warp that reads the flag and fences", "[check][race]") {
+TEST_CASE("racecheck: fence then atomic flag hands data to the warp that reads the flag and fences",
+          "[check][race]") {
     RaceFixture f;
     f.race.on_memory(shared_access(0, 1, engine::MemoryKind::write, 0, 64));  // data
     engine::FenceEvent fence;
@@ -180,9 +185,10 @@ TEST_CASE("synccheck: member masks checked lane by lane", "[check][sync]") {
     REQUIRE(log.size() == 1);
     CHECK(log.findings()[0].kind == "sync.warp_mask_mismatch");
     CHECK(log.findings()[0].count == 2);
-    CHECK(log.findings()[0].notes[0] == "warp 0: lanes 16-19,21-31 pass member mask 0xffff0000 (executing lanes "
-                                        "0-31); lanes 20 execute it with a different member mask (lane 20: "
-                                        "0xffff0001)");
+    CHECK(log.findings()[0].notes[0] ==
+          "warp 0: lanes 16-19,21-31 pass member mask 0xffff0000 (executing lanes "
+          "0-31); lanes 20 execute it with a different member mask (lane 20: "
+          "0xffff0001)");
     // Lanes 8..31 finished the kernel and wait at its ret (pc 9): a full mask names them as exited.
     e.site.pc = 2;
     e.member_masks.fill(0xffffffffu);
@@ -194,7 +200,8 @@ TEST_CASE("synccheck: member masks checked lane by lane", "[check][sync]") {
     sync.on_warp_sync(e);
     REQUIRE(log.size() == 2);
     CHECK(log.findings()[1].kind == "sync.warp_mask_exited_lanes");
-    CHECK(log.findings()[1].notes[0].find("executing lanes 0-7; lanes 8-31 have exited at ") != std::string::npos);
+    CHECK(log.findings()[1].notes[0].find("executing lanes 0-7; lanes 8-31 have exited at ") !=
+          std::string::npos);
 }
 
 TEST_CASE("synccheck: threads that exit before a barrier the others pass", "[check][sync]") {
@@ -278,9 +285,11 @@ TEST_CASE("racecheck: byte-disjoint accesses to one word by two warps do not rac
     for (uint64_t word = 0; word < 16; ++word) {
         for (uint32_t warp = 0; warp < 2; ++warp) {
             for (uint64_t b = warp; b < 4; b += 2) {  // warp 0: bytes 0 and 2, warp 1: bytes 1 and 3
-                auto rd = shared_access(warp, 1, engine::MemoryKind::read, static_cast<uint32_t>(b), word * 4 + b);
+                auto rd =
+                    shared_access(warp, 1, engine::MemoryKind::read, static_cast<uint32_t>(b), word * 4 + b);
                 rd.bytes_per_lane = 1;
-                auto wr = shared_access(warp, 2, engine::MemoryKind::write, static_cast<uint32_t>(b), word * 4 + b);
+                auto wr =
+                    shared_access(warp, 2, engine::MemoryKind::write, static_cast<uint32_t>(b), word * 4 + b);
                 wr.bytes_per_lane = 1;
                 f.race.on_memory(rd);
                 f.race.on_memory(wr);
@@ -300,7 +309,8 @@ TEST_CASE("racecheck: a byte written by one warp and read by another still races
     f.race.on_memory(rd);
     REQUIRE(f.log.size() == 1);
     CHECK(f.log.findings()[0].kind == "race.rw.shared");
-    // A 4-byte read of the word holding byte 13 overlaps it: a race too; a 2-byte read of bytes 14-15 does not.
+    // A 4-byte read of the word holding byte 13 overlaps it: a race too; a 2-byte read of bytes 14-15 does
+    // not.
     RaceFixture g;
     g.race.on_memory(wr);
     auto half = shared_access(1, 3, engine::MemoryKind::read, 5, 14);

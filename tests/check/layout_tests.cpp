@@ -39,7 +39,8 @@ TEST_CASE("shared layout: offsets, 2-D indices and the dynamic array", "[check][
     CHECK(ctx.shared_name(86).empty());  // alignment padding
 }
 
-TEST_CASE("shared layout after the driver's 1 KB reservation: every offset moves up by 1024", "[check][layout]") {
+TEST_CASE("shared layout after the driver's 1 KB reservation: every offset moves up by 1024",
+          "[check][layout]") {
     const char* ptx = R"(
 .version 8.0
 .target sm_90

@@ -16,7 +16,9 @@ using namespace warpsim;
 
 namespace {
 
-std::string path_of(const std::string& rel) { return std::string(WARPSIM_SOURCE_DIR) + "/" + rel; }
+std::string path_of(const std::string& rel) {
+    return std::string(WARPSIM_SOURCE_DIR) + "/" + rel;
+}
 
 check::CheckResult run_check(const std::string& spec) {
     auto p = session::prepare(path_of(spec));
@@ -94,19 +96,19 @@ TEST_CASE("planted: a shuffle whose mask names lanes that do not execute it", "[
     auto after = run_check("tests/check/data/shfl_after_return.json");
     INFO(kinds(after));
     REQUIRE(after.log.size() == 1);
-    // n = 40: warp 1 keeps lanes 0..7 (threads 32..39); lanes 8..31 took the early return (planted.cu line 17)
-    // to the kernel's closing brace, line 21, where they wait only to exit.
+    // n = 40: warp 1 keeps lanes 0..7 (threads 32..39); lanes 8..31 took the early return (planted.cu line
+    // 17) to the kernel's closing brace, line 21, where they wait only to exit.
     CHECK(after.log.findings()[0].kind == "sync.warp_mask_exited_lanes");
-    CHECK(after.log.findings()[0].notes[0].find("executing lanes 0-7; lanes 8-31 have exited at planted.cu:21 (") !=
-          std::string::npos);
+    CHECK(after.log.findings()[0].notes[0].find(
+              "executing lanes 0-7; lanes 8-31 have exited at planted.cu:21 (") != std::string::npos);
 }
 
 TEST_CASE("planted: per-lane member masks of a grouped shuffle", "[check][planted]") {
     auto r = run_check("tests/check/data/shfl_group_mask.json");
     INFO(kinds(r));
     // planted.cu line 70: mask = 0xffff << (lane / 16). Lanes 0..15 pass 0x0000ffff (their own group: right);
-    // lanes 16..31 pass 0xffff << 1 = 0x0001fffe, lanes 1..16: lanes 17..31 are not in the mask they pass, and
-    // it names lanes 1..15, which pass 0x0000ffff. Two warps in each of two blocks.
+    // lanes 16..31 pass 0xffff << 1 = 0x0001fffe, lanes 1..16: lanes 17..31 are not in the mask they pass,
+    // and it names lanes 1..15, which pass 0x0000ffff. Two warps in each of two blocks.
     REQUIRE(r.log.size() == 2);
     const auto* self = find_kind(r, "sync.warp_mask_excludes_self");
     const auto* other = find_kind(r, "sync.warp_mask_mismatch");
@@ -114,14 +116,16 @@ TEST_CASE("planted: per-lane member masks of a grouped shuffle", "[check][plante
     REQUIRE(other);
     CHECK(self->count == 4);
     CHECK(other->count == 4);
-    CHECK(self->notes[0] == "warp 0: lanes 16-31 pass member mask 0x0001fffe (executing lanes 0-31); lanes 17-31 "
-                            "are not in the mask");
-    CHECK(other->notes[0].find("lanes 16-31 pass member mask 0x0001fffe (executing lanes 0-31); lanes 1-15 execute "
-                               "it with a different member mask (lane 1: 0x0000ffff)") != std::string::npos);
+    CHECK(self->notes[0] ==
+          "warp 0: lanes 16-31 pass member mask 0x0001fffe (executing lanes 0-31); lanes 17-31 "
+          "are not in the mask");
+    CHECK(other->notes[0].find(
+              "lanes 16-31 pass member mask 0x0001fffe (executing lanes 0-31); lanes 1-15 execute "
+              "it with a different member mask (lane 1: 0x0000ffff)") != std::string::npos);
     // The shuffle is planted.cu line 72, __shfl_xor_sync inlined there: planted.ptx line 490, shfl.sync.bfly,
-    // after `.loc 2 449 9, function_name $L__info_string1, inlined_at 1 72 5`. compute-sanitizer's synccheck on
-    // the H200 reports it "at __shfl_xor_sync(...) in sm_30_intrinsics.hpp:449", device frame planted.cu:72,
-    // first thread (16,0,0) of block (0,0,0) (tests/hardware/h200/sanitizer_planted.txt).
+    // after `.loc 2 449 9, function_name $L__info_string1, inlined_at 1 72 5`. compute-sanitizer's synccheck
+    // on the H200 reports it "at __shfl_xor_sync(...) in sm_30_intrinsics.hpp:449", device frame
+    // planted.cu:72, first thread (16,0,0) of block (0,0,0) (tests/hardware/h200/sanitizer_planted.txt).
     CHECK(r.ctx.ptx_line(self->parties[0].at) == 490);
     CHECK(r.ctx.cuda_line(self->parties[0].at) == 72);
     CHECK(r.ctx.where(self->parties[0].at) ==
@@ -142,7 +146,8 @@ TEST_CASE("planted: __syncwarp() whose mask names lanes that returned", "[check]
     CHECK(r.ctx.ptx_line(f.parties[0].at) == 537);  // planted.ptx: bar.warp.sync -1 (inlined __syncwarp)
     CHECK(f.parties[0].thread == std::array<uint32_t, 3>{32, 0, 0});
     CHECK(f.notes[0].rfind("warp 1: member mask 0xffffffff, executing lanes 0-7; lanes 8-31 have exited at "
-                           "planted.cu:83 (", 0) == 0);
+                           "planted.cu:83 (",
+                           0) == 0);
 }
 
 TEST_CASE("planted: half of a shared tile read before anyone wrote it", "[check][planted]") {
@@ -163,7 +168,9 @@ TEST_CASE("planted: a tiled loop with one barrier per iteration", "[check][plant
     // planted.cu: line 40 writes tile[t], line 42 reads tile[(t + 32) % blockDim.x].
     CHECK(r.ctx.cuda_line(war->parties[0].at) == 40);
     CHECK(r.ctx.cuda_line(war->parties[1].at) == 42);
-    CHECK(war->fix == "add __syncthreads() at the end of the loop iteration: after line 42 and before line 40 runs again");
+    CHECK(
+        war->fix ==
+        "add __syncthreads() at the end of the loop iteration: after line 42 and before line 40 runs again");
     CHECK(r.log.count(check::Tool::racecheck) == r.log.size());
 }
 
@@ -195,26 +202,29 @@ TEST_CASE("planted: two CTAs of a cluster exchange through distributed shared me
     CHECK(r.ctx.cuda_line(f.parties[0].at) == 17);
     CHECK(r.ctx.cuda_line(f.parties[1].at) == 18);
     CHECK(f.parties[0].what == "write");
-    // CTAs take turns in rank order, warps in warp order. At the first cluster.sync() block 1's warp 1 arrives
-    // last; the phase completes and that warp runs on in the same turn: it writes block 0's buf[32..63] and
-    // reads its own buf[32..63] (written only by itself so far). Next round, block 0's warp 0 writes block 1's
-    // buf[0..31] (nobody read those yet) and reads its own buf[0..31]; block 0's warp 1 writes block 1's
-    // buf[32..63], which block 1's warp 1 read with nothing ordering the two: the first hazard, write by
-    // thread 32 of block (0,0,0) after a read by thread 32 of block (1,0,0), on buf[32] (byte 128). Then its
-    // read of its own buf[32..63] meets block 1's write (read-after-write), and block 1's warp 0 does the same
-    // against block 0's warp 0: 4 warps x 32 hazards, one word each, all on one pair of lines.
+    // CTAs take turns in rank order, warps in warp order. At the first cluster.sync() block 1's warp 1
+    // arrives last; the phase completes and that warp runs on in the same turn: it writes block 0's
+    // buf[32..63] and reads its own buf[32..63] (written only by itself so far). Next round, block 0's warp 0
+    // writes block 1's buf[0..31] (nobody read those yet) and reads its own buf[0..31]; block 0's warp 1
+    // writes block 1's buf[32..63], which block 1's warp 1 read with nothing ordering the two: the first
+    // hazard, write by thread 32 of block (0,0,0) after a read by thread 32 of block (1,0,0), on buf[32]
+    // (byte 128). Then its read of its own buf[32..63] meets block 1's write (read-after-write), and block
+    // 1's warp 0 does the same against block 0's warp 0: 4 warps x 32 hazards, one word each, all on one pair
+    // of lines.
     CHECK(f.parties[0].block == std::array<uint32_t, 3>{0, 0, 0});
     CHECK(f.parties[1].block == std::array<uint32_t, 3>{1, 0, 0});
     CHECK(f.parties[0].thread == std::array<uint32_t, 3>{32, 0, 0});
     CHECK(f.parties[1].thread == std::array<uint32_t, 3>{32, 0, 0});
     CHECK(f.count == 128);
-    CHECK(f.title == "Race between a write and a read of shared memory by threads of blocks (1,0,0) and (0,0,0) of "
-                     "one cluster");
+    CHECK(f.title ==
+          "Race between a write and a read of shared memory by threads of blocks (1,0,0) and (0,0,0) of "
+          "one cluster");
     CHECK(f.address == 1024u + 128u);  // buf[32], after the block's 1 KB reserved by the driver
     CHECK(f.variable == "buf[32] (in 4-byte elements)");
-    CHECK(f.fix == "add cluster.sync() (barrier.cluster.arrive and barrier.cluster.wait) between line 17 and line 18");
-    // With the cluster barrier between the write (line 30) and the read (line 32) nothing is found, by any tool
-    // (initcheck counts the partner's DSMEM writes as writes of the owner's buf).
+    CHECK(f.fix ==
+          "add cluster.sync() (barrier.cluster.arrive and barrier.cluster.wait) between line 17 and line 18");
+    // With the cluster barrier between the write (line 30) and the read (line 32) nothing is found, by any
+    // tool (initcheck counts the partner's DSMEM writes as writes of the owner's buf).
     auto fixed = run_check("tests/check/data/dsmem_exchange.json");
     INFO(kinds(fixed));
     CHECK(fixed.log.size() == 0);
@@ -253,10 +263,11 @@ TEST_CASE("clean corpus: no findings", "[check][corpus]") {
         if (spec.find("tests/specs/cluster_ring_4.json") != std::string::npos) {
             // cluster_ring (tests/ptx/clusters.cu) has a real race: thread 0 of each CTA stores into its
             // predecessor's inbox with st.shared::cluster (line 51) and then arrives with
-            // barrier.cluster.arrive.relaxed; the predecessor reads its inbox (line 65) after barrier.cluster.wait.
-            // A .relaxed arrival orders nothing before it (PTX ISA, barrier.cluster), and the fence.acq_rel.cluster
-            // comes after the arrival, so nothing orders the store before the read. One inbox word per CTA, 8 CTAs:
-            // 8 occurrences. (The atom.shared::cluster on rank 0's counter is strong: no plain write, no race.)
+            // barrier.cluster.arrive.relaxed; the predecessor reads its inbox (line 65) after
+            // barrier.cluster.wait. A .relaxed arrival orders nothing before it (PTX ISA, barrier.cluster),
+            // and the fence.acq_rel.cluster comes after the arrival, so nothing orders the store before the
+            // read. One inbox word per CTA, 8 CTAs: 8 occurrences. (The atom.shared::cluster on rank 0's
+            // counter is strong: no plain write, no race.)
             REQUIRE(r->log.size() == 1);
             const auto& f = r->log.findings()[0];
             CHECK(f.kind == "race.rw.dsmem");
@@ -272,7 +283,8 @@ TEST_CASE("clean corpus: no findings", "[check][corpus]") {
     CHECK(checked > 140);
 }
 
-TEST_CASE("racecheck per byte: warps that own different bytes of a shared word do not race", "[check][race][bytes]") {
+TEST_CASE("racecheck per byte: warps that own different bytes of a shared word do not race",
+          "[check][race][bytes]") {
     // tests/check/data/byte_bins.ptx: thread t (warp w, lane l) adds 1 four times to byte l * 8 + w, so warps
     // w..w+3 share each 4-byte word without a barrier; a per-word checker reported write-after-write there.
     auto clean = run_check("tests/check/data/byte_bins.json");
@@ -289,8 +301,9 @@ TEST_CASE("racecheck per byte: warps that own different bytes of a shared word d
     REQUIRE(run->final_buffers.size() >= 1);
     REQUIRE(run->final_buffers[0].size() == 256);
     for (uint8_t v : run->final_buffers[0]) CHECK(v == 4);
-    // Two warps on one byte (warps w and w ^ 1 both own byte l * 8 + (w & 6)) is still a race, write-after-write
-    // between the store of the loop (line 37) and the one that zeroes the byte (line 32) or itself.
+    // Two warps on one byte (warps w and w ^ 1 both own byte l * 8 + (w & 6)) is still a race,
+    // write-after-write between the store of the loop (line 37) and the one that zeroes the byte (line 32) or
+    // itself.
     auto racy = run_check("tests/check/data/byte_bins_shared.json");
     INFO(kinds(racy));
     CHECK(racy.log.count(check::Tool::racecheck) == 1);

@@ -16,7 +16,9 @@ using namespace warpsim;
 
 namespace {
 
-std::string path_of(const std::string& rel) { return std::string(WARPSIM_SOURCE_DIR) + "/" + rel; }
+std::string path_of(const std::string& rel) {
+    return std::string(WARPSIM_SOURCE_DIR) + "/" + rel;
+}
 
 session::PreparedLaunch prepare(const std::string& spec) {
     auto p = session::prepare(path_of(spec));
@@ -39,13 +41,16 @@ std::vector<float> floats(const check::BufferSnapshot& b) {
 }
 
 // The output of reverse_blocks (4096 elements, blocks of 256, in = iota): out[b*256 + t] = b*256 + 255 - t.
-float reversed(size_t i) { return static_cast<float>(i / 256 * 256 + 255 - i % 256); }
+float reversed(size_t i) {
+    return static_cast<float>(i / 256 * 256 + 255 - i % 256);
+}
 
 // Output buffer (args[1]) of reverse_blocks_nosync_4096 with `seed`, run on `workers` host threads.
 std::vector<uint8_t> nosync_output(const session::PreparedLaunch& p, uint64_t seed, uint32_t workers) {
     auto preset = device::load_preset("h200");
     REQUIRE(preset);
-    auto setup = session::setup_launch(p, preset.value(), session::kernel_registers(p, preset.value()).registers);
+    auto setup =
+        session::setup_launch(p, preset.value(), session::kernel_registers(p, preset.value()).registers);
     INFO((setup ? "" : setup.error()));
     REQUIRE(setup.ok());
     setup->cfg.schedule_seed = seed;
@@ -77,18 +82,18 @@ TEST_CASE("schedules: reverse_blocks without its barrier gives different buffers
     options.schedules = 8;
     auto r = run_check(p, options);
     REQUIRE(r.schedules.size() == 8);
-    // Schedule 0 is the engine's own order: each warp of a block runs to its end (about 20 instructions, inside
-    // one quantum) before the next starts, in warp order. Warp w reads s[255 - t], the slots of warp 7 - w,
-    // which are written already exactly when 7 - w < w: threads t >= 128 read their value, threads t < 128 read
-    // the zero the simulator starts every block's shared memory with.
+    // Schedule 0 is the engine's own order: each warp of a block runs to its end (about 20 instructions,
+    // inside one quantum) before the next starts, in warp order. Warp w reads s[255 - t], the slots of warp 7
+    // - w, which are written already exactly when 7 - w < w: threads t >= 128 read their value, threads t <
+    // 128 read the zero the simulator starts every block's shared memory with.
     const auto first = floats(r.schedules[0].buffers[1]);
     REQUIRE(first.size() == 4096);
     for (size_t i = 0; i < first.size(); ++i) {
         INFO("element " << i);
         REQUIRE(first[i] == (i % 256 >= 128 ? reversed(i) : 0.0f));
     }
-    // Every order is legal: a thread reads either the slot's initial zero or the value its owner writes, never
-    // anything else; and at least one order differs from schedule 0.
+    // Every order is legal: a thread reads either the slot's initial zero or the value its owner writes,
+    // never anything else; and at least one order differs from schedule 0.
     bool any_differs = false;
     for (const auto& run : r.schedules) {
         REQUIRE_FALSE(run.error);
@@ -144,8 +149,9 @@ TEST_CASE("schedule seeds: a seed's results do not depend on the host worker cou
 
 TEST_CASE("schedule seeds: racecheck's findings are the same under every order", "[check][schedules]") {
     // Happens-before, not the order the simulator ran: the same kinds at the same instruction pairs.
-    for (const char* spec : {"examples/specs/reverse_blocks_nosync_4096.json", "tests/check/data/tile_loop_one_sync.json",
-                             "tests/check/data/global_flag_no_sync.json", "examples/specs/reverse_blocks_4096.json"}) {
+    for (const char* spec :
+         {"examples/specs/reverse_blocks_nosync_4096.json", "tests/check/data/tile_loop_one_sync.json",
+          "tests/check/data/global_flag_no_sync.json", "examples/specs/reverse_blocks_4096.json"}) {
         const auto p = prepare(spec);
         check::CheckOptions options;
         options.memcheck = options.synccheck = options.initcheck = false;

@@ -20,9 +20,13 @@ int main(int argc, char** argv) {
     }
     try {
         warpsim::Module module = warpsim::Module::load(argv[1]);
-        warpsim::Launch launch{"vecAdd", 4, 256, 0,
-                               {warpsim::Arg::buffer(a), warpsim::Arg::buffer(b),
-                                warpsim::Arg::zeros(warpsim::Type::f32, n), warpsim::Arg::scalar<int32_t>(n)}};
+        warpsim::Launch launch{
+            "vecAdd",
+            4,
+            256,
+            0,
+            {warpsim::Arg::buffer(a), warpsim::Arg::buffer(b), warpsim::Arg::zeros(warpsim::Type::f32, n),
+             warpsim::Arg::scalar<int32_t>(n)}};
         warpsim::Result r = warpsim::run(module, launch);
         if (!r.ok()) {
             std::fprintf(stderr, "launch failed: %s %s\n", r.error.c_str(), r.error_message.c_str());

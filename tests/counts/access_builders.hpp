@@ -19,15 +19,18 @@ inline WarpAccess make_access(AccessSpace space, AccessKind kind, uint8_t bytes,
     a.kind = kind;
     a.bytes_per_lane = bytes;
     a.active_mask = mask;
-    for (uint32_t i = 0; i < 32; ++i) a.addr[i] = (mask >> i & 1u) ? address(i) : 0x5555000000ull + 4096ull * i;
+    for (uint32_t i = 0; i < 32; ++i)
+        a.addr[i] = (mask >> i & 1u) ? address(i) : 0x5555000000ull + 4096ull * i;
     return a;
 }
 
-inline WarpAccess global_load(uint8_t bytes, uint32_t mask, const std::function<uint64_t(uint32_t)>& address) {
+inline WarpAccess global_load(uint8_t bytes, uint32_t mask,
+                              const std::function<uint64_t(uint32_t)>& address) {
     return make_access(AccessSpace::global, AccessKind::load, bytes, mask, address);
 }
 
-inline WarpAccess shared_load(uint8_t bytes, uint32_t mask, const std::function<uint64_t(uint32_t)>& address) {
+inline WarpAccess shared_load(uint8_t bytes, uint32_t mask,
+                              const std::function<uint64_t(uint32_t)>& address) {
     return make_access(AccessSpace::shared, AccessKind::load, bytes, mask, address);
 }
 

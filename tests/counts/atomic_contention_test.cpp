@@ -39,7 +39,9 @@ TEST_CASE("atomic contention: one request per region, its cost the longest of la
     }
     SECTION("a whole warp on one float word: 32 x 1760 ps") {
         AtomicContention c;
-        c.add(atomic(~0u, [](uint32_t) { return kBase + 64; }, true), false, cost);
+        c.add(atomic(
+                  ~0u, [](uint32_t) { return kBase + 64; }, true),
+              false, cost);
         CHECK(c.summary().busiest_ps == 56320);
     }
     SECTION("32 consecutive words: 4 sectors x 660 ps") {
@@ -70,7 +72,9 @@ TEST_CASE("atomic contention: one request per region, its cost the longest of la
     }
     SECTION("a combined warp-wide reduction: one update") {
         AtomicContention c;
-        c.add(atomic(~0u, [](uint32_t) { return kBase; }, false, AccessKind::reduction), true, cost);
+        c.add(atomic(
+                  ~0u, [](uint32_t) { return kBase; }, false, AccessKind::reduction),
+              true, cost);
         CHECK(c.summary().busiest_ps == 740);
         CHECK(c.summary().max_same_word == 1);
     }
@@ -85,9 +89,9 @@ TEST_CASE("atomic contention: one request per region, its cost the longest of la
 TEST_CASE("atomic contention: workers merge by summing regions, in any order") {
     const AtomicCost cost;
     AtomicContention a, b, ab, ba;
-    a.add(atomic(~0u, [](uint32_t) { return kBase; }), false, cost);               // 23680 at region 0
-    b.add(atomic(~0u, [](uint32_t i) { return kBase + 4 * i; }), false, cost);     // 2640 at region 0
-    b.add(atomic(~0u, [](uint32_t) { return kBase + 4096; }), false, cost);        // 23680 at region 8
+    a.add(atomic(~0u, [](uint32_t) { return kBase; }), false, cost);            // 23680 at region 0
+    b.add(atomic(~0u, [](uint32_t i) { return kBase + 4 * i; }), false, cost);  // 2640 at region 0
+    b.add(atomic(~0u, [](uint32_t) { return kBase + 4096; }), false, cost);     // 23680 at region 8
     ab.merge(a);
     ab.merge(b);
     ba.merge(b);
@@ -101,12 +105,14 @@ TEST_CASE("atomic contention: workers merge by summing regions, in any order") {
     }
 }
 
-TEST_CASE("atomic contention: KernelCounters feeds global atomics and reductions, not loads or shared atomics") {
+TEST_CASE(
+    "atomic contention: KernelCounters feeds global atomics and reductions, not loads or shared atomics") {
     auto one_word = [](uint32_t) { return kBase + 1024; };
     SECTION("an address equal in every lane at run time is 32 updates") {
         KernelCounters k(CountsConfig{});
         k.on_access(atomic(~0u, [](uint32_t) { return kBase; }));
-        k.on_access(make_access(AccessSpace::global, AccessKind::load, 4, ~0u, [](uint32_t) { return kBase; }));
+        k.on_access(
+            make_access(AccessSpace::global, AccessKind::load, 4, ~0u, [](uint32_t) { return kBase; }));
         k.on_access(make_access(AccessSpace::shared, AccessKind::atomic, 4, ~0u, [](uint32_t) { return 0; }));
         k.on_access(atomic(~0u, one_word, false, AccessKind::reduction));
         const auto s = k.atomic_contention();

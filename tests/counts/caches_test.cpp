@@ -1,4 +1,5 @@
-// tests/counts/caches_test.cpp — hit/miss sequences of the sectored LRU cache and the L2/DRAM footprint model.
+// tests/counts/caches_test.cpp — hit/miss sequences of the sectored LRU cache and the L2/DRAM footprint
+// model.
 #include <catch2/catch.hpp>
 
 #include "sim/counts/footprint.hpp"
@@ -10,9 +11,9 @@ TEST_CASE("tiny sectored cache: sector misses under a tag hit, LRU eviction", "[
     // 512 bytes, 2 ways, 128-byte lines: 2 sets. Sector s is in line s/4, set (s/4) % 2.
     SectoredCache c(CacheGeometry{512, 2, 128, 32});
     REQUIRE(c.sets() == 2);
-    CHECK_FALSE(c.access(0, true));   // line 0 (set 0): cold miss
-    CHECK(c.access(0, true));         // hit
-    CHECK_FALSE(c.access(1, true));   // same line, other sector: sector miss
+    CHECK_FALSE(c.access(0, true));  // line 0 (set 0): cold miss
+    CHECK(c.access(0, true));        // hit
+    CHECK_FALSE(c.access(1, true));  // same line, other sector: sector miss
     CHECK(c.access(1, true));
     CHECK_FALSE(c.access(8, true));   // line 2, set 0: second way
     CHECK_FALSE(c.access(4, true));   // line 1, set 1: does not disturb set 0
@@ -21,7 +22,7 @@ TEST_CASE("tiny sectored cache: sector misses under a tag hit, LRU eviction", "[
     CHECK_FALSE(c.access(0, true));   // line 0 was evicted; now evicts line 4 (LRU after line 2's refresh)
     CHECK(c.access(8, true));
     CHECK_FALSE(c.access(16, true));
-    CHECK(c.access(4, true));         // set 1 untouched throughout
+    CHECK(c.access(4, true));  // set 1 untouched throughout
 }
 
 TEST_CASE("no-allocate lookups never fill the cache; invalidate_all empties it", "[counts][cache]") {
@@ -29,7 +30,7 @@ TEST_CASE("no-allocate lookups never fill the cache; invalidate_all empties it",
     CHECK_FALSE(c.access(40, false));
     CHECK_FALSE(c.access(40, true));  // the no-allocate miss left nothing behind
     CHECK(c.access(40, true));
-    CHECK(c.access(40, false));       // a present sector hits without allocating
+    CHECK(c.access(40, false));  // a present sector hits without allocating
     c.invalidate_all();
     CHECK_FALSE(c.access(40, true));
     CHECK(c.access(40, true));
@@ -64,8 +65,11 @@ TEST_CASE("footprint: distinct sectors, union on merge", "[counts][footprint]") 
     }
 }
 
-TEST_CASE("DRAM estimate: one miss per distinct sector within capacity, streaming past it", "[counts][footprint]") {
-    const auto model = [](uint64_t l2, bool granule64, uint64_t retained) { return DramModel{l2, granule64, retained}; };
+TEST_CASE("DRAM estimate: one miss per distinct sector within capacity, streaming past it",
+          "[counts][footprint]") {
+    const auto model = [](uint64_t l2, bool granule64, uint64_t retained) {
+        return DramModel{l2, granule64, retained};
+    };
     // 4 distinct sectors read 8 times in all, L2 of 100 sectors: 4 misses.
     auto d = estimate_dram({4, 0, 4, 2}, 8, 0, model(100, false, 0));
     CHECK(d.read_sectors == 4);
@@ -79,7 +83,8 @@ TEST_CASE("DRAM estimate: one miss per distinct sector within capacity, streamin
 }
 
 TEST_CASE("DRAM estimate: 64-byte read granule and dirty data left in L2", "[counts][footprint]") {
-    // One sector of each of 10 lines: 10 distinct sectors in 10 distinct 64-byte blocks -> 20 sectors fetched.
+    // One sector of each of 10 lines: 10 distinct sectors in 10 distinct 64-byte blocks -> 20 sectors
+    // fetched.
     SectorFootprint f;
     for (uint64_t line = 0; line < 10; ++line) f.add_read(line * 4);
     const auto t = f.totals();

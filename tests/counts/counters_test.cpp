@@ -38,7 +38,8 @@ CountsConfig tiny_config() {
 }
 }  // namespace
 
-TEST_CASE("instruction counts: predicated-off lanes are issued threads but not pred_on", "[counts][counters]") {
+TEST_CASE("instruction counts: predicated-off lanes are issued threads but not pred_on",
+          "[counts][counters]") {
     KernelCounters k;
     k.on_instruction(0, 5, kAll, 0x0000ffffu);
     k.on_instruction(0, 5, 0xffu, 0xffu);
@@ -60,11 +61,12 @@ TEST_CASE("metric table: required names present, ncu list excludes warpsim-only 
     const std::set<std::string> unique(names.begin(), names.end());
     CHECK(unique.size() == names.size());
     for (const char* required :
-         {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+         {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+          "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", "smsp__inst_executed_op_local_st.sum",
-          "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
-          "dram__bytes_read.sum", "dram__bytes_write.sum"})
+          "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum",
+          "lts__t_sectors_srcunit_tex_op_write.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"})
         CHECK(unique.count(required) == 1);
     for (const auto& n : names) CHECK(n.rfind("warpsim__", 0) == std::string::npos);
     const auto m = KernelCounters().metrics();
@@ -74,15 +76,17 @@ TEST_CASE("metric table: required names present, ncu list excludes warpsim-only 
 
 TEST_CASE("global requests, sectors and ideal sectors per op and per line", "[counts][counters]") {
     KernelCounters k(tiny_config());
-    k.on_access(with_pc(global_load(4, kAll, [](uint32_t i) { return kBase + 8ull * i; }), 3));  // 8 sectors
-    k.on_access(with_pc(global_load(4, 0xffu, [](uint32_t i) { return kBase + 4ull * i; }), 3)); // 1 sector
-    auto st = make_access(AccessSpace::global, AccessKind::store, 16, kAll, [](uint32_t i) { return kBase + 16ull * i; });
+    k.on_access(with_pc(global_load(4, kAll, [](uint32_t i) { return kBase + 8ull * i; }), 3));   // 8 sectors
+    k.on_access(with_pc(global_load(4, 0xffu, [](uint32_t i) { return kBase + 4ull * i; }), 3));  // 1 sector
+    auto st = make_access(AccessSpace::global, AccessKind::store, 16, kAll,
+                          [](uint32_t i) { return kBase + 16ull * i; });
     st.pc = 4;
     k.on_access(st);  // 16 sectors
-    auto red = make_access(AccessSpace::global, AccessKind::reduction, 4, kAll, [](uint32_t) { return kBase; });
+    auto red =
+        make_access(AccessSpace::global, AccessKind::reduction, 4, kAll, [](uint32_t) { return kBase; });
     red.pc = 6;
     red.redux_op = true;  // a 32-bit integer add at one address: ptxas combines the warp (see rmw_sectors)
-    k.on_access(red);  // 1 sector, 1 ideal (4 distinct bytes)
+    k.on_access(red);     // 1 sector, 1 ideal (4 distinct bytes)
     CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 2);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 9);
     CHECK(metric(k, "warpsim__ideal_sectors_global_op_ld.sum") == 5);
@@ -105,11 +109,14 @@ TEST_CASE("global requests, sectors and ideal sectors per op and per line", "[co
 
 TEST_CASE("shared metrics: wavefronts, conflicts and the worst way per line", "[counts][counters]") {
     KernelCounters k;
-    k.on_access(with_pc(shared_load(4, kAll, [](uint32_t i) { return 128ull * i; }), 7));  // 32 wf, 31 conflicts
+    k.on_access(
+        with_pc(shared_load(4, kAll, [](uint32_t i) { return 128ull * i; }), 7));  // 32 wf, 31 conflicts
     k.on_access(with_pc(shared_load(4, kAll, [](uint32_t i) { return 132ull * i; }), 7));  // 1 wf
-    auto st = make_access(AccessSpace::shared, AccessKind::store, 8, kAll, [](uint32_t i) { return 8ull * i; });
+    auto st =
+        make_access(AccessSpace::shared, AccessKind::store, 8, kAll, [](uint32_t i) { return 8ull * i; });
     k.on_access(st);  // 2 wf, 0 conflicts
-    auto atom = make_access(AccessSpace::shared, AccessKind::atomic, 4, kAll, [](uint32_t i) { return 8ull * i; });
+    auto atom =
+        make_access(AccessSpace::shared, AccessKind::atomic, 4, kAll, [](uint32_t i) { return 8ull * i; });
     k.on_access(atom);  // stride 2 words: 2 wf, 1 conflict
     CHECK(metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 33);
     CHECK(metric(k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") == 31);
@@ -130,13 +137,16 @@ TEST_CASE("shared metrics: wavefronts, conflicts and the worst way per line", "[
 
 TEST_CASE("L1: loads allocate, stores and .cg loads do not, each block starts cold", "[counts][l1]") {
     KernelCounters k(tiny_config());
-    const auto row = global_load(4, kAll, [](uint32_t i) { return kBase + 4ull * i; });  // sectors 0..3 of a line
+    const auto row =
+        global_load(4, kAll, [](uint32_t i) { return kBase + 4ull * i; });  // sectors 0..3 of a line
     k.on_block_begin(0, 0);
     k.on_access(row);  // 4 misses
     k.on_access(row);  // 4 hits
-    auto st = make_access(AccessSpace::global, AccessKind::store, 4, kAll, [](uint32_t i) { return kBase + 512 + 4ull * i; });
+    auto st = make_access(AccessSpace::global, AccessKind::store, 4, kAll,
+                          [](uint32_t i) { return kBase + 512 + 4ull * i; });
     k.on_access(st);
-    k.on_access(global_load(4, kAll, [](uint32_t i) { return kBase + 512 + 4ull * i; }));  // 4 misses: no allocate
+    k.on_access(
+        global_load(4, kAll, [](uint32_t i) { return kBase + 512 + 4ull * i; }));  // 4 misses: no allocate
     auto cg = global_load(4, kAll, [](uint32_t i) { return kBase + 1024 + 4ull * i; });
     cg.caches_in_l1 = false;
     k.on_access(cg);  // 4 misses, not allocated
@@ -204,7 +214,8 @@ void run_block(KernelCounters& k, uint32_t b) {
     k.on_instruction(0, 3, kAll, 0xffffu);
     k.on_access(with_pc(shared_load(4, 0xffffu, [](uint32_t i) { return 128ull * i; }), 3));
     k.on_instruction(0, 4, kAll, kAll);
-    auto st = make_access(AccessSpace::global, AccessKind::store, 4, kAll, [out](uint32_t i) { return out + 4ull * i; });
+    auto st = make_access(AccessSpace::global, AccessKind::store, 4, kAll,
+                          [out](uint32_t i) { return out + 4ull * i; });
     st.pc = 4;
     k.on_access(st);
     k.on_block_end(b, b % 132);
@@ -259,16 +270,19 @@ TEST_CASE("merge: any split of blocks over workers gives the same counts", "[cou
     }
 }
 
-TEST_CASE("cp.async shared fills are no LSU shared stores; global reds count per pass", "[counts][counters]") {
+TEST_CASE("cp.async shared fills are no LSU shared stores; global reds count per pass",
+          "[counts][counters]") {
     KernelCounters k;
     // cp_async_sizes / pipeline_memcpy_async on the H200: op_st wavefronts and instructions 0.
-    auto fill = make_access(AccessSpace::shared, AccessKind::store, 16, kAll, [](uint32_t i) { return 16ull * i; });
+    auto fill =
+        make_access(AccessSpace::shared, AccessKind::store, 16, kAll, [](uint32_t i) { return 16ull * i; });
     fill.async_fill = true;
     k.on_access(fill);
     CHECK(metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 0);
     CHECK(metric(k, "smsp__inst_executed_op_shared_st.sum") == 0);
     // atomic_float_one_block: red.add.f32 by 32 lanes at one address: 1 request, 32 sectors.
-    k.on_access(make_access(AccessSpace::global, AccessKind::reduction, 4, kAll, [](uint32_t) { return kBase; }));
+    k.on_access(
+        make_access(AccessSpace::global, AccessKind::reduction, 4, kAll, [](uint32_t) { return kBase; }));
     CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") == 1);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 32);
 }
@@ -278,7 +292,8 @@ TEST_CASE("mbarrier operations are in no LSU shared counter, and still end a run
     KernelCounters k;
     // mbarrier_phases on the H200: 8 warps per block arrive on one 8-byte barrier object and poll it with
     // test_wait, yet op_atom wavefronts and shared atomic instructions are 0.
-    auto arrive = make_access(AccessSpace::shared, AccessKind::atomic, 8, kAll, [](uint32_t) { return 1024ull; });
+    auto arrive =
+        make_access(AccessSpace::shared, AccessKind::atomic, 8, kAll, [](uint32_t) { return 1024ull; });
     arrive.barrier_object = true;
     k.on_access(arrive);
     CHECK(metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0);

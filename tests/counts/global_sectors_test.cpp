@@ -37,7 +37,8 @@ TEST_CASE("float stride 8 and 32: one sector per lane", "[counts][sectors]") {
 TEST_CASE("float stride 31, 32, 33 elements: every lane in its own sector", "[counts][sectors]") {
     // 124*i/32 = 3.875 i, 132*i/32 = 4.125 i: consecutive lanes are at least 3 sectors apart.
     for (uint64_t stride : {31ull, 32ull, 33ull})
-        CHECK(count_sectors(global_load(4, kAll, [stride](uint32_t i) { return kBase + 4 * stride * i; })) == 32);
+        CHECK(count_sectors(global_load(4, kAll, [stride](uint32_t i) { return kBase + 4 * stride * i; })) ==
+              32);
 }
 
 TEST_CASE("u8 with byte strides 31, 32, 33: 31, 32, 32 sectors", "[counts][sectors]") {
@@ -80,7 +81,8 @@ TEST_CASE("8-byte lanes: 256 bytes, 8 sectors", "[counts][sectors]") {
     CHECK(ideal_sectors(a) == 8);
 }
 
-TEST_CASE("broadcast: every lane on one word is 1 sector, and 1 is the ideal (4 distinct bytes)", "[counts][sectors]") {
+TEST_CASE("broadcast: every lane on one word is 1 sector, and 1 is the ideal (4 distinct bytes)",
+          "[counts][sectors]") {
     const auto a = global_load(4, kAll, [](uint32_t) { return kBase + 100; });
     CHECK(count_sectors(a) == 1);
     CHECK(ideal_sectors(a) == 1);
@@ -118,11 +120,13 @@ TEST_CASE("a misaligned 8-byte lane straddling a sector boundary counts both sec
     CHECK(count_sectors(global_load(16, 0x1u, [](uint32_t) { return kBase + 24; })) == 2);
 }
 
-TEST_CASE("scattered lane order takes the sorted path and still counts distinct sectors", "[counts][sectors]") {
+TEST_CASE("scattered lane order takes the sorted path and still counts distinct sectors",
+          "[counts][sectors]") {
     // Reversed stride-1: the same 4 sectors in descending order.
     CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + 4ull * (31 - i); })) == 4);
     // Two interleaved sectors: even lanes in sector 0, odd lanes in sector 5.
-    CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + (i % 2 ? 160 : 0) + 4 * (i / 2 % 8); })) == 2);
+    CHECK(count_sectors(global_load(
+              4, kAll, [](uint32_t i) { return kBase + (i % 2 ? 160 : 0) + 4 * (i / 2 % 8); })) == 2);
     // Reversed one-sector-per-lane: 32.
     CHECK(count_sectors(global_load(4, kAll, [](uint32_t i) { return kBase + 32ull * (31 - i); })) == 32);
 }
@@ -139,7 +143,8 @@ TEST_CASE("collect_sectors lists the sectors ascending and distinct", "[counts][
 TEST_CASE("rmw sectors: one per pass over the most lanes sharing an address", "[counts][sectors][atomics]") {
     using K = AccessKind;
     // atomic_float_one_block: red.add.f32 by 32 lanes at fsum[0] -> 32 sectors.
-    CHECK(rmw_sectors(make_access(AccessSpace::global, K::reduction, 4, kAll, [](uint32_t) { return kBase; })) == 32);
+    CHECK(rmw_sectors(
+              make_access(AccessSpace::global, K::reduction, 4, kAll, [](uint32_t) { return kBase; })) == 32);
     // ... and at fsum[1 + (i & 3)]: four addresses of one sector, 8 lanes each -> 8.
     CHECK(rmw_sectors(make_access(AccessSpace::global, K::reduction, 4, kAll,
                                   [](uint32_t i) { return kBase + 4 + 4ull * (i & 3); })) == 8);
@@ -147,8 +152,9 @@ TEST_CASE("rmw sectors: one per pass over the most lanes sharing an address", "[
     CHECK(rmw_sectors(make_access(AccessSpace::global, K::atomic, 4, kAll,
                                   [](uint32_t i) { return kBase + 4ull * i; })) == 4);
     // Two sectors: 20 lanes at one address of the first, 12 spread over the second -> 20 + 1.
-    CHECK(rmw_sectors(make_access(AccessSpace::global, K::atomic, 4, kAll,
-                                  [](uint32_t i) { return i < 20 ? kBase : kBase + 32 + 4ull * (i % 8); })) == 22);
+    CHECK(rmw_sectors(make_access(AccessSpace::global, K::atomic, 4, kAll, [](uint32_t i) {
+              return i < 20 ? kBase : kBase + 32 + 4ull * (i % 8);
+          })) == 22);
 }
 
 TEST_CASE("rmw sectors: a uniform 32-bit integer red is combined to one lane", "[counts][sectors][atomics]") {

@@ -41,7 +41,9 @@ TEST_CASE("bank and sector models reproduce every H200 probe", "[counts][hardwar
         const auto mask = static_cast<uint32_t>(field(line, "mask", 16));
         INFO(line);
         if (space == "shared") {
-            const AccessKind kind = op == "ld" ? AccessKind::load : op == "st" ? AccessKind::store : AccessKind::atomic;
+            const AccessKind kind = op == "ld"   ? AccessKind::load
+                                    : op == "st" ? AccessKind::store
+                                                 : AccessKind::atomic;
             const auto a = make_access(AccessSpace::shared, kind, bytes, mask,
                                        [&](uint32_t i) { return (off + i * stride) % 32768; });
             const SharedCost c = shared_wavefronts(a);

@@ -57,11 +57,11 @@ TEST_CASE("stores over more than six lines reach L2 whole", "[counts][l2]") {
 TEST_CASE("a load between two stores, or another warp, keeps them apart", "[counts][l2]") {
     KernelCounters k(no_code_fetch());
     k.on_block_begin(0, 0);
-    k.on_access(record_store(4, 0));                                               // 16 sectors
+    k.on_access(record_store(4, 0));  // 16 sectors
     k.on_access(global_load(4, kAll, [](uint32_t i) { return kBase + 65536 + 4ull * i; }));
-    k.on_access(record_store(4, 1));                                               // 16 again (device_globals)
-    k.on_access(record_store(4, 2, 1));                                            // warp 1: 16
-    k.on_access(record_store(4, 3));                                               // merges with warp 0's: 0
+    k.on_access(record_store(4, 1));     // 16 again (device_globals)
+    k.on_access(record_store(4, 2, 1));  // warp 1: 16
+    k.on_access(record_store(4, 3));     // merges with warp 0's: 0
     CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_write.sum") == 48);
     // A new block starts with nothing to merge with.
     k.on_block_begin(1, 1);
@@ -74,17 +74,20 @@ TEST_CASE("local memory is interleaved per warp and read back from L1", "[counts
     k.on_block_begin(0, 0);
     // Every lane stores its stack word at offset 8: 32 x 4 bytes of one 128-byte line = 4 sectors (the H200's
     // math_f32_precise: 448 requests, 1778 sectors; a thread-contiguous layout would give one).
-    auto st = make_access(AccessSpace::local, AccessKind::store, 4, kAll, [](uint32_t) { return kLocal + 8; });
+    auto st =
+        make_access(AccessSpace::local, AccessKind::store, 4, kAll, [](uint32_t) { return kLocal + 8; });
     k.on_access(st);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum") == 4);
     CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_write.sum") == 4);
     // 16 lanes x 8 bytes: two 4-byte words each, 128 bytes apart; half a line of each word = 2 + 2 sectors.
-    auto wide = make_access(AccessSpace::local, AccessKind::load, 8, 0xffffu, [](uint32_t) { return kLocal + 64; });
+    auto wide =
+        make_access(AccessSpace::local, AccessKind::load, 8, 0xffffu, [](uint32_t) { return kLocal + 64; });
     k.on_access(wide);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum") == 4);
     // Reading the stored word back hits L1 (stores to the stack allocate): nothing more reaches L2.
     const double reads_before = metric(k, "lts__t_sectors_srcunit_tex_op_read.sum");
-    k.on_access(make_access(AccessSpace::local, AccessKind::load, 4, kAll, [](uint32_t) { return kLocal + 8; }));
+    k.on_access(
+        make_access(AccessSpace::local, AccessKind::load, 4, kAll, [](uint32_t) { return kLocal + 8; }));
     CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_read.sum") == reads_before);
     // Another warp's stack is other memory.
     auto other = st;
@@ -97,7 +100,8 @@ TEST_CASE("L2 counts every pass of an atomic or reduction, as L1 does", "[counts
     KernelCounters k(no_code_fetch());
     // Four float adds at one address: four passes, four L2 sector accesses (atomic_int_global: 26368 red
     // sectors at L1 and at L2).
-    auto red = make_access(AccessSpace::global, AccessKind::reduction, 4, 0xfu, [](uint32_t) { return kBase; });
+    auto red =
+        make_access(AccessSpace::global, AccessKind::reduction, 4, 0xfu, [](uint32_t) { return kBase; });
     k.on_access(red);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 4);
     CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_red.sum") == 4);
@@ -126,10 +130,13 @@ TEST_CASE("bulk copies (TMA) reach L2 without an L1 request", "[counts][l2]") {
 
 TEST_CASE("local memory that ptxas keeps in registers is not counted", "[counts][local]") {
     CountsConfig cfg = no_code_fetch();
-    cfg.local_in_registers = true;  // ptxas -v: 0 bytes stack frame (local_array_sort on the H200: no local traffic)
+    cfg.local_in_registers =
+        true;  // ptxas -v: 0 bytes stack frame (local_array_sort on the H200: no local traffic)
     KernelCounters k(cfg);
-    k.on_access(make_access(AccessSpace::local, AccessKind::store, 4, kAll, [](uint32_t) { return kLocal + 8; }));
-    k.on_access(make_access(AccessSpace::local, AccessKind::load, 4, kAll, [](uint32_t) { return kLocal + 8; }));
+    k.on_access(
+        make_access(AccessSpace::local, AccessKind::store, 4, kAll, [](uint32_t) { return kLocal + 8; }));
+    k.on_access(
+        make_access(AccessSpace::local, AccessKind::load, 4, kAll, [](uint32_t) { return kLocal + 8; }));
     CHECK(metric(k, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum") == 0);
     CHECK(metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum") == 0);
     CHECK(metric(k, "lts__t_sectors_srcunit_tex_op_write.sum") == 0);

@@ -26,26 +26,30 @@ TEST_CASE("float row read: 32 banks, one wavefront", "[counts][shared]") {
 
 TEST_CASE("tile[32][32] column read: every lane in bank c, 32 wavefronts, 31 conflicts", "[counts][shared]") {
     for (uint64_t c : {0ull, 7ull}) {
-        const auto cost = shared_wavefronts(shared_load(4, kAll, [c](uint32_t i) { return 4 * (32 * i + c); }));
+        const auto cost =
+            shared_wavefronts(shared_load(4, kAll, [c](uint32_t i) { return 4 * (32 * i + c); }));
         check_cost(cost, 32, 1, 32);
         CHECK(cost.conflicts() == 31);
     }
 }
 
 TEST_CASE("tile[32][33] column read: bank (i + c) % 32, conflict-free", "[counts][shared]") {
-    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4 * (33ull * i + 5); })), 1, 1, 1);
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4 * (33ull * i + 5); })), 1, 1,
+               1);
 }
 
 TEST_CASE("broadcast: all lanes on one word is one wavefront", "[counts][shared]") {
     check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t) { return 4ull * 77; })), 1, 1, 1);
     // Two words in one bank, each shared by 16 lanes: 2-way.
-    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return i < 16 ? 0ull : 128ull; })), 2, 1, 2);
+    check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return i < 16 ? 0ull : 128ull; })), 2,
+               1, 2);
 }
 
 TEST_CASE("XOR swizzle tile[i][c ^ i] column read is conflict-free", "[counts][shared]") {
     for (uint64_t c : {0ull, 3ull, 31ull})
-        check_cost(shared_wavefronts(shared_load(4, kAll, [c](uint32_t i) { return 4 * (32ull * i + (c ^ i)); })), 1,
-                   1, 1);
+        check_cost(
+            shared_wavefronts(shared_load(4, kAll, [c](uint32_t i) { return 4 * (32ull * i + (c ^ i)); })), 1,
+            1, 1);
 }
 
 TEST_CASE("word strides 2, 31, 32, 33", "[counts][shared]") {
@@ -66,7 +70,8 @@ TEST_CASE("u8 and u16 shared accesses share words", "[counts][shared]") {
     // Bytes 128 apart all fall in bank 0, each in its own word.
     check_cost(shared_wavefronts(shared_load(1, kAll, [](uint32_t i) { return 128ull * i; })), 32, 1, 32);
     // Four lanes per word (bytes 0..3 of words 0, 32, 64, ...): 8 distinct words in bank 0.
-    check_cost(shared_wavefronts(shared_load(1, kAll, [](uint32_t i) { return 128ull * (i / 4) + i % 4; })), 8, 1, 8);
+    check_cost(shared_wavefronts(shared_load(1, kAll, [](uint32_t i) { return 128ull * (i / 4) + i % 4; })),
+               8, 1, 8);
 }
 
 namespace {
@@ -82,7 +87,8 @@ TEST_CASE("8-byte stores: two half-warp passes", "[counts][shared]") {
     check_cost(shared_wavefronts(shared_store(8, 0xffffu, [](uint32_t i) { return 8ull * i; })), 1, 1, 1);
     // Only lanes 15 and 16 active: one lane in each half -> two passes of one wavefront.
     check_cost(shared_wavefronts(shared_store(8, 0x18000u, [](uint32_t i) { return 8ull * i; })), 2, 2, 1);
-    // Stride 16 bytes: lanes 0..7 use banks {4i, 4i+1}, lanes 8..15 the same banks, other words -> 2-way per half.
+    // Stride 16 bytes: lanes 0..7 use banks {4i, 4i+1}, lanes 8..15 the same banks, other words -> 2-way per
+    // half.
     check_cost(shared_wavefronts(shared_store(8, kAll, [](uint32_t i) { return 16ull * i; })), 4, 2, 2);
     // Both halves write the same 16 doubles: passes do not share words with each other.
     check_cost(shared_wavefronts(shared_store(8, kAll, [](uint32_t i) { return 8ull * (i % 16); })), 2, 2, 1);
@@ -97,7 +103,8 @@ TEST_CASE("8-byte loads: one full-warp pass, ideal = distinct words / 32", "[cou
     check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t) { return 64ull; })), 1, 1, 1);
     // Lanes 15 and 16: words 30..33 in banks 30, 31, 0, 1 -> 1 (H200: 1).
     check_cost(shared_wavefronts(shared_load(8, 0x18000u, [](uint32_t i) { return 8ull * i; })), 1, 1, 1);
-    // Stride 16 bytes: banks {4i, 4i+1} mod 32 taken by lanes i, i+8, i+16, i+24 -> 4-way, 2 ideal (H200: 4, 2).
+    // Stride 16 bytes: banks {4i, 4i+1} mod 32 taken by lanes i, i+8, i+16, i+24 -> 4-way, 2 ideal (H200: 4,
+    // 2).
     check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 16ull * i; })), 4, 2, 4);
     // Column (lane i at 128 i): 32 words in bank 0 and 32 in bank 1 -> 32 (H200: 32, 30).
     check_cost(shared_wavefronts(shared_load(8, kAll, [](uint32_t i) { return 128ull * i; })), 32, 2, 32);
@@ -111,7 +118,8 @@ TEST_CASE("16-byte stores: four quarter-warp passes", "[counts][shared]") {
     // Every lane on the same float4: one wavefront in each quarter.
     check_cost(shared_wavefronts(shared_store(16, kAll, [](uint32_t) { return 256ull; })), 4, 4, 1);
     // Lanes 0 and 31 only: quarters 0 and 3.
-    check_cost(shared_wavefronts(shared_store(16, 0x80000001u, [](uint32_t i) { return 16ull * i; })), 2, 2, 1);
+    check_cost(shared_wavefronts(shared_store(16, 0x80000001u, [](uint32_t i) { return 16ull * i; })), 2, 2,
+               1);
     // float4 column (lane i at 128 i): each quarter's 8 lanes all use banks 0..3.
     check_cost(shared_wavefronts(shared_store(16, kAll, [](uint32_t i) { return 128ull * i; })), 32, 4, 8);
 }
@@ -122,7 +130,8 @@ TEST_CASE("16-byte loads: two half-warp passes", "[counts][shared]") {
     // Broadcast: one float4 per half -> 2 (H200: 2, 0).
     check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t) { return 256ull; })), 2, 2, 1);
     // Lanes 0 and 31: one per half (H200: 2).
-    check_cost(shared_wavefronts(shared_load(16, 0x80000001u, [](uint32_t i) { return 16ull * i; })), 2, 2, 1);
+    check_cost(shared_wavefronts(shared_load(16, 0x80000001u, [](uint32_t i) { return 16ull * i; })), 2, 2,
+               1);
     // Stride 32 bytes: lanes i, i+4, i+8, i+12 of a half share banks {8i..8i+3} -> 4-way (H200: 8, 4).
     check_cost(shared_wavefronts(shared_load(16, kAll, [](uint32_t i) { return 32ull * i; })), 8, 4, 4);
     // Column (lane i at 128 i): a half's 16 lanes all in banks 0..3 -> 16 per half (H200: 32, 28).
@@ -141,13 +150,15 @@ TEST_CASE("rules are data: a table entry changes passes and word sharing", "[cou
     auto store = make_access(AccessSpace::shared, AccessKind::store, 4, kAll, [](uint32_t) { return 64ull; });
     check_cost(shared_wavefronts(store, rules), 1, 1, 1);
     // Word sharing off for 4-byte stores: the broadcast store now serialises.
-    rules.rule[static_cast<std::size_t>(AccessKind::store)][static_cast<std::size_t>(SharedWidth::b4)] = {32, false};
+    rules.rule[static_cast<std::size_t>(AccessKind::store)][static_cast<std::size_t>(SharedWidth::b4)] = {
+        32, false};
     check_cost(shared_wavefronts(store, rules), 32, 1, 32);
     // Loads keep their own entry.
     auto load = store;
     load.kind = AccessKind::load;
     check_cost(shared_wavefronts(load, rules), 1, 1, 1);
     // Half-warp passes for 4-byte loads: a row read becomes 2 ideal wavefronts.
-    rules.rule[static_cast<std::size_t>(AccessKind::load)][static_cast<std::size_t>(SharedWidth::b4)] = {16, true};
+    rules.rule[static_cast<std::size_t>(AccessKind::load)][static_cast<std::size_t>(SharedWidth::b4)] = {
+        16, true};
     check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4ull * i; }), rules), 2, 2, 1);
 }

@@ -33,7 +33,8 @@ bool have_gpu() {
     auto d = cuda::Driver::load();
     if (!d) return false;
     int n = 0;
-    return d->fn().cuInit(0) == cuda::CUDA_SUCCESS && d->fn().cuDeviceGetCount(&n) == cuda::CUDA_SUCCESS && n > 0;
+    return d->fn().cuInit(0) == cuda::CUDA_SUCCESS && d->fn().cuDeviceGetCount(&n) == cuda::CUDA_SUCCESS &&
+           n > 0;
 }
 
 }  // namespace

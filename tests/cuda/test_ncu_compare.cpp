@@ -16,15 +16,16 @@ TEST_CASE("a captured ncu --csv --page raw output parses", "[cuda][ncu]") {
     std::stringstream ss;
     ss << in.rdbuf();
     REQUIRE(ss.str().size() > 1000);
-    const std::vector<std::string> wanted = {"dram__bytes_read.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                                             "gpu__time_duration.sum", "launch__registers_per_thread",
-                                             "sm__warps_active.avg.pct_of_peak_sustained_active"};
+    const std::vector<std::string> wanted = {
+        "dram__bytes_read.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gpu__time_duration.sum",
+        "launch__registers_per_thread", "sm__warps_active.avg.pct_of_peak_sustained_active"};
     auto m = cuda::parse_ncu_csv(ss.str(), wanted);
     INFO(m.error());
     REQUIRE(m.ok());
     CHECK(m->size() == 5);
     CHECK(m->at("dram__bytes_read.sum") == 11264);
-    CHECK(m->at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 250);  // 1000 floats = 4000 bytes / 32 (rounded up)
+    CHECK(m->at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") ==
+          250);                                      // 1000 floats = 4000 bytes / 32 (rounded up)
     CHECK(m->at("gpu__time_duration.sum") == 2496);  // unit "ns"
     CHECK(m->at("launch__registers_per_thread") == 16);
     CHECK(m->at("sm__warps_active.avg.pct_of_peak_sustained_active") == Approx(12.35));
@@ -36,7 +37,8 @@ TEST_CASE("a captured ncu --csv --page raw output parses", "[cuda][ncu]") {
 TEST_CASE("units are scaled to base units; bad output is an error", "[cuda][ncu]") {
     const std::string text =
         "==PROF== Connected to process 1\n"
-        "\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"gpu__time_duration.sum\",\"smsp__inst_executed.sum\"\n"
+        "\"ID\",\"Kernel "
+        "Name\",\"dram__bytes_read.sum\",\"gpu__time_duration.sum\",\"smsp__inst_executed.sum\"\n"
         "\"\",\"\",\"Kbyte\",\"usecond\",\"inst\"\n"
         "\"0\",\"k(int, float)\",\"1.5\",\"2.25\",\"1,234\"\n";
     auto m = cuda::parse_ncu_csv(text);
@@ -50,9 +52,26 @@ TEST_CASE("units are scaled to base units; bad output is an error", "[cuda][ncu]
 
 TEST_CASE("the ncu command line leaves the clocks alone and profiles the first launch", "[cuda][ncu]") {
     auto argv = cuda::ncu_command("ncu", "s.json", "/bin/warpsim", {"a.sum", "b.sum"}, {});
-    const std::vector<std::string> expected = {"ncu", "--csv", "--page", "raw", "--print-units", "base", "--clock-control",
-                                               "none", "--launch-count", "1", "--metrics", "a.sum,b.sum", "/bin/warpsim",
-                                               "run", "s.json", "--backend", "cuda", "--json", "--runs", "1"};
+    const std::vector<std::string> expected = {"ncu",
+                                               "--csv",
+                                               "--page",
+                                               "raw",
+                                               "--print-units",
+                                               "base",
+                                               "--clock-control",
+                                               "none",
+                                               "--launch-count",
+                                               "1",
+                                               "--metrics",
+                                               "a.sum,b.sum",
+                                               "/bin/warpsim",
+                                               "run",
+                                               "s.json",
+                                               "--backend",
+                                               "cuda",
+                                               "--json",
+                                               "--runs",
+                                               "1"};
     CHECK(argv == expected);
 }
 
@@ -95,8 +114,8 @@ TEST_CASE("compare judges counts exactly, traffic with a tolerance, time not at 
     CHECK(row(rows, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").difference == "0");
     CHECK(row(rows, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum").match == false);
     CHECK(row(rows, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum").difference == "+1 (+0.0%)");
-    CHECK(row(rows, "dram__bytes_read.sum").match == true);                      // 4.8% below: within 10%
-    CHECK(row(rows, "lts__t_sectors_srcunit_tex_op_read.sum").match == false);   // 33% below
+    CHECK(row(rows, "dram__bytes_read.sum").match == true);                     // 4.8% below: within 10%
+    CHECK(row(rows, "lts__t_sectors_srcunit_tex_op_read.sum").match == false);  // 33% below
     CHECK(row(rows, "lts__t_sectors_srcunit_tex_op_read.sum").difference == "-50 (-33.3%)");
     CHECK_FALSE(row(rows, "only_sim.sum").match.has_value());
     CHECK(row(rows, "only_sim.sum").measured.empty());
@@ -121,7 +140,8 @@ TEST_CASE("compare judges counts exactly, traffic with a tolerance, time not at 
 
 TEST_CASE("an error on one side only is a mismatch", "[cuda][compare]") {
     auto sim = report("sim"), gpu = report("cuda");
-    gpu.error = launch::ReportError{"CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered", ""};
+    gpu.error =
+        launch::ReportError{"CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered", ""};
     gpu.buffers.clear();
     auto rows = cuda::compare_reports(sim, gpu);
     CHECK(rows.front().metric == "error");
@@ -130,9 +150,11 @@ TEST_CASE("an error on one side only is a mismatch", "[cuda][compare]") {
     CHECK_FALSE(row(rows, "buffer args[0] fnv1a").match.has_value());
 }
 
-TEST_CASE("compare: all-instruction totals are shown but not judged (SASS on the GPU, PTX in the simulator)") {
-    // Measured on the H200 for examples/specs/transpose_padded_1024.json (tests/hardware/h200/compare_sample.txt):
-    // 1400832 SASS warp instructions against 1351680 PTX ones, while every memory count matched.
+TEST_CASE(
+    "compare: all-instruction totals are shown but not judged (SASS on the GPU, PTX in the simulator)") {
+    // Measured on the H200 for examples/specs/transpose_padded_1024.json
+    // (tests/hardware/h200/compare_sample.txt): 1400832 SASS warp instructions against 1351680 PTX ones,
+    // while every memory count matched.
     warpsim::launch::RunReport sim, gpu;
     sim.metrics["smsp__inst_executed.sum"] = 1351680;
     gpu.metrics["smsp__inst_executed.sum"] = 1400832;

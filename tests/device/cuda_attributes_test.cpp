@@ -28,7 +28,8 @@ std::vector<std::tuple<int, std::string, std::int64_t>> measured_h200_attributes
 
 }  // namespace
 
-TEST_CASE("the H200 preset answers every cudaDeviceGetAttribute as our H200 did", "[cuda_attributes][hardware]") {
+TEST_CASE("the H200 preset answers every cudaDeviceGetAttribute as our H200 did",
+          "[cuda_attributes][hardware]") {
     auto h200 = warpsim::device::load_preset("h200");
     REQUIRE(h200.has_value());
     auto rows = measured_h200_attributes();
@@ -50,13 +51,13 @@ TEST_CASE("another preset's limits come from its own file", "[cuda_attributes]")
     auto t4 = warpsim::device::load_preset("t4");
     REQUIRE(t4.has_value());
     using warpsim::device::cuda_attribute;
-    CHECK(cuda_attribute(*t4, 16) == 40);      // cudaDevAttrMultiProcessorCount: TU104 in the T4
-    CHECK(cuda_attribute(*t4, 39) == 1024);    // cudaDevAttrMaxThreadsPerMultiProcessor on 7.5
+    CHECK(cuda_attribute(*t4, 16) == 40);    // cudaDevAttrMultiProcessorCount: TU104 in the T4
+    CHECK(cuda_attribute(*t4, 39) == 1024);  // cudaDevAttrMaxThreadsPerMultiProcessor on 7.5
     CHECK(cuda_attribute(*t4, 75) == 7);
     CHECK(cuda_attribute(*t4, 76) == 5);
-    CHECK(cuda_attribute(*t4, 81) == 65536);   // cudaDevAttrMaxSharedMemoryPerMultiprocessor: 64 KB on 7.5
-    CHECK(cuda_attribute(*t4, 120) == 0);      // cudaDevAttrClusterLaunch: clusters need 9.0
-    CHECK(cuda_attribute(*t4, 40) == 3);       // no cuda_runtime section: the H200's copy engines
+    CHECK(cuda_attribute(*t4, 81) == 65536);  // cudaDevAttrMaxSharedMemoryPerMultiprocessor: 64 KB on 7.5
+    CHECK(cuda_attribute(*t4, 120) == 0);     // cudaDevAttrClusterLaunch: clusters need 9.0
+    CHECK(cuda_attribute(*t4, 40) == 3);      // no cuda_runtime section: the H200's copy engines
 }
 
 TEST_CASE("overrides, unknown numbers and names", "[cuda_attributes][errors]") {
@@ -73,6 +74,7 @@ TEST_CASE("overrides, unknown numbers and names", "[cuda_attributes][errors]") {
     j["cuda_runtime"]["attributes"] = {{"cudaDevAttrEccEnable", 0}};
     auto bad = warpsim::device::parse_preset(j.dump(), "h200.json");
     CHECK(bad.error() ==
-          "h200.json: field 'cuda_runtime.attributes.cudaDevAttrEccEnable': not a cudaDeviceAttr of CUDA 13 (names as in "
+          "h200.json: field 'cuda_runtime.attributes.cudaDevAttrEccEnable': not a cudaDeviceAttr of CUDA 13 "
+          "(names as in "
           "driver_types.h)");
 }

@@ -44,8 +44,8 @@ Occupancy occupancy(const DevicePreset& p, int threads, int regs, std::int64_t s
 TEST_CASE("the seed's occupancy table on the H200, by hand", "[occupancy][seed]") {
     DevicePreset h200 = preset("h200");
 
-    // 32 regs: 32*32 = 1024 per warp (4 units); 16384/1024 = 16 warps per sub-partition -> 64 warps -> 8 blocks,
-    // the same as the warp slots (64 / 8).
+    // 32 regs: 32*32 = 1024 per warp (4 units); 16384/1024 = 16 warps per sub-partition -> 64 warps -> 8
+    // blocks, the same as the warp slots (64 / 8).
     Occupancy a = occupancy(h200, 256, 32);
     CHECK(a.blocks_per_sm == 8);
     CHECK(a.warps_per_sm == 64);
@@ -69,7 +69,8 @@ TEST_CASE("the seed's occupancy table on the H200, by hand", "[occupancy][seed]"
     CHECK(c.occupancy == 0.5);
     CHECK(c.shared_config_bytes == 233472);
 
-    // 80 regs: 2560 per warp (exactly 10 units); 16384/2560 = 6.4 -> 6 per sub-partition -> 24 warps -> 3 blocks.
+    // 80 regs: 2560 per warp (exactly 10 units); 16384/2560 = 6.4 -> 6 per sub-partition -> 24 warps -> 3
+    // blocks.
     Occupancy d = occupancy(h200, 256, 80);
     CHECK(d.blocks_per_sm == 3);
     CHECK(d.warps_per_sm == 24);
@@ -79,8 +80,8 @@ TEST_CASE("the seed's occupancy table on the H200, by hand", "[occupancy][seed]"
 
 TEST_CASE("register allocation rounds each warp up to 256 registers", "[occupancy][registers]") {
     DevicePreset h200 = preset("h200");
-    // 33 regs: 1056 per warp, allocated 1280; 16384/1280 = 12.8 -> 12 per sub-partition -> 48 warps -> 6 blocks
-    // (65536 / (33*256) would say 7).
+    // 33 regs: 1056 per warp, allocated 1280; 16384/1280 = 12.8 -> 12 per sub-partition -> 48 warps -> 6
+    // blocks (65536 / (33*256) would say 7).
     Occupancy o = occupancy(h200, 256, 33);
     CHECK(o.registers_per_warp == 1280);
     CHECK(o.registers_per_block == 10240);
@@ -211,7 +212,8 @@ TEST_CASE("impossible inputs are errors, not answers", "[occupancy][errors]") {
     CHECK_THAT(warpsim::device::compute_occupancy(h200, k).error(), Catch::Contains("threads per block"));
     k.threads_per_block = 128;
     k.registers_per_thread = 256;
-    CHECK_THAT(warpsim::device::compute_occupancy(h200, k).error(), Catch::Contains("registers per thread must be 0..255"));
+    CHECK_THAT(warpsim::device::compute_occupancy(h200, k).error(),
+               Catch::Contains("registers per thread must be 0..255"));
     k.registers_per_thread = 32;
     k.carveout_percent = 101;
     CHECK_THAT(warpsim::device::compute_occupancy(h200, k).error(), Catch::Contains("carveout"));
@@ -251,7 +253,8 @@ TEST_CASE("the H200's own occupancy answers", "[occupancy][hardware]") {
         auto ours = warpsim::device::compute_occupancy(h200, k);
         ++rows;
         if (!ours || ours->blocks_per_sm != measured) {
-            if (mismatches++ == 0) first = row.dump() + " ours " + (ours ? std::to_string(ours->blocks_per_sm) : ours.error());
+            if (mismatches++ == 0)
+                first = row.dump() + " ours " + (ours ? std::to_string(ours->blocks_per_sm) : ours.error());
         }
     }
     INFO(mismatches << " of " << rows << " differ; first: " << first);
@@ -259,11 +262,12 @@ TEST_CASE("the H200's own occupancy answers", "[occupancy][hardware]") {
     CHECK(mismatches == 0);
 }
 
-TEST_CASE("the issue's Ada laptop example: 72 registers at 256 and 1024 threads, by hand", "[occupancy][seed]") {
+TEST_CASE("the issue's Ada laptop example: 72 registers at 256 and 1024 threads, by hand",
+          "[occupancy][seed]") {
     const DevicePreset ada = preset("rtx4060-laptop");
-    // sm_89: 65536 registers in 4 sub-partitions of 16384; 72 x 32 = 2304 per warp (9 units of 256), so 7 warps
-    // fit a sub-partition, 28 an SM. A 256-thread block has 8 warps, 2 per sub-partition: 7 / 2 -> 3 blocks,
-    // 24 of 48 warps = 50 %.
+    // sm_89: 65536 registers in 4 sub-partitions of 16384; 72 x 32 = 2304 per warp (9 units of 256), so 7
+    // warps fit a sub-partition, 28 an SM. A 256-thread block has 8 warps, 2 per sub-partition: 7 / 2 -> 3
+    // blocks, 24 of 48 warps = 50 %.
     Occupancy o = occupancy(ada, 256, 72);
     CHECK(o.blocks_per_sm == 3);
     CHECK(o.warps_per_sm == 24);

@@ -47,11 +47,21 @@ unsigned limiter_bits(const Occupancy& o) {
     unsigned bits = 0;
     for (Limiter l : o.limiters) {
         switch (l) {
-            case Limiter::warps: bits |= OCC_LIMIT_WARPS; break;
-            case Limiter::registers: bits |= OCC_LIMIT_REGISTERS; break;
-            case Limiter::shared_memory: bits |= OCC_LIMIT_SHARED_MEMORY; break;
-            case Limiter::blocks: bits |= OCC_LIMIT_BLOCKS; break;
-            case Limiter::barriers: bits |= OCC_LIMIT_BARRIERS; break;
+            case Limiter::warps:
+                bits |= OCC_LIMIT_WARPS;
+                break;
+            case Limiter::registers:
+                bits |= OCC_LIMIT_REGISTERS;
+                break;
+            case Limiter::shared_memory:
+                bits |= OCC_LIMIT_SHARED_MEMORY;
+                break;
+            case Limiter::blocks:
+                bits |= OCC_LIMIT_BLOCKS;
+                break;
+            case Limiter::barriers:
+                bits |= OCC_LIMIT_BARRIERS;
+                break;
         }
     }
     return bits;
@@ -62,7 +72,8 @@ std::string describe(const DevicePreset& p, const KernelResources& k) {
     s << p.name << ": threads " << k.threads_per_block << ", regs " << k.registers_per_thread << ", static "
       << k.static_shared_bytes << ", dynamic " << k.dynamic_shared_bytes << ", max dynamic "
       << (k.max_dynamic_shared_bytes ? std::to_string(*k.max_dynamic_shared_bytes) : "unset") << ", carveout "
-      << k.carveout_percent << ", cache " << static_cast<int>(k.cache_preference) << ", barriers " << k.barriers_per_block;
+      << k.carveout_percent << ", cache " << static_cast<int>(k.cache_preference) << ", barriers "
+      << k.barriers_per_block;
     return s.str();
 }
 
@@ -81,8 +92,8 @@ std::string compare(const DevicePreset& p, const cudaOccDeviceProp& prop, const 
     state.cacheConfig = static_cast<cudaOccCacheConfig>(static_cast<int>(k.cache_preference));
 
     cudaOccResult ref{};
-    cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(&ref, &prop, &attr, &state, k.threads_per_block,
-                                                                  static_cast<size_t>(k.dynamic_shared_bytes));
+    cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(
+        &ref, &prop, &attr, &state, k.threads_per_block, static_cast<size_t>(k.dynamic_shared_bytes));
     auto ours = warpsim::device::compute_occupancy(p, k);
     if (status != CUDA_OCC_SUCCESS || !ours) {
         return describe(p, k) + ": toolkit status " + std::to_string(status) + ", ours: " + ours.error();
@@ -107,8 +118,10 @@ std::string compare(const DevicePreset& p, const cudaOccDeviceProp& prop, const 
     check("preferred shared config", preferred ? *preferred : -1, static_cast<long long>(ref_config));
     // The toolkit keeps the bits it set before the barrier limit lowered the answer; compare the mask only
     // where barriers did not decide it.
-    int before_barriers = std::min({ref.blockLimitWarps, ref.blockLimitRegs, ref.blockLimitSharedMem, ref.blockLimitBlocks});
-    if (ref.blockLimitBarriers >= before_barriers) check("limiter bits", limiter_bits(o), ref.limitingFactors);
+    int before_barriers =
+        std::min({ref.blockLimitWarps, ref.blockLimitRegs, ref.blockLimitSharedMem, ref.blockLimitBlocks});
+    if (ref.blockLimitBarriers >= before_barriers)
+        check("limiter bits", limiter_bits(o), ref.limitingFactors);
     std::string out = diff.str();
     return out.empty() ? out : describe(p, k) + ":" + out;
 }
@@ -128,7 +141,8 @@ const char* const swept_presets[] = {"h200", "h100", "a100", "v100", "rtx4090", 
 
 }  // namespace
 
-TEST_CASE("occupancy equals cuda_occupancy.h for every block size and register count", "[occupancy][reference]") {
+TEST_CASE("occupancy equals cuda_occupancy.h for every block size and register count",
+          "[occupancy][reference]") {
     for (const char* name : swept_presets) {
         DevicePreset p = preset(name);
         cudaOccDeviceProp prop = occ_properties(p);
@@ -147,8 +161,10 @@ TEST_CASE("occupancy equals cuda_occupancy.h for every block size and register c
     }
 }
 
-TEST_CASE("occupancy equals cuda_occupancy.h over shared memory, carveouts and opt-in", "[occupancy][reference]") {
-    const int block_sizes[] = {1, 31, 32, 33, 64, 96, 128, 160, 192, 256, 384, 512, 640, 768, 1000, 1024, 1025};
+TEST_CASE("occupancy equals cuda_occupancy.h over shared memory, carveouts and opt-in",
+          "[occupancy][reference]") {
+    const int block_sizes[] = {1,   31,  32,  33,  64,  96,   128,  160, 192,
+                               256, 384, 512, 640, 768, 1000, 1024, 1025};
     const int carveouts[] = {-1, 0, 1, 10, 25, 33, 50, 66, 75, 99, 100};
     const std::int64_t statics[] = {0, 4096, 49152};
     for (const char* name : swept_presets) {
@@ -209,7 +225,8 @@ TEST_CASE("occupancy equals cuda_occupancy.h on random launches", "[occupancy][r
 }
 
 #else
-TEST_CASE("cuda_occupancy.h comparison skipped: the CUDA toolkit headers are not installed", "[occupancy][reference]") {
+TEST_CASE("cuda_occupancy.h comparison skipped: the CUDA toolkit headers are not installed",
+          "[occupancy][reference]") {
     WARN("cuda_occupancy.h not found: the reference comparison did not run");
 }
 #endif

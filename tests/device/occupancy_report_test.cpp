@@ -5,7 +5,9 @@
 
 namespace {
 
-warpsim::device::DevicePreset h200() { return warpsim::device::load_preset("h200").value(); }
+warpsim::device::DevicePreset h200() {
+    return warpsim::device::load_preset("h200").value();
+}
 
 warpsim::device::KernelResources launch(int threads, int regs, std::int64_t static_shared = 0) {
     warpsim::device::KernelResources k;
@@ -62,7 +64,8 @@ TEST_CASE("the seed's table as rows", "[report]") {
 
 TEST_CASE("a sweep over block sizes and registers", "[report]") {
     auto p = h200();
-    auto sweep = warpsim::device::sweep_occupancy(p, launch(32, 0), warpsim::device::SweepAxis::registers, {32, 64, 128});
+    auto sweep = warpsim::device::sweep_occupancy(p, launch(32, 0), warpsim::device::SweepAxis::registers,
+                                                  {32, 64, 128});
     REQUIRE(sweep.has_value());
     REQUIRE(sweep->block_sizes.size() == 32);
     CHECK(sweep->block_sizes.front() == 32);
@@ -83,7 +86,8 @@ TEST_CASE("a sweep over block sizes and registers", "[report]") {
 
 TEST_CASE("the devices listing shows every preset and the default", "[report]") {
     std::vector<warpsim::device::DevicePreset> presets;
-    for (const std::string& name : warpsim::device::list_presets()) presets.push_back(warpsim::device::load_preset(name).value());
+    for (const std::string& name : warpsim::device::list_presets())
+        presets.push_back(warpsim::device::load_preset(name).value());
     std::string text = warpsim::device::format_devices(presets);
     CHECK_THAT(text, Catch::Contains("h200 (default)"));
     CHECK_THAT(text, Catch::Contains("rtx4060-laptop"));

@@ -3,9 +3,9 @@
 
 #include <climits>
 #include <cstdio>
-#include <functional>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -22,7 +22,9 @@ std::string read_file(const std::filesystem::path& path) {
     return s.str();
 }
 
-std::string h200_text() { return std::string(*warpsim::device::builtin_preset_text("h200")); }
+std::string h200_text() {
+    return std::string(*warpsim::device::builtin_preset_text("h200"));
+}
 
 // The H200 preset with one edit applied, parsed under the name "h200.json".
 std::string error_after(const std::function<void(nlohmann::json&)>& edit) {
@@ -87,7 +89,8 @@ TEST_CASE("the H200 preset holds what we measured on ours", "[presets][hardware]
     CHECK(h200->sources.at("sm_count").find("measured on our H200") != std::string::npos);
 }
 
-TEST_CASE("the H200 preset's CUDA runtime section: its name, copy engines and copy model", "[presets][hardware]") {
+TEST_CASE("the H200 preset's CUDA runtime section: its name, copy engines and copy model",
+          "[presets][hardware]") {
     auto h200 = warpsim::device::load_preset("h200");
     REQUIRE(h200.has_value());
     REQUIRE(h200->cuda_runtime.has_value());
@@ -128,24 +131,33 @@ TEST_CASE("bad presets are errors that name the file and the field", "[presets][
     CHECK_THAT(error_after([](nlohmann::json& j) { j["sm"]["max_warp"] = 64; }),
                Catch::StartsWith("h200.json: field 'sm.max_warp': unknown field"));
     CHECK_THAT(error_after([](nlohmann::json& j) { j["sm"]["max_warps"] = 60; }),
-               Catch::StartsWith("h200.json: field 'sm.max_threads': 2048 is not sm.max_warps (60) x warp_size (32)"));
+               Catch::StartsWith(
+                   "h200.json: field 'sm.max_threads': 2048 is not sm.max_warps (60) x warp_size (32)"));
     CHECK_THAT(error_after([](nlohmann::json& j) { j["sources"].erase("sm_count"); }),
                Catch::StartsWith("h200.json: field 'sm_count': no source given"));
-    CHECK_THAT(error_after([](nlohmann::json& j) { j["sm"]["shared_carveout_kb"] = {0, 16, 8, 228}; }),
-               Catch::StartsWith("h200.json: field 'sm.shared_carveout_kb': expected a non-empty ascending array"));
+    CHECK_THAT(
+        error_after([](nlohmann::json& j) {
+            j["sm"]["shared_carveout_kb"] = {0, 16, 8, 228};
+        }),
+        Catch::StartsWith("h200.json: field 'sm.shared_carveout_kb': expected a non-empty ascending array"));
     CHECK_THAT(error_after([](nlohmann::json& j) { j["block"]["max_registers_per_thread"] = 256; }),
                Catch::StartsWith("h200.json: field 'block.max_registers_per_thread'"));
     CHECK_THAT(error_after([](nlohmann::json& j) { j["compute_capability"]["major"] = 6; }),
                Catch::Contains("not supported"));
     CHECK_THAT(error_after([](nlohmann::json& j) { j["timing"]["dram_latency_cycles"] = "slow"; }),
                Catch::StartsWith("h200.json: field 'timing.dram_latency_cycles': expected a number"));
-    CHECK_THAT(error_after([](nlohmann::json& j) { j["block"]["max_dims"] = {1024, 1024}; }),
-               Catch::StartsWith("h200.json: field 'block.max_dims': expected an array of 3 positive integers"));
+    CHECK_THAT(
+        error_after([](nlohmann::json& j) {
+            j["block"]["max_dims"] = {1024, 1024};
+        }),
+        Catch::StartsWith("h200.json: field 'block.max_dims': expected an array of 3 positive integers"));
     CHECK(error_after([](nlohmann::json& j) { j["cuda_runtime"]["pinned_h2d"].erase("gbps"); }) ==
           "h200.json: field 'cuda_runtime.pinned_h2d.gbps': missing (expected a positive number)");
     CHECK_THAT(error_after([](nlohmann::json& j) { j["cuda_runtime"]["copy_engine"] = 2; }),
                Catch::StartsWith("h200.json: field 'cuda_runtime.copy_engine': unknown field"));
-    CHECK(error_after([](nlohmann::json& j) { j["cuda_runtime"]["attributes"] = {{"cudaDevAttrEccEnabled", 1.5}}; }) ==
+    CHECK(error_after([](nlohmann::json& j) {
+              j["cuda_runtime"]["attributes"] = {{"cudaDevAttrEccEnabled", 1.5}};
+          }) ==
           "h200.json: field 'cuda_runtime.attributes.cudaDevAttrEccEnabled': expected a 32-bit integer");
     CHECK_THAT(error_after([](nlohmann::json& j) { j["sources"].erase("cuda_runtime"); }),
                Catch::Contains("no source given"));
@@ -163,10 +175,12 @@ TEST_CASE("malformed JSON, unknown names and missing files", "[presets][errors]"
     CHECK_THAT(bad.error(), Catch::StartsWith("mine.json:3:15: invalid JSON"));
     auto unknown = warpsim::device::load_preset("h300");
     REQUIRE_FALSE(unknown.has_value());
-    CHECK_THAT(unknown.error(), Catch::StartsWith("unknown device preset 'h300' (built in: a100, h100, h200"));
+    CHECK_THAT(unknown.error(),
+               Catch::StartsWith("unknown device preset 'h300' (built in: a100, h100, h200"));
     auto missing = warpsim::device::load_preset("/nonexistent/dir/gpu.json");
     REQUIRE_FALSE(missing.has_value());
-    CHECK_THAT(missing.error(), Catch::StartsWith("/nonexistent/dir/gpu.json: cannot open the device preset: No such file"));
+    CHECK_THAT(missing.error(),
+               Catch::StartsWith("/nonexistent/dir/gpu.json: cannot open the device preset: No such file"));
 }
 
 // The committed preset fuzz corpus (tests/fuzz/corpus/preset): absurd values, nesting, bytes that are not
@@ -174,7 +188,8 @@ TEST_CASE("malformed JSON, unknown names and missing files", "[presets][errors]"
 TEST_CASE("the preset fuzz corpus parses or fails with a message", "[fuzz][hostile]") {
     namespace fs = std::filesystem;
     int files = 0;
-    for (const auto& entry : fs::directory_iterator(fs::path(WARPSIM_SOURCE_DIR) / "tests/fuzz/corpus/preset")) {
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(WARPSIM_SOURCE_DIR) / "tests/fuzz/corpus/preset")) {
         std::ifstream in(entry.path(), std::ios::binary);
         std::stringstream ss;
         ss << in.rdbuf();

@@ -62,9 +62,11 @@ TEST_CASE("registers from ptxas on the seed's occupancy probe", "[ptxas][toolkit
 
     auto missing = warpsim::device::registers_from_ptxas(ptx, "sm_90", "no_such_kernel", &log);
     CHECK_FALSE(missing.has_value());
-    CHECK_THAT(log, Catch::Contains("kernel 'no_such_kernel'") && Catch::Contains("_Z14many_registersPKfPfi"));
+    CHECK_THAT(log,
+               Catch::Contains("kernel 'no_such_kernel'") && Catch::Contains("_Z14many_registersPKfPfi"));
 
-    auto broken = warpsim::device::registers_from_ptxas(".version 8.0\n.target sm_90\nthis is not ptx\n", "sm_90", "k", &log);
+    auto broken = warpsim::device::registers_from_ptxas(".version 8.0\n.target sm_90\nthis is not ptx\n",
+                                                        "sm_90", "k", &log);
     CHECK_FALSE(broken.has_value());
     CHECK_THAT(log, Catch::StartsWith("ptxas failed"));
 }

@@ -29,7 +29,7 @@ inline Kernel parse(std::string_view ptx) {
 
 // Parameter bytes packed like cuLaunchKernel does (natural alignment).
 class Params {
-public:
+  public:
     template <class T>
     Params& add(T v) {
         const std::size_t a = sizeof(T);
@@ -41,7 +41,7 @@ public:
     }
     std::span<const uint8_t> span() const { return bytes_; }
 
-private:
+  private:
     std::vector<uint8_t> bytes_;
 };
 
@@ -73,7 +73,8 @@ inline std::string read_text(const std::string& path) {
 
 // The shared test kernels (tests/engine/data/engine_kernels.cu compiled by nvcc).
 inline const Kernel& engine_kernels() {
-    static const Kernel k = parse(read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/engine/data/engine_kernels.ptx"));
+    static const Kernel k =
+        parse(read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/engine/data/engine_kernels.ptx"));
     return k;
 }
 

@@ -8,11 +8,14 @@
 using namespace warpsim;
 
 namespace {
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 }  // namespace
 
 TEST_CASE("alloca: per-thread arrays handed to a callee, aligned allocations, stackrestore reuse") {
-    auto k = test::parse(test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/alloca_stack.sm_90.lineinfo.ptx"));
+    auto k = test::parse(
+        test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/alloca_stack.sm_90.lineinfo.ptx"));
     REQUIRE(k.parsed.ok());
     const ir::Function* fn = test::kernel_named(k, "alloca_sum");
     REQUIRE(fn);
@@ -70,7 +73,8 @@ TEST_CASE("alloca errors: a stackrestore above the stack, an allocation past the
     INFO(k.diagnostics);
     REQUIRE(k.parsed.ok());
     engine::Simulator sim;
-    auto r = sim.launch(k.parsed.module, *k.find("bad_restore"), test::config({1, 1, 1}, {32, 1, 1}), {}, nullptr);
+    auto r =
+        sim.launch(k.parsed.module, *k.find("bad_restore"), test::config({1, 1, 1}, {32, 1, 1}), {}, nullptr);
     REQUIRE(r.error);
     CHECK_THAT(r.error->details, Catch::Contains("stackrestore to 0x40, which is not a stack pointer"));
     CHECK_THAT(r.error->details, Catch::Contains("test.ptx:10"));
@@ -79,7 +83,8 @@ TEST_CASE("alloca errors: a stackrestore above the stack, an allocation past the
     CHECK_THAT(r.error->details, Catch::Contains("stack overflow: alloca of 1048576 bytes"));
     test::Params p;
     p.add(uint64_t{0});
-    r = sim.launch(k.parsed.module, *k.find("use_after_restore"), test::config({1, 1, 1}, {1, 1, 1}), p.span(), nullptr);
+    r = sim.launch(k.parsed.module, *k.find("use_after_restore"), test::config({1, 1, 1}, {1, 1, 1}),
+                   p.span(), nullptr);
     REQUIRE(r.error);
     CHECK(r.error->name == "cudaErrorIllegalAddress");
     CHECK_THAT(r.error->details, Catch::Contains("Invalid __local__ read"));

@@ -10,11 +10,13 @@ using namespace warpsim;
 
 namespace {
 
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 
 const test::Kernel& cluster_kernels() {
-    static const test::Kernel k =
-        test::parse(test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/clusters.sm_90.lineinfo.ptx"));
+    static const test::Kernel k = test::parse(
+        test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/clusters.sm_90.lineinfo.ptx"));
     return k;
 }
 
@@ -53,10 +55,13 @@ TEST_CASE("cluster special registers: a 2x2 cluster given at launch, and no clus
             const uint32_t b = bx + 4 * by;
             INFO("block " << bx << "," << by);
             // clusterid.xy, nclusterid.xy, cluster_ctaid.xy, cluster_nctaid.xy, ctarank, nctarank, explicit
-            const std::vector<uint32_t> clustered{bx / 2, by / 2, 2, 2, bx % 2, by % 2, 2, 2, bx % 2 + 2 * (by % 2), 4, 1};
+            const std::vector<uint32_t> clustered{
+                bx / 2, by / 2, 2, 2, bx % 2, by % 2, 2, 2, bx % 2 + 2 * (by % 2), 4, 1};
             const std::vector<uint32_t> implicit{bx, by, 4, 4, 0, 0, 1, 1, 0, 1, 0};
-            CHECK(std::vector<uint32_t>(with.out.begin() + b * 11, with.out.begin() + b * 11 + 11) == clustered);
-            CHECK(std::vector<uint32_t>(none.out.begin() + b * 11, none.out.begin() + b * 11 + 11) == implicit);
+            CHECK(std::vector<uint32_t>(with.out.begin() + b * 11, with.out.begin() + b * 11 + 11) ==
+                  clustered);
+            CHECK(std::vector<uint32_t>(none.out.begin() + b * 11, none.out.begin() + b * 11 + 11) ==
+                  implicit);
         }
 }
 
@@ -138,7 +143,8 @@ TEST_CASE("barrier.cluster phases between CTA pairs; exited threads do not hold 
             for (uint32_t round = 0; round < 4; ++round) {
                 auto next = acc;
                 for (uint32_t s = 0; s < 2; ++s)
-                    for (uint32_t t = 0; t < 48; ++t) next[s][t] = acc[s][t] * 3 + acc[s ^ 1][(t + round) % 48];
+                    for (uint32_t t = 0; t < 48; ++t)
+                        next[s][t] = acc[s][t] * 3 + acc[s ^ 1][(t + round) % 48];
                 acc = next;
             }
             for (uint32_t s = 0; s < 2; ++s)
@@ -151,8 +157,10 @@ TEST_CASE("cluster launch shapes are checked as cuLaunchKernelEx checks them") {
     auto bad_grid = run_ids({3, 1, 1}, {2, 1, 1});
     REQUIRE(bad_grid.result.error);
     CHECK(bad_grid.result.error->name == "cudaErrorInvalidClusterSize");
-    CHECK(bad_grid.result.error->message == "a kernel launch error has occurred due to cluster misconfiguration");
-    CHECK_THAT(bad_grid.result.error->details, Catch::Contains("gridDim.x = 3 is not a multiple of the cluster's 2"));
+    CHECK(bad_grid.result.error->message ==
+          "a kernel launch error has occurred due to cluster misconfiguration");
+    CHECK_THAT(bad_grid.result.error->details,
+               Catch::Contains("gridDim.x = 3 is not a multiple of the cluster's 2"));
     CHECK(bad_grid.out[0] == 0xdeadbeef);  // nothing ran
     auto too_big = run_ids({16, 1, 1}, {16, 1, 1});
     REQUIRE(too_big.result.error);
@@ -195,7 +203,8 @@ TEST_CASE("mapa to a rank outside the cluster is reported with the line and what
         REQUIRE(r.error);
         CHECK(r.error->name == "cudaErrorLaunchFailure");
         CHECK(r.error->message == "unspecified launch failure");  // the H200's answer
-        CHECK_THAT(r.error->details, Catch::Contains("mapa to CTA rank 2, but the cluster has 2 CTAs (ranks 0..1)"));
+        CHECK_THAT(r.error->details,
+                   Catch::Contains("mapa to CTA rank 2, but the cluster has 2 CTAs (ranks 0..1)"));
         CHECK_THAT(r.error->details, Catch::Contains("clusters.cu:"));
         CHECK_THAT(r.error->details, Catch::Contains("test.ptx:"));
     }
@@ -236,19 +245,23 @@ WAIT:
     INFO(k.diagnostics);
     REQUIRE(k.parsed.ok());
     engine::Simulator sim;
-    auto r = sim.launch(k.parsed.module, *k.find("skip_arrive"), test::config({4, 1, 1}, {64, 1, 1}), {}, nullptr);
+    auto r =
+        sim.launch(k.parsed.module, *k.find("skip_arrive"), test::config({4, 1, 1}, {64, 1, 1}), {}, nullptr);
     REQUIRE(r.error);
     CHECK(r.error->name == "cudaErrorLaunchTimeout");
     CHECK(r.error->kind == engine::Fault::cluster_deadlock);
     CHECK_THAT(r.error->details, Catch::Contains("cluster barrier deadlock in cluster (0,0,0) of 2 CTAs"));
     CHECK_THAT(r.error->details, Catch::Contains("barrier.cluster.wait (test.ptx:15)"));
-    CHECK_THAT(r.error->details, Catch::Contains("CTA rank 1 (block (1,0,0)): warps not arrived in this phase: 0,1; "
-                                                 "warps waiting: 0,1"));
-    CHECK_THAT(r.error->details, Catch::Contains("CTA rank 0 (block (0,0,0)): warps not arrived in this phase: none"));
+    CHECK_THAT(r.error->details,
+               Catch::Contains("CTA rank 1 (block (1,0,0)): warps not arrived in this phase: 0,1; "
+                               "warps waiting: 0,1"));
+    CHECK_THAT(r.error->details,
+               Catch::Contains("CTA rank 0 (block (0,0,0)): warps not arrived in this phase: none"));
     CHECK(r.error->where.ptx_line == 15);
 
     // Without clusters every block is a cluster of one: warp 1 (threads 32..63) never arrives.
-    auto solo = sim.launch(k.parsed.module, *k.find("solo_skip"), test::config({1, 1, 1}, {64, 1, 1}), {}, nullptr);
+    auto solo =
+        sim.launch(k.parsed.module, *k.find("solo_skip"), test::config({1, 1, 1}, {64, 1, 1}), {}, nullptr);
     REQUIRE(solo.error);
     CHECK_THAT(solo.error->details, Catch::Contains("of 1 CTA:"));
     CHECK_THAT(solo.error->details, Catch::Contains("warps not arrived in this phase: 1;"));

@@ -14,8 +14,9 @@ struct Run {
 };
 
 // Launches `name` with one int buffer of `n` elements (filled with `fill`) plus extra int params.
-std::vector<int32_t> run_int_kernel(const char* name, std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
-                                    std::size_t n, std::vector<int32_t> extra = {}, std::string* error = nullptr) {
+std::vector<int32_t> run_int_kernel(const char* name, std::array<uint32_t, 3> grid,
+                                    std::array<uint32_t, 3> block, std::size_t n,
+                                    std::vector<int32_t> extra = {}, std::string* error = nullptr) {
     const auto& k = test::engine_kernels();
     REQUIRE(k.parsed.ok());
     const ir::Function* fn = test::kernel_named(k, name);
@@ -46,8 +47,10 @@ TEST_CASE("loop with a divergent break: each lane leaves at its own iteration") 
     auto out = run_int_kernel("divergent_loop", {1, 1, 1}, {128, 1, 1}, 128);
     for (int t = 0; t < 128; ++t) {
         int expect;
-        if (t < 100) expect = (t & 1) ? t * (t - 1) / 2 : -t;
-        else expect = (t & 1) ? 4950 : -100;
+        if (t < 100)
+            expect = (t & 1) ? t * (t - 1) / 2 : -t;
+        else
+            expect = (t & 1) ? 4950 : -100;
         REQUIRE(out[t] == expect);
     }
 }
@@ -75,7 +78,8 @@ TEST_CASE("3-D grid and block indexing") {
                     for (int ty = 0; ty < 2; ++ty)
                         for (int tx = 0; tx < 4; ++tx) {
                             const int b = bx + 2 * (by + 2 * bz), t = tx + 4 * (ty + 2 * tz);
-                            REQUIRE(out[b * 16 + t] == ((bz << 24) | (by << 16) | (tz << 8) | (ty << 4) | tx));
+                            REQUIRE(out[b * 16 + t] ==
+                                    ((bz << 24) | (by << 16) | (tz << 8) | (ty << 4) | tx));
                         }
 }
 
@@ -94,18 +98,18 @@ TEST_CASE("integer and float arithmetic helpers") {
     auto o = test::download<int32_t>(sim, out, 16);
     CHECK(o[0] == -14);
     CHECK(o[1] == -2);
-    CHECK(o[2] == 28);                              // popc(0xffffff9c)
+    CHECK(o[2] == 28);  // popc(0xffffff9c)
     CHECK(o[3] == 0);
     CHECK(static_cast<uint32_t>(o[4]) == 0x39ffffffu);  // brev(0xffffff9c)
     CHECK(o[5] == -1);
     CHECK(o[6] == -100);
     CHECK(o[7] == 100);
-    CHECK(o[8] == 0x00ff079c);                      // byte_perm: a0 b0 a1 b1
-    CHECK(o[9] == 0x7ff);                           // funnel shift left of 7:0xffffff9c by 8
-    CHECK(o[10] == 3);                              // ffs: bit 2
+    CHECK(o[8] == 0x00ff079c);  // byte_perm: a0 b0 a1 b1
+    CHECK(o[9] == 0x7ff);       // funnel shift left of 7:0xffffff9c by 8
+    CHECK(o[10] == 3);          // ffs: bit 2
     CHECK(o[11] == -1);
-    CHECK(o[12] == 7);                              // (int)(2.5f * 3)
-    CHECK(o[13] == 0x3fca62c2);                     // sqrtf(2.5f) = 1.58113885 (correctly rounded)
-    CHECK(o[14] == 2);                              // rintf(2.5): ties to even
-    CHECK(o[15] == -3);                             // floor(-2.5)
+    CHECK(o[12] == 7);           // (int)(2.5f * 3)
+    CHECK(o[13] == 0x3fca62c2);  // sqrtf(2.5f) = 1.58113885 (correctly rounded)
+    CHECK(o[14] == 2);           // rintf(2.5): ties to even
+    CHECK(o[15] == -3);          // floor(-2.5)
 }

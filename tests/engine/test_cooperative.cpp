@@ -1,5 +1,5 @@
-// tests/engine/test_cooperative.cpp — cooperative launches: the grid workspace in %envreg1:%envreg2, all blocks
-// running at the same time (a spin barrier across blocks ends), and the launches the engine refuses.
+// tests/engine/test_cooperative.cpp — cooperative launches: the grid workspace in %envreg1:%envreg2, all
+// blocks running at the same time (a spin barrier across blocks ends), and the launches the engine refuses.
 #include <catch2/catch.hpp>
 
 #include "tests/engine/engine_harness.hpp"
@@ -82,7 +82,7 @@ TEST_CASE("a cooperative launch runs all blocks together and gives them the grid
     for (uint32_t b = 0; b < blocks; ++b) {
         CHECK(s[2 * b] == s[0]);                   // one workspace for the whole grid
         CHECK((s[2 * b + 1] & 0xffffffffu) == 8);  // its wsSize word, as the driver's ABI lays it out
-        CHECK(a[b] == blocks);                      // every block saw all blocks arrive
+        CHECK(a[b] == blocks);                     // every block saw all blocks arrive
     }
 
     // A plain launch has no workspace: %envreg1:%envreg2 read 0 (grid.sync() traps there).

@@ -28,7 +28,8 @@ TEST_CASE("opcodes with a selector in the dispatch table") {
 
 TEST_CASE("instructions of the example kernels without a handler") {
     std::set<std::string> unsupported;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(WARPSIM_SOURCE_DIR) + "/examples")) {
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::string(WARPSIM_SOURCE_DIR) + "/examples")) {
         if (entry.path().extension() != ".ptx") continue;
         auto k = test::parse(test::read_text(entry.path().string()));
         if (!k.parsed.ok()) continue;
@@ -42,7 +43,11 @@ TEST_CASE("instructions of the example kernels without a handler") {
                     unsupported.insert(s);
                 }
     }
-    INFO([&] { std::string s; for (const auto& u : unsupported) s += u + "\n"; return s; }());
+    INFO([&] {
+        std::string s;
+        for (const auto& u : unsupported) s += u + "\n";
+        return s;
+    }());
     // Only the asynchronous-copy and cluster examples use instructions the engine does not execute yet.
     for (const auto& u : unsupported) {
         const bool async_or_cluster = u.rfind("cp.", 0) == 0 || u.rfind("mbarrier", 0) == 0 ||
@@ -74,8 +79,9 @@ TEST_CASE("instructions of the whole PTX corpus without a handler") {
     INFO(list);
     // Tensor-core and cluster (DSMEM) instructions are not executed yet; everything else is.
     for (const auto& u : unsupported) {
-        const bool known_gap = u.rfind("ldmatrix", 0) == 0 || u.rfind("stmatrix", 0) == 0 || u.rfind("mma", 0) == 0 ||
-                               u.rfind("wmma", 0) == 0 || u.rfind("wgmma", 0) == 0 || u.rfind("movmatrix", 0) == 0 ||
+        const bool known_gap = u.rfind("ldmatrix", 0) == 0 || u.rfind("stmatrix", 0) == 0 ||
+                               u.rfind("mma", 0) == 0 || u.rfind("wmma", 0) == 0 ||
+                               u.rfind("wgmma", 0) == 0 || u.rfind("movmatrix", 0) == 0 ||
                                u.rfind("mapa", 0) == 0 || u.find("cluster") != std::string::npos ||
                                u.rfind("getctarank", 0) == 0;
         CHECK(known_gap);

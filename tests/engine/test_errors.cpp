@@ -12,7 +12,9 @@ const test::Kernel& launch_errors() {
         test::parse(test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/examples/launch_errors.ptx"));
     return k;
 }
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
 }  // namespace
 
 TEST_CASE("launch configuration errors are reported before anything runs") {
@@ -50,7 +52,8 @@ TEST_CASE("launch configuration errors are reported before anything runs") {
     CHECK(sim.launch(k.parsed.module, *fn, regs, p.span(), nullptr).ok());
     sim.write(out, std::vector<uint8_t>(2048 * 4, 0));
     auto shared = test::config({1, 1, 1}, {32, 1, 1});
-    // More dynamic shared memory than the limit: "invalid argument" on the H200 (error.dyn_shared_48k_plus_1).
+    // More dynamic shared memory than the limit: "invalid argument" on the H200
+    // (error.dyn_shared_48k_plus_1).
     shared.dynamic_shared_bytes = 48 * 1024 + 4;
     expect_error(shared, "cudaErrorInvalidValue", inval_arg);
     shared.max_dynamic_shared_optin = 100 * 1024;  // opted in: allowed
@@ -78,8 +81,8 @@ TEST_CASE("reading one element past the end is caught and explained") {
     CHECK(r.error->where.access_bytes == 4);
     CHECK(r.error->where.block == std::array<uint32_t, 3>{3, 0, 0});
     CHECK(r.error->where.thread == std::array<uint32_t, 3>{232, 0, 0});  // i = 3*256 + 232 = 1000
-    CHECK(r.error->where.nearest.distance == 0);                        // right at the end
-    CHECK(contains(r.error->details, "is out of bounds"));  // compute-sanitizer's words
+    CHECK(r.error->where.nearest.distance == 0);                         // right at the end
+    CHECK(contains(r.error->details, "is out of bounds"));               // compute-sanitizer's words
     CHECK(contains(r.error->details, "0 bytes after the nearest allocation"));
     CHECK(contains(r.error->details, "of size 4000 bytes"));
     CHECK(contains(r.error->details, "may go unnoticed"));
@@ -156,7 +159,8 @@ TEST_CASE("an instruction the engine does not execute is reported by name and li
     engine::Simulator sim;
     test::Params p;
     p.add(uint64_t{0});
-    auto r = sim.launch(k.parsed.module, k.parsed.module.functions[0], test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    auto r = sim.launch(k.parsed.module, k.parsed.module.functions[0], test::config({1, 1, 1}, {32, 1, 1}),
+                        p.span(), nullptr);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error->message == "warpsim does not execute `vadd.s32.s32.s32` yet (test.ptx:9)");
 }

@@ -1,5 +1,6 @@
 // tests/engine/test_fault_table.cpp — sim/engine/faults.def: each kind's cudaError_t value is the one the
-// CUDA toolkit's driver_types.h gives its name, names map back to kinds, and the hangs are three distinct kinds.
+// CUDA toolkit's driver_types.h gives its name, names map back to kinds, and the hangs are three distinct
+// kinds.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -54,8 +55,8 @@ TEST_CASE("fault table: one row per kind, kinds found by CUDA name, the hangs to
     CHECK(fault_from_cuda_name("cudaErrorMisalignedAddress") == Fault::misaligned_address);
     CHECK_FALSE(fault_from_cuda_name("cudaErrorNoSuchThing").has_value());
     // A GPU reports all of these as cudaErrorLaunchTimeout (702); warpsim keeps them apart.
-    for (Fault f : {Fault::budget_exhausted, Fault::time_limit, Fault::barrier_deadlock, Fault::cluster_deadlock,
-                    Fault::mbarrier_deadlock}) {
+    for (Fault f : {Fault::budget_exhausted, Fault::time_limit, Fault::barrier_deadlock,
+                    Fault::cluster_deadlock, Fault::mbarrier_deadlock}) {
         CHECK(cuda_name(f) == "cudaErrorLaunchTimeout");
         CHECK(cuda_code(f) == 702);
     }

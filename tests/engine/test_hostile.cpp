@@ -11,7 +11,9 @@ using namespace warpsim;
 
 namespace {
 
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 
 const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
@@ -43,7 +45,8 @@ TEST_CASE("mul.wide.u32 and mad.wide.u32 of the largest operands", "[hostile]") 
     const uint64_t out = test::upload(sim, std::vector<uint64_t>(3, 0));
     test::Params p;
     p.add(out);
-    auto r = sim.launch(k.parsed.module, *k.find("wide"), test::config({1, 1, 1}, {1, 1, 1}), p.span(), nullptr);
+    auto r =
+        sim.launch(k.parsed.module, *k.find("wide"), test::config({1, 1, 1}, {1, 1, 1}), p.span(), nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto got = test::download<uint64_t>(sim, out, 3);
@@ -78,7 +81,8 @@ std::string mbarrier_kernel(int count) {
     mov.u32 %r1, %tid.x;
     setp.ne.u32 %p1, %r1, 0;
     @%p1 bra SKIP_INIT;
-    mbarrier.init.shared.b64 [bar], )" + std::to_string(count) + R"(;
+    mbarrier.init.shared.b64 [bar], )" +
+           std::to_string(count) + R"(;
 SKIP_INIT:
     bar.sync 0;
     setp.ge.u32 %p2, %r1, 32;
@@ -131,7 +135,8 @@ TEST_CASE("ld.shared at 16 MiB is out of bounds, not another CTA's shared memory
     ld.param.u64 %rd1, [out];
     mov.u32 %r1, 7;
     st.shared.u32 [s], %r1;
-    ld.shared.u32 %r1, [)" + addr + R"(];
+    ld.shared.u32 %r1, [)" + addr +
+                             R"(];
     st.global.u32 [%rd1], %r1;
     ret;
 }
@@ -143,14 +148,16 @@ TEST_CASE("ld.shared at 16 MiB is out of bounds, not another CTA's shared memory
         REQUIRE(r.error);
         CHECK(r.error->name == "cudaErrorIllegalAddress");
         CHECK_THAT(r.error->details, Catch::Contains("Invalid __shared__ read of size 4 bytes"));
-        CHECK_THAT(r.error->details, Catch::Contains("the block's shared window ends at 1040 (1024 bytes reserved by "
-                                                     "the driver, then 16 of the kernel's)"));
+        CHECK_THAT(r.error->details,
+                   Catch::Contains("the block's shared window ends at 1040 (1024 bytes reserved by "
+                                   "the driver, then 16 of the kernel's)"));
         CHECK(out[0] == 0);
     }
 }
 
 TEST_CASE("the wall-clock limit stops a launch", "[hostile][time]") {
-    auto k = test::parse(std::string(kHeader) + ".visible .entry spin(.param .u64 out)\n{\nLOOP:\n    bra LOOP;\n}\n");
+    auto k = test::parse(std::string(kHeader) +
+                         ".visible .entry spin(.param .u64 out)\n{\nLOOP:\n    bra LOOP;\n}\n");
     REQUIRE(k.parsed.ok());
     auto cfg = test::config({1, 1, 1}, {32, 1, 1});
     cfg.max_instructions = UINT64_MAX;
@@ -163,8 +170,8 @@ TEST_CASE("the wall-clock limit stops a launch", "[hostile][time]") {
     CHECK_THAT(r.error->details, Catch::Contains("time limit of 0.2 s"));
 }
 
-// %999999999d took 4-22 s per thread and %.999999999f 4.8 GB; a field wider than kMaxPrintfField is printed as
-// written, and the next conversion still takes its own argument.
+// %999999999d took 4-22 s per thread and %.999999999f 4.8 GB; a field wider than kMaxPrintfField is printed
+// as written, and the next conversion still takes its own argument.
 TEST_CASE("printf fields too wide to format are printed as written", "[hostile][printf]") {
     uint8_t args[16] = {};
     const int32_t a = 5, b = 7;

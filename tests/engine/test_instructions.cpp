@@ -11,7 +11,9 @@ using namespace warpsim;
 
 namespace {
 
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 
 struct Scalar {
     const char* name;
@@ -34,14 +36,18 @@ const Scalar kScalars[] = {
     {"max.s16x2", "mov.b32 %r4, 0xffff0005; mov.b32 %r5, 0x00010003; max.s16x2 %r9, %r4, %r5;", 0x00010005},
     {"max.u16x2", "mov.b32 %r4, 0xffff0005; mov.b32 %r5, 0x00010003; max.u16x2 %r9, %r4, %r5;", 0xffff0005},
     // bytes |10-40|, |20-30|, |30-20|, |40-10| (hex) = 30 10 10 30; .add sums them (0x80) plus c = 5.
-    {"vabsdiff4", "mov.b32 %r4, 0x10203040; mov.b32 %r5, 0x40302010; vabsdiff4.u32.u32.u32 %r9, %r4, %r5, %r5;",
+    {"vabsdiff4",
+     "mov.b32 %r4, 0x10203040; mov.b32 %r5, 0x40302010; vabsdiff4.u32.u32.u32 %r9, %r4, %r5, %r5;",
      0x30101030},
-    {"vabsdiff4.add", "mov.b32 %r4, 0x10203040; mov.b32 %r5, 0x40302010; mov.b32 %r6, 5; "
-                      "vabsdiff4.u32.u32.u32.add %r9, %r4, %r5, %r6;", 0x85},
+    {"vabsdiff4.add",
+     "mov.b32 %r4, 0x10203040; mov.b32 %r5, 0x40302010; mov.b32 %r6, 5; "
+     "vabsdiff4.u32.u32.u32.add %r9, %r4, %r5, %r6;",
+     0x85},
     // f16x2 halves: a = (1.0, 2.0), b = (2.0, 1.0) as (upper, lower): upper 1 < 2, lower 2 < 1 false.
-    {"set.lt.u32.f16x2", "mov.b32 %r4, 0x3c004000; mov.b32 %r5, 0x40003c00; set.lt.u32.f16x2 %r9, %r4, %r5;", 0xffff0000},
-    {"set.lt.f16x2.f16x2", "mov.b32 %r4, 0x3c004000; mov.b32 %r5, 0x40003c00; set.lt.f16x2.f16x2 %r9, %r4, %r5;",
-     0x3c000000},
+    {"set.lt.u32.f16x2", "mov.b32 %r4, 0x3c004000; mov.b32 %r5, 0x40003c00; set.lt.u32.f16x2 %r9, %r4, %r5;",
+     0xffff0000},
+    {"set.lt.f16x2.f16x2",
+     "mov.b32 %r4, 0x3c004000; mov.b32 %r5, 0x40003c00; set.lt.f16x2.f16x2 %r9, %r4, %r5;", 0x3c000000},
     // A launch without clusters is a cluster of one CTA (block (3,0,0) of a 4-block grid).
     {"%cluster_nctarank", "mov.u32 %r9, %cluster_nctarank;", 1},
     {"%cluster_ctarank", "mov.u32 %r9, %cluster_ctarank;", 0},
@@ -56,7 +62,8 @@ const Scalar kScalars[] = {
 TEST_CASE("fns, packed 16-bit SIMD, vabsdiff4, set.f16x2 and cluster registers (hand-computed)") {
     std::string body;
     for (std::size_t i = 0; i < std::size(kScalars); ++i)
-        body += fmt::format("    // {}\n    {}\n    st.global.u32 [%rd1+{}], %r9;\n", kScalars[i].name, kScalars[i].body, 4 * i);
+        body += fmt::format("    // {}\n    {}\n    st.global.u32 [%rd1+{}], %r9;\n", kScalars[i].name,
+                            kScalars[i].body, 4 * i);
     auto k = test::parse(R"(
 .version 8.0
 .target sm_90
@@ -78,7 +85,8 @@ TEST_CASE("fns, packed 16-bit SIMD, vabsdiff4, set.f16x2 and cluster registers (
     const uint64_t out = test::upload(sim, std::vector<uint32_t>(n, 0xdeadbeef));
     test::Params p;
     p.add(out);
-    auto r = sim.launch(k.parsed.module, *k.find("scalars"), test::config({4, 1, 1}, {1, 1, 1}), p.span(), nullptr);
+    auto r = sim.launch(k.parsed.module, *k.find("scalars"), test::config({4, 1, 1}, {1, 1, 1}), p.span(),
+                        nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto got = test::download<uint32_t>(sim, out, n);
@@ -143,12 +151,14 @@ SKIP:
     const uint64_t din = test::upload(sim, in), dout = test::upload(sim, std::vector<uint32_t>(128, 7));
     test::Params p;
     p.add(din).add(dout);
-    auto r = sim.launch(k.parsed.module, *k.find("copies"), test::config({1, 1, 1}, {64, 1, 1}), p.span(), nullptr);
+    auto r = sim.launch(k.parsed.module, *k.find("copies"), test::config({1, 1, 1}, {64, 1, 1}), p.span(),
+                        nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto o = test::download<uint32_t>(sim, dout, 128);
     for (uint32_t t = 0; t < 64; ++t) REQUIRE(o[t] == 1000 + t);
-    // s2 word w came from thread w/4's 16-byte copy of in[64 + w .. ], of which only the first 8 bytes are real.
+    // s2 word w came from thread w/4's 16-byte copy of in[64 + w .. ], of which only the first 8 bytes are
+    // real.
     for (uint32_t w = 0; w < 64; ++w) REQUIRE(o[64 + w] == (w % 4 < 2 ? 1000 + 64 + w : 0u));
 }
 
@@ -212,7 +222,8 @@ WAIT2:
     const uint64_t din = test::upload(sim, in), dout = test::upload(sim, std::vector<uint32_t>(128, 9));
     test::Params p;
     p.add(din).add(dout);
-    auto r = sim.launch(k.parsed.module, *k.find("phases"), test::config({1, 1, 1}, {64, 1, 1}), p.span(), nullptr);
+    auto r = sim.launch(k.parsed.module, *k.find("phases"), test::config({1, 1, 1}, {64, 1, 1}), p.span(),
+                        nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto o = test::download<uint32_t>(sim, dout, 128);
@@ -272,7 +283,8 @@ BAD:
     const uint64_t out = test::upload(sim, std::vector<int32_t>(64, -1));
     test::Params p;
     p.add(out);
-    auto r = sim.launch(k.parsed.module, *k.find("calls"), test::config({1, 1, 1}, {64, 1, 1}), p.span(), nullptr);
+    auto r =
+        sim.launch(k.parsed.module, *k.find("calls"), test::config({1, 1, 1}, {64, 1, 1}), p.span(), nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto o = test::download<int32_t>(sim, out, 64);
@@ -314,7 +326,8 @@ TEST_CASE("vote.sync and redux.sync with per-tile member masks (cooperative-grou
     const uint64_t out = test::upload(sim, std::vector<uint32_t>(64, 0));
     test::Params p;
     p.add(out);
-    auto r = sim.launch(k.parsed.module, *k.find("tiles"), test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    auto r =
+        sim.launch(k.parsed.module, *k.find("tiles"), test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto o = test::download<uint32_t>(sim, out, 64);
@@ -361,7 +374,8 @@ TEST_CASE("ld/st .v8, cvta.param / isspacep.param on a kernel parameter, redux.s
     const uint64_t out = test::upload(sim, std::vector<uint32_t>(11, 0));
     test::Params p;
     p.add(in).add(out).add(uint32_t{7});
-    auto r = sim.launch(k.parsed.module, *k.find("misc"), test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    auto r =
+        sim.launch(k.parsed.module, *k.find("misc"), test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto o = test::download<uint32_t>(sim, out, 11);

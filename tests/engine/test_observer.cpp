@@ -9,7 +9,9 @@ using namespace warpsim;
 
 namespace {
 
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 
 struct Recorder : engine::ExecutionObserver {
     std::vector<std::string> log;
@@ -18,19 +20,29 @@ struct Recorder : engine::ExecutionObserver {
     std::vector<engine::WarpSyncEvent> syncs;
     std::vector<engine::FenceEvent> fences;
     uint32_t exits = 0;
-    void on_launch_begin(const engine::LaunchInfo& i) override { log.push_back("launch " + std::to_string(i.warps_per_block)); }
+    void on_launch_begin(const engine::LaunchInfo& i) override {
+        log.push_back("launch " + std::to_string(i.warps_per_block));
+    }
     void on_launch_end() override { log.push_back("end"); }
-    void on_block_begin(const engine::BlockIndex& b) override { log.push_back("begin " + std::to_string(b.linear)); }
-    void on_block_end(const engine::BlockIndex& b) override { log.push_back("finish " + std::to_string(b.linear)); }
+    void on_block_begin(const engine::BlockIndex& b) override {
+        log.push_back("begin " + std::to_string(b.linear));
+    }
+    void on_block_end(const engine::BlockIndex& b) override {
+        log.push_back("finish " + std::to_string(b.linear));
+    }
     void on_memory(const engine::MemoryEvent& e) override { mem.push_back(e); }
     void on_barrier(const engine::BarrierEvent& e) override {
         bars.push_back(e);
         log.push_back("bar " + std::to_string(e.site.warp));
     }
-    void on_barrier_release(const engine::BlockIndex&, uint32_t id) override { log.push_back("release " + std::to_string(id)); }
+    void on_barrier_release(const engine::BlockIndex&, uint32_t id) override {
+        log.push_back("release " + std::to_string(id));
+    }
     void on_warp_sync(const engine::WarpSyncEvent& e) override { syncs.push_back(e); }
     void on_fence(const engine::FenceEvent& e) override { fences.push_back(e); }
-    void on_thread_exit(const engine::EventSite&, uint32_t mask) override { exits += static_cast<uint32_t>(std::popcount(mask)); }
+    void on_thread_exit(const engine::EventSite&, uint32_t mask) override {
+        exits += static_cast<uint32_t>(std::popcount(mask));
+    }
 };
 
 // Each thread: s[tid] = in[tid]; bar.sync; out[tid] = s[tid ^ 1] + shfl.bfly(…, 1); fence; exit.
@@ -89,9 +101,10 @@ TEST_CASE("observer: memory, barrier, shuffle, fence and exit events, one per wa
     // Block order and nesting.
     std::vector<std::string> order;
     for (const auto& s : rec.log)
-        if (s.rfind("begin", 0) == 0 || s.rfind("finish", 0) == 0 || s == "end" || s.rfind("launch", 0) == 0) order.push_back(s);
-    CHECK(order == std::vector<std::string>{"launch 2", "begin 0", "finish 0", "begin 1", "finish 1", "begin 2",
-                                            "finish 2", "end"});
+        if (s.rfind("begin", 0) == 0 || s.rfind("finish", 0) == 0 || s == "end" || s.rfind("launch", 0) == 0)
+            order.push_back(s);
+    CHECK(order == std::vector<std::string>{"launch 2", "begin 0", "finish 0", "begin 1", "finish 1",
+                                            "begin 2", "finish 2", "end"});
     // Per block: 2 warps x (2 param loads, global load, shared store, shared load, global store) = 12 events.
     REQUIRE(rec.mem.size() == 3 * 12);
     const auto& ld_global = rec.mem[2];
@@ -162,7 +175,9 @@ TEST_CASE("host writes and module variables count as initialised; kernel-free by
     CHECK(sim.memory().host_written(*t, 16));
 }
 
-TEST_CASE("a module variable placed in mapped host memory: initialiser and kernel writes land in the host's bytes") {
+TEST_CASE(
+    "a module variable placed in mapped host memory: initialiser and kernel writes land in the host's "
+    "bytes") {
     constexpr const char* kPtx = R"(
 .version 8.0
 .target sm_90
@@ -245,7 +260,8 @@ engine::LaunchResult run_early_exit(uint32_t n, std::vector<uint32_t>& out) {
     const uint64_t d = test::upload(sim, std::vector<uint32_t>(256, 0xdead));
     test::Params p;
     p.add(d).add(n);
-    auto r = sim.launch(k.parsed.module, *k.find("early_exit"), test::config({1, 1, 1}, {256, 1, 1}), p.span(), nullptr);
+    auto r = sim.launch(k.parsed.module, *k.find("early_exit"), test::config({1, 1, 1}, {256, 1, 1}),
+                        p.span(), nullptr);
     out = test::download<uint32_t>(sim, d, 256);
     return r;
 }
@@ -253,7 +269,8 @@ engine::LaunchResult run_early_exit(uint32_t n, std::vector<uint32_t>& out) {
 }  // namespace
 
 TEST_CASE("bar.sync after `if (tid >= n) return`: exited warps no longer hold the barrier") {
-    for (uint32_t n : {64u, 100u, 33u}) {  // whole warps exit (64); a partial warp 3 (100); warp 1 with one lane (33)
+    for (uint32_t n :
+         {64u, 100u, 33u}) {  // whole warps exit (64); a partial warp 3 (100); warp 1 with one lane (33)
         std::vector<uint32_t> out;
         auto r = run_early_exit(n, out);
         INFO("n=" << n << " " << details(r));
@@ -326,7 +343,8 @@ SKIP:
     const uint64_t out = sim.malloc(64 * 4);
     test::Params p;
     p.add(out);
-    auto r = sim.launch(k.parsed.module, *k.find("half_warp"), test::config({1, 1, 1}, {64, 1, 1}), p.span(), nullptr);
+    auto r = sim.launch(k.parsed.module, *k.find("half_warp"), test::config({1, 1, 1}, {64, 1, 1}), p.span(),
+                        nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto o = test::download<uint32_t>(sim, out, 64);
@@ -357,7 +375,8 @@ DONE:
     INFO(k.diagnostics);
     REQUIRE(k.parsed.ok());
     engine::Simulator sim;
-    auto r = sim.launch(k.parsed.module, *k.find("two_barriers"), test::config({1, 1, 1}, {64, 1, 1}), {}, nullptr);
+    auto r = sim.launch(k.parsed.module, *k.find("two_barriers"), test::config({1, 1, 1}, {64, 1, 1}), {},
+                        nullptr);
     REQUIRE_FALSE(r.ok());
     INFO(details(r));
     CHECK(r.error->name == "cudaErrorLaunchTimeout");
@@ -387,7 +406,8 @@ DONE:
     INFO(k.diagnostics);
     REQUIRE(k.parsed.ok());
     engine::Simulator sim;
-    auto r = sim.launch(k.parsed.module, *k.find("counted"), test::config({1, 1, 1}, {64, 1, 1}), {}, nullptr);
+    auto r =
+        sim.launch(k.parsed.module, *k.find("counted"), test::config({1, 1, 1}, {64, 1, 1}), {}, nullptr);
     REQUIRE_FALSE(r.ok());
     INFO(details(r));
     CHECK(r.error->details.find("barrier 1 at test.ptx:12: 1 of 2 warps arrived") != std::string::npos);

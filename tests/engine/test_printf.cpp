@@ -32,5 +32,6 @@ TEST_CASE("packed printf arguments are naturally aligned") {
     std::memcpy(args, &i, 4);
     std::memcpy(args + 8, &d, 8);
     std::memcpy(args + 16, &u, 4);
-    CHECK(engine::format_device_printf("%d %f %u|%%|%5.1f|%-4d|", args, 20) == "-5 2.250000 42|%|  0.0|0   |");
+    CHECK(engine::format_device_printf("%d %f %u|%%|%5.1f|%-4d|", args, 20) ==
+          "-5 2.250000 42|%|  0.0|0   |");
 }

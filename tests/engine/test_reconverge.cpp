@@ -29,7 +29,8 @@ TEST_CASE("every branch of the corpus reconverges where kernels_ir's CFG says") 
     std::size_t functions = 0, branches = 0;
     for (const auto& path : corpus_files()) {
         auto k = test::parse(test::read_text(path));
-        if (!k.parsed.ok()) continue;  // the parser's own tests cover the corpus; only parsed modules matter here
+        if (!k.parsed.ok())
+            continue;  // the parser's own tests cover the corpus; only parsed modules matter here
         const engine::Program prog = engine::decode_module(k.parsed.module, {});
         for (std::size_t f = 0; f < k.parsed.module.functions.size(); ++f) {
             const ir::Function& fn = k.parsed.module.functions[f];

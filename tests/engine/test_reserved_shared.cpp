@@ -58,7 +58,8 @@ std::vector<uint32_t> run_probe(uint32_t dynamic_bytes, uint32_t reserved) {
 
 TEST_CASE("reserved shared memory lies below user shared memory, as on the H200") {
     // begin, end, cap, offset_0, offset_1, static __shared__, dynamic __shared__, %total_smem_size
-    const std::vector<std::pair<uint32_t, uint32_t>> dyn_total = {{256, 384}, {512, 640}, {4352, 4480}, {40256, 40320}};
+    const std::vector<std::pair<uint32_t, uint32_t>> dyn_total = {
+        {256, 384}, {512, 640}, {4352, 4480}, {40256, 40320}};
     for (auto [dyn, total] : dyn_total) {
         INFO("dynamic shared " << dyn);
         auto v = run_probe(dyn, 1024);

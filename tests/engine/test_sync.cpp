@@ -7,7 +7,9 @@
 using namespace warpsim;
 
 namespace {
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 }  // namespace
 
 TEST_CASE("reverse within a block through shared memory and bar.sync") {
@@ -101,7 +103,8 @@ TEST_CASE("histogram with global atomics gives the same bins for 1 and 4 workers
             engine::Simulator sim;
             std::vector<uint32_t> in(1000);
             for (uint32_t i = 0; i < 1000; ++i) in[i] = 7 * i;
-            const uint64_t din = test::upload(sim, in), bins = test::upload(sim, std::vector<uint32_t>(16, 0));
+            const uint64_t din = test::upload(sim, in),
+                           bins = test::upload(sim, std::vector<uint32_t>(16, 0));
             test::Params p;
             p.add(din).add(bins).add(int32_t{1000});
             auto cfg = test::config({8, 1, 1}, {128, 1, 1});
@@ -120,7 +123,8 @@ TEST_CASE("histogram with global atomics gives the same bins for 1 and 4 workers
     }
 }
 
-TEST_CASE("atomicAdd return values follow the documented order: blocks in order, warps in order, lanes in order") {
+TEST_CASE(
+    "atomicAdd return values follow the documented order: blocks in order, warps in order, lanes in order") {
     const auto& k = test::engine_kernels();
     const ir::Function* fn = test::kernel_named(k, "atomic_slots");
     REQUIRE(fn);

@@ -1,9 +1,10 @@
 // tests/engine/test_tensor.cpp — ldmatrix / stmatrix in every .m8n8 form and mma.sync on f16, bf16, tf32 and
-// 8-bit integers (tests/ptx/tensor_mma.cu); mma.sync with f16 accumulators and movmatrix (tests/ptx/mma_f16acc.cu);
-// wmma in every shape, type and layout and a small nvcuda::wmma GEMM (tests/ptx/wmma.cu), checked against plain
-// integer matrix products; the tf32 two-step case and the rejected forms worked out by hand. Expected values
-// come from the PTX ISA's fragment layouts written out again here, and from plain integer arithmetic (all
-// floating-point inputs are small integers, so every sum is exact and no rounding model is involved).
+// 8-bit integers (tests/ptx/tensor_mma.cu); mma.sync with f16 accumulators and movmatrix
+// (tests/ptx/mma_f16acc.cu); wmma in every shape, type and layout and a small nvcuda::wmma GEMM
+// (tests/ptx/wmma.cu), checked against plain integer matrix products; the tf32 two-step case and the rejected
+// forms worked out by hand. Expected values come from the PTX ISA's fragment layouts written out again here,
+// and from plain integer arithmetic (all floating-point inputs are small integers, so every sum is exact and
+// no rounding model is involved).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -16,19 +17,22 @@ using namespace warpsim;
 
 namespace {
 
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 
 const test::Kernel& tensor_kernels() {
-    static const test::Kernel k =
-        test::parse(test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/tensor_mma.sm_90.lineinfo.ptx"));
+    static const test::Kernel k = test::parse(
+        test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/tensor_mma.sm_90.lineinfo.ptx"));
     return k;
 }
 
-// Lane l's register for 8x8 matrix m (elements m[row][col]): row l/4, columns 2(l%4) and 2(l%4)+1; transposed,
-// column l/4 of rows 2(l%4) and 2(l%4)+1. The first element is the low half.
+// Lane l's register for 8x8 matrix m (elements m[row][col]): row l/4, columns 2(l%4) and 2(l%4)+1;
+// transposed, column l/4 of rows 2(l%4) and 2(l%4)+1. The first element is the low half.
 uint32_t fragment(const uint16_t* m, uint32_t l, bool trans) {
     const uint32_t r = l / 4, c = 2 * (l % 4);
-    return trans ? m[c * 8 + r] | uint32_t{m[(c + 1) * 8 + r]} << 16 : m[r * 8 + c] | uint32_t{m[r * 8 + c + 1]} << 16;
+    return trans ? m[c * 8 + r] | uint32_t{m[(c + 1) * 8 + r]} << 16
+                 : m[r * 8 + c] | uint32_t{m[r * 8 + c + 1]} << 16;
 }
 
 // What stmatrix writes for matrix i from every lane's register (the inverse of `fragment`).
@@ -36,8 +40,10 @@ void store_fragment(uint16_t* m, const std::array<uint32_t, 32>& reg, bool trans
     for (uint32_t l = 0; l < 32; ++l) {
         const uint32_t r = l / 4, c = 2 * (l % 4);
         const uint16_t lo = static_cast<uint16_t>(reg[l]), hi = static_cast<uint16_t>(reg[l] >> 16);
-        if (trans) m[c * 8 + r] = lo, m[(c + 1) * 8 + r] = hi;
-        else m[r * 8 + c] = lo, m[r * 8 + c + 1] = hi;
+        if (trans)
+            m[c * 8 + r] = lo, m[(c + 1) * 8 + r] = hi;
+        else
+            m[r * 8 + c] = lo, m[r * 8 + c + 1] = hi;
     }
 }
 
@@ -74,7 +80,8 @@ TEST_CASE("ldmatrix and stmatrix .m8n8 .x1/.x2/.x4 with and without .trans") {
     auto out = test::download<uint32_t>(sim, dout, 448);
     auto back = test::download<uint16_t>(sim, dback, 1536);
     // Forms in the order the kernel stores them: (matrices, transposed).
-    const std::vector<std::pair<uint32_t, bool>> forms{{1, false}, {1, true}, {2, false}, {2, true}, {4, true}, {4, false}};
+    const std::vector<std::pair<uint32_t, bool>> forms{{1, false}, {1, true}, {2, false},
+                                                       {2, true},  {4, true}, {4, false}};
     std::size_t at = 0;
     for (auto [num, trans] : forms)
         for (uint32_t i = 0; i < num; ++i, at += 32)
@@ -102,7 +109,8 @@ TEST_CASE("ldmatrix and stmatrix .m8n8 .x1/.x2/.x4 with and without .trans") {
 TEST_CASE("mma.sync m16n8k16 f16 and bf16 -> f32, m16n8k8 tf32 -> f32 on exact integer data") {
     const auto& k = tensor_kernels();
     for (const char* kind : {"f16", "bf16", "tf32"}) {
-        const std::string name = std::string(kind) == "tf32" ? "mma_tf32_m16n8k8" : "mma_" + std::string(kind) + "_m16n8k16";
+        const std::string name =
+            std::string(kind) == "tf32" ? "mma_tf32_m16n8k8" : "mma_" + std::string(kind) + "_m16n8k16";
         const ir::Function* fn = test::kernel_named(k, name);
         REQUIRE(fn);
         const int K = std::string(kind) == "tf32" ? 8 : 16;
@@ -184,13 +192,14 @@ TEST_CASE("mma.sync m16n8k32 s8/u8 -> s32, wrapping without .satfinite and clamp
     }
 }
 
-// ---- f16 accumulators, movmatrix, wmma (tests/ptx/mma_f16acc.cu, tests/ptx/wmma.cu) -------------------------
+// ---- f16 accumulators, movmatrix, wmma (tests/ptx/mma_f16acc.cu, tests/ptx/wmma.cu)
+// -------------------------
 
 namespace {
 
 const test::Kernel& f16acc_kernels() {
-    static const test::Kernel k =
-        test::parse(test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/mma_f16acc.sm_90.lineinfo.ptx"));
+    static const test::Kernel k = test::parse(
+        test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/ptx/mma_f16acc.sm_90.lineinfo.ptx"));
     return k;
 }
 
@@ -212,19 +221,23 @@ TEST_CASE("mma.sync m16n8k16 and m16n8k8 with f16 C and D on exact integer data"
     const auto& k = f16acc_kernels();
     REQUIRE(k.parsed.ok());
     for (const int K : {16, 8}) {
-        const ir::Function* fn = test::kernel_named(k, K == 16 ? "mma_f16acc_m16n8k16" : "mma_f16acc_m16n8k8");
+        const ir::Function* fn =
+            test::kernel_named(k, K == 16 ? "mma_f16acc_m16n8k16" : "mma_f16acc_m16n8k8");
         REQUIRE(fn);
-        // a[r][k] = (3r + 5k) % 7, b[n][k] = (n + 2k) % 5, c[r][n] = 2r + n: every sum is an integer below 2048.
+        // a[r][k] = (3r + 5k) % 7, b[n][k] = (n + 2k) % 5, c[r][n] = 2r + n: every sum is an integer below
+        // 2048.
         std::vector<uint16_t> a(16 * K), b(8 * K), c16(128);
         std::vector<float> c32(128);
         for (int r = 0; r < 16; ++r)
             for (int kk = 0; kk < K; ++kk) a[r * K + kk] = to_f16((3 * r + 5 * kk) % 7);
         for (int n = 0; n < 8; ++n)
             for (int kk = 0; kk < K; ++kk) b[n * K + kk] = to_f16((n + 2 * kk) % 5);
-        for (int i = 0; i < 128; ++i) c16[i] = to_f16(2 * (i / 8) + i % 8), c32[i] = static_cast<float>(2 * (i / 8) + i % 8);
+        for (int i = 0; i < 128; ++i)
+            c16[i] = to_f16(2 * (i / 8) + i % 8), c32[i] = static_cast<float>(2 * (i / 8) + i % 8);
         engine::Simulator sim;
         const uint64_t da = test::upload(sim, a), db = test::upload(sim, b), dc16 = test::upload(sim, c16),
-                       dc32 = test::upload(sim, c32), dd16 = test::upload(sim, std::vector<uint16_t>(128, 0xffff)),
+                       dc32 = test::upload(sim, c32),
+                       dd16 = test::upload(sim, std::vector<uint16_t>(128, 0xffff)),
                        dd32 = test::upload(sim, std::vector<float>(128, -1));
         test::Params p;
         p.add(da).add(db).add(dc16).add(dc32).add(dd16).add(dd32).add(int32_t{0});
@@ -244,7 +257,8 @@ TEST_CASE("mma.sync m16n8k16 and m16n8k8 with f16 C and D on exact integer data"
     }
 }
 
-TEST_CASE("mma.sync f16 forms the H200 does not have and ldmatrix .b8 shapes of sm_100a stop with a clear error") {
+TEST_CASE(
+    "mma.sync f16 forms the H200 does not have and ldmatrix .b8 shapes of sm_100a stop with a clear error") {
     auto k = test::parse(R"(
 .version 8.7
 .target sm_90
@@ -280,18 +294,18 @@ TEST_CASE("mma.sync f16 forms the H200 does not have and ldmatrix .b8 shapes of 
     const uint64_t out = test::upload(sim, std::vector<uint32_t>(4, 0));
     test::Params p;
     p.add(out);
-    auto mixed = sim.launch(k.parsed.module, *test::kernel_named(k, "mixed"), test::config({1, 1, 1}, {32, 1, 1}),
-                            p.span(), nullptr);
+    auto mixed = sim.launch(k.parsed.module, *test::kernel_named(k, "mixed"),
+                            test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
     REQUIRE(mixed.error);
     CHECK_THAT(mixed.error->message, Catch::Contains("need .dtype equal to .ctype"));
     CHECK_THAT(mixed.error->message, Catch::Contains("test.ptx:10"));
-    auto b8 = sim.launch(k.parsed.module, *test::kernel_named(k, "b8"), test::config({1, 1, 1}, {32, 1, 1}), p.span(),
-                         nullptr);
+    auto b8 = sim.launch(k.parsed.module, *test::kernel_named(k, "b8"), test::config({1, 1, 1}, {32, 1, 1}),
+                         p.span(), nullptr);
     REQUIRE(b8.error);
     CHECK_THAT(b8.error->message, Catch::Contains("need sm_100a"));
     CHECK_THAT(b8.error->message, Catch::Contains("test.ptx:18"));
-    auto st = sim.launch(k.parsed.module, *test::kernel_named(k, "st_b8"), test::config({1, 1, 1}, {32, 1, 1}), p.span(),
-                         nullptr);
+    auto st = sim.launch(k.parsed.module, *test::kernel_named(k, "st_b8"),
+                         test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
     REQUIRE(st.error);
     CHECK_THAT(st.error->message, Catch::Contains("need sm_100a"));
     CHECK_THAT(st.error->message, Catch::Contains("test.ptx:27"));
@@ -319,17 +333,21 @@ TEST_CASE("movmatrix.m8n8.trans.b16 transposes the matrix held in the ldmatrix f
                 INFO("block " << blk << " element (" << i << ", " << j << ")");
                 CHECK(t[blk * 64 + i * 8 + j] == m[blk * 64 + j * 8 + i]);
             }
-    // Lane 1 holds row 0, columns 2 and 3 before; after, the transpose's row 0, columns 2 and 3: m[2][0], m[3][0].
+    // Lane 1 holds row 0, columns 2 and 3 before; after, the transpose's row 0, columns 2 and 3: m[2][0],
+    // m[3][0].
     CHECK(regs[64 + 32 + 1] == (m[64 + 16] | uint32_t{m[64 + 24]} << 16));
 }
 
-TEST_CASE("wmma.load/mma/store on f16 (f32 and f16 accumulators), every shape and layout, exact integer data") {
+TEST_CASE(
+    "wmma.load/mma/store on f16 (f32 and f16 accumulators), every shape and layout, exact integer data") {
     const auto& k = wmma_kernels();
     REQUIRE(k.parsed.ok());
-    // Block b: A column-major if b & 1, B column-major if b & 2, C and D column-major if b & 4; leading dimensions
-    // the matrix's own + 16; blocks 8-15 repeat 0-7 with the f16 accumulator; each block's matrices start at 2048 b.
-    for (auto [name, M, N] : {std::tuple{"wmma_f16_m16n16k16", 16, 16}, std::tuple{"wmma_f16_m32n8k16", 32, 8},
-                              std::tuple{"wmma_f16_m8n32k16", 8, 32}}) {
+    // Block b: A column-major if b & 1, B column-major if b & 2, C and D column-major if b & 4; leading
+    // dimensions the matrix's own + 16; blocks 8-15 repeat 0-7 with the f16 accumulator; each block's
+    // matrices start at 2048 b.
+    for (auto [name, M, N] :
+         {std::tuple{"wmma_f16_m16n16k16", 16, 16}, std::tuple{"wmma_f16_m32n8k16", 32, 8},
+          std::tuple{"wmma_f16_m8n32k16", 8, 32}}) {
         const ir::Function* fn = test::kernel_named(k, name);
         REQUIRE(fn);
         const int K = 16, R = 2048;
@@ -352,16 +370,20 @@ TEST_CASE("wmma.load/mma/store on f16 (f32 and f16 accumulators), every shape an
         auto d16 = test::download<uint16_t>(sim, dd16, 16 * R);
         for (int blk = 0; blk < 16; ++blk) {
             const bool acol = blk & 1, bcol = blk & 2, ccol = blk & 4;
-            const int off = blk * R, lda = (acol ? M : K) + 16, ldb = (bcol ? K : N) + 16, ldc = (ccol ? M : N) + 16;
+            const int off = blk * R, lda = (acol ? M : K) + 16, ldb = (bcol ? K : N) + 16,
+                      ldc = (ccol ? M : N) + 16;
             for (int i = 0; i < M; ++i)
                 for (int j = 0; j < N; ++j) {
                     const int ci = off + (ccol ? j * ldc + i : i * ldc + j);
                     int sum = ci % 9;
                     for (int kk = 0; kk < K; ++kk)
-                        sum += ((off + (acol ? kk * lda + i : i * lda + kk)) % 5) * (((off + (bcol ? j * ldb + kk : kk * ldb + j)) / 3) % 4);
+                        sum += ((off + (acol ? kk * lda + i : i * lda + kk)) % 5) *
+                               (((off + (bcol ? j * ldb + kk : kk * ldb + j)) / 3) % 4);
                     INFO(name << " block " << blk << " D[" << i << "][" << j << "]");
-                    if (blk < 8) CHECK(d32[ci] == static_cast<float>(sum));
-                    else CHECK(d16[ci] == to_f16(sum));
+                    if (blk < 8)
+                        CHECK(d32[ci] == static_cast<float>(sum));
+                    else
+                        CHECK(d16[ci] == to_f16(sum));
                 }
         }
     }
@@ -369,8 +391,9 @@ TEST_CASE("wmma.load/mma/store on f16 (f32 and f16 accumulators), every shape an
 
 TEST_CASE("wmma on s8/u8 (wrapping, and clamping with .satfinite), every shape and layout") {
     const auto& k = wmma_kernels();
-    for (auto [name, M, N] : {std::tuple{"wmma_int8_m16n16k16", 16, 16}, std::tuple{"wmma_int8_m32n8k16", 32, 8},
-                              std::tuple{"wmma_int8_m8n32k16", 8, 32}}) {
+    for (auto [name, M, N] :
+         {std::tuple{"wmma_int8_m16n16k16", 16, 16}, std::tuple{"wmma_int8_m32n8k16", 32, 8},
+          std::tuple{"wmma_int8_m8n32k16", 8, 32}}) {
         const ir::Function* fn = test::kernel_named(k, name);
         REQUIRE(fn);
         const int K = 16, R = 2048;
@@ -390,8 +413,10 @@ TEST_CASE("wmma on s8/u8 (wrapping, and clamping with .satfinite), every shape a
         REQUIRE(r.ok());
         auto d = test::download<int32_t>(sim, dd, 24 * R);
         for (int blk = 0; blk < 24; ++blk) {
-            const bool acol = blk & 1, bcol = blk & 2, ccol = blk & 4, u8 = blk >= 8 && blk < 16, sat = blk >= 16;
-            const int off = blk * R, lda = (acol ? M : K) + 16, ldb = (bcol ? K : N) + 16, ldc = (ccol ? M : N) + 16;
+            const bool acol = blk & 1, bcol = blk & 2, ccol = blk & 4, u8 = blk >= 8 && blk < 16,
+                       sat = blk >= 16;
+            const int off = blk * R, lda = (acol ? M : K) + 16, ldb = (bcol ? K : N) + 16,
+                      ldc = (ccol ? M : N) + 16;
             for (int i = 0; i < M; ++i)
                 for (int j = 0; j < N; ++j) {
                     const int ci = off + (ccol ? j * ldc + i : i * ldc + j);
@@ -401,8 +426,9 @@ TEST_CASE("wmma on s8/u8 (wrapping, and clamping with .satfinite), every shape a
                         const uint8_t y = b[off + (bcol ? j * ldb + kk : kk * ldb + j)];
                         sum += u8 ? int64_t{x} * y : int64_t{static_cast<int8_t>(x)} * static_cast<int8_t>(y);
                     }
-                    const int32_t want = sat ? static_cast<int32_t>(std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX))
-                                             : static_cast<int32_t>(static_cast<uint32_t>(sum));
+                    const int32_t want =
+                        sat ? static_cast<int32_t>(std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX))
+                            : static_cast<int32_t>(static_cast<uint32_t>(sum));
                     INFO(name << " block " << blk << " D[" << i << "][" << j << "]");
                     CHECK(d[ci] == want);
                 }
@@ -442,7 +468,8 @@ TEST_CASE("an nvcuda::wmma GEMM staged through shared memory: C = 1.5 A B - 0.5 
     const int n = 64;
     std::vector<uint16_t> A(n * n), B(n * n);  // A row-major, B column-major (B[col * n + k])
     std::vector<float> C(n * n);
-    for (int i = 0; i < n * n; ++i) A[i] = to_f16(i % 7), B[i] = to_f16((i / 5) % 3), C[i] = static_cast<float>(2 * (i % 11));
+    for (int i = 0; i < n * n; ++i)
+        A[i] = to_f16(i % 7), B[i] = to_f16((i / 5) % 3), C[i] = static_cast<float>(2 * (i % 11));
     engine::Simulator sim;
     const uint64_t da = test::upload(sim, A), db = test::upload(sim, B), dc = test::upload(sim, C);
     test::Params p;
@@ -485,11 +512,12 @@ TEST_CASE("wmma.mma takes immediate C elements; wmma.load without a stride uses 
     std::vector<uint16_t> a(256), b(256);
     for (int i = 0; i < 256; ++i) a[i] = to_f16(i % 6), b[i] = to_f16((i * 7) % 5);
     engine::Simulator sim;
-    const uint64_t da = test::upload(sim, a), db = test::upload(sim, b), dd = test::upload(sim, std::vector<float>(256, -1));
+    const uint64_t da = test::upload(sim, a), db = test::upload(sim, b),
+                   dd = test::upload(sim, std::vector<float>(256, -1));
     test::Params p;
     p.add(da).add(db).add(dd);
-    auto r = sim.launch(k.parsed.module, *test::kernel_named(k, "imm_c"), test::config({1, 1, 1}, {32, 1, 1}), p.span(),
-                        nullptr);
+    auto r = sim.launch(k.parsed.module, *test::kernel_named(k, "imm_c"), test::config({1, 1, 1}, {32, 1, 1}),
+                        p.span(), nullptr);
     INFO(details(r));
     REQUIRE(r.ok());
     auto d = test::download<float>(sim, dd, 256);

@@ -19,7 +19,9 @@ namespace wg = warpsim::engine::wgmma;
 
 namespace {
 
-std::string details(const engine::LaunchResult& r) { return r.error ? r.error->message + "\n" + r.error->details : ""; }
+std::string details(const engine::LaunchResult& r) {
+    return r.error ? r.error->message + "\n" + r.error->details : "";
+}
 
 const test::Kernel& wgmma_kernels() {
     static const test::Kernel k = test::parse(
@@ -36,7 +38,8 @@ wg::MatrixDescriptor desc(uint32_t start, uint32_t lbo, uint32_t sbo, wg::Swizzl
 }  // namespace
 
 TEST_CASE("wgmma matrix descriptor fields") {
-    // start 0x400 -> 0x40, LBO 256 -> 16, SBO 1024 -> 64 (each (x & 0x3ffff) >> 4), base offset 5, 128B swizzle.
+    // start 0x400 -> 0x40, LBO 256 -> 16, SBO 1024 -> 64 (each (x & 0x3ffff) >> 4), base offset 5, 128B
+    // swizzle.
     const uint64_t bits = 0x40ull | 16ull << 16 | 64ull << 32 | 5ull << 49 | 1ull << 62;
     const auto d = wg::decode_descriptor(bits);
     CHECK(d.start == 0x400);
@@ -68,7 +71,8 @@ TEST_CASE("wgmma swizzle of shared addresses") {
     CHECK(wg::swizzle_address(0x3f0, S::b128) == 0x380);
     // 0x5a6: bits 7-9 = 0b011, chunk 0b010 -> 0b001, byte 6 in the chunk stays: 0x596. Bit 10 plays no part.
     CHECK(wg::swizzle_address(0x5a6, S::b128) == 0x596);
-    // 64B: chunk bits 4-5 ^= bits 7-8. 0x180: bits 7-8 = 0b11, chunk 0 -> 3: 0x1b0. 0x200: bits 7-8 = 0 (bit 9 is not used).
+    // 64B: chunk bits 4-5 ^= bits 7-8. 0x180: bits 7-8 = 0b11, chunk 0 -> 3: 0x1b0. 0x200: bits 7-8 = 0 (bit
+    // 9 is not used).
     CHECK(wg::swizzle_address(0x180, S::b64) == 0x1b0);
     CHECK(wg::swizzle_address(0x200, S::b64) == 0x200);
     // 32B: bit 4 ^= bit 7. 0x0a0 (bit 7 set, bit 4 clear) -> 0x0b0; 0x120 (bit 7 clear) stays.
@@ -78,27 +82,29 @@ TEST_CASE("wgmma swizzle of shared addresses") {
 
 TEST_CASE("wgmma element addresses in the canonical layouts of the PTX ISA's examples") {
     using S = wg::Swizzle;
-    // K-major, no swizzle, tf32: exact layout ((8,2),(4,4)):((4,32),(1,64)) elements, LBO 64*4, SBO 32*4 bytes.
-    // Element (mn 9, k 5): mn = (1,1) -> 4 + 32, k = (1,1) -> 1 + 64: element 101, byte 404.
+    // K-major, no swizzle, tf32: exact layout ((8,2),(4,4)):((4,32),(1,64)) elements, LBO 64*4, SBO 32*4
+    // bytes. Element (mn 9, k 5): mn = (1,1) -> 4 + 32, k = (1,1) -> 1 + 64: element 101, byte 404.
     CHECK(wg::element_address(desc(0, 256, 128, S::none), false, 4, 9, 5) == 404);
     CHECK(wg::element_address(desc(0x800, 256, 128, S::none), false, 4, 9, 5) == 0x800 + 404);
-    // K-major, 32B swizzle, tf32: ((8,2),(4,4)):((8,64),(1,4)), SBO 64*4 bytes. (mn 12, k 6): mn = (4,1) -> 32 + 64,
-    // k = (2,1) -> 2 + 4: element 102, byte 408 = 0x198; bit 7 set flips bit 4: 0x188.
+    // K-major, 32B swizzle, tf32: ((8,2),(4,4)):((8,64),(1,4)), SBO 64*4 bytes. (mn 12, k 6): mn = (4,1) ->
+    // 32 + 64, k = (2,1) -> 2 + 4: element 102, byte 408 = 0x198; bit 7 set flips bit 4: 0x188.
     CHECK(wg::element_address(desc(0, 16, 256, S::b32), false, 4, 12, 6) == 0x188);
     // (mn 10, k 6): element 86, byte 344 = 0x158, bit 7 clear: unchanged.
     CHECK(wg::element_address(desc(0, 16, 256, S::b32), false, 4, 10, 6) == 344);
-    // MN-major, no swizzle, bf16: ((8,1,2),(8,2)):((1,8,64),(8,128)), LBO 128*2, SBO 64*2 bytes. (mn 11, k 12):
-    // mn = (3,0,1) -> 3 + 64, k = (4,1) -> 32 + 128: element 227, byte 454.
+    // MN-major, no swizzle, bf16: ((8,1,2),(8,2)):((1,8,64),(8,128)), LBO 128*2, SBO 64*2 bytes. (mn 11, k
+    // 12): mn = (3,0,1) -> 3 + 64, k = (4,1) -> 32 + 128: element 227, byte 454.
     CHECK(wg::element_address(desc(0, 256, 128, S::none), true, 2, 11, 12) == 454);
-    // MN-major, 32B swizzle, bf16: ((8,2,2),(8,2)):((1,8,128),(16,256)), LBO 128*2, SBO 256*2 bytes. (mn 13, k 9):
-    // mn = (5,1,0) -> 5 + 8, k = (1,1) -> 16 + 256: element 285, byte 570 = 0x23a, bit 7 clear: unchanged.
+    // MN-major, 32B swizzle, bf16: ((8,2,2),(8,2)):((1,8,128),(16,256)), LBO 128*2, SBO 256*2 bytes. (mn 13,
+    // k 9): mn = (5,1,0) -> 5 + 8, k = (1,1) -> 16 + 256: element 285, byte 570 = 0x23a, bit 7 clear:
+    // unchanged.
     CHECK(wg::element_address(desc(0, 256, 512, S::b32), true, 2, 13, 9) == 570);
-    // MN-major, 64B swizzle, bf16: ((8,4,2),(8,2)):((1,8,256),(32,512)), LBO 256*2, SBO 512*2 bytes. (mn 45, k 10):
-    // mn = (5,1,1) -> 5 + 8 + 256, k = (2,1) -> 64 + 512: element 845, byte 1690 = 0x69a; bits 7-8 = 0b01, chunk
-    // bits 4-5 = 0b01 -> 0: 0x68a.
+    // MN-major, 64B swizzle, bf16: ((8,4,2),(8,2)):((1,8,256),(32,512)), LBO 256*2, SBO 512*2 bytes. (mn 45,
+    // k 10): mn = (5,1,1) -> 5 + 8 + 256, k = (2,1) -> 64 + 512: element 845, byte 1690 = 0x69a; bits 7-8 =
+    // 0b01, chunk bits 4-5 = 0b01 -> 0: 0x68a.
     CHECK(wg::element_address(desc(0, 512, 1024, S::b64), true, 2, 45, 10) == 0x68a);
-    // K-major, 128B swizzle, f16, a k-step inside the row: start 0x420 is the tile at 0x400 advanced by one k-step
-    // of 16 elements (32 bytes). Element (mn 3, k 5) at 0x420 + 3*128 + 10 = 0x5aa: bits 7-9 = 0b011, chunk 0b010
+    // K-major, 128B swizzle, f16, a k-step inside the row: start 0x420 is the tile at 0x400 advanced by one
+    // k-step of 16 elements (32 bytes). Element (mn 3, k 5) at 0x420 + 3*128 + 10 = 0x5aa: bits 7-9 = 0b011,
+    // chunk 0b010
     // -> 0b001: 0x59a. The same element of the whole tile, (3, 16 + 5), from start 0x400: the same address.
     CHECK(wg::element_address(desc(0x420, 16, 1024, S::b128), false, 2, 3, 5) == 0x59a);
     CHECK(wg::element_address(desc(0x400, 16, 1024, S::b128), false, 2, 3, 21) == 0x59a);
@@ -125,8 +131,8 @@ TEST_CASE("wgmma register fragments of A and of the accumulator") {
             ++seen[q.row * 64 + q.col];
         }
     CHECK(std::count(seen.begin(), seen.end(), 1) == 64 * 64);
-    // A, f16 (two per register, K = 16): thread 70 = warp 2 lane 6 (lane/4 = 1, lane%4 = 2); register 3, upper
-    // half: row 32 + 1 + 8, column 2*2 + 1 + 8.
+    // A, f16 (two per register, K = 16): thread 70 = warp 2 lane 6 (lane/4 = 1, lane%4 = 2); register 3,
+    // upper half: row 32 + 1 + 8, column 2*2 + 1 + 8.
     p = wg::a_fragment_position(70, 3, 1, 2);
     CHECK(p.row == 41);
     CHECK(p.col == 13);
@@ -142,8 +148,8 @@ TEST_CASE("wgmma register fragments of A and of the accumulator") {
 
 namespace {
 
-// wgmma_s8u8_m64n64k32 on chosen bytes: A[m][k] = (a_rand >> 7) & 0xff as s8, B[n][k] = (b_rand >> 11) & 0xff as
-// u8, D = C + A * B with 32-bit wrap-around.
+// wgmma_s8u8_m64n64k32 on chosen bytes: A[m][k] = (a_rand >> 7) & 0xff as s8, B[n][k] = (b_rand >> 11) & 0xff
+// as u8, D = C + A * B with 32-bit wrap-around.
 struct IntCase {
     std::vector<uint32_t> a_rand, b_rand, c;
     std::vector<int32_t> expected;
@@ -159,7 +165,8 @@ IntCase int_case() {
     for (uint32_t i = 0; i < 64 * 32; ++i) {
         a[i] = static_cast<int8_t>(static_cast<int>((i * 37 + 11) % 256) - 128);
         b[i] = static_cast<uint8_t>((i * 91 + 5) % 256);
-        ic.a_rand[i] = static_cast<uint32_t>(static_cast<uint8_t>(a[i])) << 7 | (i & 0x7f);  // low bits ignored
+        ic.a_rand[i] =
+            static_cast<uint32_t>(static_cast<uint8_t>(a[i])) << 7 | (i & 0x7f);  // low bits ignored
         ic.b_rand[i] = static_cast<uint32_t>(b[i]) << 11 | 0x7ff;
     }
     ic.expected.resize(64 * 64);
@@ -178,8 +185,8 @@ engine::LaunchResult run_int(const IntCase& ic, uint32_t threads, int mode, std:
     const auto& k = wgmma_kernels();
     const ir::Function* fn = test::kernel_named(k, "wgmma_s8u8_m64n64k32");
     engine::Simulator sim;
-    const uint64_t da = test::upload(sim, ic.a_rand), db = test::upload(sim, ic.b_rand), dc = test::upload(sim, ic.c),
-                   dd = test::upload(sim, std::vector<int32_t>(64 * 64, 0));
+    const uint64_t da = test::upload(sim, ic.a_rand), db = test::upload(sim, ic.b_rand),
+                   dc = test::upload(sim, ic.c), dd = test::upload(sim, std::vector<int32_t>(64 * 64, 0));
     test::Params p;
     p.add(da).add(db).add(dc).add(dd).add(mode);
     auto cfg = test::config({1, 1, 1}, {threads, 1, 1});
@@ -230,8 +237,8 @@ TEST_CASE("wgmma reports the shared memory it reads to the checkers") {
     auto r = run_int(ic, 128, 0, nullptr, &obs);
     INFO(details(r));
     REQUIRE(r.ok());
-    // No swizzle, K-major, 32 bytes of K per row: a warp reads its 16 rows of A (32 chunks of 16 bytes) and all
-    // 64 rows of B (128 chunks): 160 chunks, reported as 5 events of 32.
+    // No swizzle, K-major, 32 bytes of K per row: a warp reads its 16 rows of A (32 chunks of 16 bytes) and
+    // all 64 rows of B (128 chunks): 160 chunks, reported as 5 events of 32.
     REQUIRE(obs.reads.size() == 20);
     std::map<uint64_t, int> times;  // chunk -> warps that read it
     for (const auto& e : obs.reads) {
@@ -262,7 +269,8 @@ TEST_CASE("racecheck: a tile written by other warps without a barrier before wgm
     // MMA), written to a temporary folder with a copy of the spec.
     const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/test_wgmma_racecheck";
     std::filesystem::create_directories(dir);
-    std::string ptx = test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/wgmma_kernels.sm_90a.lineinfo.ptx");
+    std::string ptx =
+        test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/wgmma_kernels.sm_90a.lineinfo.ptx");
     std::string spec = test::read_text(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/wgmma_s8u8_tile.json");
     const std::string source = "\"source\": \"wgmma_kernels.sm_90a.lineinfo.ptx\"";
     REQUIRE(spec.find(source) != std::string::npos);
@@ -293,8 +301,10 @@ TEST_CASE("racecheck: a tile written by other warps without a barrier before wgm
     for (const auto& f : racy.log.findings()) {
         CHECK(f.kind == "race.rw.shared");
         CHECK(f.fix.find("add __syncthreads() between line") != std::string::npos);
-        // wgmma_kernels.cu: lines 280 and 281 store the A and B tiles (sa, sb), lines 289-291 are the asm wgmma.
-        const uint32_t write = racy.ctx.cuda_line(f.parties[0].at), read = racy.ctx.cuda_line(f.parties[1].at);
+        // wgmma_kernels.cu: lines 280 and 281 store the A and B tiles (sa, sb), lines 289-291 are the asm
+        // wgmma.
+        const uint32_t write = racy.ctx.cuda_line(f.parties[0].at),
+                       read = racy.ctx.cuda_line(f.parties[1].at);
         CHECK(write == (f.variable.rfind("sa[", 0) == 0 ? 280u : 281u));
         CHECK(read >= 289u);
         CHECK(read <= 291u);
@@ -336,24 +346,26 @@ TEST_CASE("wgmma needs the whole warpgroup") {
     REQUIRE(k.parsed.ok());
     SECTION("the second warpgroup of a 160-thread block is incomplete") {
         engine::Simulator sim;
-        auto r = sim.launch(k.parsed.module, *k.find("every_thread_fences"), test::config({1, 1, 1}, {160, 1, 1}), {},
-                            nullptr);
+        auto r = sim.launch(k.parsed.module, *k.find("every_thread_fences"),
+                            test::config({1, 1, 1}, {160, 1, 1}), {}, nullptr);
         REQUIRE(r.error);
         INFO(details(r));
-        CHECK(r.error->details.find("warps 4..7 (threads 128..255 of the block) is incomplete") != std::string::npos);
+        CHECK(r.error->details.find("warps 4..7 (threads 128..255 of the block) is incomplete") !=
+              std::string::npos);
         CHECK(r.error->details.find("test.ptx:16") != std::string::npos);
         CHECK(r.error->where.thread == std::array<uint32_t, 3>{128, 0, 0});
     }
     SECTION("256 threads are two whole warpgroups") {
         engine::Simulator sim;
-        auto r = sim.launch(k.parsed.module, *k.find("every_thread_fences"), test::config({1, 1, 1}, {256, 1, 1}), {},
-                            nullptr);
+        auto r = sim.launch(k.parsed.module, *k.find("every_thread_fences"),
+                            test::config({1, 1, 1}, {256, 1, 1}), {}, nullptr);
         INFO(details(r));
         CHECK(r.ok());
     }
     SECTION("lanes under a guard") {
         engine::Simulator sim;
-        auto r = sim.launch(k.parsed.module, *k.find("half_warp_fence"), test::config({1, 1, 1}, {128, 1, 1}), {}, nullptr);
+        auto r = sim.launch(k.parsed.module, *k.find("half_warp_fence"), test::config({1, 1, 1}, {128, 1, 1}),
+                            {}, nullptr);
         REQUIRE(r.error);
         CHECK(r.error->details.find("test.ptx:11") != std::string::npos);
         CHECK(r.error->details.find("0x0000ffff") != std::string::npos);
@@ -377,7 +389,9 @@ TEST_CASE("wgmma forms the engine does not execute are reported by name") {
     auto k = test::parse(ptx);
     REQUIRE(k.parsed.ok());
     engine::Simulator sim;
-    auto r = sim.launch(k.parsed.module, *k.find("f16_accumulator"), test::config({1, 1, 1}, {128, 1, 1}), {}, nullptr);
+    auto r = sim.launch(k.parsed.module, *k.find("f16_accumulator"), test::config({1, 1, 1}, {128, 1, 1}), {},
+                        nullptr);
     REQUIRE(r.error);
-    CHECK(r.error->message.find("does not execute `wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16`") != std::string::npos);
+    CHECK(r.error->message.find("does not execute `wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16`") !=
+          std::string::npos);
 }

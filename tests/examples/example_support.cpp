@@ -29,7 +29,8 @@ session::SimRun simulate(const session::PreparedLaunch& p, uint64_t max_instruct
     return std::move(run.value());
 }
 
-AccessTotals totals(const session::PreparedLaunch& p, const session::SimRun& run, ir::Opcode op, ir::Space space) {
+AccessTotals totals(const session::PreparedLaunch& p, const session::SimRun& run, ir::Opcode op,
+                    ir::Space space) {
     AccessTotals t;
     for (const auto& [key, s] : run.counters.per_pc()) {
         const auto& body = p.module->functions.at(key.first).body;
@@ -73,7 +74,7 @@ Readback run_and_read(const session::PreparedLaunch& p) {
         REQUIRE(sim.write(addresses[i], bytes.value()));
     }
     const auto params = launch::pack_params(*p.kernel, addresses, p.spec);
-    engine::LaunchConfig cfg;   // the engine's default limits are the compute capability 9.0 ones
+    engine::LaunchConfig cfg;  // the engine's default limits are the compute capability 9.0 ones
     cfg.grid = p.spec.grid;
     cfg.block = p.spec.block;
     cfg.dynamic_shared_bytes = p.spec.shared_bytes;

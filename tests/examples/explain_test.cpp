@@ -101,7 +101,8 @@ TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 tim
         for (const auto& a : x.accesses)
             if (a.what == "shared load") ld = &a;
         REQUIRE(ld != nullptr);
-        // tile[c][0] is word 32 c: byte offset 128 c after the 1 KB the driver reserves, bank 0 for every lane.
+        // tile[c][0] is word 32 c: byte offset 128 c after the 1 KB the driver reserves, bank 0 for every
+        // lane.
         for (uint32_t l = 0; l < 32; ++l) {
             CHECK(ld->sample.first.addr[l] == 1024 + 128ull * l);
             CHECK(report::lane_bank(ld->sample.first, l) == 0);
@@ -214,7 +215,8 @@ TEST_CASE("explain: atomicAdd inlined from a CUDA header is found under the call
     CHECK(call.source_file == "warp_reduce.cu");
     REQUIRE(call.accesses.size() == 1);
     CHECK(call.accesses[0].ptx_line == 258);
-    CHECK(call.accesses[0].inlined == "device_atomic_functions.hpp:107 in atomicAdd, inlined from warp_reduce.cu:32");
+    CHECK(call.accesses[0].inlined ==
+          "device_atomic_functions.hpp:107 in atomicAdd, inlined from warp_reduce.cu:32");
     r.line = 107;
     const auto x = explain_ok(e, r);
     CHECK(x.source_file == "device_atomic_functions.hpp");

@@ -1,6 +1,6 @@
 // tests/examples/fault_kinds_test.cpp — the sample run behind `warpsim explain` tells an exhausted
-// instruction budget (worth a longer run) from a barrier deadlock (a longer run would deadlock again), by the fault's
-// kind, not by its CUDA name, which is cudaErrorLaunchTimeout for both.
+// instruction budget (worth a longer run) from a barrier deadlock (a longer run would deadlock again), by the
+// fault's kind, not by its CUDA name, which is cudaErrorLaunchTimeout for both.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

@@ -76,9 +76,12 @@ TEST_CASE("inlined: per-line counts put helper and atomicAdd work at the line th
     CHECK(r20->total.warp_insts == 8);
     REQUIRE(r20->accesses.size() == 2);
     CHECK(r20->accesses[0].label() == "global atomic");
-    CHECK(r20->accesses[0].inlined == "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:8 in add_pair");
-    CHECK(r20->accesses[1].inlined == "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:9 in add_pair");
-    // One request per warp (the sectors of a same-address atomic are the counters' business, not this test's).
+    CHECK(r20->accesses[0].inlined ==
+          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:8 in add_pair");
+    CHECK(r20->accesses[1].inlined ==
+          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:9 in add_pair");
+    // One request per warp (the sectors of a same-address atomic are the counters' business, not this
+    // test's).
     for (const auto& a : r20->accesses) CHECK(a.s.requests == 2);
     CHECK(r20->inlined.size() == 3);
     CHECK(report::inlined_note(*r20) == "inlined here: inlined_lines.cu:9 in add_pair");
@@ -86,12 +89,14 @@ TEST_CASE("inlined: per-line counts put helper and atomicAdd work at the line th
     CHECK(row_at(m, 18)->inlined.empty());
 
     const std::string text = report::text_report(p, run, {40, nullptr});
-    CHECK_THAT(text, Catch::Contains("global atomic: at device_atomic_functions.hpp:107 in atomicAdd, inlined from"));
+    CHECK_THAT(text, Catch::Contains(
+                         "global atomic: at device_atomic_functions.hpp:107 in atomicAdd, inlined from"));
     CHECK_THAT(text, Catch::Contains("inlined here: inlined_lines.cu:9 in add_pair"));
     CHECK_THAT(text, Catch::Contains("add_pair(total, v);"));
     const std::string html = report::html_report(p, run, nullptr);
-    CHECK_THAT(html, Catch::Contains("global atomic: at device_atomic_functions.hpp:107 in atomicAdd, inlined from "
-                                     "inlined_lines.cu:9 in add_pair"));
+    CHECK_THAT(html,
+               Catch::Contains("global atomic: at device_atomic_functions.hpp:107 in atomicAdd, inlined from "
+                               "inlined_lines.cu:9 in add_pair"));
 
     // run --json: file:line is the user's line, "inlined" the chain innermost first.
     const auto json = nlohmann::json(launch::to_json(run.report));
@@ -136,12 +141,15 @@ TEST_CASE("inlined: explain --line takes the call's line, the helper's line or t
     CHECK(call.accesses[1].ptx_line == 58);
     CHECK(call.accesses[0].what == "global atomic");
     CHECK(call.accesses[0].inlined ==
-          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:8 in add_pair, inlined from "
+          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:8 in add_pair, "
+          "inlined from "
           "inlined_lines.cu:20");
     CHECK(call.accesses[0].warp_cost.requests == 1);
-    CHECK_THAT(report::explain_text(call), Catch::Contains("source      device_atomic_functions.hpp:107 in atomicAdd"));
+    CHECK_THAT(report::explain_text(call),
+               Catch::Contains("source      device_atomic_functions.hpp:107 in atomicAdd"));
     CHECK(report::explain_json(call).at("accesses")[1].at("inlined") ==
-          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:9 in add_pair, inlined from "
+          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:9 in add_pair, "
+          "inlined from "
           "inlined_lines.cu:20");
 
     const auto helper = explain(8);  // atomicAdd(total, v); in add_pair
@@ -161,27 +169,29 @@ TEST_CASE("inlined: a fault, a deadlock and the budget's hot loop name the chain
     const auto fault = simulate(prepare_inlined("store_past_end"));
     REQUIRE(fault.report.error.has_value());
     INFO(fault.report.error->details);
-    CHECK_THAT(fault.report.error->details,
-               Catch::Contains("at " + kCu + ":25 in store_at, inlined from " + kCu + ":30 (inlined_lines.ptx:94)"));
+    CHECK_THAT(fault.report.error->details, Catch::Contains("at " + kCu + ":25 in store_at, inlined from " +
+                                                            kCu + ":30 (inlined_lines.ptx:94)"));
 
     // Warp 0 waits at barrier 0 four inlined levels down from line 39, warp 1 at barrier 1 on line 41.
     const auto deadlock = simulate(prepare_inlined("sync_in_branch"));
     REQUIRE(deadlock.report.error.has_value());
     INFO(deadlock.report.error->details);
     CHECK_THAT(deadlock.report.error->details,
-               Catch::Contains("barrier 0 at " + kInclude + "sm_30_intrinsics.hpp:98 in __barrier_sync, inlined from " +
-                               kInclude + "cooperative_groups/details/helpers.h:87 in sync, inlined from " + kInclude +
+               Catch::Contains("barrier 0 at " + kInclude +
+                               "sm_30_intrinsics.hpp:98 in __barrier_sync, inlined from " + kInclude +
+                               "cooperative_groups/details/helpers.h:87 in sync, inlined from " + kInclude +
                                "cooperative_groups.h:489 in sync, inlined from " + kCu +
                                ":34 in wait_for_block, inlined from " + kCu + ":39 (inlined_lines.ptx:125)"));
-    CHECK_THAT(deadlock.report.error->details, Catch::Contains("barrier 1 at " + kCu + ":41 (inlined_lines.ptx:131)"));
+    CHECK_THAT(deadlock.report.error->details,
+               Catch::Contains("barrier 1 at " + kCu + ":41 (inlined_lines.ptx:131)"));
 
     // The spin loop's back edge goes to the ld.volatile of wait_for_flag (line 47) inlined at line 52.
     const auto spin = simulate(prepare_inlined("wait_forever"), 100'000);
     REQUIRE(spin.report.error.has_value());
     INFO(spin.report.error->details);
     CHECK_THAT(spin.report.error->details,
-               Catch::Contains("the hottest loop starts at " + kCu + ":47 in wait_for_flag, inlined from " + kCu +
-                               ":52 (inlined_lines.ptx:163)"));
+               Catch::Contains("the hottest loop starts at " + kCu + ":47 in wait_for_flag, inlined from " +
+                               kCu + ":52 (inlined_lines.ptx:163)"));
 }
 
 TEST_CASE("inlined: checker findings name the user's line and the chain", "[examples][inlined][check]") {
@@ -210,10 +220,12 @@ TEST_CASE("inlined: checker findings name the user's line and the chain", "[exam
     REQUIRE(found);
     std::vector<std::string> wheres;
     for (const auto& party : found->parties) wheres.push_back(race.ctx.where(party.at));
-    CHECK(std::find(wheres.begin(), wheres.end(),
-                    "inlined_lines.cu:56 in publish, inlined from inlined_lines.cu:61 (inlined_lines.ptx:191)") !=
+    CHECK(std::find(
+              wheres.begin(), wheres.end(),
+              "inlined_lines.cu:56 in publish, inlined from inlined_lines.cu:61 (inlined_lines.ptx:191)") !=
           wheres.end());
-    CHECK(std::find(wheres.begin(), wheres.end(), "inlined_lines.cu:62 (inlined_lines.ptx:197)") != wheres.end());
+    CHECK(std::find(wheres.begin(), wheres.end(), "inlined_lines.cu:62 (inlined_lines.ptx:197)") !=
+          wheres.end());
     CHECK_THAT(found->fix, Catch::Contains("line 61") && Catch::Contains("line 62"));
     const auto json = check::render_json(race.log, race.ctx);
     // The store is the kernel's only inlined instruction: every party with a chain is it.
@@ -232,8 +244,9 @@ TEST_CASE("inlined: checker findings name the user's line and the chain", "[exam
 
 TEST_CASE("inlined: report rows shorten chains of more than two inlined levels", "[examples][inlined]") {
     // coop_groups.sm_90.lineinfo.ptx, the shfl.sync.down of cg_tile_reduce: `.loc 2 897 16, function_name
-    // $L__info_string6, inlined_at 1 13 5`, `.loc 3 321 17, ... inlined_at 2 897 16`, `.loc 4 397 9, function_name
-    // $L__info_string8, inlined_at 3 321 17`: three inlined levels below coop_groups.cu line 13.
+    // $L__info_string6, inlined_at 1 13 5`, `.loc 3 321 17, ... inlined_at 2 897 16`, `.loc 4 397 9,
+    // function_name $L__info_string8, inlined_at 3 321 17`: three inlined levels below coop_groups.cu
+    // line 13.
     auto p = session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/cg_tile_reduce.json");
     REQUIRE(p.ok());
     const auto run = simulate(p.value());

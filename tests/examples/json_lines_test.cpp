@@ -5,8 +5,10 @@
 
 #include "sim/session/run.hpp"
 
-TEST_CASE("run --json carries per-line counts: stride-8 loads take 32 sectors per request, the store 4", "[json]") {
-    auto p = warpsim::session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/examples/specs/coalescing_stride8.json");
+TEST_CASE("run --json carries per-line counts: stride-8 loads take 32 sectors per request, the store 4",
+          "[json]") {
+    auto p = warpsim::session::prepare(std::string(WARPSIM_SOURCE_DIR) +
+                                       "/examples/specs/coalescing_stride8.json");
     REQUIRE(p);
     auto run = warpsim::session::run_simulated(*p, {});
     REQUIRE(run);
@@ -17,7 +19,8 @@ TEST_CASE("run --json carries per-line counts: stride-8 loads take 32 sectors pe
     for (const auto& l : json.at("lines")) {
         if (!l.contains("requests")) continue;
         const double per_request = l.at("sectors").get<double>() / l.at("requests").get<double>();
-        // By hand: lanes 32 bytes apart (stride 8 floats) need a sector each; the store of out[i] is coalesced.
+        // By hand: lanes 32 bytes apart (stride 8 floats) need a sector each; the store of out[i] is
+        // coalesced.
         if (l.at("opcode") == "ld") {
             ++loads;
             CHECK(per_request == 32.0);

@@ -1,6 +1,6 @@
-// tests/examples/report_test.cpp — the learner's report and the HTML page on the examples: access rows split by
-// kind, the sentences with strides and banks worked out by hand, the lane sample, and the lane-to-sector and
-// lane-to-bank mappings in the HTML.
+// tests/examples/report_test.cpp — the learner's report and the HTML page on the examples: access rows split
+// by kind, the sentences with strides and banks worked out by hand, the lane sample, and the lane-to-sector
+// and lane-to-bank mappings in the HTML.
 #include <regex>
 #include <set>
 
@@ -44,7 +44,8 @@ std::vector<std::pair<int, uint64_t>> lane_map(const std::string& html, const st
 
 }  // namespace
 
-TEST_CASE("report rows: a line with a strided load and a coalesced store says which is which", "[examples][report]") {
+TEST_CASE("report rows: a line with a strided load and a coalesced store says which is which",
+          "[examples][report]") {
     auto r = run_with_samples("coalescing_stride8");
     const auto m = report::build_model(r.p, r.run, &r.samples);
     // in[i * 8]: the load moves 32 sectors per request where 4 would do; out[i] = ...: 4, the ideal.
@@ -124,7 +125,7 @@ TEST_CASE("lane stride of a sample", "[examples][report]") {
     s.active_mask = 0xffffffffu;
     for (int l = 0; l < 32; ++l) s.addr[l] = 1000 + 12 * static_cast<uint64_t>(l);
     CHECK(report::lane_stride(s) == 12);
-    s.active_mask = 0b1011;   // lanes 0, 1, 3: still 12 bytes per lane
+    s.active_mask = 0b1011;  // lanes 0, 1, 3: still 12 bytes per lane
     CHECK(report::lane_stride(s) == 12);
     s.addr[3] = 5;
     CHECK_FALSE(report::lane_stride(s).has_value());
@@ -132,21 +133,23 @@ TEST_CASE("lane stride of a sample", "[examples][report]") {
     CHECK_FALSE(report::lane_stride(s).has_value());
 }
 
-TEST_CASE("HTML: stride 8 maps lane l to sector l; stride 1 maps lane l to sector l / 8", "[examples][html]") {
+TEST_CASE("HTML: stride 8 maps lane l to sector l; stride 1 maps lane l to sector l / 8",
+          "[examples][html]") {
     {
         auto r = run_with_samples("coalescing_stride8");
         const std::string html = report::html_report(r.p, r.run, &r.samples);
         CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
         // Self-contained: the only URL is the SVG namespace name, which is never fetched.
-        const std::string no_ns = std::regex_replace(html, std::regex("xmlns=\"http://www.w3.org/2000/svg\""), "");
+        const std::string no_ns =
+            std::regex_replace(html, std::regex("xmlns=\"http://www.w3.org/2000/svg\""), "");
         CHECK(no_ns.find("http") == std::string::npos);
         CHECK(no_ns.find("src=") == std::string::npos);
         const auto map = lane_map(html, "data-sector");
-        REQUIRE(map.size() == 32);   // one line per lane: a float never crosses a sector
+        REQUIRE(map.size() == 32);  // one line per lane: a float never crosses a sector
         std::set<int> lanes;
         for (const auto& [lane, sector] : map) {
             INFO("lane " << lane);
-            CHECK(sector == static_cast<uint64_t>(lane));   // byte 32 l of the warp's first sector
+            CHECK(sector == static_cast<uint64_t>(lane));  // byte 32 l of the warp's first sector
             lanes.insert(lane);
         }
         CHECK(lanes.size() == 32);
@@ -160,7 +163,8 @@ TEST_CASE("HTML: stride 8 maps lane l to sector l; stride 1 maps lane l to secto
     }
 }
 
-TEST_CASE("HTML: the [32][32] column read sends every lane to one bank, [32][33] to 32 banks", "[examples][html]") {
+TEST_CASE("HTML: the [32][32] column read sends every lane to one bank, [32][33] to 32 banks",
+          "[examples][html]") {
     {
         auto r = run_with_samples("shared_tile_32x32");
         const auto map = lane_map(report::html_report(r.p, r.run, &r.samples), "data-bank");
@@ -204,7 +208,8 @@ size_t count_of(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("HTML: blocks per SM over time shows 1057 blocks as a full wave and a one-block tail", "[examples][html]") {
+TEST_CASE("HTML: blocks per SM over time shows 1057 blocks as a full wave and a one-block tail",
+          "[examples][html]") {
     {
         // 8 blocks per SM on 132 SMs: 1056 per wave; block 1057 is a second wave on SM 0 alone.
         auto r = run_with_samples("waves_tail_1057");
@@ -212,10 +217,10 @@ TEST_CASE("HTML: blocks per SM over time shows 1057 blocks as a full wave and a 
         CHECK_THAT(html, Catch::Contains("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"sm-timeline\""));
         const std::string full = svg_group(html, "<g class=\"wave\" data-waves=\"1-1\">");
         REQUIRE_FALSE(full.empty());
-        CHECK(count_of(full, "<rect") == 1);   // every SM holds 8: one bar over all rows
+        CHECK(count_of(full, "<rect") == 1);  // every SM holds 8: one bar over all rows
         const std::string tail = svg_group(html, "<g class=\"wave partial tail\" data-waves=\"2-2\">");
         REQUIRE_FALSE(tail.empty());
-        CHECK(count_of(tail, "<rect") == 1);   // SM 0 alone
+        CHECK(count_of(tail, "<rect") == 1);  // SM 0 alone
         CHECK_THAT(tail, Catch::Contains("wave 2 (tail): 1 block on 1 SM"));
         CHECK_THAT(html, Catch::Contains("The last wave holds 1 block on 1 of 132 SMs (0.1 % full)"));
     }
@@ -240,11 +245,13 @@ TEST_CASE("HTML: the threads of an (8, 32) block form warps of 4 rows", "[exampl
     CHECK(count_of(warp1, "<rect") == 32);
     std::set<std::string> ys;
     const std::regex y_of("<rect x=\"\\d+\" y=\"(\\d+)\"");
-    for (auto it = std::sregex_iterator(warp1.begin(), warp1.end(), y_of); it != std::sregex_iterator(); ++it) ys.insert((*it)[1]);
+    for (auto it = std::sregex_iterator(warp1.begin(), warp1.end(), y_of); it != std::sregex_iterator(); ++it)
+        ys.insert((*it)[1]);
     CHECK(ys.size() == 4);
 }
 
-TEST_CASE("report: a float4 shared load at its ideal is no bank conflict, a strided one is", "[examples][report]") {
+TEST_CASE("report: a float4 shared load at its ideal is no bank conflict, a strided one is",
+          "[examples][report]") {
     auto p = session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/bank_patterns_wide.json");
     REQUIRE(p.ok());
     const auto run = simulate(p.value());

@@ -1,7 +1,7 @@
 // tests/examples/seed_counts_test.cpp — the numbers the seed documents state, checked on the example specs:
 // blocks and lanes of the vector add, sectors per request of the coalescing table, 32-way vs conflict-free
-// shared columns, global reads of the 4x4 multiply, lanes under divergence. Every expected value is worked out
-// by hand in the comment next to it (or quoted from the seed), never taken from a run.
+// shared columns, global reads of the 4x4 multiply, lanes under divergence. Every expected value is worked
+// out by hand in the comment next to it (or quoted from the seed), never taken from a run.
 #include <catch2/catch.hpp>
 
 #include "tests/examples/example_support.hpp"
@@ -11,18 +11,20 @@ using namespace warpsim::examples_test;
 using ir::Opcode;
 using ir::Space;
 
-TEST_CASE("vector add, n = 1000: 4 blocks, the last warp of the last block has 8 working lanes", "[examples][seed]") {
+TEST_CASE("vector add, n = 1000: 4 blocks, the last warp of the last block has 8 working lanes",
+          "[examples][seed]") {
     for (const char* name : {"vector_add_1000", "vector_add_v2_1000"}) {
         INFO(name);
         const auto p = prepare_example(name);
         const auto run = simulate(p);
         REQUIRE_FALSE(run.report.error);
-        // ceil(1000 / 256) = 4 blocks of 8 warps: the kernel's first instruction runs once per warp, 32 times.
+        // ceil(1000 / 256) = 4 blocks of 8 warps: the kernel's first instruction runs once per warp, 32
+        // times.
         const auto* first = run.counters.line(p.kernel_index, 0);
         REQUIRE(first != nullptr);
         CHECK(first->warp_insts == 4 * 8);
-        // The store runs in every warp with a lane i < 1000: all 32 warps, 1000 lanes in all; the first 31 warps
-        // are full (992 lanes), so the last one has 1000 - 992 = 8.
+        // The store runs in every warp with a lane i < 1000: all 32 warps, 1000 lanes in all; the first 31
+        // warps are full (992 lanes), so the last one has 1000 - 992 = 8.
         const auto st = totals(p, run, Opcode::st, Space::global);
         CHECK(st.instructions == 1);
         CHECK(st.warp_insts == 32);
@@ -36,20 +38,20 @@ TEST_CASE("vector add, n = 1000: 4 blocks, the last warp of the last block has 8
 TEST_CASE("coalescing: 4, 5, 8 and 32 sectors per request, 16 for float4", "[examples][seed]") {
     struct Case {
         const char* spec;
-        uint64_t requests;     // blocks x warps per block (every warp is full and in range)
-        uint64_t load_sectors; // per request, from the seed's table
-        uint64_t ideal;        // the bytes the lanes ask for, in sectors: 128 bytes = 4, float4 512 bytes = 16
+        uint64_t requests;      // blocks x warps per block (every warp is full and in range)
+        uint64_t load_sectors;  // per request, from the seed's table
+        uint64_t ideal;  // the bytes the lanes ask for, in sectors: 128 bytes = 4, float4 512 bytes = 16
     };
     // 128 blocks x 8 warps = 1024 requests; float4: 32 blocks x 8 warps = 256.
     const Case cases[] = {
-        {"coalescing_stride1", 1024, 4, 4},          // bytes 0..127: sectors 0-3
-        {"coalescing_offset1", 1024, 5, 4},          // bytes 4..131: sectors 0-4
-        {"coalescing_strided_s1_o3", 1024, 5, 4},    // bytes 12..139: sectors 0-4
-        {"coalescing_stride2", 1024, 8, 4},          // 256 bytes spanned, every other float
-        {"coalescing_strided_s4_o0", 1024, 16, 4},   // 16 bytes apart: two lanes per sector
-        {"coalescing_stride8", 1024, 32, 4},         // 32 bytes apart: a sector per lane
-        {"coalescing_stride32", 1024, 32, 4},        // 128 bytes apart: a sector per lane
-        {"coalescing_float4", 256, 16, 16},          // 32 lanes x 16 bytes = 512 bytes = 16 sectors
+        {"coalescing_stride1", 1024, 4, 4},         // bytes 0..127: sectors 0-3
+        {"coalescing_offset1", 1024, 5, 4},         // bytes 4..131: sectors 0-4
+        {"coalescing_strided_s1_o3", 1024, 5, 4},   // bytes 12..139: sectors 0-4
+        {"coalescing_stride2", 1024, 8, 4},         // 256 bytes spanned, every other float
+        {"coalescing_strided_s4_o0", 1024, 16, 4},  // 16 bytes apart: two lanes per sector
+        {"coalescing_stride8", 1024, 32, 4},        // 32 bytes apart: a sector per lane
+        {"coalescing_stride32", 1024, 32, 4},       // 128 bytes apart: a sector per lane
+        {"coalescing_float4", 256, 16, 16},         // 32 lanes x 16 bytes = 512 bytes = 16 sectors
     };
     for (const auto& c : cases) {
         INFO(c.spec);
@@ -60,7 +62,8 @@ TEST_CASE("coalescing: 4, 5, 8 and 32 sectors per request, 16 for float4", "[exa
         CHECK(ld.requests == c.requests);
         CHECK(ld.sectors == c.load_sectors * c.requests);
         CHECK(ld.ideal_sectors == c.ideal * c.requests);
-        // out[i] is written with stride 1 and the same width: the ideal, 4 sectors per request (16 for float4).
+        // out[i] is written with stride 1 and the same width: the ideal, 4 sectors per request (16 for
+        // float4).
         const auto st = totals(p, run, Opcode::st, Space::global);
         CHECK(st.sectors == c.ideal * st.requests);
     }
@@ -77,7 +80,7 @@ TEST_CASE("the block shape decides coalescing: A[row * N + col] vs A[col * N + r
     const auto bad_run = simulate(bad);
     const auto b = totals(bad, bad_run, Opcode::ld, Space::global);
     CHECK(b.requests == 32768);
-    CHECK(b.sectors == 32 * b.requests);   // lanes 4096 bytes apart
+    CHECK(b.sectors == 32 * b.requests);  // lanes 4096 bytes apart
 }
 
 TEST_CASE("scale_matrix: x on columns reads rows, x on rows reads 32 sectors per warp", "[examples][seed]") {
@@ -104,11 +107,11 @@ TEST_CASE("shared tile read by columns: [32][32] is 32-way, [32][33] and the XOR
           "[examples][seed]") {
     struct Case {
         const char* spec;
-        uint64_t column_wavefronts;   // per request
+        uint64_t column_wavefronts;  // per request
     };
-    // tile[c][r] with c = lane: word 32c + r is in bank r for every lane (32 words, one bank); with 33 columns
-    // word 33c + r is in bank (c + r) mod 32, all distinct; swizzled, element (c, r) sits at column r ^ c, bank
-    // r ^ c, all distinct.
+    // tile[c][r] with c = lane: word 32c + r is in bank r for every lane (32 words, one bank); with 33
+    // columns word 33c + r is in bank (c + r) mod 32, all distinct; swizzled, element (c, r) sits at column r
+    // ^ c, bank r ^ c, all distinct.
     const Case cases[] = {{"shared_tile_32x32", 32}, {"shared_tile_32x33", 1}, {"shared_tile_swizzle", 1}};
     for (const auto& c : cases) {
         INFO(c.spec);
@@ -120,19 +123,20 @@ TEST_CASE("shared tile read by columns: [32][32] is 32-way, [32][33] and the XOR
         CHECK(ld.requests == 2048);
         CHECK(ld.wavefronts == c.column_wavefronts * ld.requests);
         CHECK(ld.ideal_wavefronts == ld.requests);
-        const auto st = totals(p, run, Opcode::st, Space::shared);   // the row write: banks 0..31
+        const auto st = totals(p, run, Opcode::st, Space::shared);  // the row write: banks 0..31
         CHECK(st.wavefronts == st.requests);
     }
 }
 
 TEST_CASE("transpose: naive stores are one sector per lane, the tiled tile read is 32-way, padding fixes it",
           "[examples][seed]") {
-    // 1024 x 1024, block (32, 8), 4 rows per thread: 32 x 32 blocks x 8 warps x 4 = 32768 requests per access.
+    // 1024 x 1024, block (32, 8), 4 rows per thread: 32 x 32 blocks x 8 warps x 4 = 32768 requests per
+    // access.
     const auto naive = prepare_example("transpose_naive_1024");
     const auto nrun = simulate(naive);
     const auto nst = totals(naive, nrun, Opcode::st, Space::global);
     CHECK(nst.requests == 32768);
-    CHECK(nst.sectors == 32 * nst.requests);   // out[x * M + ...]: lanes 4096 bytes apart
+    CHECK(nst.sectors == 32 * nst.requests);  // out[x * M + ...]: lanes 4096 bytes apart
     CHECK(totals(naive, nrun, Opcode::ld, Space::global).sectors == 4 * 32768);
 
     const auto tiled = prepare_example("transpose_tiled_1024");
@@ -168,12 +172,12 @@ TEST_CASE("TILE 32 at n = 128: the seed's 2 n^3 / TILE reads with the n = 4096 p
     const auto trun = simulate(tiled);
     const auto tld = totals(tiled, trun, Opcode::ld, Space::global);
     CHECK(tld.lanes == 131072);
-    CHECK(tld.sectors == 4 * tld.requests);               // rows of A and of B: 32 consecutive floats
+    CHECK(tld.sectors == 4 * tld.requests);  // rows of A and of B: 32 consecutive floats
     const auto sh = totals(tiled, trun, Opcode::ld, Space::shared);
-    // Counted per SASS instruction: ptxas merges four neighbouring As[ty][k] loads into one LDS.128, a broadcast
-    // that takes 2 wavefronts (SharedBankRules::h200); Bs[k][tx] stays 32 LDS of one word per bank, 1 each. Per
-    // 32 k: 8 + 32 instructions, 16 + 32 wavefronts (the H200's ratio on matmul_tiled32_512: 6,295,078 /
-    // 5,242,880 = 1.2, its 3,622 extra wavefronts aside).
+    // Counted per SASS instruction: ptxas merges four neighbouring As[ty][k] loads into one LDS.128, a
+    // broadcast that takes 2 wavefronts (SharedBankRules::h200); Bs[k][tx] stays 32 LDS of one word per bank,
+    // 1 each. Per 32 k: 8 + 32 instructions, 16 + 32 wavefronts (the H200's ratio on matmul_tiled32_512:
+    // 6,295,078 / 5,242,880 = 1.2, its 3,622 extra wavefronts aside).
     CHECK(sh.wavefronts * 5 == sh.requests * 6);
     const auto naive = prepare_example("matmul_naive_128", true);
     const auto nrun = simulate(naive);
@@ -184,7 +188,7 @@ TEST_CASE("TILE 32 at n = 4096, stopped early: the counts of the blocks that ran
           "[examples][seed][.slow]") {
     const auto p = prepare_example("matmul_tiled32_4096");
     const auto run = simulate(p, 20'000'000);
-    REQUIRE(run.report.error);   // the instruction budget, by design
+    REQUIRE(run.report.error);  // the instruction budget, by design
     const auto ld = totals(p, run, Opcode::ld, Space::global);
     REQUIRE(ld.requests > 0);
     CHECK(ld.sectors == 4 * ld.requests);
@@ -200,7 +204,8 @@ TEST_CASE("warp divergence: lanes split by parity run both paths at 16 lanes, wa
     const auto u = prepare_example("divergence_warps");
     const auto urun = simulate(u);
     uint64_t d_warps = 0, d_lanes = 0, u_warps = 0, u_lanes = 0;
-    auto fma_totals = [](const session::PreparedLaunch& p, const session::SimRun& run, uint64_t& warps, uint64_t& lanes) {
+    auto fma_totals = [](const session::PreparedLaunch& p, const session::SimRun& run, uint64_t& warps,
+                         uint64_t& lanes) {
         for (const auto& [key, s] : run.counters.per_pc()) {
             if (p.module->functions.at(key.first).body.at(key.second).op != Opcode::fma) continue;
             warps += s.warp_insts;

@@ -13,7 +13,8 @@
 using namespace warpsim;
 using namespace warpsim::examples_test;
 
-TEST_CASE("vector add: c[i] = a[i] + b[i] read back (both inputs iota, so c[999] = 999 + 999)", "[examples][seed]") {
+TEST_CASE("vector add: c[i] = a[i] + b[i] read back (both inputs iota, so c[999] = 999 + 999)",
+          "[examples][seed]") {
     // The seed initialises a[i] = i, b[i] = 2i and prints out[999] = 2997; the spec initialises both with
     // iota, so c[i] = 2i and c[999] = 1998.
     for (const char* name : {"vector_add_1000", "vector_add_v2_1000", "vector_add_strided_1000"}) {
@@ -31,7 +32,8 @@ TEST_CASE("vector add: c[i] = a[i] + b[i] read back (both inputs iota, so c[999]
 }
 
 TEST_CASE("4x4 multiply, untiled and TILE 2: C = A B with A = B = iota", "[examples][seed]") {
-    // A[i][k] = 4i + k, B[k][j] = 4k + j: C[i][j] = sum over k of (4i + k)(4k + j), e.g. C[0][0] = 4(0+1+4+9) = 56.
+    // A[i][k] = 4i + k, B[k][j] = 4k + j: C[i][j] = sum over k of (4i + k)(4k + j), e.g. C[0][0] = 4(0+1+4+9)
+    // = 56.
     float want[16];
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
@@ -61,11 +63,12 @@ TEST_CASE("reverse_blocks with its barrier reverses each block's slice", "[examp
     }
 }
 
-TEST_CASE("reverse_blocks without the barrier: warps run one after another, the first half reads unwritten slots",
-          "[examples][seed]") {
+TEST_CASE(
+    "reverse_blocks without the barrier: warps run one after another, the first half reads unwritten slots",
+    "[examples][seed]") {
     // The seed's sequential-warp schedule: warps 0-3 (t < 128) read slots 255 - t that warps 4-7 have not
-    // written yet; warps 4-7 read slots warps 0-3 already wrote. The engine runs a warp until it waits, exits or
-    // uses up its quantum, and this kernel is a few instructions long, so it follows the same schedule.
+    // written yet; warps 4-7 read slots warps 0-3 already wrote. The engine runs a warp until it waits, exits
+    // or uses up its quantum, and this kernel is a few instructions long, so it follows the same schedule.
     const auto r = run_and_read(prepare_example("reverse_blocks_nosync_4096"));
     REQUIRE(r.result.ok());
     const auto out = r.floats(1);
@@ -97,7 +100,8 @@ TEST_CASE("transpose: out = in^T for the naive, tiled and padded kernels", "[exa
         REQUIRE(out.size() == static_cast<size_t>(M) * N);
         int bad = 0;
         for (int y = 0; y < M; ++y)
-            for (int x = 0; x < N; ++x) bad += out[static_cast<size_t>(x) * M + y] != static_cast<float>(y * N + x);
+            for (int x = 0; x < N; ++x)
+                bad += out[static_cast<size_t>(x) * M + y] != static_cast<float>(y * N + x);
         CHECK(bad == 0);
     }
 }
@@ -125,7 +129,8 @@ TEST_CASE("the seed's occupancy table, 256 threads per block on an H100/H200 (cc
     }
 }
 
-TEST_CASE("the occupancy probe: 48 KB of static shared memory allows 4 blocks of 256 threads", "[examples][seed]") {
+TEST_CASE("the occupancy probe: 48 KB of static shared memory allows 4 blocks of 256 threads",
+          "[examples][seed]") {
     const auto p = prepare_example("occupancy_static_shared_48k");
     auto preset = device::load_preset("h200");
     REQUIRE(preset);
@@ -133,10 +138,11 @@ TEST_CASE("the occupancy probe: 48 KB of static shared memory allows 4 blocks of
     CHECK(regs.static_shared_bytes == 48 * 1024);
     auto occ = session::launch_occupancy(p, preset.value(), regs);
     REQUIRE(occ);
-    CHECK(occ->blocks_per_sm == 4);   // floor(228 KB / (48 KB + 1 KB reserved)) = 4
+    CHECK(occ->blocks_per_sm == 4);  // floor(228 KB / (48 KB + 1 KB reserved)) = 4
 }
 
-TEST_CASE("waves: 1056 blocks are one wave at 8 blocks per SM on 132 SMs, 1057 need two", "[examples][seed]") {
+TEST_CASE("waves: 1056 blocks are one wave at 8 blocks per SM on 132 SMs, 1057 need two",
+          "[examples][seed]") {
     auto preset = device::load_preset("h200");
     REQUIRE(preset);
     CHECK(preset->sm_count == 132);
@@ -146,7 +152,7 @@ TEST_CASE("waves: 1056 blocks are one wave at 8 blocks per SM on 132 SMs, 1057 n
         const auto regs = session::kernel_registers(p, preset.value());
         auto occ = session::launch_occupancy(p, preset.value(), regs);
         REQUIRE(occ);
-        CHECK(occ->blocks_per_sm == 8);   // 2048 / 256 threads; fixed_work needs few registers
+        CHECK(occ->blocks_per_sm == 8);  // 2048 / 256 threads; fixed_work needs few registers
         CHECK(report::wave_count(p.spec.block_count(), occ->blocks_per_sm, preset->sm_count) ==
               static_cast<uint64_t>(waves));
     }
@@ -157,7 +163,7 @@ TEST_CASE("launch errors: 2048 threads per block, a bad pointer, the off-by-one 
         const auto p = prepare_example("launch_error_block_2048");
         const auto run = simulate(p);
         REQUIRE(run.report.error);
-        CHECK(run.warp_instructions == 0);   // nothing ran: a block holds at most 1024 threads
+        CHECK(run.warp_instructions == 0);  // nothing ran: a block holds at most 1024 threads
     }
     {
         const auto p = prepare_example("launch_error_bad_pointer");
@@ -179,7 +185,8 @@ TEST_CASE("launch errors: 2048 threads per block, a bad pointer, the off-by-one 
 // The specs say which message each failure should carry (expect_error, from the H200 and compute-sanitizer);
 // `warpsim run` exits 0 only when the engine's message contains it.
 TEST_CASE("launch errors carry the message their spec expects", "[examples][seed]") {
-    for (const char* name : {"launch_error_block_2048", "launch_error_bad_pointer", "launch_error_off_by_one"}) {
+    for (const char* name :
+         {"launch_error_block_2048", "launch_error_bad_pointer", "launch_error_off_by_one"}) {
         INFO(name);
         const auto p = prepare_example(name);
         const auto run = simulate(p);

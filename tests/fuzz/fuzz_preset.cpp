@@ -1,5 +1,5 @@
-// tests/fuzz/fuzz_preset.cpp — libFuzzer target: any bytes as a device preset file must not crash, throw or hang,
-// and a preset that validates must give occupancy answers without overflow for any block shape.
+// tests/fuzz/fuzz_preset.cpp — libFuzzer target: any bytes as a device preset file must not crash, throw or
+// hang, and a preset that validates must give occupancy answers without overflow for any block shape.
 #include <climits>
 #include <cstddef>
 #include <cstdint>

@@ -46,10 +46,12 @@ const std::vector<std::string> kExactMetrics = {
     // loads and stores (the extra wavefronts of a pipe collision count as conflicts there too). Not for
     // shared atomics (ATOMS), whose ncu conflict count is neither that nor stable: op_atom conflicts are not
     // compared.
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     // Shared load and store instructions, counted per SASS instruction on sm_90 (merged LDS/STS count once,
     // if-converted ones also where no lane takes them: sim/counts/sass_plan.hpp).
-    "smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st.sum",
 };
 
 // Compared on the corpus besides kExactMetrics: local memory and the instruction counts Nsight Compute

@@ -9,8 +9,10 @@ using namespace warpsim::ir;
 namespace {
 
 Function parse_body(std::string_view body) {
-    std::string src = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
-                      ".reg .pred %p<4>;\n.reg .b32 %r<4>;\n" + std::string(body) + "}\n";
+    std::string src =
+        ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<4>;\n" +
+        std::string(body) + "}\n";
     ParseResult r = parse_ptx(src, "cfg.ptx");
     for (const auto& d : r.diagnostics) INFO(d.str());
     REQUIRE(r.ok());

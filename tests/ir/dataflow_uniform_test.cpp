@@ -1,5 +1,5 @@
-// tests/ir/dataflow_uniform_test.cpp — ir::warp_uniform_registers and address_warp_uniform on hand-written PTX:
-// which atomic addresses ptxas can know to be the same in every lane.
+// tests/ir/dataflow_uniform_test.cpp — ir::warp_uniform_registers and address_warp_uniform on hand-written
+// PTX: which atomic addresses ptxas can know to be the same in every lane.
 #include <catch2/catch.hpp>
 
 #include "kernels_ir/dataflow.hpp"

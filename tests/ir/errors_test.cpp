@@ -9,7 +9,8 @@ namespace {
 
 // The module header takes lines 1-3; bodies in these tests start on line 4 with `.entry k()`, line 5 `{`.
 std::string in_kernel(std::string_view body) {
-    return ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n" +
+    return ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred "
+           "%p<2>;\n" +
            std::string(body) + "}\n";
 }
 
@@ -60,9 +61,11 @@ TEST_CASE("duplicate label", "[errors]") {
 }
 
 TEST_CASE("bad immediates", "[errors]") {
-    auto errs = errors_of(in_kernel("mov.f32 %r1, 0f3F80;\nmov.u32 %r1, 12abc;\nmov.u32 %r1, 0x1FFFFFFFFFFFFFFFF;\nret;\n"));
+    auto errs = errors_of(
+        in_kernel("mov.f32 %r1, 0f3F80;\nmov.u32 %r1, 12abc;\nmov.u32 %r1, 0x1FFFFFFFFFFFFFFFF;\nret;\n"));
     REQUIRE(errs.size() == 3);
-    CHECK(errs[0] == "bad.ptx:8:14: error: bad floating-point literal '0f3F80': expected 8 hex digits after 0f");
+    CHECK(errs[0] ==
+          "bad.ptx:8:14: error: bad floating-point literal '0f3F80': expected 8 hex digits after 0f");
     CHECK(errs[1] == "bad.ptx:9:14: error: malformed number '12abc'");
     CHECK(errs[2] == "bad.ptx:10:14: error: bad integer literal '0x1FFFFFFFFFFFFFFFF': out of 64-bit range");
 }
@@ -101,8 +104,9 @@ TEST_CASE("module-level mistakes", "[errors]") {
     REQUIRE(errs.size() == 3);
     CHECK(errs[0] == "bad.ptx:3:15: error: address size must be 32 or 64");
     CHECK(errs[1] == "bad.ptx:4:1: error: unknown directive '.frob' at module scope");
-    CHECK(errs[2] == "bad.ptx:5:1: error: expected a directive (.version, .target, .entry, .func, a variable, ...) "
-                     "but found 'add'");
+    CHECK(errs[2] ==
+          "bad.ptx:5:1: error: expected a directive (.version, .target, .entry, .func, a variable, ...) "
+          "but found 'add'");
 }
 
 TEST_CASE("truncated inputs never crash and always report", "[errors]") {

@@ -1,6 +1,6 @@
-// tests/ir/fuzz_corpus_test.cpp — the committed fuzz corpus (tests/fuzz/corpus/ptx: deep nesting, bytes that are
-// not UTF-8, the mutants ptxas rejects) replayed through what fuzz_ptx drives, in every build: a regression that
-// crashes on one of them fails here, sanitized or not, without clang's libFuzzer.
+// tests/ir/fuzz_corpus_test.cpp — the committed fuzz corpus (tests/fuzz/corpus/ptx: deep nesting, bytes that
+// are not UTF-8, the mutants ptxas rejects) replayed through what fuzz_ptx drives, in every build: a
+// regression that crashes on one of them fails here, sanitized or not, without clang's libFuzzer.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

@@ -81,8 +81,10 @@ TEST_CASE("layout: equal to the engine's own layout over the whole PTX corpus") 
     std::map<std::string, std::string> expected;
     std::string line, file;
     while (std::getline(golden, line)) {
-        if (line.rfind("file ", 0) == 0) file = line.substr(5);
-        else expected[file] += line + "\n";
+        if (line.rfind("file ", 0) == 0)
+            file = line.substr(5);
+        else
+            expected[file] += line + "\n";
     }
     REQUIRE(expected.size() >= 150);
     for (const auto& [path, want] : expected) {
@@ -134,8 +136,9 @@ TEST_CASE("layout: .align when written, else the element size times the vector w
     CHECK(f.local_bytes == 16);
 }
 
-TEST_CASE("layout: a .func's shared variables are common to every kernel; its code sees dynamic memory "
-          "at the largest kernel's start") {
+TEST_CASE(
+    "layout: a .func's shared variables are common to every kernel; its code sees dynamic memory "
+    "at the largest kernel's start") {
     // Module scope: g (4 bytes) at 0; the .func's h (2 bytes) at 4: common part 6 bytes. Kernel a adds 1 byte
     // (static 7, dynamic at 16); kernel b adds 32 bytes of .v4.u32 at 16 (static 48, dynamic at 48).
     const Module m = parse_ok(R"(.version 8.0

@@ -71,7 +71,8 @@ std::string errors_of(const LinkResult& r) {
 }  // namespace
 
 TEST_CASE("link: declarations take the other module's definitions, calls resolve again", "[ir][link]") {
-    LinkResult r = link_modules({parse_ok(kMain, "main.ptx"), parse_ok(kLib, "lib.ptx")}, {"main.ptx", "lib.ptx"});
+    LinkResult r =
+        link_modules({parse_ok(kMain, "main.ptx"), parse_ok(kLib, "lib.ptx")}, {"main.ptx", "lib.ptx"});
     INFO(errors_of(r));
     REQUIRE(r.ok());
     const Module& m = r.module;
@@ -119,7 +120,8 @@ TEST_CASE("link: declarations take the other module's definitions, calls resolve
     CHECK(equal_ignoring_ptx_positions(m, again.module));
 }
 
-TEST_CASE("link: two strong definitions and an undefined variable are errors naming the files", "[ir][link]") {
+TEST_CASE("link: two strong definitions and an undefined variable are errors naming the files",
+          "[ir][link]") {
     LinkResult twice = link_modules({parse_ok(kLib, "lib.ptx"), parse_ok(kLib, "lib_copy.ptx")},
                                     {"lib.ptx", "lib_copy.ptx"});
     CHECK_FALSE(twice.ok());
@@ -133,7 +135,8 @@ TEST_CASE("link: two strong definitions and an undefined variable are errors nam
     CHECK_FALSE(alone.ok());
     const std::string e2 = errors_of(alone);
     INFO(e2);
-    CHECK(e2.find("'counter' is declared .extern and defined in none of the 1 linked files") != std::string::npos);
+    CHECK(e2.find("'counter' is declared .extern and defined in none of the 1 linked files") !=
+          std::string::npos);
     // A function nobody defines stays a declaration (vprintf and the like come from the driver).
     CHECK(e2.find("add_one") == std::string::npos);
 }

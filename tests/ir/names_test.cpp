@@ -19,14 +19,18 @@ TEST_CASE("base names of mangled kernels", "[names]") {
     CHECK(demangled_base_name("_Z") == "_Z");
     CHECK(demangled_base_name("_Z99short") == "_Z99short");
     CHECK(demangled_base_name("_ZN3abc") == "abc");
-    // Substitutions whose seq-id is a letter that also opens a list (SI_, SN_): a Thrust kernel's name as nvcc 13
-    // mangles it (c++filt: void thrust::THRUST_300001_SM_900_NS::cuda_cub::core::detail::_kernel_agent<...>(...)).
-    CHECK(demangled_base_name(
-              "_ZN6thrust23THRUST_300001_SM_900_NS8cuda_cub4core6detail13_kernel_agentINS1_8__reduce11ReduceAgentINS0_"
-              "18transform_iteratorINS1_9__extrema12arg_minmax_fIilN4cuda3std3__44lessIiEEE15duplicate_tupleENS0_12zip_"
-              "iteratorINSC_5tupleIJNS0_6detail15normal_iteratorINS0_10device_ptrIiEEEENS0_17counting_iteratorIlNS0_"
-              "11use_defaultESP_SP_EEEEEEENSI_IJNSI_IJilEEEST_EEESU_EEPSU_SU_iSF_EEJSV_SW_iN3cub17CUB_300001_SM_"
-              "90013GridEvenShareIiEENSZ_9GridQueueIjEESF_EEEvDpT0_") == "_kernel_agent");
+    // Substitutions whose seq-id is a letter that also opens a list (SI_, SN_): a Thrust kernel's name as
+    // nvcc 13 mangles it (c++filt: void
+    // thrust::THRUST_300001_SM_900_NS::cuda_cub::core::detail::_kernel_agent<...>(...)).
+    CHECK(demangled_base_name("_ZN6thrust23THRUST_300001_SM_900_NS8cuda_cub4core6detail13_kernel_agentINS1_8_"
+                              "_reduce11ReduceAgentINS0_"
+                              "18transform_iteratorINS1_9__extrema12arg_minmax_fIilN4cuda3std3__"
+                              "44lessIiEEE15duplicate_tupleENS0_12zip_"
+                              "iteratorINSC_5tupleIJNS0_6detail15normal_iteratorINS0_10device_ptrIiEEEENS0_"
+                              "17counting_iteratorIlNS0_"
+                              "11use_defaultESP_SP_EEEEEEENSI_IJNSI_IJilEEEST_EEESU_EEPSU_SU_iSF_EEJSV_SW_"
+                              "iN3cub17CUB_300001_SM_"
+                              "90013GridEvenShareIiEENSZ_9GridQueueIjEESF_EEEvDpT0_") == "_kernel_agent");
 }
 
 TEST_CASE("find_kernel: exact, base name, ambiguous, missing", "[names]") {

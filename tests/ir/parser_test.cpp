@@ -294,8 +294,8 @@ TEST_CASE("variables and initialisers", "[parser]") {
     CHECK(g[3].init == std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 8, 0x40});
     CHECK(g[4].dims == std::vector<uint64_t>{2, 3});
     CHECK(g[4].init.size() == 24);
-    CHECK(g[4].init[4 * 2] == 0);   // m[0][2] zero-filled
-    CHECK(g[4].init[4 * 3] == 4);   // m[1][0]
+    CHECK(g[4].init[4 * 2] == 0);  // m[0][2] zero-filled
+    CHECK(g[4].init[4 * 3] == 4);  // m[1][0]
     CHECK(g[5].dims == std::vector<uint64_t>{3});
     CHECK(g[5].size_bytes() == 12);
     CHECK(g[6].linkage == Linkage::extern_);

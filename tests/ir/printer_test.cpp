@@ -85,7 +85,8 @@ $L__done:
     CHECK(printed.find("= {generic(gtab)+4, gtab}") != std::string::npos);
 }
 
-TEST_CASE("a register of an inner scope named like a variable the body uses outside it round-trips", "[printer]") {
+TEST_CASE("a register of an inner scope named like a variable the body uses outside it round-trips",
+          "[printer]") {
     // The printer declares every register at the top of the body; the variable `p` used after the scope that
     // shadows it must not read back as the register (found by fuzz_ptx with `bar.sync p`).
     const char* src = R"(.version 9.0

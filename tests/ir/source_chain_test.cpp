@@ -1,5 +1,6 @@
-// tests/ir/source_chain_test.cpp — .loc ... inlined_at: the inlining chains the parser keeps, their names from
-// .section .debug_str, printing them back, and bad input. Expected chains are read off the PTX text by hand.
+// tests/ir/source_chain_test.cpp — .loc ... inlined_at: the inlining chains the parser keeps, their names
+// from .section .debug_str, printing them back, and bad input. Expected chains are read off the PTX text by
+// hand.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -69,17 +70,22 @@ TEST_CASE("inlining chains of nvcc's PTX: helpers, atomicAdd, cooperative groups
     CHECK(frames[2].at == SourcePosition{1, 20, 9});
     CHECK(frames[2].function.empty());
     CHECK(call_site(m, atom1.loc) == SourcePosition{1, 20, 9});
-    CHECK(chain_positions(m, atom1.loc) ==
-          std::vector<SourcePosition>{SourcePosition{2, 107, 3}, SourcePosition{1, 8, 5}, SourcePosition{1, 20, 9}});
+    CHECK(chain_positions(m, atom1.loc) == std::vector<SourcePosition>{SourcePosition{2, 107, 3},
+                                                                       SourcePosition{1, 8, 5},
+                                                                       SourcePosition{1, 20, 9}});
     CHECK(chain_of(m, "sum_pairs", 52) ==
-          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:8 in add_pair, inlined from "
+          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:8 in add_pair, "
+          "inlined from "
           "inlined_lines.cu:20");
-    // The second atom (PTX line 58) comes from line 9 of add_pair; the mul between them (54) is add_pair's own.
+    // The second atom (PTX line 58) comes from line 9 of add_pair; the mul between them (54) is add_pair's
+    // own.
     CHECK(chain_of(m, "sum_pairs", 58) ==
-          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:9 in add_pair, inlined from "
+          "device_atomic_functions.hpp:107 in atomicAdd, inlined from inlined_lines.cu:9 in add_pair, "
+          "inlined from "
           "inlined_lines.cu:20");
     CHECK(chain_of(m, "sum_pairs", 54) == "inlined_lines.cu:9 in add_pair, inlined from inlined_lines.cu:20");
-    CHECK(chain_of(m, "sum_pairs", 47) == "inlined_lines.cu:13 in load_scaled, inlined from inlined_lines.cu:19");
+    CHECK(chain_of(m, "sum_pairs", 47) ==
+          "inlined_lines.cu:13 in load_scaled, inlined from inlined_lines.cu:19");
     // Code of the kernel itself: one frame, the .loc.
     CHECK(chain_of(m, "sum_pairs", 37) == "inlined_lines.cu:18");
     CHECK(at_ptx_line(m, "sum_pairs", 37).loc.inlined_at == 0);
@@ -89,12 +95,14 @@ TEST_CASE("inlining chains of nvcc's PTX: helpers, atomicAdd, cooperative groups
     CHECK_FALSE(chain_has_line(m, atom1.loc, 1, 9));
 
     // Four levels: __syncthreads of cooperative groups (PTX line 125).
-    CHECK(chain_of(m, "sync_in_branch", 125) ==
-          "sm_30_intrinsics.hpp:98 in __barrier_sync, inlined from helpers.h:87 in sync, inlined from "
-          "cooperative_groups.h:489 in sync, inlined from inlined_lines.cu:34 in wait_for_block, inlined from "
-          "inlined_lines.cu:39");
-    CHECK(source_location_text(m, at_ptx_line(m, "sync_in_branch", 125).loc, PathStyle::recorded)
-              .starts_with("/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp:98 in "));
+    CHECK(
+        chain_of(m, "sync_in_branch", 125) ==
+        "sm_30_intrinsics.hpp:98 in __barrier_sync, inlined from helpers.h:87 in sync, inlined from "
+        "cooperative_groups.h:489 in sync, inlined from inlined_lines.cu:34 in wait_for_block, inlined from "
+        "inlined_lines.cu:39");
+    CHECK(
+        source_location_text(m, at_ptx_line(m, "sync_in_branch", 125).loc, PathStyle::recorded)
+            .starts_with("/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp:98 in "));
 
     // Equal chains share their sites: the two atoms differ only in the innermost call site (lines 8 and 9),
     // whose parent (add_pair inlined at line 20) is one entry.
@@ -112,8 +120,8 @@ TEST_CASE("inlining chains of nvcc's PTX: helpers, atomicAdd, cooperative groups
 }
 
 TEST_CASE("a level nvcc leaves out is found at an earlier .loc", "[parser][inlined]") {
-    // As nvcc writes cooperative groups' reduce: the third .loc's `inlined_at 5 333 17` is not in the chain of
-    // the .loc before it (7 39 5 in 3 68 9) but was a level of an earlier one.
+    // As nvcc writes cooperative groups' reduce: the third .loc's `inlined_at 5 333 17` is not in the chain
+    // of the .loc before it (7 39 5 in 3 68 9) but was a level of an earlier one.
     std::string src = std::string(kHeader) + R"(
 .entry k()
 {
@@ -143,7 +151,8 @@ TEST_CASE("a level nvcc leaves out is found at an earlier .loc", "[parser][inlin
     // No .debug_str: the chain has positions but no function names.
     CHECK(source_location_text(m, body[0].loc, PathStyle::file_name) ==
           "c.h:449, inlined from b.h:333, inlined from a.h:68, inlined from k.cu:19");
-    CHECK(source_location_text(m, body[1].loc, PathStyle::file_name) == "d.h:39, inlined from a.h:68, inlined from k.cu:19");
+    CHECK(source_location_text(m, body[1].loc, PathStyle::file_name) ==
+          "d.h:39, inlined from a.h:68, inlined from k.cu:19");
     CHECK(body[2].loc.inlined_at == body[0].loc.inlined_at);
     CHECK(source_location_text(m, body[3].loc, PathStyle::file_name) == "k.cu:20");
     CHECK(m.inline_sites.size() == 4);  // 1:19:5 ($L__a), 3:68:9 ($L__b), 5:333:17 ($L__c), 3:68:9 ($L__d)
@@ -151,7 +160,8 @@ TEST_CASE("a level nvcc leaves out is found at an earlier .loc", "[parser][inlin
     CHECK(equal_ignoring_ptx_positions(m, again.module));
 }
 
-TEST_CASE("an inlined_at position seen nowhere before is a line of the function itself", "[parser][inlined]") {
+TEST_CASE("an inlined_at position seen nowhere before is a line of the function itself",
+          "[parser][inlined]") {
     std::string src = std::string(kHeader) + R"(
 .entry k()
 {
@@ -185,7 +195,8 @@ TEST_CASE("malformed function_name and inlined_at are errors at their line", "[p
     };
     auto e1 = errors(".loc 1 5 2, inlined_at 1 9");
     REQUIRE(e1.size() == 1);
-    CHECK_THAT(e1[0], Catch::Contains("t.ptx:6:") && Catch::Contains("column number after inlined_at FILE LINE"));
+    CHECK_THAT(e1[0],
+               Catch::Contains("t.ptx:6:") && Catch::Contains("column number after inlined_at FILE LINE"));
     auto e2 = errors(".loc 1 5 2, function_name , inlined_at 1 9 3");
     REQUIRE(e2.size() == 1);
     CHECK_THAT(e2[0], Catch::Contains("t.ptx:6:") && Catch::Contains("label after function_name"));

@@ -10,8 +10,10 @@ namespace {
 
 // Lines 1-9 are the header and declarations; the body under test starts on line 10.
 std::vector<std::string> verify_body(std::string_view body) {
-    std::string src = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
-                      ".reg .b32 %r<4>;\n.reg .pred %p<2>;\n.reg .f32 %f<2>;\n.reg .b64 %rd<2>;\n" + std::string(body) + "}\n";
+    std::string src =
+        ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
+        ".reg .b32 %r<4>;\n.reg .pred %p<2>;\n.reg .f32 %f<2>;\n.reg .b64 %rd<2>;\n" +
+        std::string(body) + "}\n";
     ParseResult r = parse_ptx(src, "v.ptx");
     for (const auto& d : r.diagnostics) INFO(d.str());
     REQUIRE(r.ok());

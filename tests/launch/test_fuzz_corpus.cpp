@@ -1,5 +1,6 @@
-// tests/launch/test_fuzz_corpus.cpp — the committed launch-spec fuzz corpus (tests/fuzz/corpus/spec: JSON nested
-// 65,536 deep, bytes that are not UTF-8, the hostile specs) replayed through parse_spec in every build.
+// tests/launch/test_fuzz_corpus.cpp — the committed launch-spec fuzz corpus (tests/fuzz/corpus/spec: JSON
+// nested 65,536 deep, bytes that are not UTF-8, the hostile specs) replayed through parse_spec in every
+// build.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -11,7 +12,8 @@
 TEST_CASE("the spec fuzz corpus parses to a spec or to located errors", "[fuzz][hostile]") {
     namespace fs = std::filesystem;
     int files = 0;
-    for (const auto& entry : fs::directory_iterator(fs::path(WARPSIM_SOURCE_DIR) / "tests/fuzz/corpus/spec")) {
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(WARPSIM_SOURCE_DIR) / "tests/fuzz/corpus/spec")) {
         std::ifstream in(entry.path(), std::ios::binary);
         std::stringstream ss;
         ss << in.rdbuf();

@@ -12,10 +12,12 @@ using namespace warpsim::launch;
 
 namespace {
 
-LaunchSpec one_buffer(const std::string& type, uint64_t count, const std::string& init, const std::string& path = "g.json") {
-    SpecParse p = parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1], "args": [{"type": ")" +
-                                 type + R"(", "count": )" + std::to_string(count) + R"(, "init": ")" + init + R"("}]})",
-                             path);
+LaunchSpec one_buffer(const std::string& type, uint64_t count, const std::string& init,
+                      const std::string& path = "g.json") {
+    SpecParse p =
+        parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1], "args": [{"type": ")" +
+                       type + R"(", "count": )" + std::to_string(count) + R"(, "init": ")" + init + R"("}]})",
+                   path);
     INFO(p.error_text());
     REQUIRE(p.ok());
     return *p.spec;
@@ -63,10 +65,10 @@ TEST_CASE("iota of f16 and bf16 rounds to nearest even", "[launch][init]") {
     CHECK(load(h, 2048, 2) == 0x6800);  // 2^11: exponent 26 -> 26 << 10
     CHECK(load(h, 2049, 2) == 0x6800);  // tie between 2048 (even) and 2050 -> 2048
     CHECK(load(h, 2050, 2) == 0x6801);
-    CHECK(load(h, 2051, 2) == 0x6802);  // tie between 2050 (odd) and 2052 -> 2052
-    CHECK(load(h, 65504, 2) == 0x7bff); // largest finite f16
-    CHECK(load(h, 65519, 2) == 0x7bff); // below the midpoint 65520
-    CHECK(load(h, 65520, 2) == 0x7c00); // the midpoint rounds to even, 65536, which overflows: +inf
+    CHECK(load(h, 2051, 2) == 0x6802);   // tie between 2050 (odd) and 2052 -> 2052
+    CHECK(load(h, 65504, 2) == 0x7bff);  // largest finite f16
+    CHECK(load(h, 65519, 2) == 0x7bff);  // below the midpoint 65520
+    CHECK(load(h, 65520, 2) == 0x7c00);  // the midpoint rounds to even, 65536, which overflows: +inf
     auto bf = buffer_of(one_buffer("bf16", 300, "iota"));
     CHECK(load(bf, 1, 2) == 0x3f80);
     CHECK(load(bf, 256, 2) == 0x4380);  // 2^8: exponent 135 -> 135 << 7
@@ -83,13 +85,16 @@ TEST_CASE("fill converts its value once", "[launch][init]") {
     CHECK(load(buffer_of(one_buffer("f32", 4, "fill:1")), 0, 4) == 0x3f800000);
     CHECK(load(buffer_of(one_buffer("f32", 1, "fill:0.1")), 0, 4) == 0x3dcccccd);  // 0.1 rounds up in f32
     CHECK(load(buffer_of(one_buffer("i16", 2, "fill:-1")), 1, 2) == 0xffff);
-    CHECK(load(buffer_of(one_buffer("f16", 2, "fill:0x3555")), 1, 2) == 0x3555);   // exact bits
+    CHECK(load(buffer_of(one_buffer("f16", 2, "fill:0x3555")), 1, 2) == 0x3555);  // exact bits
     CHECK(load(buffer_of(one_buffer("f16", 1, "fill:-0.5")), 0, 2) == 0xb800);
     CHECK(load(buffer_of(one_buffer("f16", 1, "fill:5.9604644775390625e-08")), 0, 2) == 0x0001);  // 2^-24
-    CHECK(load(buffer_of(one_buffer("f16", 1, "fill:2.98023223876953125e-08")), 0, 2) == 0x0000);  // 2^-25: tie -> 0
-    CHECK(load(buffer_of(one_buffer("f16", 1, "fill:4.470348358154297e-08")), 0, 2) == 0x0001);   // 1.5 * 2^-25
-    CHECK(load(buffer_of(one_buffer("f16", 1, "fill:6.103515625e-05")), 0, 2) == 0x0400);  // 2^-14, smallest normal
-    CHECK(load(buffer_of(one_buffer("bf16", 1, "fill:1e39")), 0, 2) == 0x7f80);           // overflow: +inf
+    CHECK(load(buffer_of(one_buffer("f16", 1, "fill:2.98023223876953125e-08")), 0, 2) ==
+          0x0000);  // 2^-25: tie -> 0
+    CHECK(load(buffer_of(one_buffer("f16", 1, "fill:4.470348358154297e-08")), 0, 2) ==
+          0x0001);  // 1.5 * 2^-25
+    CHECK(load(buffer_of(one_buffer("f16", 1, "fill:6.103515625e-05")), 0, 2) ==
+          0x0400);                                                               // 2^-14, smallest normal
+    CHECK(load(buffer_of(one_buffer("bf16", 1, "fill:1e39")), 0, 2) == 0x7f80);  // overflow: +inf
     CHECK(load(buffer_of(one_buffer("f32", 1, "fill:nan")), 0, 4) == 0x7fc00000);
     CHECK(load(buffer_of(one_buffer("f32", 1, "fill:-inf")), 0, 4) == 0xff800000);
     CHECK(load(buffer_of(one_buffer("f64", 1, "fill:-2")), 0, 8) == 0xc000000000000000ull);
@@ -144,7 +149,8 @@ TEST_CASE("file init reads raw bytes relative to the spec", "[launch][init]") {
     CHECK(load(b, 0, 2) == 0x0201);
     CHECK(load(b, 3, 2) == 0x0807);
     SpecParse wrong = parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1],
-        "args": [{"type": "u32", "count": 4, "init": "file:data.bin"}]})", (dir / "s.json").string());
+        "args": [{"type": "u32", "count": 4, "init": "file:data.bin"}]})",
+                                 (dir / "s.json").string());
     REQUIRE_FALSE(wrong.ok());
     CHECK(wrong.errors[0].find("has 8 bytes but the buffer has 16 (4 x u32)") != std::string::npos);
     fs::remove_all(dir);
@@ -152,13 +158,13 @@ TEST_CASE("file init reads raw bytes relative to the spec", "[launch][init]") {
 
 TEST_CASE("round_to_ieee handles the edges", "[launch][init]") {
     CHECK(round_to_ieee(false, 1, 0, 8, 23) == 0x3f800000);
-    CHECK(round_to_ieee(true, 3, -1, 8, 23) == 0xbfc00000);         // -1.5
-    CHECK(round_to_ieee(false, 1, -149, 8, 23) == 0x00000001);      // smallest f32 subnormal
-    CHECK(round_to_ieee(false, 1, -150, 8, 23) == 0x00000000);      // half of it: tie -> even 0
-    CHECK(round_to_ieee(false, 3, -151, 8, 23) == 0x00000001);      // 0.75 of it rounds up
-    CHECK(round_to_ieee(false, 0xffffff, -24, 8, 23) == 0x3f7fffff);  // 24 bits fit exactly
-    CHECK(round_to_ieee(false, 0x1ffffff, -25, 8, 23) == 0x3f800000); // 25 ones round up to 1.0
-    CHECK(round_to_ieee(false, ~0ull, 0, 5, 10) == 0x7c00);         // 2^64 overflows f16
+    CHECK(round_to_ieee(true, 3, -1, 8, 23) == 0xbfc00000);            // -1.5
+    CHECK(round_to_ieee(false, 1, -149, 8, 23) == 0x00000001);         // smallest f32 subnormal
+    CHECK(round_to_ieee(false, 1, -150, 8, 23) == 0x00000000);         // half of it: tie -> even 0
+    CHECK(round_to_ieee(false, 3, -151, 8, 23) == 0x00000001);         // 0.75 of it rounds up
+    CHECK(round_to_ieee(false, 0xffffff, -24, 8, 23) == 0x3f7fffff);   // 24 bits fit exactly
+    CHECK(round_to_ieee(false, 0x1ffffff, -25, 8, 23) == 0x3f800000);  // 25 ones round up to 1.0
+    CHECK(round_to_ieee(false, ~0ull, 0, 5, 10) == 0x7c00);            // 2^64 overflows f16
     CHECK(round_to_ieee(false, 0, 0, 5, 10) == 0);
     CHECK(round_to_ieee(true, 0, 0, 5, 10) == 0x8000);
 }

@@ -45,16 +45,18 @@ std::vector<uint8_t> hand_npy(const std::string& dict, uint8_t major, const std:
 }
 
 LaunchSpec spec_of(const std::string& args, const std::string& path = "t.json") {
-    SpecParse p = parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": 1, "block": 32, "args": )" + args + "}",
-                             (scratch_dir() / path).string());
+    SpecParse p =
+        parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": 1, "block": 32, "args": )" + args + "}",
+                   (scratch_dir() / path).string());
     INFO(p.error_text());
     REQUIRE(p.ok());
     return *p.spec;
 }
 
 std::string spec_error(const std::string& args) {
-    SpecParse p = parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [32], "args": )" + args + "}",
-                             (scratch_dir() / "e.json").string());
+    SpecParse p =
+        parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [32], "args": )" + args + "}",
+                   (scratch_dir() / "e.json").string());
     REQUIRE_FALSE(p.ok());
     return p.error_text();
 }
@@ -103,7 +105,8 @@ TEST_CASE("npy reader: versions 1 and 2, byte order, shapes, and what does not f
     CHECK(out == std::vector<uint8_t>{1, 0, 0, 0, 0, 1, 0, 0});
     CHECK(npy_fit_error(*h, ElemType::i32, 2, true).empty());
     CHECK_THAT(npy_fit_error(*h, ElemType::f32, 2, true),
-               Catch::Contains("holds int32 (big-endian) but the argument is f32; save it with a.astype(np.float32)"));
+               Catch::Contains(
+                   "holds int32 (big-endian) but the argument is f32; save it with a.astype(np.float32)"));
     CHECK_THAT(npy_fit_error(*h, ElemType::i32, 3, true),
                Catch::Contains("has shape (2,) (2 elements) but the argument has 3 x i32"));
     // Any numeric dtype fits an expect, by value.
@@ -132,8 +135,9 @@ TEST_CASE("npy reader: versions 1 and 2, byte order, shapes, and what does not f
     auto t = read_npy_header((dir / "text.npy").string());
     REQUIRE_FALSE(t.ok());
     CHECK_THAT(t.error(), Catch::Contains("is not a NumPy .npy file"));
-    write_bytes(dir / "rec.npy", hand_npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }\n",
-                                          1, std::vector<uint8_t>(4)));
+    write_bytes(dir / "rec.npy",
+                hand_npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }\n", 1,
+                         std::vector<uint8_t>(4)));
     auto r = read_npy_header((dir / "rec.npy").string());
     REQUIRE_FALSE(r.ok());
     CHECK_THAT(r.error(), Catch::Contains("structured dtypes"));
@@ -141,7 +145,8 @@ TEST_CASE("npy reader: versions 1 and 2, byte order, shapes, and what does not f
                                            std::vector<uint8_t>(8)));
     auto x = read_npy_header((dir / "cplx.npy").string());
     REQUIRE(x.ok());
-    CHECK_THAT(npy_fit_error(*x, ElemType::f32, 1, true), Catch::Contains("holds dtype '<c8', which no argument type"));
+    CHECK_THAT(npy_fit_error(*x, ElemType::f32, 1, true),
+               Catch::Contains("holds dtype '<c8', which no argument type"));
 }
 
 TEST_CASE("npy init: the spec checks dtype and length, the buffer holds the file's data", "[launch][npy]") {
@@ -189,17 +194,21 @@ TEST_CASE("expect: mismatches counted and listed with indices, tolerances as wri
     CHECK(c.max_abs_error == Approx(14));
     CHECK(c.tolerance == "rtol 1e-05, atol 1e-08");
     const std::string text = format_checks(*checks);
-    CHECK_THAT(text, Catch::Contains("expect    args[0] c: 3 of 8 elements differ from iota:0:2 (rtol 1e-05, atol 1e-08)"));
+    CHECK_THAT(text,
+               Catch::Contains(
+                   "expect    args[0] c: 3 of 8 elements differ from iota:0:2 (rtol 1e-05, atol 1e-08)"));
     CHECK_THAT(text, Catch::Contains("c[5] = 0, expected 10"));
     auto j = checks_json(*checks);
     CHECK(j[0]["verdict"] == "fail");
     CHECK(j[0]["first_mismatches"][0]["index"] == 5);
 
     // exact: the 1e-6 difference counts too.
-    auto exact = spec_of(R"([{"type": "f32", "count": 8, "init": "zero", "expect": "iota:0:2", "exact": true}])");
+    auto exact =
+        spec_of(R"([{"type": "f32", "count": 8, "init": "zero", "expect": "iota:0:2", "exact": true}])");
     CHECK(check_expectations(exact, {got}, {})->front().mismatched == 4);
     // atol 10 and rtol 0: differences up to 10 pass (c[5] is 0 against 10).
-    auto loose = spec_of(R"([{"type": "f32", "count": 8, "init": "zero", "expect": "iota:0:2", "atol": 10, "rtol": 0}])");
+    auto loose = spec_of(
+        R"([{"type": "f32", "count": 8, "init": "zero", "expect": "iota:0:2", "atol": 10, "rtol": 0}])");
     CHECK(check_expectations(loose, {got}, {})->front().mismatched == 2);  // c[6] (12) and c[7] (14)
     // Integers compare exactly; a vector's component is named.
     auto ints = spec_of(R"([{"type": "i32x2", "count": 2, "init": "zero", "expect": "fill:7"}])");
@@ -245,10 +254,13 @@ TEST_CASE("--show selections: names, args[N], Python slices", "[launch][show]") 
     REQUIRE(a.ok());
     CHECK(show_json(*a, spec.args[0], bytes)["values"] == nlohmann::json::array({2, 3}));
     CHECK(parse_show("c[5]", spec, names)->stop == 6);
-    CHECK_THAT(format_show(*parse_show("n", spec, names), spec.args[1], {}), Catch::Contains("n (i32 value) = 10"));
-    CHECK_THAT(parse_show("cc[1:2]", spec, names).error(), Catch::Contains("no argument is named 'cc' (did you mean 'c'?)"));
+    CHECK_THAT(format_show(*parse_show("n", spec, names), spec.args[1], {}),
+               Catch::Contains("n (i32 value) = 10"));
+    CHECK_THAT(parse_show("cc[1:2]", spec, names).error(),
+               Catch::Contains("no argument is named 'cc' (did you mean 'c'?)"));
     CHECK_THAT(parse_show("c[10]", spec, names).error(), Catch::Contains("index 10 is outside c[0:10]"));
-    CHECK_THAT(parse_show("args[2]", spec, names).error(), Catch::Contains("the kernel takes args[0] to args[1]"));
+    CHECK_THAT(parse_show("args[2]", spec, names).error(),
+               Catch::Contains("the kernel takes args[0] to args[1]"));
 }
 
 TEST_CASE("did you mean: close names only", "[launch][suggest]") {
@@ -257,10 +269,12 @@ TEST_CASE("did you mean: close names only", "[launch][suggest]") {
     CHECK(closest_name("VecAdd", {"vecAdd", "vecAdd2"}) == "vecAdd");
     CHECK(closest_name("shared_byte", {"shared_bytes", "source"}) == "shared_bytes");
     CHECK(closest_name("xyz", {"shared_bytes", "source"}).empty());
-    SpecParse p = parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "blok": [32], "args": []})", "w.json");
+    SpecParse p =
+        parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "blok": [32], "args": []})", "w.json");
     REQUIRE_FALSE(p.ok());
     bool suggested = false;
-    for (const auto& w : p.warnings) suggested = suggested || w.find("did you mean 'block'?") != std::string::npos;
+    for (const auto& w : p.warnings)
+        suggested = suggested || w.find("did you mean 'block'?") != std::string::npos;
     CHECK(suggested);
 }
 
@@ -268,7 +282,8 @@ TEST_CASE("scalar grid and block as in <<<32, 256>>>", "[launch][spec]") {
     auto spec = spec_of("[]");
     CHECK(spec.grid == std::array<uint32_t, 3>{1, 1, 1});
     CHECK(spec.block == std::array<uint32_t, 3>{32, 1, 1});
-    SpecParse p = parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": 0, "block": 32, "args": []})", "z.json");
+    SpecParse p =
+        parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": 0, "block": 32, "args": []})", "z.json");
     REQUIRE_FALSE(p.ok());
     CHECK_THAT(p.error_text(), Catch::Contains("grid: 0 is out of range (1 to 4294967295)"));
 }
@@ -291,21 +306,29 @@ __global__ void vecAdd(const float* a, const float* b, float* c, int n) { })";
 
 TEST_CASE("arguments against the C++ parameter types", "[launch][cxx]") {
     CxxSignature sig;
-    sig.params = {{"float const*", "a"}, {"float*", "c"}, {"int", "nx"}, {"unsigned long", "n"}, {"double", "x"}};
-    auto spec = spec_of(R"([{"type": "f32", "count": 4}, {"type": "i32", "value": 1}, {"type": "f32", "value": 2},
-                          {"type": "i32", "value": 3}, {"type": "f64", "count": 2}])", "types.json");
+    sig.params = {
+        {"float const*", "a"}, {"float*", "c"}, {"int", "nx"}, {"unsigned long", "n"}, {"double", "x"}};
+    auto spec =
+        spec_of(R"([{"type": "f32", "count": 4}, {"type": "i32", "value": 1}, {"type": "f32", "value": 2},
+                          {"type": "i32", "value": 3}, {"type": "f64", "count": 2}])",
+                "types.json");
     auto r = check_args_against(sig, spec);
     REQUIRE(r.errors.size() == 4);
-    CHECK_THAT(r.errors[0], Catch::Contains("types.json: args[1]: parameter 1 'c' is float*, a pointer: give a count"));
-    CHECK_THAT(r.errors[1], Catch::Contains("args[2]: parameter 2 'nx' is int (4 bytes, an integer) but the spec "
-                                            "gives f32; use \"type\": \"i32\""));
-    CHECK_THAT(r.errors[2], Catch::Contains("parameter 3 'n' is unsigned long (8 bytes, an integer) but the spec "
-                                            "gives i32; use \"type\": \"u64\""));
-    CHECK_THAT(r.errors[3], Catch::Contains("parameter 4 'x' is double, a value: give \"value\" (\"type\": \"f64\"), "
-                                            "not a count"));
+    CHECK_THAT(r.errors[0],
+               Catch::Contains("types.json: args[1]: parameter 1 'c' is float*, a pointer: give a count"));
+    CHECK_THAT(r.errors[1],
+               Catch::Contains("args[2]: parameter 2 'nx' is int (4 bytes, an integer) but the spec "
+                               "gives f32; use \"type\": \"i32\""));
+    CHECK_THAT(r.errors[2],
+               Catch::Contains("parameter 3 'n' is unsigned long (8 bytes, an integer) but the spec "
+                               "gives i32; use \"type\": \"u64\""));
+    CHECK_THAT(r.errors[3],
+               Catch::Contains("parameter 4 'x' is double, a value: give \"value\" (\"type\": \"f64\"), "
+                               "not a count"));
     CHECK(r.warnings.empty());
     // A 64-bit integer for a pointer is an address given by hand: accepted.
-    CHECK(check_args_against(sig, spec_of(R"([{"type": "f32", "count": 4}, {"type": "u64", "value": 16}])")).errors.empty());
+    CHECK(check_args_against(sig, spec_of(R"([{"type": "f32", "count": 4}, {"type": "u64", "value": 16}])"))
+              .errors.empty());
     auto names = argument_names(sig, spec);
     CHECK(names[2] == "nx");
     // A buffer of another element type is a warning only (kernels reinterpret on purpose).

@@ -30,9 +30,9 @@ ir::Function vec_add() {
 }
 
 LaunchSpec spec_of(const std::string& args) {
-    SpecParse p = parse_spec(R"({"source": "v.ptx", "kernel": "vecAdd", "grid": [1], "block": [1], "args": [)" + args +
-                                 "]}",
-                             "v.json");
+    SpecParse p = parse_spec(
+        R"({"source": "v.ptx", "kernel": "vecAdd", "grid": [1], "block": [1], "args": [)" + args + "]}",
+        "v.json");
     INFO(p.error_text());
     REQUIRE(p.ok());
     return *p.spec;
@@ -47,26 +47,36 @@ TEST_CASE("arguments that fit the signature pass", "[launch][params]") {
 }
 
 TEST_CASE("argument count and size mismatches are reported before running", "[launch][params]") {
-    auto three = spec_of(R"({"type": "f32", "count": 8}, {"type": "f32", "count": 8}, {"type": "f32", "count": 8})");
+    auto three =
+        spec_of(R"({"type": "f32", "count": 8}, {"type": "f32", "count": 8}, {"type": "f32", "count": 8})");
     auto e = check_args(vec_add(), three);
     REQUIRE(e.size() == 1);
     CHECK(e[0] == "v.json: args: the spec gives 3 arguments but kernel vecAdd takes 4 parameters");
 
-    auto sizes = spec_of(R"({"type": "f32", "count": 8}, {"type": "i32", "value": 1}, {"type": "f32", "count": 8},
+    auto sizes =
+        spec_of(R"({"type": "f32", "count": 8}, {"type": "i32", "value": 1}, {"type": "f32", "count": 8},
                             {"type": "f64", "value": 8})");
     e = check_args(vec_add(), sizes);
     REQUIRE(e.size() == 2);
-    CHECK(e[0] == "v.json: args[1]: a i32 scalar is 4 bytes but parameter 1 'vecAdd_param_1' of vecAdd is .u64 (8 bytes)");
-    CHECK(e[1] == "v.json: args[3]: a f64 scalar is 8 bytes but parameter 3 'vecAdd_param_3' of vecAdd is .u32 (4 bytes)");
+    CHECK(e[0] ==
+          "v.json: args[1]: a i32 scalar is 4 bytes but parameter 1 'vecAdd_param_1' of vecAdd is .u64 (8 "
+          "bytes)");
+    CHECK(e[1] ==
+          "v.json: args[3]: a f64 scalar is 8 bytes but parameter 3 'vecAdd_param_3' of vecAdd is .u32 (4 "
+          "bytes)");
 
     ir::Function f;
     f.name = "k";
     f.params = {param("s", ir::Type::b8, 4, 12), param("n", ir::Type::u32)};
-    auto b = spec_of(R"({"type": "bytes", "hex": "00112233445566778899aabbccdd"}, {"type": "f32", "count": 1})");
+    auto b =
+        spec_of(R"({"type": "bytes", "hex": "00112233445566778899aabbccdd"}, {"type": "f32", "count": 1})");
     e = check_args(f, b);
     REQUIRE(e.size() == 2);
-    CHECK(e[0] == "v.json: args[0]: the bytes argument has 14 bytes but parameter 0 's' of k is .b8 [12] (12 bytes)");
-    CHECK(e[1] == "v.json: args[1]: a buffer is passed as an 8-byte pointer but parameter 1 'n' of k is .u32 (4 bytes)");
+    CHECK(e[0] ==
+          "v.json: args[0]: the bytes argument has 14 bytes but parameter 0 's' of k is .b8 [12] (12 bytes)");
+    CHECK(e[1] ==
+          "v.json: args[1]: a buffer is passed as an 8-byte pointer but parameter 1 'n' of k is .u32 (4 "
+          "bytes)");
 }
 
 TEST_CASE("pack_params honours alignment", "[launch][params]") {
@@ -85,11 +95,11 @@ TEST_CASE("pack_params honours alignment", "[launch][params]") {
     REQUIRE(check_args(f, s).empty());
     auto packed = pack_params(f, {0, 0x7f0012345600ull, 0, 0, 0}, s);
     const std::vector<uint8_t> expected = {
-        0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0,                // a, then padding to 8
-        0x00, 0x56, 0x34, 0x12, 0x00, 0x7f, 0, 0,          // b: the buffer's address, little-endian
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,             // s
-        0x01, 0x02, 0, 0,                                  // c = 513 = 0x0201, then padding to 32
-        0, 0, 0, 0, 0, 0, 0xf0, 0x3f,                      // d = 1.0
+        0xef, 0xbe, 0xad, 0xde, 0,    0,    0,    0,  // a, then padding to 8
+        0x00, 0x56, 0x34, 0x12, 0x00, 0x7f, 0,    0,  // b: the buffer's address, little-endian
+        1,    2,    3,    4,    5,    6,    7,    8,    9, 10, 11, 12,  // s
+        0x01, 0x02, 0,    0,                             // c = 513 = 0x0201, then padding to 32
+        0,    0,    0,    0,    0,    0,    0xf0, 0x3f,  // d = 1.0
     };
     CHECK(packed == expected);
     // One address per buffer argument gives the same buffer.

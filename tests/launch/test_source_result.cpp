@@ -37,7 +37,8 @@ TEST_CASE("a .cu source without a toolkit gives the install message", "[launch][
     s.source_path = std::string(WARPSIM_SOURCE_DIR) + "/examples/vector_add.cu";
     auto r = compile_cu(s, "");
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error() == "compiling " + s.source_path + " needs nvcc from the CUDA toolkit; install it or give the .ptx");
+    CHECK(r.error() ==
+          "compiling " + s.source_path + " needs nvcc from the CUDA toolkit; install it or give the .ptx");
     s.source_path = "/nonexistent/k.txt";
     s.source = "k.txt";
     CHECK(load_source(s).error().find("is neither a .ptx nor a .cu file") != std::string::npos);
@@ -128,7 +129,8 @@ TEST_CASE("a report prints in DESIGN.md's key layout and reads back", "[launch][
     g.error = ReportError{"CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered", ""};
     g.printf_output = "hi\n";
     auto j = to_json(g);
-    CHECK(j["measured"].dump() == R"({"time_us":3.5,"time_us_min":3.25,"time_us_max":4.0,"runs":20,"warmup":3})");
+    CHECK(j["measured"].dump() ==
+          R"({"time_us":3.5,"time_us_min":3.25,"time_us_max":4.0,"runs":20,"warmup":3})");
     CHECK(j["error"]["name"] == "CUDA_ERROR_ILLEGAL_ADDRESS");
     CHECK(j["printf"] == "hi\n");
     CHECK_FALSE(j.contains("predicted"));

@@ -100,12 +100,12 @@ TEST_CASE("scalar values: ints, floats and exact bits", "[launch][spec]") {
     INFO(p.error_text());
     REQUIRE(p.ok());
     const auto& a = p.spec->args;
-    CHECK(a[0].value == std::vector<uint8_t>{0, 0, 0, 0x3f});        // 0.5f = 0x3f000000
-    CHECK(a[1].value == std::vector<uint8_t>{0, 0, 0x40, 0x40});     // 3.0f = 0x40400000
+    CHECK(a[0].value == std::vector<uint8_t>{0, 0, 0, 0x3f});     // 0.5f = 0x3f000000
+    CHECK(a[1].value == std::vector<uint8_t>{0, 0, 0x40, 0x40});  // 3.0f = 0x40400000
     CHECK(a[2].value == std::vector<uint8_t>{0xff, 0xff, 0xff, 0xff});
     CHECK(a[3].value == std::vector<uint8_t>(8, 0xff));
-    CHECK(a[4].value == std::vector<uint8_t>{0x00, 0x3c});            // f16 1.0 = 0x3c00
-    CHECK(a[5].value == std::vector<uint8_t>{0x00, 0xc0});            // bf16 -2 = 0xc000
+    CHECK(a[4].value == std::vector<uint8_t>{0x00, 0x3c});                    // f16 1.0 = 0x3c00
+    CHECK(a[5].value == std::vector<uint8_t>{0x00, 0xc0});                    // bf16 -2 = 0xc000
     CHECK(a[6].value == std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0xf0, 0x3f});  // 1.0 = 0x3ff0000000000000
     CHECK(a[7].value == std::vector<uint8_t>{0x80});
     CHECK(a[8].value == std::vector<uint8_t>{2, 0});
@@ -121,7 +121,8 @@ TEST_CASE("malformed specs name the file and the field", "[launch][spec][errors]
         {R"({"kernel": "k", "grid": [1], "block": [1], "args": []})", "vector_add.json: source: missing"},
         {R"({"source": "k.ptx", "grid": [1], "block": [1], "args": []})", "vector_add.json: kernel: missing"},
         {R"({"source": "k.ptx", "kernel": "k", "block": [1], "args": []})", "vector_add.json: grid: missing"},
-        {R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1]})", "vector_add.json: args: missing"},
+        {R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1]})",
+         "vector_add.json: args: missing"},
         {R"({"source": 3, "kernel": "k", "grid": [1], "block": [1], "args": []})",
          "vector_add.json: source: expected a string, got an integer"},
         {R"({"source": "k.ptx", "kernel": "k", "grid": "4", "block": [1], "args": []})",
@@ -140,23 +141,33 @@ TEST_CASE("malformed specs name the file and the field", "[launch][spec][errors]
          "vector_add.json: args[0].init: unknown init 'ones' (expected zero, iota, iota:START:STEP, fill:V, "
          "random:SEED, npy:PATH or file:PATH)"},
         {spec_with_args(R"({"type": "f32", "count": 4, "init": "random:x"})"), "args[0].init: bad seed 'x'"},
-        {spec_with_args(R"({"type": "f32", "count": 4, "init": "fill:abc"})"), "args[0].init: bad number 'abc' for f32"},
-        {spec_with_args(R"({"type": "u8", "count": 4, "init": "fill:256"})"), "args[0].init: '256' is out of range for u8"},
-        {spec_with_args(R"({"type": "f32", "count": 4, "init": "file:no_such.bin"})"), "args[0].init: cannot read"},
-        {spec_with_args(R"({"type": "f32", "count": 0})"), "vector_add.json: args[0].count: 0 is out of range"},
+        {spec_with_args(R"({"type": "f32", "count": 4, "init": "fill:abc"})"),
+         "args[0].init: bad number 'abc' for f32"},
+        {spec_with_args(R"({"type": "u8", "count": 4, "init": "fill:256"})"),
+         "args[0].init: '256' is out of range for u8"},
+        {spec_with_args(R"({"type": "f32", "count": 4, "init": "file:no_such.bin"})"),
+         "args[0].init: cannot read"},
+        {spec_with_args(R"({"type": "f32", "count": 0})"),
+         "vector_add.json: args[0].count: 0 is out of range"},
         {spec_with_args(R"({"type": "f32", "count": -3})"), "args[0].count: must not be negative"},
-        {spec_with_args(R"({"type": "f32", "count": "many"})"), "args[0].count: expected an integer, got a string"},
+        {spec_with_args(R"({"type": "f32", "count": "many"})"),
+         "args[0].count: expected an integer, got a string"},
         {spec_with_args(R"({"type": "f64", "count": 1073741824})"),
          "args[0].count: 1073741824 x f64 is 8589934592 bytes, over the 4 GiB limit per buffer"},
-        {spec_with_args(R"({"type": "i32"})"), "args[0]: neither \"count\" (a buffer) nor \"value\" (a scalar)"},
+        {spec_with_args(R"({"type": "i32"})"),
+         "args[0]: neither \"count\" (a buffer) nor \"value\" (a scalar)"},
         {spec_with_args(R"({"count": 4})"), "args[0].type: missing"},
-        {spec_with_args(R"({"type": "i32", "value": 2147483648})"), "args[0].value: 2147483648 is out of range for i32"},
+        {spec_with_args(R"({"type": "i32", "value": 2147483648})"),
+         "args[0].value: 2147483648 is out of range for i32"},
         {spec_with_args(R"({"type": "u32", "value": -1})"), "args[0].value: -1 is out of range for u32"},
         {spec_with_args(R"({"type": "i32", "value": 1.5})"), "args[0].value: 1.5 is not an integer"},
-        {spec_with_args(R"({"type": "f32", "value": "1.5"})"), "args[0].value: a string value must be hexadecimal bits"},
-        {spec_with_args(R"({"type": "u8", "value": "0x100"})"), "args[0].value: '0x100' does not fit in 8 bits"},
+        {spec_with_args(R"({"type": "f32", "value": "1.5"})"),
+         "args[0].value: a string value must be hexadecimal bits"},
+        {spec_with_args(R"({"type": "u8", "value": "0x100"})"),
+         "args[0].value: '0x100' does not fit in 8 bits"},
         {spec_with_args(R"({"type": "f32x4", "value": 1})"), "args[0].type: f32x4 is a buffer element type"},
-        {spec_with_args(R"({"type": "bytes", "hex": "abc"})"), "args[0].hex: expected an even number of hex digits"},
+        {spec_with_args(R"({"type": "bytes", "hex": "abc"})"),
+         "args[0].hex: expected an even number of hex digits"},
         {spec_with_args(R"({"type": "bytes"})"), "args[0].hex: missing"},
         {spec_with_args(R"(5)"), "args[0]: expected an object, got an integer"},
         {R"([1, 2])", "vector_add.json: a launch spec is a JSON object, got an array"},
@@ -170,8 +181,9 @@ TEST_CASE("malformed specs name the file and the field", "[launch][spec][errors]
 }
 
 TEST_CASE("several errors are all reported", "[launch][spec][errors]") {
-    SpecParse p = parse_spec(R"({"grid": [0], "block": "x", "args": [{"type": "q"}, {"type": "f32", "count": 4, "init": "?"}]})",
-                             "s.json");
+    SpecParse p = parse_spec(
+        R"({"grid": [0], "block": "x", "args": [{"type": "q"}, {"type": "f32", "count": 4, "init": "?"}]})",
+        "s.json");
     CHECK(p.errors.size() == 6);  // source, kernel, grid[0], block, args[0].type, args[1].init
 }
 
@@ -201,7 +213,8 @@ TEST_CASE("line_col counts from 1", "[launch][spec]") {
 
 TEST_CASE("unknown fields are warnings, not errors", "[launch][spec]") {
     SpecParse p = parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1], "gird": 3,
-        "args": [{"type": "f32", "count": 2, "intit": "iota"}]})", "w.json");
+        "args": [{"type": "f32", "count": 2, "intit": "iota"}]})",
+                             "w.json");
     REQUIRE(p.ok());
     REQUIRE(p.warnings.size() == 2);
     CHECK(p.warnings[0] == "w.json: gird: unknown field, ignored (did you mean 'grid'?)");

@@ -3,12 +3,12 @@
 
 #include <sys/stat.h>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
-#include <unistd.h>
 
 #include "launch/tools.hpp"
 
@@ -20,7 +20,7 @@ namespace {
 
 // Sets an environment variable for the scope and puts the old value back.
 class ScopedEnv {
-public:
+  public:
     ScopedEnv(const char* name, const std::optional<std::string>& value) : name_(name) {
         if (const char* old = std::getenv(name)) old_ = old;
         if (value) {
@@ -39,7 +39,7 @@ public:
     ScopedEnv(const ScopedEnv&) = delete;
     ScopedEnv& operator=(const ScopedEnv&) = delete;
 
-private:
+  private:
     const char* name_;
     std::optional<std::string> old_;
 };
@@ -54,17 +54,19 @@ fs::path make_program(const fs::path& dir, const std::string& name, bool executa
 
 }  // namespace
 
-TEST_CASE("toolkit programs: PATH first, then $CUDA_HOME, $CUDA_PATH, then the extra folders", "[launch][tools]") {
+TEST_CASE("toolkit programs: PATH first, then $CUDA_HOME, $CUDA_PATH, then the extra folders",
+          "[launch][tools]") {
     const fs::path root = fs::temp_directory_path() / ("warpsim_tools_" + std::to_string(::getpid()));
     fs::remove_all(root);
     const std::string prog = "warpsim_fake_tool";
     const fs::path in_path = make_program(root / "p2", prog, true);
-    make_program(root / "p1", prog, false);           // not executable: skipped
-    fs::create_directories(root / "p0" / prog);        // a folder of that name: skipped
+    make_program(root / "p1", prog, false);      // not executable: skipped
+    fs::create_directories(root / "p0" / prog);  // a folder of that name: skipped
     const fs::path in_home = make_program(root / "home" / "bin", prog, true);
     const fs::path in_cuda_path = make_program(root / "cpath" / "bin", prog, true);
     const fs::path in_extra = make_program(root / "extra", prog, true);
-    const std::string dirs = (root / "p0").string() + "::" + (root / "p1").string() + ":" + (root / "p2").string();
+    const std::string dirs =
+        (root / "p0").string() + "::" + (root / "p1").string() + ":" + (root / "p2").string();
 
     {
         ScopedEnv path("PATH", dirs);

@@ -1,7 +1,7 @@
-// tests/sass/decode_tests.cpp — the SASS decoder (sim/sass) against nvdisasm: every instruction of every cubin
-// of tests/sass/corpus (made here by ptxas from the project's PTX, disassembled on the H200 machine with
-// nvdisasm -hex -gp, see tests/sass/README.md) must have nvdisasm's opcode, guard predicate, PTX line, branch
-// target, and, for loads and stores, its width, data and address registers and address offset.
+// tests/sass/decode_tests.cpp — the SASS decoder (sim/sass) against nvdisasm: every instruction of every
+// cubin of tests/sass/corpus (made here by ptxas from the project's PTX, disassembled on the H200 machine
+// with nvdisasm -hex -gp, see tests/sass/README.md) must have nvdisasm's opcode, guard predicate, PTX line,
+// branch target, and, for loads and stores, its width, data and address registers and address offset.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -66,7 +66,8 @@ std::map<std::string, ListedFunction> parse_listing(const std::string& text) {
             const auto hex = l.rfind("/* 0x");
             inst.text = l.substr(8, (semi != std::string::npos ? semi : hex) - 8);
             inst.text.erase(0, inst.text.find_first_not_of(" "));
-            while (!inst.text.empty() && (inst.text.back() == ' ' || inst.text.back() == ';')) inst.text.pop_back();
+            while (!inst.text.empty() && (inst.text.back() == ' ' || inst.text.back() == ';'))
+                inst.text.pop_back();
             inst.lo = std::stoull(l.substr(hex + 5, 16), nullptr, 16);
             inst.ptx_line = line;
             if (auto b = inst.text.find("`(.L_x_"); b != std::string::npos)
@@ -123,10 +124,13 @@ std::vector<std::string> compare(const Instruction& got, const Listed& want, con
     const std::string opcode = text.substr(0, text.find(' '));
     const std::string mnemonic = opcode.substr(0, opcode.find('.'));
     if (got.lo != want.lo) diff.push_back(fmt::format("encoding {:016x} vs {:016x}", got.lo, want.lo));
-    if (got.mnemonic() != mnemonic) diff.push_back(fmt::format("mnemonic {} vs {}", got.mnemonic(), mnemonic));
-    if (got.guard != guard || got.guard_negated != negated || (got.op && !got.always() && got.op->uniform_guard != uniform))
+    if (got.mnemonic() != mnemonic)
+        diff.push_back(fmt::format("mnemonic {} vs {}", got.mnemonic(), mnemonic));
+    if (got.guard != guard || got.guard_negated != negated ||
+        (got.op && !got.always() && got.op->uniform_guard != uniform))
         diff.push_back(fmt::format("guard {}{} vs {}", got.guard_negated ? "!" : "", got.guard, want.text));
-    if (got.ptx_line != want.ptx_line) diff.push_back(fmt::format("PTX line {} vs {}", got.ptx_line, want.ptx_line));
+    if (got.ptx_line != want.ptx_line)
+        diff.push_back(fmt::format("PTX line {} vs {}", got.ptx_line, want.ptx_line));
     if (!want.label.empty()) {
         auto it = lf.labels.find(want.label);
         int64_t target = it == lf.labels.end() ? -2 : int64_t(it->second);
@@ -134,14 +138,16 @@ std::vector<std::string> compare(const Instruction& got, const Listed& want, con
     } else if (got.target >= 0 && got.mnemonic() != "LEPC") {
         diff.push_back(fmt::format("target {:#x} where nvdisasm shows no label", got.target));
     }
-    if (!got.op || (got.op->mem != MemOp::Load && got.op->mem != MemOp::Store) || got.op->space == MemSpace::Constant)
+    if (!got.op || (got.op->mem != MemOp::Load && got.op->mem != MemOp::Store) ||
+        got.op->space == MemSpace::Constant)
         return diff;
     int width = 4;
     bool is_signed = false;
     for (const char* w : {".U8", ".S8", ".U16", ".S16", ".64", ".128"})
-        if (opcode.find(w) != std::string::npos && (opcode.find(std::string(w) + ".") != std::string::npos ||
-                                                   opcode.size() >= std::strlen(w) &&
-                                                       opcode.compare(opcode.size() - std::strlen(w), std::string::npos, w) == 0)) {
+        if (opcode.find(w) != std::string::npos &&
+            (opcode.find(std::string(w) + ".") != std::string::npos ||
+             opcode.size() >= std::strlen(w) &&
+                 opcode.compare(opcode.size() - std::strlen(w), std::string::npos, w) == 0)) {
             std::string ws(w + 2 - (w[1] == 'U' || w[1] == 'S' ? 0 : 1));
             width = std::atoi(ws.c_str()) / 8;
             is_signed = w[1] == 'S';
@@ -155,7 +161,8 @@ std::vector<std::string> compare(const Instruction& got, const Listed& want, con
     if (ops.size() < 2) return diff;
     std::string addr = store ? ops[0] : ops[1], data = store ? ops[1] : ops[0];
     if (auto d = addr.find("desc["); d != std::string::npos) addr = addr.substr(addr.find(']') + 1);
-    // Only the plain [Rn], [Rn+0xK], [Rn.64+0xK] forms: uniform-register and immediate addresses are not decoded.
+    // Only the plain [Rn], [Rn+0xK], [Rn.64+0xK] forms: uniform-register and immediate addresses are not
+    // decoded.
     if (addr.size() < 3 || addr[0] != '[' || addr.find("UR") != std::string::npos) return diff;
     std::string inner = addr.substr(1, addr.size() - 2);
     std::string base = inner.substr(0, inner.find_first_of("+-"));
@@ -170,7 +177,8 @@ std::vector<std::string> compare(const Instruction& got, const Listed& want, con
     if (base_reg < 0) return diff;
     if (got.addr_reg != base_reg || got.addr_offset != offset)
         diff.push_back(fmt::format("address R{}{:+#x} vs {}", got.addr_reg, got.addr_offset, addr));
-    if (data_reg >= 0 && got.data_reg != data_reg) diff.push_back(fmt::format("data R{} vs {}", got.data_reg, data));
+    if (data_reg >= 0 && got.data_reg != data_reg)
+        diff.push_back(fmt::format("data R{} vs {}", got.data_reg, data));
     return diff;
 }
 
@@ -206,8 +214,8 @@ TEST_CASE("SASS decoder: every instruction of the corpus as nvdisasm lists it", 
                 if (diff.empty()) continue;
                 ++mismatches;
                 if (report.size() < 30)
-                    report.push_back(fmt::format("{} {} {:04x} '{}': {}", name, fname, lf.code[i].offset, lf.code[i].text,
-                                                 fmt::join(diff, "; ")));
+                    report.push_back(fmt::format("{} {} {:04x} '{}': {}", name, fname, lf.code[i].offset,
+                                                 lf.code[i].text, fmt::join(diff, "; ")));
             }
         }
     }
@@ -230,7 +238,8 @@ TEST_CASE("SASS decoder: bytes that are no cubin, and an opcode the table does n
     CHECK(describe(inst) == "@P3 <opcode 0x000>");
 }
 
-TEST_CASE("SASS decoder: the words of LDS.128 R8, [R16+0x10] and @!P0 BRA from the tiled multiply", "[sass][decode]") {
+TEST_CASE("SASS decoder: the words of LDS.128 R8, [R16+0x10] and @!P0 BRA from the tiled multiply",
+          "[sass][decode]") {
     // Words from tests/sass/corpus/sass_cases.sass (matmul_tile16 at 0x03b0 and 0x05a0), fields by hand.
     Instruction lds = decode_instruction(0x0000100010047984ull, 0x000f280000000c00ull, 0x3b0);
     REQUIRE(lds.op != nullptr);

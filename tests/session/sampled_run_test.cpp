@@ -15,7 +15,9 @@ using namespace warpsim;
 
 namespace {
 
-std::string source_path(const std::string& rel) { return std::string(WARPSIM_SOURCE_DIR) + "/" + rel; }
+std::string source_path(const std::string& rel) {
+    return std::string(WARPSIM_SOURCE_DIR) + "/" + rel;
+}
 
 session::PreparedLaunch prepared(const std::string& rel) {
     auto p = session::prepare(source_path(rel));
@@ -47,8 +49,11 @@ TEST_CASE("sampling classes: the grid's first and last blocks and the blocks aro
           "[session][sampling]") {
     // n = 1000 in blocks of 256: blocks 0-2 are full, block 3 holds 768..999, blocks 4-9 have no element.
     auto one_d = session::initial_classes({10, 1, 1}, {256, 1, 1}, {1000});
-    CHECK(boxes(one_d) == std::vector<Box>{{{0, 0, 0}, {1, 1, 1}}, {{1, 0, 0}, {3, 1, 1}}, {{3, 0, 0}, {4, 1, 1}},
-                                           {{4, 0, 0}, {9, 1, 1}}, {{9, 0, 0}, {10, 1, 1}}});
+    CHECK(boxes(one_d) == std::vector<Box>{{{0, 0, 0}, {1, 1, 1}},
+                                           {{1, 0, 0}, {3, 1, 1}},
+                                           {{3, 0, 0}, {4, 1, 1}},
+                                           {{4, 0, 0}, {9, 1, 1}},
+                                           {{9, 0, 0}, {10, 1, 1}}});
     // A size that is a multiple of the block cuts once; sizes beyond the grid cut nothing.
     CHECK(boxes(session::initial_classes({10, 1, 1}, {256, 1, 1}, {1024, 1u << 20})).size() == 4);
     // Two dimensions without sizes: first, inner and last in each, 3 x 3 boxes, x fastest.
@@ -133,14 +138,20 @@ TEST_CASE("engine block lists: the listed blocks alone, each with its own counte
 
 TEST_CASE("sampled runs against whole runs of corpus launches: every count within its bound",
           "[session][sampling]") {
-    // Interior, edge and tail blocks in one and two dimensions, shared-memory tiles, divergent warps and lanes,
-    // a grid-stride loop whose blocks differ, global atomics, and blocks that differ by their data (Collatz).
+    // Interior, edge and tail blocks in one and two dimensions, shared-memory tiles, divergent warps and
+    // lanes, a grid-stride loop whose blocks differ, global atomics, and blocks that differ by their data
+    // (Collatz).
     const std::vector<std::string> specs = {
-        "tests/timing/specs/tiledMatMul_tile16_256.json",   "examples/specs/transpose_naive_1000x700.json",
-        "examples/specs/scale_matrix_1000_32x8.json",       "examples/specs/vector_add_strided_1M.json",
-        "examples/specs/divergence_lanes.json",             "examples/specs/waves_tail_1057.json",
-        "examples/specs/grid_sum_int_65536.json",           "examples/specs/block_sum_65536.json",
-        "tests/specs/grid_2d_ids.json",                     "tests/session/specs/collatz_tail.json",
+        "tests/timing/specs/tiledMatMul_tile16_256.json",
+        "examples/specs/transpose_naive_1000x700.json",
+        "examples/specs/scale_matrix_1000_32x8.json",
+        "examples/specs/vector_add_strided_1M.json",
+        "examples/specs/divergence_lanes.json",
+        "examples/specs/waves_tail_1057.json",
+        "examples/specs/grid_sum_int_65536.json",
+        "examples/specs/block_sum_65536.json",
+        "tests/specs/grid_2d_ids.json",
+        "tests/session/specs/collatz_tail.json",
     };
     for (const auto& rel : specs) {
         INFO(rel);
@@ -167,14 +178,16 @@ TEST_CASE("sampled runs against whole runs of corpus launches: every count withi
         }
         CHECK(part.warp_instructions == Approx(double(whole.warp_instructions)).epsilon(0.05));
         if (all_within_1pct) {
-            const double t_whole = timing::predict(p, whole).time_us, t_part = timing::predict(p, part).time_us;
+            const double t_whole = timing::predict(p, whole).time_us,
+                         t_part = timing::predict(p, part).time_us;
             CHECK(t_part == Approx(t_whole).epsilon(0.01));
         }
     }
 }
 
 TEST_CASE("sampled runs: uniform launches are exact, and the blocks run are few", "[session][sampling]") {
-    // tiledMatMul_tile16 at n = 256: 16 x 16 blocks, 9 classes (corner, edge and inner blocks) that all agree.
+    // tiledMatMul_tile16 at n = 256: 16 x 16 blocks, 9 classes (corner, edge and inner blocks) that all
+    // agree.
     const auto p = prepared("tests/timing/specs/tiledMatMul_tile16_256.json");
     const auto whole = simulated(p, session::SampleMode::off);
     const auto part = simulated(p, session::SampleMode::on);
@@ -189,7 +202,8 @@ TEST_CASE("sampled runs: uniform launches are exact, and the blocks run are few"
     CHECK(part.thread_instructions == whole.thread_instructions);
 }
 
-TEST_CASE("sampling: refused where buffers are needed, automatic above the threshold only", "[session][sampling]") {
+TEST_CASE("sampling: refused where buffers are needed, automatic above the threshold only",
+          "[session][sampling]") {
     session::SimOptions o;
     o.sample = session::SampleMode::on;
     const auto p = prepared("examples/specs/waves_tail_1057.json");

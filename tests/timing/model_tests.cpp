@@ -102,8 +102,8 @@ TEST_CASE("divergence: both paths in every warp cost the sum, whole-warp split t
     split.chain[0].warp_execs = warps / 2;
     split.chain[1].warp_execs = warps / 2;
     split.warp_insts[static_cast<std::size_t>(Pipe::fp32)] = 50 * warps;
-    CHECK(predict_profile(lanes, m).cycles == Approx(400));   // 200 + 200
-    CHECK(predict_profile(split, m).cycles == Approx(200));   // one path per warp
+    CHECK(predict_profile(lanes, m).cycles == Approx(400));  // 200 + 200
+    CHECK(predict_profile(split, m).cycles == Approx(200));  // one path per warp
 }
 
 TEST_CASE("monotonic: more sectors or DRAM bytes never make a launch faster", "[timing]") {
@@ -179,8 +179,9 @@ TEST_CASE("bound classification on synthetic profiles", "[timing]") {
 // the read-only fraction to the written one as the written share goes from 0 to half; writes reach DRAM.
 // Hand-computed: capacity 60e6, keep_all 0.5 (30e6), keep_none 0.9 read-only (54e6), 0.7 half written;
 // cold reads 1e8 B.
-TEST_CASE("warm L2: kept share of the footprint falls linearly between the measured bounds; writes reach DRAM",
-          "[timing]") {
+TEST_CASE(
+    "warm L2: kept share of the footprint falls linearly between the measured bounds; writes reach DRAM",
+    "[timing]") {
     auto m = simple_params();
     m.l2_keep_all_fraction = 0.5;
     m.l2_keep_none_fraction = 0.9;
@@ -222,7 +223,7 @@ TEST_CASE("partially written sectors cost the L2 extra transfers", "[timing]") {
     m.l2_bytes_per_cycle = 32;  // one sector per cycle
     LaunchProfile p = compute_profile(1056);
     p.l2_sectors = 1e6;
-    p.store_sectors = 8e5;        // a transpose's scattered 4-byte stores: 8 sectors per 32 bytes
+    p.store_sectors = 8e5;  // a transpose's scattered 4-byte stores: 8 sectors per 32 bytes
     p.store_ideal_sectors = 1e5;
     auto pr = predict_profile(p, m);
     CHECK(pr.bound == "l2");
@@ -237,8 +238,8 @@ TEST_CASE("register spills: ptxas's spill bytes become local traffic, scaled by 
     p.spill_store_bytes = 64;
     p.spill_load_bytes = 128;
     p.stack_frame_bytes = 256;
-    p.l1_capacity_bytes = 256 * 1024;         // 8 x 256 threads x 256 B = 512 KiB of frames per SM: half hit
-    p.l2_capacity_bytes = 60 * 1024 * 1024;   // 1056 x 256 x 256 B = 66 MiB of frames on the device
+    p.l1_capacity_bytes = 256 * 1024;        // 8 x 256 threads x 256 B = 512 KiB of frames per SM: half hit
+    p.l2_capacity_bytes = 60 * 1024 * 1024;  // 1056 x 256 x 256 B = 66 MiB of frames on the device
     auto s = spill_traffic(p);
     CHECK(s.store_sectors == Approx(64.0 * 2 * 8448));
     CHECK(s.load_sectors == Approx(128.0 * 2 * 8448));
@@ -257,7 +258,8 @@ TEST_CASE("register spills: ptxas's spill bytes become local traffic, scaled by 
 // With the SASS read: each spill instruction counts as often as its PTX line ran. Hand-computed: ptxas says
 // 64 B of spill stores in 16 STL (4 B each) and 128 B of loads in 32 LDL; the STLs ran 10 times per warp in
 // all 160 times per warp (summed over the 16 sites), the LDLs 3200 times (they sit in a loop).
-TEST_CASE("register spills: with the SASS read, each spill instruction weighs its PTX line's executions", "[timing]") {
+TEST_CASE("register spills: with the SASS read, each spill instruction weighs its PTX line's executions",
+          "[timing]") {
     LaunchProfile p = compute_profile(1056);  // 8448 warps
     p.static_insts = 50;
     p.spill_store_bytes = 64;
@@ -269,7 +271,7 @@ TEST_CASE("register spills: with the SASS read, each spill instruction weighs it
     p.spill_store_execs = 160.0 * 8448;
     p.spill_load_execs = 3200.0 * 8448;
     auto s = spill_traffic(p);
-    CHECK(s.store_sectors == Approx(4.0 * 160 * 8448));   // 4 B per thread per STL = 4 sectors per warp
+    CHECK(s.store_sectors == Approx(4.0 * 160 * 8448));  // 4 B per thread per STL = 4 sectors per warp
     CHECK(s.load_sectors == Approx(4.0 * 3200 * 8448));
     CHECK(s.instructions == Approx((160.0 + 3200.0) * 8448));
     p.spill_sites_known = false;  // the fallback: the average instruction ran twice per warp

@@ -1,8 +1,8 @@
-// tests/timing/operand_roles_test.cpp — one answer to "which operands does this instruction write": the timing
-// model's dependency chains and the register-use analysis follow ir::operand_roles where their own lists once
-// disagreed with the engine's decoder: bar.red writes its destination; stackrestore reads its register;
-// mbarrier.init and wmma.store read their address register and write none. Expected producers worked out
-// by hand from the PTX below (instruction indices in the comments).
+// tests/timing/operand_roles_test.cpp — one answer to "which operands does this instruction write": the
+// timing model's dependency chains and the register-use analysis follow ir::operand_roles where their own
+// lists once disagreed with the engine's decoder: bar.red writes its destination; stackrestore reads its
+// register; mbarrier.init and wmma.store read their address register and write none. Expected producers
+// worked out by hand from the PTX below (instruction indices in the comments).
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -77,15 +77,15 @@ TEST_CASE("operand roles: by opcode and form") {
     REQUIRE(r.ok());
     const auto& body = r.module.functions.at(0).body;
     using ir::Role;
-    CHECK(ir::operand_roles(body[2]).only_written());                // bar.red d, a, p
+    CHECK(ir::operand_roles(body[2]).only_written());  // bar.red d, a, p
     CHECK(ir::operand_roles(body[2])[1] == Role::read);
-    CHECK(ir::operand_roles(body[4])[0] == Role::address);          // mbarrier.init [a], n
+    CHECK(ir::operand_roles(body[4])[0] == Role::address);  // mbarrier.init [a], n
     CHECK_FALSE(ir::operand_roles(body[4]).writes());
-    CHECK_FALSE(ir::operand_roles(body[7]).writes());               // stackrestore a
+    CHECK_FALSE(ir::operand_roles(body[7]).writes());  // stackrestore a
     CHECK(ir::operand_roles(body[7])[0] == Role::read);
-    CHECK(ir::operand_roles(body[9])[0] == Role::address);          // wmma.store [a], {..}, s
+    CHECK(ir::operand_roles(body[9])[0] == Role::address);  // wmma.store [a], {..}, s
     CHECK(ir::operand_roles(body[9])[1] == Role::read);
-    CHECK(ir::operand_roles(body[11]).only_written());               // mbarrier.arrive state, [a]
+    CHECK(ir::operand_roles(body[11]).only_written());  // mbarrier.arrive state, [a]
     CHECK(ir::operand_roles(body[11])[1] == Role::address);
 }
 
@@ -93,7 +93,7 @@ TEST_CASE("operand roles: registers only bar.red and mbarrier.arrive write are n
     const ir::ParseResult r = ir::parse_ptx(kRoles, "roles.ptx");
     REQUIRE(r.ok());
     const ir::Function& fn = r.module.functions.at(0);
-    CHECK(ir::register_read(fn, reg_named(fn, "%r2")));        // add.s32 %r3, %r2, 1
+    CHECK(ir::register_read(fn, reg_named(fn, "%r2")));         // add.s32 %r3, %r2, 1
     CHECK_FALSE(ir::register_read(fn, reg_named(fn, "%rd4")));  // mbarrier.arrive's state: written only
     CHECK_FALSE(ir::register_read(fn, reg_named(fn, "%rd2")));  // add destinations only
     CHECK(ir::register_read(fn, reg_named(fn, "%rd3")));        // stackrestore reads it

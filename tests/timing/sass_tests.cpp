@@ -1,7 +1,7 @@
-// tests/timing/sass_tests.cpp — the SASS spill reader (sim/timing/sass_spills) against nvdisasm's listing of the
-// same cubins (tests/timing/sass, made on the H200 machine by tests/timing/l2_reuse/measure.sh), the profile's
-// execution weights of spill_loop's spills worked out from its PTX by hand, and the SASS loop reader
-// (sim/timing/sass_loops) against cuobjdump's listing of tests/timing/mlp.
+// tests/timing/sass_tests.cpp — the SASS spill reader (sim/timing/sass_spills) against nvdisasm's listing of
+// the same cubins (tests/timing/sass, made on the H200 machine by tests/timing/l2_reuse/measure.sh), the
+// profile's execution weights of spill_loop's spills worked out from its PTX by hand, and the SASS loop
+// reader (sim/timing/sass_loops) against cuobjdump's listing of tests/timing/mlp.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -33,7 +33,8 @@ std::string read_bytes(const std::string& path) {
 
 std::vector<std::string> listing(const std::vector<SassLocalAccess>& v) {
     std::vector<std::string> out;
-    for (const auto& a : v) out.push_back(fmt::format("{} {:x} {} {}", a.section, a.offset, a.ptx_line, a.store ? "STL" : "LDL"));
+    for (const auto& a : v)
+        out.push_back(fmt::format("{} {:x} {} {}", a.section, a.offset, a.ptx_line, a.store ? "STL" : "LDL"));
     return out;
 }
 
@@ -74,11 +75,14 @@ TEST_CASE("SASS spill reader: bad input is an error, not a crash", "[timing][sas
 // executions per warp inside the loop and 1 outside, whatever ptxas version placed them.
 TEST_CASE("spill_loop: each spill weighs its PTX line's executions (loop body x iters)", "[timing][sass]") {
     if (!device::find_ptxas()) {
-        WARN("no ptxas: the SASS spill weights are not read here (the model falls back to the average instruction)");
+        WARN(
+            "no ptxas: the SASS spill weights are not read here (the model falls back to the average "
+            "instruction)");
         return;
     }
     for (int iters : {4, 32}) {
-        std::string spec = fmt::format("{}/tests/hardware/spills/spill_loop_it{}_2112.json", WARPSIM_SOURCE_DIR, iters);
+        std::string spec =
+            fmt::format("{}/tests/hardware/spills/spill_loop_it{}_2112.json", WARPSIM_SOURCE_DIR, iters);
         auto prep = session::prepare(spec);
         REQUIRE(bool(prep));
         auto run = session::run_simulated(prep.value(), session::SimOptions{});
@@ -105,16 +109,17 @@ TEST_CASE("spill_loop: each spill weighs its PTX line's executions (loop body x 
 
 // The loops of mlp.cu's SASS (tests/timing/mlp) and the round trips to memory their loads wait for, from the
 // scoreboards of the control bits. Expected from the listing cuobjdump made of the same kernels on the H200
-// machine (tests/timing/mlp/sass_h200.txt): sumk_u8's loop issues its 8 LDGs, then the 8 FADDs (one round trip),
-// sum_u8's alternates LDG, FADD, exit test 8 times (8), chase's main loop is 16 LDGs each addressed by the value
-// the one before loaded (16: the last is waited for after the back edge).
-TEST_CASE("SASS loops: loads per loop and the round trips they wait for, from the scoreboards", "[timing][sass]") {
+// machine (tests/timing/mlp/sass_h200.txt): sumk_u8's loop issues its 8 LDGs, then the 8 FADDs (one round
+// trip), sum_u8's alternates LDG, FADD, exit test 8 times (8), chase's main loop is 16 LDGs each addressed by
+// the value the one before loaded (16: the last is waited for after the back edge).
+TEST_CASE("SASS loops: loads per loop and the round trips they wait for, from the scoreboards",
+          "[timing][sass]") {
     if (!device::find_ptxas()) {
         WARN("no ptxas: the SASS loops are not read here (the model keeps the PTX's unrolling)");
         return;
     }
-    auto cubin = sass::compile_cubin(read_bytes(std::string(WARPSIM_SOURCE_DIR) + "/tests/timing/mlp/mlp.sm_90.lineinfo.ptx"),
-                                     "sm_90");
+    auto cubin = sass::compile_cubin(
+        read_bytes(std::string(WARPSIM_SOURCE_DIR) + "/tests/timing/mlp/mlp.sm_90.lineinfo.ptx"), "sm_90");
     REQUIRE(cubin.has_value());
     auto program = sass::decode_cubin(*cubin);
     REQUIRE(program.has_value());
@@ -141,8 +146,9 @@ TEST_CASE("SASS loops: loads per loop and the round trips they wait for, from th
     for (auto line : sumk8.load_lines) CHECK(line > 0);  // ptxas -lineinfo: every LDG has its PTX line
 }
 
-// A corpus kernel whose loop ptxas unrolls beyond the PTX: col_sum_thread_per_col's PTX loop block holds 4 loads
-// (nvcc unrolled the row loop 4 times), its SASS loop 16 LDGs waited for once (ptxas unrolled it 4 times more).
+// A corpus kernel whose loop ptxas unrolls beyond the PTX: col_sum_thread_per_col's PTX loop block holds 4
+// loads (nvcc unrolled the row loop 4 times), its SASS loop 16 LDGs waited for once (ptxas unrolled it 4
+// times more).
 TEST_CASE("profile: a PTX loop block that ptxas unrolled further carries the SASS copies and round trips",
           "[timing][sass]") {
     if (!device::find_ptxas()) {

@@ -53,17 +53,18 @@ TEST_CASE("the legacy default stream waits for blocking streams, and they for it
     StreamClock clock(simple_links(3));
     clock.add_stream(1, true);
     clock.add_stream(2, true);
-    clock.add_stream(3, false);  // cudaStreamNonBlocking
-    clock.copy(1, CopyKind::host_to_device, 100'000, true);                    // 0-10 on the H2D engine
+    clock.add_stream(3, false);                              // cudaStreamNonBlocking
+    clock.copy(1, CopyKind::host_to_device, 100'000, true);  // 0-10 on the H2D engine
     auto legacy = clock.copy(StreamClock::legacy_stream, CopyKind::device_to_host, 50'000, true);
     CHECK(legacy.start_us == Approx(10));  // its D2H engine is free at 0, but stream 1's work comes first
     CHECK(legacy.end_us == Approx(15));
-    auto after = clock.copy(2, CopyKind::device_to_device, 100'000, true);    // 1 us, on the third engine
-    CHECK(after.start_us == Approx(15));   // blocking stream 2 waits for the legacy stream
+    auto after = clock.copy(2, CopyKind::device_to_device, 100'000, true);  // 1 us, on the third engine
+    CHECK(after.start_us == Approx(15));  // blocking stream 2 waits for the legacy stream
     auto free = clock.copy(3, CopyKind::device_to_host, 10'000, true);
-    CHECK(free.start_us == Approx(15));    // no ordering with the legacy stream, but the D2H engine is busy until 15
+    CHECK(free.start_us ==
+          Approx(15));  // no ordering with the legacy stream, but the D2H engine is busy until 15
     auto free2 = clock.memset(3, 100'000);
-    CHECK(free2.start_us == Approx(16));   // after its own stream's copy (15-16), engine 3 free since 16
+    CHECK(free2.start_us == Approx(16));  // after its own stream's copy (15-16), engine 3 free since 16
     StreamClock other(simple_links(3));
     other.add_stream(3, false);
     other.kernel(StreamClock::legacy_stream, 50);
@@ -96,7 +97,8 @@ TEST_CASE("copy durations: latency plus bytes over bandwidth, pageable memory sl
     CHECK(real.copy_engines == 3);
     // A preset without a cuda_runtime section copies like the H200.
     CopyModel t4 = CopyModel::for_preset(*warpsim::device::load_preset("t4"));
-    CHECK(t4.copy_us(CopyKind::device_to_host, 4096, true) == real.copy_us(CopyKind::device_to_host, 4096, true));
+    CHECK(t4.copy_us(CopyKind::device_to_host, 4096, true) ==
+          real.copy_us(CopyKind::device_to_host, 4096, true));
 }
 
 TEST_CASE("events: a marker is when the stream's earlier work ends; waiting on it orders another stream",
@@ -114,7 +116,7 @@ TEST_CASE("events: a marker is when the stream's earlier work ends; waiting on i
 
 TEST_CASE("the host: waiting moves its time; a polling loop ends", "[stream_clock]") {
     StreamClock clock(simple_links(3));
-    clock.kernel(StreamClock::legacy_stream, 10'000);  // 10 ms
+    clock.kernel(StreamClock::legacy_stream, 10'000);   // 10 ms
     CHECK_FALSE(clock.host_poll(clock.stream_end(0)));  // busy: cudaErrorNotReady
     int polls = 1;
     while (!clock.host_poll(clock.stream_end(0)) && polls < 100'000) ++polls;
