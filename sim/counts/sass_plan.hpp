@@ -16,8 +16,9 @@ struct SassPlan {
         plain,     // one SASS instruction of the same width
         leader,    // the first PTX access of a merged group: counted as one access of `bytes` per lane
         follower,  // another member of a merged group: counted in its leader
-        generic,   // a generic ld/st/atom/red (SASS LD/ST/ATOM/RED): its shared-memory wavefronts count, but
-                  // it is no shared instruction
+        // a generic ld/st/atom/red (SASS LD/ST/ATOM/RED): its shared-memory wavefronts count, but it is no
+        // shared instruction
+        generic,
     };
     struct Shared {
         Role role = Role::plain;

@@ -86,7 +86,9 @@ void lane_ternary(Exec& x, const DInst& in, uint32_t exec, Op op) {
 
 // Reports a warp collective to the observer (call only when one is set). `member` holds the member-mask
 // operand's lane values; nullptr: the collective has none (the executing lanes are its members).
-void report_warp_sync(Exec& x, const DInst& in, uint32_t exec, WarpSyncKind kind, const uint64_t* member);
+// `filled`: an event whose kind-specific fields (shfl's source lanes, vote's predicates) the caller set.
+void report_warp_sync(Exec& x, const DInst& in, uint32_t exec, WarpSyncKind kind, const uint64_t* member,
+                      WarpSyncEvent* filled = nullptr);
 
 // Stops the launch with an error located at this instruction and lane (defined in faults.cpp); `message`
 // empty: CUDA's words for the kind.

@@ -37,6 +37,15 @@ void diverge(Exec& x, const DInst& in, uint32_t taken, uint32_t target) {
 }
 
 void bra(Exec& x, const DInst& in, uint32_t exec) {
+    if (x.launch->observer && in.guard != kNone) {
+        BranchEvent ev;
+        ev.site = event_site(x, in);
+        ev.active_mask = x.frame->stack.back().mask;
+        ev.taken_mask = exec;
+        ev.target_pc = in.target;
+        ev.reconverge_pc = in.rpc;
+        x.launch->observer->on_branch(ev);
+    }
     diverge(x, in, exec, in.target);
 }
 

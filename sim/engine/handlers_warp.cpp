@@ -21,42 +21,58 @@ void observe(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind) {
     report_warp_sync(x, in, e, kind, m == kNone ? nullptr : lanes_of(x, m));
 }
 
+// The lane a shfl lane reads, and whether that lane lies inside the lane's segment (PTX ISA, shfl.sync): b is
+// the lane/offset operand, c packs the clamp value (bits 0-4) and the segment mask (bits 8-12).
+template <ir::ShflMode Mode>
+std::pair<uint32_t, bool> shfl_source(uint32_t lane, uint64_t b, uint64_t c) {
+    const int32_t bval = static_cast<int32_t>(b & 31), cval = static_cast<int32_t>(c & 31);
+    const int32_t seg = static_cast<int32_t>((c >> 8) & 31);
+    const int32_t l = static_cast<int32_t>(lane);
+    const int32_t max_lane = (l & seg) | (cval & ~seg), min_lane = l & seg;
+    int32_t j = l;
+    bool pval = false;
+    switch (Mode) {
+        case ir::ShflMode::up:
+            j = l - bval;
+            pval = j >= max_lane;
+            break;
+        case ir::ShflMode::down:
+            j = l + bval;
+            pval = j <= max_lane;
+            break;
+        case ir::ShflMode::bfly:
+            j = l ^ bval;
+            pval = j <= max_lane;
+            break;
+        default:
+            j = min_lane | (bval & ~seg);
+            pval = j <= max_lane;
+            break;
+    }
+    return {static_cast<uint32_t>(pval ? j : l), pval};
+}
+
 template <ir::ShflMode Mode>
 void shfl(Exec& x, const DInst& in, uint32_t e) {
-    observe(x, in, e, WarpSyncKind::shfl);
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]), *c = lanes_of(x, in.src[2]);
+    if (x.launch->observer && e) {
+        WarpSyncEvent ev;
+        for_lanes(e, [&](uint32_t lane) {
+            const auto [j, in_range] = shfl_source<Mode>(lane, b[lane], c[lane]);
+            ev.source_lane[lane] = static_cast<uint8_t>(j);
+            ev.in_range_mask |= uint32_t{in_range} << lane;
+        });
+        const uint32_t m = member_src(in);
+        report_warp_sync(x, in, e, WarpSyncKind::shfl, m == kNone ? nullptr : lanes_of(x, m), &ev);
+    }
     uint64_t* d = lanes_of(x, in.dst[0]);
     uint64_t* p = lanes_of(x, in.dst[1]);
     uint64_t src[32];
     std::copy(a, a + 32, src);  // read every source before any lane writes (d may alias a)
     for_lanes(e, [&](uint32_t lane) {
-        const int32_t bval = static_cast<int32_t>(b[lane] & 31), cval = static_cast<int32_t>(c[lane] & 31);
-        const int32_t seg = static_cast<int32_t>((c[lane] >> 8) & 31);
-        const int32_t l = static_cast<int32_t>(lane);
-        const int32_t max_lane = (l & seg) | (cval & ~seg), min_lane = l & seg;
-        int32_t j = l;
-        bool pval = false;
-        switch (Mode) {
-            case ir::ShflMode::up:
-                j = l - bval;
-                pval = j >= max_lane;
-                break;
-            case ir::ShflMode::down:
-                j = l + bval;
-                pval = j <= max_lane;
-                break;
-            case ir::ShflMode::bfly:
-                j = l ^ bval;
-                pval = j <= max_lane;
-                break;
-            default:
-                j = min_lane | (bval & ~seg);
-                pval = j <= max_lane;
-                break;
-        }
-        if (!pval) j = l;
+        const auto [j, in_range] = shfl_source<Mode>(lane, b[lane], c[lane]);
         d[lane] = src[j] & 0xffffffffu;  // an inactive source lane gives its stale register value
-        p[lane] = pval;
+        p[lane] = in_range;
     });
 }
 
@@ -81,7 +97,12 @@ void for_member_groups(Exec& x, const DInst& in, uint32_t e, F&& f) {
 
 template <ir::VoteMode Mode>
 void vote(Exec& x, const DInst& in, uint32_t e) {
-    observe(x, in, e, WarpSyncKind::vote);
+    if (x.launch->observer && e) {
+        WarpSyncEvent ev;
+        for_lanes(e, [&](uint32_t l) { ev.vote_true_mask |= uint32_t{pred_src(x, in, 0, l)} << l; });
+        const uint32_t m = member_src(in);
+        report_warp_sync(x, in, e, WarpSyncKind::vote, m == kNone ? nullptr : lanes_of(x, m), &ev);
+    }
     uint64_t* d = lanes_of(x, in.dst[0]);
     for_member_groups(x, in, e, [&](uint32_t group, uint32_t domain) {
         uint32_t ballot = 0;
@@ -258,8 +279,10 @@ void leaving_lanes(const Warp& w, WarpSyncEvent& ev) {
 
 }  // namespace
 
-void report_warp_sync(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind, const uint64_t* member) {
-    WarpSyncEvent ev;
+void report_warp_sync(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind, const uint64_t* member,
+                      WarpSyncEvent* filled) {
+    WarpSyncEvent local;
+    WarpSyncEvent& ev = filled ? *filled : local;
     ev.site = event_site(x, in);
     ev.kind = kind;
     ev.executing_mask = e;

@@ -104,6 +104,16 @@ struct BarrierEvent {
     bool aligned = false;  // barrier.sync.aligned / bar.sync (which is aligned by definition)
 };
 
+// A warp reached a guarded bra with some lanes active (reported before the branch takes effect, whether the
+// lanes agree or not). An unguarded bra never splits a warp and is not reported.
+struct BranchEvent {
+    EventSite site;
+    uint32_t active_mask = 0;    // lanes that reached the branch
+    uint32_t taken_mask = 0;     // of those, the lanes whose guard holds: they jump to target_pc
+    uint32_t target_pc = 0;      // the label's pc; the others go on at site.pc + 1
+    uint32_t reconverge_pc = 0;  // where the two groups meet again (Function::body.size(): only at exit)
+};
+
 enum class WarpSyncKind : uint8_t { shfl, vote, match, redux, bar_warp_sync, elect, activemask };
 
 // A warp-level collective with a member mask operand (activemask has none: member_mask = executing lanes).
@@ -122,6 +132,12 @@ struct WarpSyncEvent {
     // lowest such lane.
     uint32_t leaving_mask = 0;
     uint32_t leaving_pc = 0;
+    // shfl: per executing lane the lane it reads (source_lane) and whether that lane is inside the segment
+    // (in_range_mask; a lane outside it keeps its own value, and its predicate output is false).
+    std::array<uint8_t, 32> source_lane{};
+    uint32_t in_range_mask = 0;
+    // vote: the executing lanes whose predicate operand is true (the ballot over the executing lanes).
+    uint32_t vote_true_mask = 0;
 };
 
 enum class FenceKind : uint8_t { membar, fence, fence_proxy, fence_mbarrier_init };
@@ -150,6 +166,7 @@ class ExecutionObserver {
     // every instruction after it of the warps that waited (bar.sync/red) there.
     virtual void on_barrier_release(const BlockIndex&, uint32_t /*barrier*/) {}
     virtual void on_warp_sync(const WarpSyncEvent&) {}
+    virtual void on_branch(const BranchEvent&) {}
     virtual void on_fence(const FenceEvent&) {}
     // Lanes `mask` of the warp at `site` exited (exit, ret from the kernel, or falling off its end).
     virtual void on_thread_exit(const EventSite&, uint32_t /*mask*/) {}

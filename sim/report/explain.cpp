@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "kernels_ir/cfg.hpp"
 #include "kernels_ir/dataflow.hpp"
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/printer.hpp"
@@ -35,7 +38,23 @@ using Pc = std::pair<uint32_t, uint32_t>;  // (function, pc)
 struct LineSite {
     uint32_t file = 0;  // the CUDA file (0 for a PTX line)
     std::vector<Pc> all, memory;
+    std::vector<Pc> branches;     // guarded bra: where lanes of a warp can part
+    std::vector<Pc> collectives;  // shfl and vote
+    std::vector<Pc> followed() const {
+        std::vector<Pc> all_followed = memory;
+        all_followed.insert(all_followed.end(), branches.begin(), branches.end());
+        all_followed.insert(all_followed.end(), collectives.begin(), collectives.end());
+        return all_followed;
+    }
 };
+
+bool is_conditional_branch(const ir::Instruction& inst) {
+    return inst.op == ir::Opcode::bra && inst.pred.reg != ir::kNoReg;
+}
+
+bool is_collective(const ir::Instruction& inst) {
+    return inst.op == ir::Opcode::shfl || inst.op == ir::Opcode::vote;
+}
 
 bool in_scope(const session::PreparedLaunch& p, uint32_t function) {
     return function == p.kernel_index || !p.module->functions[function].is_entry;
@@ -158,6 +177,8 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
             if (!here) continue;
             site.all.emplace_back(f, pc);
             if (is_data_access(body[pc])) site.memory.emplace_back(f, pc);
+            if (is_conditional_branch(body[pc])) site.branches.emplace_back(f, pc);
+            if (is_collective(body[pc])) site.collectives.emplace_back(f, pc);
         }
     }
     const std::string where = line_name(p, r, site.file);
@@ -166,15 +187,15 @@ launch::Outcome<LineSite> find_line(const session::PreparedLaunch& p, const Expl
         return Fail::failure(fmt::format("{}: {} holds no instruction of kernel {}; {}", p.spec.path, where,
                                          kernel, try_hint(p, ptx, nullptr)));
     }
-    if (site.memory.empty()) {
+    if (site.memory.empty() && site.branches.empty() && site.collectives.empty()) {
         std::set<std::string> ops;
         for (const auto& [f, pc] : site.all)
             ops.insert(std::string(ir::opcode_name(p.module->functions[f].body[pc].op)));
         std::string list;
         for (const auto& o : ops) list += (list.empty() ? "" : ", ") + o;
         return Fail::failure(
-            fmt::format("{}: {} has no memory instruction (it compiles to {}); explain shows loads, "
-                        "stores and atomics: {}",
+            fmt::format("{}: {} has no memory instruction, conditional branch, shuffle or vote (it compiles "
+                        "to {}); explain shows loads, stores, atomics, branches, shuffles and votes: {}",
                         p.spec.path, where, list, try_hint(p, ptx, nullptr)));
     }
     return site;
@@ -487,6 +508,280 @@ void add_accesses(Explanation& e, const session::PreparedLaunch& p, const sessio
     e.accesses.push_back(std::move(x));
 }
 
+// "0x0000ffff (lanes 0-15)", "0x55555555 (16 lanes: 0, 2, 4, ...)".
+std::string lanes_text(uint32_t mask) {
+    const int n = std::popcount(mask);
+    if (n == 0) return "no lane";
+    const int lo = std::countr_zero(mask), hi = 31 - std::countl_zero(mask);
+    if (n == hi - lo + 1) return n == 1 ? fmt::format("lane {}", lo) : fmt::format("lanes {}-{}", lo, hi);
+    std::string first;
+    int shown = 0;
+    for (int l = lo; l <= hi && shown < 3; ++l) {
+        if (!(mask >> l & 1u)) continue;
+        first += fmt::format("{}{}", shown ? ", " : "", l);
+        ++shown;
+    }
+    return fmt::format("{} lanes ({:#010x}: {}, ...)", n, mask, first);
+}
+
+std::string popcount_text(uint32_t mask) {
+    const int n = std::popcount(mask);
+    return fmt::format("{} lane{}", n, n == 1 ? "" : "s");
+}
+
+// Where lanes that arrive at `pc` go on, unconditional jumps followed.
+uint32_t landing_pc(const ir::Function& fn, const ir::Cfg& cfg, uint32_t pc) {
+    for (int hop = 0; hop < 16 && pc < fn.body.size(); ++hop) {
+        const auto& inst = fn.body[pc];
+        if (inst.op != ir::Opcode::bra || inst.pred.reg != ir::kNoReg) break;
+        const auto& bb = cfg.blocks[cfg.block_of_pc[pc]];
+        if (bb.succs.size() != 1 || bb.succs[0] >= cfg.blocks.size()) break;
+        pc = cfg.blocks[bb.succs[0]].begin;
+    }
+    return pc;
+}
+
+// The pcs one side of a branch runs from `start` before the sides meet at `meet` (body.size(): at exit).
+std::vector<uint32_t> side_pcs(const ir::Function& fn, const ir::Cfg& cfg, uint32_t start, uint32_t meet) {
+    std::vector<uint32_t> pcs;
+    if (start >= fn.body.size() || start == meet) return pcs;
+    const uint32_t stop = meet < fn.body.size() ? cfg.block_of_pc[meet] : cfg.exit_block();
+    std::vector<char> seen(cfg.blocks.size(), 0);
+    std::vector<uint32_t> work{cfg.block_of_pc[start]};
+    while (!work.empty()) {
+        const uint32_t b = work.back();
+        work.pop_back();
+        if (b >= cfg.blocks.size() || b == stop || seen[b]) continue;
+        seen[b] = 1;
+        const uint32_t from =
+            b == cfg.block_of_pc[start] ? std::max(start, cfg.blocks[b].begin) : cfg.blocks[b].begin;
+        for (uint32_t pc = from; pc < cfg.blocks[b].end; ++pc) pcs.push_back(pc);
+        for (uint32_t next : cfg.blocks[b].succs) work.push_back(next);
+    }
+    std::sort(pcs.begin(), pcs.end());
+    pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
+    return pcs;
+}
+
+uint32_t cuda_line(const session::PreparedLaunch& p, const ir::Function& fn, uint32_t pc) {
+    if (pc >= fn.body.size()) return 0;
+    return ir::call_site(*p.module, fn.body[pc].loc).line;
+}
+
+BranchSide branch_side(const session::PreparedLaunch& p, const session::SimRun& run, uint32_t f,
+                       const ir::Cfg& cfg, uint32_t start, uint32_t meet) {
+    const auto& fn = p.module->functions[f];
+    BranchSide side;
+    side.first_pc = landing_pc(fn, cfg, start);
+    side.ptx_line = side.first_pc < fn.body.size() ? fn.body[side.first_pc].loc.ptx_line : 0;
+    const auto pcs = side_pcs(fn, cfg, start, meet);
+    // A label's first instructions may come before the side's first .loc: the side's line is the first
+    // one its instructions name.
+    for (uint32_t pc = side.first_pc; pc < fn.body.size() && !side.line; ++pc) {
+        if (pc != side.first_pc && !std::binary_search(pcs.begin(), pcs.end(), pc)) break;
+        side.line = cuda_line(p, fn, pc);
+    }
+    for (uint32_t pc : pcs) {
+        // The unconditional jumps that only lead somewhere are bookkeeping, not the side's work.
+        const auto& inst = fn.body[pc];
+        if (inst.op == ir::Opcode::bra && inst.pred.reg == ir::kNoReg && landing_pc(fn, cfg, pc) == meet)
+            continue;
+        ++side.instructions;
+        if (const auto* c = run.counters.line(f, pc)) {
+            side.warp_insts += c->warp_insts;
+            side.thread_insts += c->thread_insts;
+        }
+    }
+    return side;
+}
+
+void explain_branch(ExplainedBranch& b, bool ptx) {
+    const auto& ev = b.sample.first;
+    const uint32_t active = ev.active_mask, taken = ev.taken_mask & active, rest = active & ~taken;
+    b.taken.lanes = taken;
+    b.not_taken.lanes = rest;
+    std::string meet = "only when they exit";
+    if (!b.meets_at_exit) {
+        meet = ptx || !b.meet_line ? fmt::format("at PTX line {}", b.meet_ptx_line)
+                                   : fmt::format("at line {} (PTX line {})", b.meet_line, b.meet_ptx_line);
+    }
+    const uint64_t ran = b.sample.all_executions, split = b.sample.all_split;
+    const std::string sample =
+        ran ? fmt::format(" In the sample, {} of {} warp executions of this branch split.", split, ran) : "";
+    if (taken && rest && b.backward) {
+        b.why = fmt::format(
+            "a loop's way back, and the lanes disagree: {} go round again, {} are done. The warp keeps "
+            "looping until its last lane is done; the done lanes wait, idle, until the loop ends (the lanes "
+            "meet again {}). A loop whose trip count is the same for every lane of a warp costs no such "
+            "wait.{}",
+            popcount_text(taken), popcount_text(rest), meet, sample);
+    } else if (taken && rest) {
+        b.why = fmt::format(
+            "the lanes of this warp disagree on the condition. A warp has one instruction stream, so it runs "
+            "the side of the {} that jump while the others wait, then the side of the other {}, and goes on "
+            "with all of them {}: each instruction of either side issues for the whole warp with part of its "
+            "lanes at work (the active lanes per side above; 32 at best). A condition that is the same for "
+            "all 32 lanes of a warp (one that depends on threadIdx.x / 32, blockIdx or a kernel argument) "
+            "costs one side per warp.{}",
+            popcount_text(taken), popcount_text(rest), meet, sample);
+    } else {
+        b.why = fmt::format("all {} of this warp went the same way ({}): no divergence in this execution.{}",
+                            popcount_text(active), taken ? "they jump" : "they go on", sample);
+    }
+}
+
+// "lane i reads lane i+16", from the executing lanes' sources.
+std::string shuffle_pattern(const engine::WarpSyncEvent& ev) {
+    const uint32_t e = ev.executing_mask, in = ev.in_range_mask & e, out = e & ~in;
+    std::optional<int> delta, xor_k, same;
+    bool is_delta = true, is_xor = true, is_same = true;
+    for (uint32_t l = 0; l < 32; ++l) {
+        if (!(in >> l & 1u)) continue;
+        const int src = ev.source_lane[l];
+        const int d = src - static_cast<int>(l), k = src ^ static_cast<int>(l);
+        if (!delta) delta = d;
+        if (!xor_k) xor_k = k;
+        if (!same) same = src;
+        is_delta &= *delta == d;
+        is_xor &= *xor_k == k;
+        is_same &= *same == src;
+    }
+    std::string text;
+    if (!in) {
+        text = "no lane's source lies inside its segment: every lane keeps its own value";
+    } else if (is_same && std::popcount(in) > 1) {
+        text = fmt::format("every lane reads lane {} (a broadcast)", *same);
+    } else if (is_delta && *delta != 0) {
+        text = fmt::format("lane i reads lane i{}{}", *delta > 0 ? "+" : "-", std::abs(*delta));
+    } else if (is_xor && *xor_k != 0) {
+        text = fmt::format("lane i reads lane i XOR {} (a butterfly: lanes swap in pairs {} apart)", *xor_k,
+                           *xor_k);
+    } else if (is_delta) {
+        text = "every lane reads itself";
+    } else {
+        text = "the lanes read the lanes listed below";
+    }
+    if (in != e) text += fmt::format(" ({})", lanes_text(in));
+    if (out) {
+        text += fmt::format(
+            "; {} ask for a lane past the end of their segment and keep their own value (the "
+            "optional predicate output is false there)",
+            lanes_text(out));
+    }
+    uint32_t from_idle = 0;
+    for (uint32_t l = 0; l < 32; ++l)
+        if ((in >> l & 1u) && !(e >> ev.source_lane[l] & 1u)) from_idle |= 1u << l;
+    if (from_idle) {
+        text += fmt::format(
+            "; {} read a lane that did not execute the shuffle: on a GPU that value is "
+            "undefined",
+            lanes_text(from_idle));
+    }
+    return text;
+}
+
+ExplainedBranch branch_at(const session::PreparedLaunch& p, const session::SimRun& run,
+                          const FocusSamples& focused, const ir::Cfg& cfg, uint32_t f, uint32_t pc,
+                          bool ptx) {
+    const auto& fn = p.module->functions[f];
+    const auto& inst = fn.body[pc];
+    ExplainedBranch b;
+    b.function = f;
+    b.pc = pc;
+    b.ptx_line = inst.loc.ptx_line;
+    b.instruction = ir::print_instruction(fn, inst);
+    if (inst.loc.inlined_at)
+        b.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
+    if (const auto* c = run.counters.line(f, pc)) b.run_executions = c->warp_insts;
+    // The branch's block has two successors: the one that starts right after it (the lanes whose guard is
+    // false) and the label's (the lanes whose guard holds).
+    const auto& bb = cfg.blocks[cfg.block_of_pc[pc]];
+    uint32_t target = pc + 1;
+    for (uint32_t next : bb.succs)
+        if (next < cfg.blocks.size() && cfg.blocks[next].begin != pc + 1) target = cfg.blocks[next].begin;
+    b.backward = target <= pc;
+    b.meet_pc = cfg.reconverge_pc[pc];
+    b.meets_at_exit = b.meet_pc >= fn.body.size();
+    if (!b.meets_at_exit) {
+        b.meet_ptx_line = fn.body[b.meet_pc].loc.ptx_line;
+        b.meet_line = cuda_line(p, fn, b.meet_pc);
+    }
+    b.taken = branch_side(p, run, f, cfg, target, b.meet_pc);
+    b.not_taken = branch_side(p, run, f, cfg, pc + 1, b.meet_pc);
+    if (auto it = focused.branches.find({f, pc}); it != focused.branches.end()) {
+        b.sampled = true;
+        b.sample = it->second;
+        b.from_chosen_warp = focused.is_chosen(b.sample.first.site.block.linear, b.sample.first.site.warp);
+        b.block = b.sample.first.site.block.ctaid;
+        explain_branch(b, ptx);
+    } else {
+        b.why = b.run_executions ? "no warp executed it within the sample run (other warps run it later)"
+                                 : "no warp executed it in this launch";
+    }
+    return b;
+}
+
+ExplainedCollective collective_at(const session::PreparedLaunch& p, const session::SimRun& run,
+                                  const FocusSamples& focused, uint32_t f, uint32_t pc) {
+    const auto& fn = p.module->functions[f];
+    const auto& inst = fn.body[pc];
+    ExplainedCollective c;
+    c.function = f;
+    c.pc = pc;
+    c.ptx_line = inst.loc.ptx_line;
+    c.instruction = ir::print_instruction(fn, inst);
+    if (inst.loc.inlined_at)
+        c.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
+    if (const auto* s = run.counters.line(f, pc)) c.run_executions = s->warp_insts;
+    const bool shuffle = inst.op == ir::Opcode::shfl;
+    static constexpr const char* kShfl[] = {"", "up", "down", "xor", "idx"};
+    static constexpr const char* kVote[] = {"", "all", "any", "uni", "ballot"};
+    c.what = shuffle ? fmt::format("shuffle {}", kShfl[static_cast<int>(inst.d.shfl)])
+                     : fmt::format("vote {}", kVote[static_cast<int>(inst.d.vote)]);
+    auto it = focused.collectives.find({f, pc});
+    if (it == focused.collectives.end()) {
+        c.why = c.run_executions ? "no warp executed it within the sample run (other warps run it later)"
+                                 : "no warp executed it in this launch";
+        return c;
+    }
+    c.sampled = true;
+    c.sample = it->second;
+    const auto& ev = c.sample.first;
+    c.from_chosen_warp = focused.is_chosen(ev.site.block.linear, ev.site.warp);
+    c.block = ev.site.block.ctaid;
+    const uint32_t e = ev.executing_mask;
+    if (shuffle) {
+        c.pattern = shuffle_pattern(ev);
+        c.why =
+            "a shuffle hands a 4-byte register from lane to lane within the warp in one instruction: no "
+            "shared memory, no barrier. Every lane named in the mask must execute it, and a lane should read "
+            "only lanes that do.";
+    } else {
+        const uint32_t yes = ev.vote_true_mask & e;
+        c.pattern =
+            fmt::format("{} of the {} executing lanes have the condition true: the ballot is {:#010x}",
+                        std::popcount(yes), std::popcount(e), yes);
+        switch (inst.d.vote) {
+            case ir::VoteMode::all:
+                c.pattern += yes == e ? "; all of them: true" : "; not all: false";
+                break;
+            case ir::VoteMode::any:
+                c.pattern += yes ? "; some: true" : "; none: false";
+                break;
+            case ir::VoteMode::uni:
+                c.pattern += yes == 0 || yes == e ? "; all agree: true" : "; they disagree: false";
+                break;
+            default:
+                break;
+        }
+        c.why =
+            "a vote combines one condition of every executing lane into one answer for the whole warp in one "
+            "instruction (__ballot_sync, __all_sync, __any_sync): a branch on its result cannot split the "
+            "warp.";
+    }
+    return c;
+}
+
 }  // namespace
 
 std::array<uint32_t, 3> lane_thread(const std::array<uint32_t, 3>& block_dim, uint32_t warp, uint32_t lane) {
@@ -518,18 +813,24 @@ launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, cons
         const auto* s = run.counters.line(f, pc);
         executed = executed || (s && s->requests > 0);
     }
+    for (const auto& list : {site->branches, site->collectives}) {
+        for (const auto& [f, pc] : list) {
+            const auto* s = run.counters.line(f, pc);
+            executed = executed || (s && s->warp_insts > 0);
+        }
+    }
     if (!executed) {
         std::string why = run.report.error ? fmt::format("the kernel failed before any warp got there ({})",
                                                          run.report.error->message)
                                            : "every thread skipped it (a branch or a bounds check)";
         return Fail::failure(
-            fmt::format("{}: {} has memory instructions, but no warp executed them in this launch: {}; "
+            fmt::format("{}: {} has instructions to explain, but no warp executed them in this launch: {}; "
                         "{}",
                         p.spec.path, where, why, try_hint(p, r.ptx_line.has_value(), &run)));
     }
 
     WarpFocus focus;
-    focus.pcs = site->memory;
+    focus.pcs = site->followed();
     if (r.block)
         focus.block = uint64_t{(*r.block)[0]} +
                       uint64_t{p.spec.grid[0]} * ((*r.block)[1] + uint64_t{p.spec.grid[1]} * (*r.block)[2]);
@@ -555,6 +856,14 @@ launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, cons
     e.warp = focused.warp->second;
     e.sample_whole = focused.settled;
     for (const auto& [f, pc] : site->memory) add_accesses(e, p, run, focused, f, pc);
+    std::map<uint32_t, ir::Cfg> cfgs;
+    for (const auto& [f, pc] : site->branches) {
+        auto it = cfgs.find(f);
+        if (it == cfgs.end()) it = cfgs.emplace(f, ir::build_cfg(p.module->functions[f])).first;
+        e.branches.push_back(branch_at(p, run, focused, it->second, f, pc, e.is_ptx_line));
+    }
+    for (const auto& [f, pc] : site->collectives)
+        e.collectives.push_back(collective_at(p, run, focused, f, pc));
     return e;
 }
 

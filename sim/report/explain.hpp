@@ -1,7 +1,8 @@
-// sim/report/explain.hpp — `warpsim explain SPEC --line N`: one source line's memory accesses as one warp
-// performed them. Per instruction: the address each lane touched, the 32-byte sector (global, local) or the
-// bank and 4-byte word (shared) it landed in, what the warp's request cost against the ideal (sectors, or
-// passes and wavefronts), and one sentence saying why.
+// sim/report/explain.hpp — `warpsim explain SPEC --line N`: one source line as one warp executed it. Per
+// memory instruction: the address each lane touched, the 32-byte sector (global, local) or the bank and
+// 4-byte word (shared) it landed in, what the warp's request cost against the ideal (sectors, or passes and
+// wavefronts), and one sentence saying why. Per conditional branch: which lanes went which way, where the two
+// groups meet again and what each side cost. Per shuffle or vote: which lane each lane read, or the ballot.
 //
 // The addresses come from the report's lane sampler (lane_sample.hpp) given a WarpFocus; the costs from the
 // very counters the run uses (counts::KernelCounters fed the one warp access), so explain and the report
@@ -60,6 +61,47 @@ struct ExplainedAccess {
     std::string sass;  // what ptxas made of it, where that changes the count ("" if nothing)
 };
 
+// One side of a conditional branch: where its lanes go on and what its instructions cost over the run.
+struct BranchSide {
+    uint32_t first_pc = 0;      // the first instruction the side runs (unconditional jumps followed)
+    uint32_t ptx_line = 0;      // its PTX line
+    uint32_t line = 0;          // its CUDA line (the kernel's own line for inlined code); 0 when unknown
+    uint32_t lanes = 0;         // the shown warp's lanes on this side, at its first execution
+    uint32_t instructions = 0;  // PTX instructions on the side before the two sides meet (0: it goes
+                                // straight to the meeting point)
+    uint64_t warp_insts = 0, thread_insts = 0;  // those instructions' totals over the whole run
+};
+
+// A guarded bra of the line, as one warp executed it.
+struct ExplainedBranch {
+    uint32_t function = 0, pc = 0, ptx_line = 0;
+    std::string instruction;  // "@%p4 bra $L__BB0_7;"
+    std::string inlined;      // inlined code: its chain (as ExplainedAccess::inlined); "" otherwise
+    bool backward = false;    // the target comes before the branch: a loop's way back
+    bool sampled = false, from_chosen_warp = false;
+    std::array<uint32_t, 3> block{0, 0, 0};  // blockIdx of the warp shown
+    BranchSample sample;
+    BranchSide taken, not_taken;
+    bool meets_at_exit = false;  // the sides meet again only when the threads exit
+    uint32_t meet_pc = 0, meet_ptx_line = 0, meet_line = 0;
+    uint64_t run_executions = 0;  // warp executions of the branch over the whole run
+    std::string why;
+};
+
+// A warp shuffle or vote of the line, as one warp executed it.
+struct ExplainedCollective {
+    uint32_t function = 0, pc = 0, ptx_line = 0;
+    std::string instruction;
+    std::string inlined;
+    std::string what;  // "shuffle down", "vote ballot"
+    bool sampled = false, from_chosen_warp = false;
+    std::array<uint32_t, 3> block{0, 0, 0};
+    CollectiveSample sample;
+    uint64_t run_executions = 0;
+    std::string pattern;  // "lane i reads lane i+16", "a ballot of 32 lanes: 0x0000ffff"
+    std::string why;
+};
+
 struct Explanation {
     std::string spec_path, kernel;
     bool is_ptx_line = false;
@@ -73,6 +115,8 @@ struct Explanation {
     bool warp_fully_named = false;  // both were given: exactly one warp was asked for
     bool sample_whole = true;       // the chosen warp's block ran to its end in the sample
     std::vector<ExplainedAccess> accesses;
+    std::vector<ExplainedBranch> branches;
+    std::vector<ExplainedCollective> collectives;
 };
 
 // Finds the line's memory instructions in the launched kernel (and the functions it calls), checks that the

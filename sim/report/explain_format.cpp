@@ -263,11 +263,175 @@ nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& 
     return j;
 }
 
+std::string place(const Explanation& e, uint32_t line, uint32_t ptx_line) {
+    return e.is_ptx_line || line == 0 ? fmt::format("PTX line {}", ptx_line)
+                                      : fmt::format("line {} (PTX line {})", line, ptx_line);
+}
+
+std::string mask_text(uint32_t mask) {
+    const int n = std::popcount(mask);
+    if (n == 0) return "no lane";
+    const int lo = std::countr_zero(mask), hi = 31 - std::countl_zero(mask);
+    if (n == hi - lo + 1) return n == 1 ? fmt::format("lane {}", lo) : fmt::format("lanes {}-{}", lo, hi);
+    if (mask == 0x55555555u) return "the 16 even lanes";
+    if (mask == 0xaaaaaaaau) return "the 16 odd lanes";
+    return fmt::format("{} lanes ({:#010x})", n, mask);
+}
+
+std::string side_text(const Explanation& e, const BranchSide& side) {
+    std::string where = place(e, side.line, side.ptx_line);
+    if (side.instructions == 0) return where + ": straight to where the sides meet";
+    if (side.warp_insts == 0)
+        return fmt::format("{}: {}, which no warp ran", where, plural(side.instructions, "instruction"));
+    return fmt::format("{}: {}, {} warp instructions over the run at {:.1f} active lanes on average", where,
+                       plural(side.instructions, "instruction"), side.warp_insts,
+                       per(side.thread_insts, side.warp_insts));
+}
+
+std::string sample_note(bool chosen, const std::array<uint32_t, 3>& block, uint32_t warp, uint64_t executions,
+                        bool whole) {
+    if (!chosen)
+        return fmt::format(
+            "this warp never executed it; shown instead: block {} warp {}, the first warp that did",
+            triple(block), warp);
+    if (executions > 1)
+        return fmt::format("this warp executed it {} times{}; the first is shown", executions,
+                           whole ? "" : " (or more: the sample stopped first)");
+    return "";
+}
+
+std::string branch_text(const Explanation& e, const ExplainedBranch& b) {
+    std::string out = wrap(fmt::format("PTX line {}: {}", b.ptx_line, b.instruction),
+                           b.backward ? "loop branch   " : "branch        ", kIndent, kWidth);
+    if (!b.inlined.empty()) out += wrap(b.inlined, "  source      ", kIndent, kWidth);
+    if (!b.sampled) return out + wrap(b.why, "  why         ", kIndent, kWidth);
+    const auto& ev = b.sample.first;
+    const std::string note =
+        sample_note(b.from_chosen_warp, b.block, ev.site.warp, b.sample.executions, e.sample_whole);
+    if (!note.empty()) out += wrap(note, "  note        ", kIndent, kWidth);
+    const std::string meet = b.meets_at_exit ? "they meet again only at exit"
+                                             : "they meet again at " + place(e, b.meet_line, b.meet_ptx_line);
+    const std::string jump = place(e, b.taken.line, b.taken.ptx_line);
+    const std::string on = place(e, b.not_taken.line, b.not_taken.ptx_line);
+    std::string ways;
+    if (!b.not_taken.lanes)
+        ways = fmt::format("all of them jump to {}", jump);
+    else if (!b.taken.lanes)
+        ways = fmt::format("all of them go on at {}", on);
+    else
+        ways = fmt::format("{} jump to {}, {} go on at {}", mask_text(b.taken.lanes), jump,
+                           mask_text(b.not_taken.lanes), on);
+    out += wrap(fmt::format("{} arrived: {}; {}", mask_text(ev.active_mask), ways, meet), "  this warp   ",
+                kIndent, kWidth);
+    out += wrap(side_text(e, b.taken), "  jump side   ", kIndent, kWidth);
+    out += wrap(side_text(e, b.not_taken), "  other side  ", kIndent, kWidth);
+    out += wrap(fmt::format("{} of the branch", plural(b.run_executions, "warp execution")), "  whole run   ",
+                kIndent, kWidth);
+    return out + wrap(b.why, "  why         ", kIndent, kWidth);
+}
+
+std::string collective_text(const Explanation& e, const ExplainedCollective& c) {
+    std::string out = wrap(fmt::format("PTX line {}: {}", c.ptx_line, c.instruction),
+                           fmt::format("{:<14}", c.what), kIndent, kWidth);
+    if (!c.inlined.empty()) out += wrap(c.inlined, "  source      ", kIndent, kWidth);
+    if (!c.sampled) return out + wrap(c.why, "  why         ", kIndent, kWidth);
+    const auto& ev = c.sample.first;
+    const std::string note =
+        sample_note(c.from_chosen_warp, c.block, ev.site.warp, c.sample.executions, e.sample_whole);
+    if (!note.empty()) out += wrap(note, "  note        ", kIndent, kWidth);
+    out += wrap(fmt::format("{} executed it: {}", mask_text(ev.executing_mask), c.pattern), "  this warp   ",
+                kIndent, kWidth);
+    out += wrap(plural(c.run_executions, "warp execution"), "  whole run   ", kIndent, kWidth);
+    out += wrap(c.why, "  why         ", kIndent, kWidth);
+    if (ev.kind != engine::WarpSyncKind::shfl) return out;
+    auto cell = [&](uint32_t l) {
+        const std::string thread = triple(lane_thread(e.block_dim, ev.site.warp, l));
+        if (!(ev.executing_mask >> l & 1u))
+            return fmt::format("{:>4} {:<12} {:<12}", l, thread, "(inactive)");
+        if (!(ev.in_range_mask >> l & 1u)) return fmt::format("{:>4} {:<12} {:<12}", l, thread, "own value");
+        return fmt::format("{:>4} {:<12} {:<12}", l, thread, fmt::format("lane {}", ev.source_lane[l]));
+    };
+    const std::string head = fmt::format("{:>4} {:<12} {:<12}", "lane", "thread", "reads");
+    std::string table = "  " + head + " | " + head;
+    table.erase(table.find_last_not_of(' ') + 1);
+    out += table + "\n";
+    for (uint32_t l = 0; l < 16; ++l) {
+        std::string row = "  " + cell(l) + " | " + cell(l + 16);
+        row.erase(row.find_last_not_of(' ') + 1);
+        out += row + "\n";
+    }
+    return out;
+}
+
+nlohmann::ordered_json side_json(const BranchSide& side) {
+    return {{"ptx_line", side.ptx_line},     {"line", side.line},
+            {"lanes", side.lanes},           {"instructions", side.instructions},
+            {"warp_insts", side.warp_insts}, {"thread_insts", side.thread_insts}};
+}
+
+nlohmann::ordered_json branch_json(const ExplainedBranch& b) {
+    nlohmann::ordered_json j = {{"ptx_line", b.ptx_line},
+                                {"instruction", b.instruction},
+                                {"loop", b.backward},
+                                {"sampled", b.sampled},
+                                {"run_executions", b.run_executions}};
+    if (b.sampled) {
+        const auto& ev = b.sample.first;
+        j["warp"] = {{"block", {b.block[0], b.block[1], b.block[2]}},
+                     {"warp", ev.site.warp},
+                     {"chosen", b.from_chosen_warp},
+                     {"executions", b.sample.executions},
+                     {"split", b.sample.split}};
+        j["active_mask"] = ev.active_mask;
+        j["sample"] = {{"executions", b.sample.all_executions}, {"split", b.sample.all_split}};
+    }
+    j["jump"] = side_json(b.taken);
+    j["other"] = side_json(b.not_taken);
+    if (b.meets_at_exit)
+        j["meet"] = "exit";
+    else
+        j["meet"] = {{"ptx_line", b.meet_ptx_line}, {"line", b.meet_line}};
+    j["why"] = b.why;
+    return j;
+}
+
+nlohmann::ordered_json collective_json(const ExplainedCollective& c) {
+    nlohmann::ordered_json j = {{"collective", c.what},         {"ptx_line", c.ptx_line},
+                                {"instruction", c.instruction}, {"inlined", c.inlined},
+                                {"sampled", c.sampled},         {"run_executions", c.run_executions}};
+    if (c.sampled) {
+        const auto& ev = c.sample.first;
+        j["warp"] = {{"block", {c.block[0], c.block[1], c.block[2]}},
+                     {"warp", ev.site.warp},
+                     {"chosen", c.from_chosen_warp},
+                     {"executions", c.sample.executions}};
+        j["executing_mask"] = ev.executing_mask;
+        if (ev.kind == engine::WarpSyncKind::shfl) {
+            nlohmann::ordered_json lanes = nlohmann::ordered_json::array();
+            for (uint32_t l = 0; l < 32; ++l) {
+                if (!(ev.executing_mask >> l & 1u)) continue;
+                lanes.push_back({{"lane", l},
+                                 {"reads", ev.source_lane[l]},
+                                 {"in_range", (ev.in_range_mask >> l & 1u) != 0}});
+            }
+            j["lanes"] = lanes;
+        } else {
+            j["ballot"] = ev.vote_true_mask & ev.executing_mask;
+        }
+        j["pattern"] = c.pattern;
+    }
+    j["why"] = c.why;
+    return j;
+}
+
 }  // namespace
 
 std::string explain_text(const Explanation& e) {
     std::string out = header(e);
     for (const auto& x : e.accesses) out += "\n" + access_text(e, x);
+    for (const auto& b : e.branches) out += "\n" + branch_text(e, b);
+    for (const auto& c : e.collectives) out += "\n" + collective_text(e, c);
+    if (e.accesses.empty()) return out;
     out += "\n" +
            wrap(
                "sector: an aligned 32-byte piece of memory, the unit global loads and stores move; "
@@ -295,6 +459,12 @@ nlohmann::ordered_json explain_json(const Explanation& e) {
     nlohmann::ordered_json accesses = nlohmann::ordered_json::array();
     for (const auto& x : e.accesses) accesses.push_back(access_json(e, x));
     j["accesses"] = accesses;
+    nlohmann::ordered_json branches = nlohmann::ordered_json::array();
+    for (const auto& b : e.branches) branches.push_back(branch_json(b));
+    j["branches"] = branches;
+    nlohmann::ordered_json collectives = nlohmann::ordered_json::array();
+    for (const auto& c : e.collectives) collectives.push_back(collective_json(c));
+    j["collectives"] = collectives;
     return j;
 }
 

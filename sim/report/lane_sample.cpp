@@ -57,14 +57,20 @@ void LaneSampler::on_block_end(const engine::BlockIndex& b) {
     if ((f.warp && f.warp->first == b.linear) || (!f.warp && focus_->block == b.linear)) f.settled = true;
 }
 
+bool LaneSampler::choose(const engine::EventSite& site) {
+    auto& f = samples_.focus;
+    const uint64_t block = site.block.linear;
+    const bool wanted =
+        (!focus_->block || *focus_->block == block) && (!focus_->warp || *focus_->warp == site.warp);
+    if (!f.warp && wanted) f.warp = std::make_pair(block, site.warp);
+    return f.is_chosen(block, site.warp);
+}
+
 void LaneSampler::follow(const engine::MemoryEvent& e) {
     auto& f = samples_.focus;
     const uint64_t block = e.site.block.linear;
     const uint32_t warp = e.site.warp;
-    const bool wanted =
-        (!focus_->block || *focus_->block == block) && (!focus_->warp || *focus_->warp == warp);
-    if (!f.warp && wanted) f.warp = std::make_pair(block, warp);
-    const bool chosen = f.warp && f.warp->first == block && f.warp->second == warp;
+    const bool chosen = choose(e.site);
     auto [slot, fresh] = f.by_pc.try_emplace({e.site.function, e.site.pc, e.space});
     FocusSample& s = slot->second;
     // The chosen warp's first execution replaces a stand-in recorded from an earlier warp.
@@ -72,6 +78,39 @@ void LaneSampler::follow(const engine::MemoryEvent& e) {
         s.first = sample_of(e);
         s.executions = 1;
     } else if (s.first.block.linear == block && s.first.warp == warp) {
+        ++s.executions;
+    }
+}
+
+void LaneSampler::on_branch(const engine::BranchEvent& e) {
+    if (!focus_ || !focus_->follows(e.site.function, e.site.pc)) return;
+    const bool chosen = choose(e.site);
+    auto [slot, fresh] = samples_.focus.branches.try_emplace({e.site.function, e.site.pc});
+    BranchSample& s = slot->second;
+    const bool split = e.taken_mask != 0 && e.taken_mask != e.active_mask;
+    ++s.all_executions;
+    s.all_split += split;
+    const bool shown_is_chosen = samples_.focus.is_chosen(s.first.site.block.linear, s.first.site.warp);
+    if (fresh || (chosen && !shown_is_chosen)) {
+        s.first = e;
+        s.executions = 1;
+        s.split = split;
+    } else if (s.first.site.block.linear == e.site.block.linear && s.first.site.warp == e.site.warp) {
+        ++s.executions;
+        s.split += split;
+    }
+}
+
+void LaneSampler::on_warp_sync(const engine::WarpSyncEvent& e) {
+    if (!focus_ || !focus_->follows(e.site.function, e.site.pc)) return;
+    const bool chosen = choose(e.site);
+    auto [slot, fresh] = samples_.focus.collectives.try_emplace({e.site.function, e.site.pc});
+    CollectiveSample& s = slot->second;
+    const bool shown_is_chosen = samples_.focus.is_chosen(s.first.site.block.linear, s.first.site.warp);
+    if (fresh || (chosen && !shown_is_chosen)) {
+        s.first = e;
+        s.executions = 1;
+    } else if (s.first.site.block.linear == e.site.block.linear && s.first.site.warp == e.site.warp) {
         ++s.executions;
     }
 }

@@ -33,7 +33,8 @@ struct LaneSample {
     uint32_t warp = 0;
 };
 
-// `warpsim explain`'s focus: the memory instructions of one source line, as one warp saw them.
+// `warpsim explain`'s focus: the memory instructions, branches and warp collectives of one source line, as
+// one warp saw them.
 struct WarpFocus {
     std::vector<std::pair<uint32_t, uint32_t>> pcs;  // (function, pc) of the instructions to follow
     std::optional<uint64_t> block;                   // linear block index to take the warp from; nullopt: any
@@ -48,17 +49,38 @@ struct FocusSample {
     uint64_t executions = 0;  // times that warp executed the instruction within the sample
 };
 
+// A followed conditional branch: the shown warp's first execution and, over the sample, how often the warps
+// that ran it split there.
+struct BranchSample {
+    engine::BranchEvent first;
+    uint64_t executions = 0;      // times the shown warp executed it within the sample
+    uint64_t split = 0;           // of those, the times its lanes went both ways
+    uint64_t all_executions = 0;  // every warp of the sample
+    uint64_t all_split = 0;
+};
+
+// A followed warp collective (shfl, vote, ...): the shown warp's first execution.
+struct CollectiveSample {
+    engine::WarpSyncEvent first;
+    uint64_t executions = 0;  // times the shown warp executed it within the sample
+};
+
 struct FocusSamples {
     // The chosen warp (linear block, warp): the first warp matching WarpFocus::block/warp that executed one
     // of the followed instructions. nullopt: none did within the sample.
     std::optional<std::pair<uint64_t, uint32_t>> warp;
     // Keyed like LaneSamples::by_pc.
     std::map<std::tuple<uint32_t, uint32_t, engine::MemorySpace>, FocusSample> by_pc;
+    std::map<std::pair<uint32_t, uint32_t>, BranchSample> branches;         // by (function, pc)
+    std::map<std::pair<uint32_t, uint32_t>, CollectiveSample> collectives;  // by (function, pc)
     // The chosen warp's block ran to its end (its execution counts are whole), or the block asked for ended
     // without a match: a longer sample would not change the answer.
     bool settled = false;
     bool from_chosen_warp(const FocusSample& f) const {
-        return warp && f.first.block.linear == warp->first && f.first.warp == warp->second;
+        return is_chosen(f.first.block.linear, f.first.warp);
+    }
+    bool is_chosen(uint64_t block, uint32_t w) const {
+        return warp && warp->first == block && warp->second == w;
     }
 };
 
@@ -91,12 +113,17 @@ class LaneSampler : public engine::ExecutionObserver {
     void on_block_begin(const engine::BlockIndex& b) override;
     void on_block_end(const engine::BlockIndex& b) override;
     void on_memory(const engine::MemoryEvent& e) override;
+    void on_branch(const engine::BranchEvent& e) override;
+    void on_warp_sync(const engine::WarpSyncEvent& e) override;
     // The samples, with the warp activity of blocks that did not finish (the budget ran out) left out.
     LaneSamples take();
     const LaneSamples& samples() const { return samples_; }
 
   private:
     void follow(const engine::MemoryEvent& e);
+    // Makes the event's warp the chosen one if none is yet and it matches the focus; true if it is the
+    // chosen warp.
+    bool choose(const engine::EventSite& site);
 
     uint64_t max_blocks_;
     const WarpFocus* focus_;

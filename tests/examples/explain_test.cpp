@@ -3,6 +3,7 @@
 // that cannot be explained.
 #include <bit>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include "sim/report/explain.hpp"
@@ -284,4 +285,111 @@ TEST_CASE("explain: an atomicAdd whose old value is unused costs what the run co
     // The run's own counters for the line: 16 blocks x 8 warps, each one request and one sector.
     CHECK(a.run_cost.requests == 128);
     CHECK(a.run_cost.sectors == 128);
+}
+
+TEST_CASE("explain: a branch on lane parity splits every warp; one on warp parity splits none",
+          "[examples][explain][branch]") {
+    // divergence.cu line 17: if ((threadIdx.x & 1) == 0) x = heavy_path_a(...) else x = heavy_path_b(...).
+    auto lanes = prepared_run("divergence_lanes");
+    report::ExplainRequest r;
+    r.line = 17;
+    const auto x = explain_ok(lanes, r);
+    CHECK(x.accesses.empty());
+    REQUIRE(x.branches.size() == 1);
+    const auto& b = x.branches[0];
+    REQUIRE(b.sampled);
+    CHECK(b.from_chosen_warp);
+    CHECK_FALSE(b.backward);
+    // The PTX jumps on "even" (not odd) to the inlined heavy_path_a (line 18); the odd lanes go on to
+    // line 20.
+    CHECK(b.sample.first.active_mask == 0xffffffffu);
+    CHECK(b.taken.lanes == 0x55555555u);
+    CHECK(b.not_taken.lanes == 0xaaaaaaaau);
+    CHECK(b.taken.line == 18);
+    CHECK(b.not_taken.line == 20);
+    CHECK_FALSE(b.meets_at_exit);
+    // 132 blocks of 8 warps each reach the branch once.
+    CHECK(b.run_executions == 132 * 8);
+    CHECK(b.sample.all_split == b.sample.all_executions);
+    // Every warp runs both sides with half its lanes.
+    REQUIRE(b.taken.warp_insts > 0);
+    REQUIRE(b.not_taken.warp_insts > 0);
+    CHECK(b.taken.thread_insts == 16 * b.taken.warp_insts);
+    CHECK(b.not_taken.thread_insts == 16 * b.not_taken.warp_insts);
+    CHECK_THAT(b.why, Catch::Contains("disagree on the condition"));
+    const std::string text = report::explain_text(x);
+    CHECK_THAT(text,
+               Catch::Contains("the 16 even lanes jump to line 18") && Catch::Contains("at 16.0 active"));
+
+    // divergence.cu line 27: if (((threadIdx.x / 32) & 1) == 0): whole warps go one way.
+    auto warps = prepared_run("divergence_warps");
+    r.line = 27;
+    const auto y = explain_ok(warps, r);
+    REQUIRE(y.branches.size() == 1);
+    const auto& u = y.branches[0];
+    REQUIRE(u.sampled);
+    CHECK(u.sample.all_split == 0);
+    CHECK(u.sample.first.taken_mask == 0xffffffffu);  // warp 0 is even: all its lanes jump
+    CHECK(u.not_taken.lanes == 0);
+    CHECK(u.taken.thread_insts == 32 * u.taken.warp_insts);
+    CHECK(u.not_taken.thread_insts == 32 * u.not_taken.warp_insts);
+    // The same work in half the issue slots: every warp of the split version runs both sides.
+    CHECK(b.taken.warp_insts == 2 * u.taken.warp_insts);
+    CHECK(b.not_taken.warp_insts == 2 * u.not_taken.warp_insts);
+    CHECK_THAT(u.why, Catch::Contains("went the same way") && Catch::Contains("0 of"));
+    const auto j = report::explain_json(y);
+    REQUIRE(j["branches"].size() == 1);
+    CHECK(j["branches"][0]["sample"]["split"] == 0);
+}
+
+TEST_CASE(
+    "explain: the shuffles of a warp reduction read lane i+16, i+8, ... and keep their own value past 31",
+    "[examples][explain][shuffle]") {
+    // warp_reduce.cu line 6: v += __shfl_down_sync(0xffffffffu, v, offset) for offset 16, 8, 4, 2, 1,
+    // unrolled by the compiler, in both calls of warp_reduce_sum (lines 14 and 21).
+    auto e = prepared_run("block_sum_1000");
+    report::ExplainRequest r;
+    r.line = 6;
+    r.block = std::array<uint32_t, 3>{0, 0, 0};
+    r.warp = 0;
+    const auto x = explain_ok(e, r);
+    REQUIRE(x.collectives.size() >= 5);
+    const uint32_t offsets[] = {16, 8, 4, 2, 1};
+    for (size_t k = 0; k < 5; ++k) {
+        const auto& c = x.collectives[k];
+        INFO("shuffle " << k << ": " << c.instruction);
+        REQUIRE(c.sampled);
+        CHECK(c.what == "shuffle down");
+        const auto& ev = c.sample.first;
+        CHECK(ev.executing_mask == 0xffffffffu);
+        // Clamp 31, no segments: lane l reads l + offset while that is at most 31.
+        const uint32_t in_range = offsets[k] == 16 ? 0x0000ffffu : (1u << (32 - offsets[k])) - 1u;
+        CHECK(ev.in_range_mask == in_range);
+        for (uint32_t l = 0; l < 32 - offsets[k]; ++l) CHECK(ev.source_lane[l] == l + offsets[k]);
+        CHECK_THAT(c.pattern, Catch::Contains(fmt::format("lane i reads lane i+{}", offsets[k])));
+    }
+    CHECK_THAT(report::explain_text(x), Catch::Contains("keep their own value"));
+}
+
+TEST_CASE("explain: a ballot shows which lanes voted true; inside a branch only the lanes that took it vote",
+          "[examples][explain][vote]") {
+    auto p = session::prepare(std::string(WARPSIM_SOURCE_DIR) + "/tests/specs/vote_ops.json");
+    REQUIRE(p.ok());
+    Explained e{std::move(p.value()), {}};
+    e.run = simulate(e.p);
+    report::ExplainRequest r;
+    r.line = 10;  // __ballot_sync(0xffffffffu, (v * 7) % 3 == 0) with v = i: warp 0's lanes 0, 3, ..., 30
+    r.block = std::array<uint32_t, 3>{0, 0, 0};
+    r.warp = 0;
+    const auto x = explain_ok(e, r);
+    REQUIRE(x.collectives.size() == 1);
+    CHECK(x.collectives[0].sample.first.vote_true_mask == 0x49249249u);
+    r.line = 14;  // if (threadIdx.x % 3 == 0) ... __ballot_sync(active, v & 1): lanes 3, 9, 15, 21, 27
+    const auto y = explain_ok(e, r);
+    REQUIRE(y.collectives.size() == 1);
+    const auto& ev = y.collectives[0].sample.first;
+    CHECK(ev.executing_mask == 0x49249249u);
+    CHECK((ev.vote_true_mask & ev.executing_mask) == 0x08208208u);
+    CHECK_THAT(y.collectives[0].pattern,
+               Catch::Contains("5 of the 11 executing lanes") && Catch::Contains("0x08208208"));
 }
