@@ -31,7 +31,9 @@ static const char* status_name(cudaStream_t s) {
     cudaStreamCaptureStatus st;
     cudaError_t e = cudaStreamIsCapturing(s, &st);
     if (e != cudaSuccess) return cudaGetErrorName(e);
-    return st == cudaStreamCaptureStatusNone ? "none" : st == cudaStreamCaptureStatusActive ? "active" : "invalidated";
+    return st == cudaStreamCaptureStatusNone     ? "none"
+           : st == cudaStreamCaptureStatusActive ? "active"
+                                                 : "invalidated";
 }
 
 static const char* yes(bool b) { return b ? "yes" : "no"; }
@@ -64,8 +66,8 @@ static void count_types(cudaGraph_t g, const char* what) {
     size_t roots = 0, edges = 0;
     CHECK(cudaGraphGetRootNodes(g, nullptr, &roots));
     CHECK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &edges));
-    printf("%s: %zu nodes (kernel %d, memcpy %d, memset %d, graph %d, empty %d, wait %d, record %d), %zu roots, "
-           "%zu edges\n",
+    printf("%s: %zu nodes (kernel %d, memcpy %d, memset %d, graph %d, empty %d, wait %d, record %d), "
+           "%zu roots, %zu edges\n",
            what, count, by_type[cudaGraphNodeTypeKernel], by_type[cudaGraphNodeTypeMemcpy],
            by_type[cudaGraphNodeTypeMemset], by_type[cudaGraphNodeTypeGraph], by_type[cudaGraphNodeTypeEmpty],
            by_type[cudaGraphNodeTypeWaitEvent], by_type[cudaGraphNodeTypeEventRecord], roots, edges);
@@ -101,8 +103,8 @@ static int pipeline() {
     CHECK(cudaEventCreateWithFlags(&join2, cudaEventDisableTiming));
     bool ok = true;
 
-    // 1. Capture: upload on s0, fork to s1 (y1 = f1 x) and s2 (y2 = 10 x), join on s0: out = y1 + y2, download
-    // all of it and, by a 2D copy, the left half of each row.
+    // 1. Capture: upload on s0, fork to s1 (y1 = f1 x) and s2 (y2 = 10 x), join on s0: out = y1 + y2,
+    // download all of it and, by a 2D copy, the left half of each row.
     printf("s1 before the capture: %s\n", status_name(s1));
     CHECK(cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal));
     CHECK(cudaMemcpyAsync(dx, x, n * sizeof(float), cudaMemcpyHostToDevice, s0));
@@ -527,7 +529,8 @@ static int errors() {
                                 : info.errorFromNode                                      ? "set"
                                                                                           : "null";
         printf("update with %s: %s, result %d, error node %s, from node %s, last error %s\n", c.name,
-               cudaGetErrorName(r), int(info.result), err_node, from_node, cudaGetErrorName(cudaGetLastError()));
+               cudaGetErrorName(r), int(info.result), err_node, from_node,
+               cudaGetErrorName(cudaGetLastError()));
     }
     // The exec launched after the updates: v = 0 -> the last update that succeeded decides.
     CHECK(cudaMemset(dv, 0, n * sizeof(float)));
@@ -544,7 +547,8 @@ static int errors() {
     printf("kernel params of a memset node: %s\n",
            cudaGetErrorName(cudaGraphKernelNodeGetParams(cases[1].first, &kp)));
     cudaGetLastError();
-    printf("child graph of a kernel node: %s\n", cudaGetErrorName(cudaGraphChildGraphNodeGetGraph(a_first, &g)));
+    printf("child graph of a kernel node: %s\n",
+           cudaGetErrorName(cudaGraphChildGraphNodeGetGraph(a_first, &g)));
     cudaGetLastError();
 
     CHECK(cudaGraphExecDestroy(exec));
