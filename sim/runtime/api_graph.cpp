@@ -129,6 +129,10 @@ cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
+    // A graph a capture still adds to (cudaStreamGetCaptureInfo or cudaStreamBeginCaptureToGraph gave it
+    // out): refused rather than left to a capture that would write into freed memory.
+    for (const auto& [id, c] : rt.streams().captures())
+        if (c->graph == graph) return Runtime::finish(cudaErrorInvalidValue);
     if (!rt.streams().destroy_graph(graph)) return Runtime::finish(cudaErrorInvalidValue);
     return cudaSuccess;
 }
