@@ -40,16 +40,17 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
     return cudaSuccess;
 }
 
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (!rt.streams().valid_event(event) || !rt.streams().valid_stream(stream))
         return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    if (warpsim::runtime::capture_target(rt, stream))
-        return warpsim::runtime::not_supported("cudaEventRecord in a stream capture");
+    if (auto captured = warpsim::runtime::capture_event_record(rt, event, stream, flags))
+        return Runtime::finish(*captured);
     event->time_us = rt.clock().marker(Runtime::stream_id(stream));
     event->recorded = true;
+    event->capture_id = 0;
     return cudaSuccess;
 }
 

@@ -1,7 +1,9 @@
-// sim/runtime/api_graph.cpp — CUDA graphs (graph.hpp): stream capture (cudaStreamBeginCapture/EndCapture/
-// IsCapturing), graphs built node by node (kernel, memcpy, memset, host and empty nodes), instantiation and
-// cudaGraphLaunch, which replays the steps on the stream in the order they were added. The answers to what
-// capture refuses are the H200's (tests/programs/cuda_graphs.cu, run `illegal`).
+// sim/runtime/api_graph.cpp — CUDA graphs built and read node by node (graph.hpp): kernel, memcpy, memset,
+// host, empty, child-graph (the child copied into the node), event record and event wait nodes; the
+// parameters of kernel, memset and host nodes read and changed; the graph's nodes, roots, edges, a node's
+// type, dependencies and dependents; edges added and removed, nodes destroyed; cudaGraphClone and
+// cudaGraphNodeFindInClone. Capture is api_capture.cpp, instantiation and launch api_graph_exec.cpp. The
+// answers to bad handles are the H200's where measured (tests/programs/graph_fork_join.cu, run `errors`).
 #include "sim/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -16,141 +18,105 @@ using warpsim::runtime::Runtime;
 
 namespace warpsim::runtime {
 
-namespace {
-// A stream of the program's own (the default and per-thread handles are not objects).
-CUstream_st* own_stream(Runtime& rt, cudaStream_t s) {
-    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread || !rt.streams().valid_stream(s))
-        return nullptr;
-    return s;
+cudaError_t kernel_step(Runtime& rt, const cudaKernelNodeParams* p, GraphStep& step) {
+    if (!p) return cudaErrorInvalidValue;
+    if (p->extra) return not_supported("cudaGraphAddKernelNode/SetParams with `extra` arguments");
+    Kernel* k = rt.kernel_by_host_function(p->func);
+    if (!k) return cudaErrorInvalidDeviceFunction;
+    if (rt.ensure_loaded(*k->module) || !k->function) return cudaErrorInvalidDeviceFunction;
+    const auto layout = ir::param_layout(k->function->params);
+    GraphStep s;
+    s.kind = GraphStep::Kind::kernel;
+    s.kernel = k;
+    s.grid = p->gridDim;
+    s.block = p->blockDim;
+    s.shared_bytes = p->sharedMemBytes;
+    s.params.resize(layout.total);
+    s.param_offsets.assign(layout.offsets.begin(), layout.offsets.end());
+    for (size_t i = 0; i < k->function->params.size(); ++i) {
+        if (!p->kernelParams || !p->kernelParams[i]) return cudaErrorInvalidValue;
+        std::memcpy(s.params.data() + layout.offsets[i], p->kernelParams[i],
+                    k->function->params[i].size_bytes());
+    }
+    step = std::move(s);
+    return cudaSuccess;
 }
-}  // namespace
 
-CUgraph_st* capture_target(Runtime& rt, cudaStream_t s) {
-    CUstream_st* own = own_stream(rt, s);
-    return own ? own->capture : nullptr;
-}
-
-cudaError_t refuse_while_capturing(Runtime& rt, cudaStream_t s) {
-    CUstream_st* own = own_stream(rt, s);
-    if (!own || !own->capture) return cudaSuccess;
-    own->capture_invalidated = true;
-    return cudaErrorStreamCaptureUnsupported;
+cudaError_t memset_step(const cudaMemsetParams* p, GraphStep& step) {
+    if (!p || !p->dst) return cudaErrorInvalidValue;
+    if (p->elementSize != 1 || p->height > 1)
+        return not_supported("memset nodes with elementSize 2 or 4, or height above 1");
+    step = GraphStep::memset(p->dst, static_cast<int>(p->value & 0xff), p->width);
+    return cudaSuccess;
 }
 
 }  // namespace warpsim::runtime
 
 namespace {
 
-using warpsim::runtime::own_stream;
+bool in_graph(const CUgraph_st* graph, const void* node) {
+    return std::any_of(graph->nodes.begin(), graph->nodes.end(),
+                       [&](const auto& n) { return n.get() == node; });
+}
 
 // The dependencies a new node names must be nodes of the same graph (so they were added before it).
-bool dependencies_ok(CUgraph_st* graph, const cudaGraphNode_t* deps, size_t count) {
+bool dependencies_ok(const CUgraph_st* graph, const cudaGraphNode_t* deps, size_t count) {
     if (count > 0 && !deps) return false;
     for (size_t i = 0; i < count; ++i)
-        if (!deps[i] || deps[i]->graph != graph) return false;
+        if (!in_graph(graph, deps[i])) return false;
     return true;
 }
 
 // The checks every cudaGraphAdd*Node makes; cudaSuccess when the node may be added.
 cudaError_t check_add(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
                       size_t count) {
-    if (!out || !rt.streams().valid_graph(graph) || !dependencies_ok(graph, deps, count))
+    if (!out || !rt.streams().valid_graph_or_child(graph) || !dependencies_ok(graph, deps, count))
         return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 
-cudaError_t launch_steps(Runtime& rt, const CUgraphExec_st& exec, cudaStream_t stream) {
-    for (const GraphStep& step : exec.steps) {
-        cudaError_t e = cudaSuccess;
-        switch (step.kind) {
-            case GraphStep::Kind::kernel: {
-                std::vector<void*> args(step.param_offsets.size());
-                for (size_t i = 0; i < args.size(); ++i)
-                    args[i] = const_cast<uint8_t*>(step.params.data()) + step.param_offsets[i];
-                warpsim::runtime::LaunchRequest req;
-                req.grid = step.grid;
-                req.block = step.block;
-                req.args = args.data();
-                req.shared_bytes = step.shared_bytes;
-                req.stream = stream;
-                req.cluster = step.cluster;
-                req.cooperative = step.cooperative;
-                e = warpsim::runtime::launch_kernel(rt, *step.kernel, req);
-                break;
-            }
-            case GraphStep::Kind::copy:
-                e = warpsim::runtime::copy_on_stream(rt, step.dst, step.src, step.bytes, step.copy_kind,
-                                                     stream);
-                break;
-            case GraphStep::Kind::memset:
-                e = warpsim::runtime::memset_on_stream(rt, step.dst, step.value, step.bytes, stream);
-                break;
-            case GraphStep::Kind::host:
-                // In stream order, as cudaLaunchHostFunc: everything before it in the stream has run.
-                rt.clock().marker(Runtime::stream_id(stream));
-                step.fn(step.data);
-                break;
-            case GraphStep::Kind::empty:
-                break;
-        }
-        if (e != cudaSuccess) return e;
-    }
+// Adds a node the checks allowed.
+cudaError_t add(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                size_t count, GraphStep step) {
+    if (cudaError_t e = check_add(rt, out, graph, deps, count)) return Runtime::finish(e);
+    *out = graph->add(std::move(step), std::vector<CUgraphNode_st*>(deps, deps + count));
     return cudaSuccess;
+}
+
+// A node handle the program passed, when it is one of a live graph and (if `kind` is given) of that kind.
+CUgraphNode_st* node_of(Runtime& rt, cudaGraphNode_t node,
+                        std::optional<GraphStep::Kind> kind = std::nullopt) {
+    CUgraphNode_st* n = rt.streams().find_node(node);
+    if (!n || (kind && n->step.kind != *kind)) return nullptr;
+    return n;
+}
+
+// The list calls' convention (cudaGraphGetNodes and the like): with no array, the count; with one, up to
+// *count entries, the rest of the array null, and *count the number written.
+template <class T>
+void hand_out(const std::vector<T>& items, T* out, size_t* count) {
+    if (!out) {
+        *count = items.size();
+        return;
+    }
+    for (size_t i = 0; i < *count; ++i) out[i] = i < items.size() ? items[i] : T{};
+    *count = std::min(*count, items.size());
+}
+
+void zero_edge_data(cudaGraphEdgeData* data, size_t count) {
+    if (data)
+        for (size_t i = 0; i < count; ++i) data[i] = cudaGraphEdgeData{};
+}
+
+std::vector<cudaGraphNode_t> all_nodes(const CUgraph_st& g) {
+    std::vector<cudaGraphNode_t> v;
+    for (const auto& n : g.nodes) v.push_back(n.get());
+    return v;
 }
 
 }  // namespace
 
 extern "C" {
-
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode) {
-    Runtime& rt = Runtime::get();
-    auto guard = rt.lock();
-    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    // The legacy default stream cannot be captured (the H200's answer).
-    if (stream == nullptr || stream == cudaStreamLegacy)
-        return Runtime::finish(cudaErrorStreamCaptureUnsupported);
-    if (stream == cudaStreamPerThread)
-        return warpsim::runtime::not_supported("cudaStreamBeginCapture of the per-thread stream");
-    if (stream->capture) return Runtime::finish(cudaErrorIllegalState);
-    stream->capture = rt.streams().create_graph();
-    stream->capture_invalidated = false;
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
-    Runtime& rt = Runtime::get();
-    auto guard = rt.lock();
-    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-    CUstream_st* own = own_stream(rt, stream);
-    if (!own || !own->capture) return Runtime::finish(cudaErrorIllegalState);
-    CUgraph_st* graph = own->capture;
-    own->capture = nullptr;
-    if (own->capture_invalidated) {
-        // The H200 leaves *pGraph as it was.
-        own->capture_invalidated = false;
-        rt.streams().destroy_graph(graph);
-        return Runtime::finish(cudaErrorStreamCaptureInvalidated);
-    }
-    if (!pGraph) {
-        rt.streams().destroy_graph(graph);
-        return Runtime::finish(cudaErrorInvalidValue);
-    }
-    *pGraph = graph;
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus* pCaptureStatus) {
-    Runtime& rt = Runtime::get();
-    auto guard = rt.lock();
-    if (!pCaptureStatus) return Runtime::finish(cudaErrorInvalidValue);
-    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-    CUstream_st* own = own_stream(rt, stream);
-    *pCaptureStatus = !own || !own->capture      ? cudaStreamCaptureStatusNone
-                      : own->capture_invalidated ? cudaStreamCaptureStatusInvalidated
-                                                 : cudaStreamCaptureStatusActive;
-    return cudaSuccess;
-}
 
 cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
     Runtime& rt = Runtime::get();
@@ -163,21 +129,97 @@ cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
+    // A graph a capture still adds to (cudaStreamGetCaptureInfo or cudaStreamBeginCaptureToGraph gave it
+    // out): refused rather than left to a capture that would write into freed memory.
+    for (const auto& [id, c] : rt.streams().captures())
+        if (c->graph == graph) return Runtime::finish(cudaErrorInvalidValue);
     if (!rt.streams().destroy_graph(graph)) return Runtime::finish(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!pGraphClone || !rt.streams().valid_graph_or_child(originalGraph))
+        return Runtime::finish(cudaErrorInvalidValue);
+    CUgraph_st* copy = rt.streams().create_graph();
+    std::map<const CUgraphNode_st*, CUgraphNode_st*> mapping;
+    *copy = std::move(*warpsim::runtime::clone_graph(*originalGraph, &mapping));
+    for (auto& node : copy->nodes) node->graph = copy;
+    copy->cloned_from = std::move(mapping);
+    *pGraphClone = copy;
     return cudaSuccess;
 }
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* numNodes) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!numNodes || !rt.streams().valid_graph(graph)) return Runtime::finish(cudaErrorInvalidValue);
-    const size_t have = graph->nodes.size();
-    if (nodes) {
-        for (size_t i = 0; i < *numNodes; ++i) nodes[i] = i < have ? graph->nodes[i].get() : nullptr;
-        *numNodes = std::min(*numNodes, have);
-    } else {
-        *numNodes = have;
-    }
+    if (!numNodes || !rt.streams().valid_graph_or_child(graph)) return Runtime::finish(cudaErrorInvalidValue);
+    hand_out(all_nodes(*graph), nodes, numNodes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* pRootNodes, size_t* pNumRootNodes) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!pNumRootNodes || !rt.streams().valid_graph_or_child(graph))
+        return Runtime::finish(cudaErrorInvalidValue);
+    std::vector<cudaGraphNode_t> roots;
+    for (const auto& n : graph->nodes)
+        if (n->deps.empty()) roots.push_back(n.get());
+    hand_out(roots, pRootNodes, pNumRootNodes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
+                              cudaGraphEdgeData* edgeData, size_t* numEdges) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!numEdges || !rt.streams().valid_graph_or_child(graph) || (!from != !to) || (edgeData && !from))
+        return Runtime::finish(cudaErrorInvalidValue);
+    std::vector<cudaGraphNode_t> sources, targets;
+    for (const auto& n : graph->nodes)
+        for (CUgraphNode_st* d : n->deps) {
+            sources.push_back(d);
+            targets.push_back(n.get());
+        }
+    size_t count = *numEdges;
+    hand_out(sources, from, &count);
+    hand_out(targets, to, numEdges);
+    zero_edge_data(edgeData, *numEdges);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType* pType) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node);
+    if (!n || !pType) return Runtime::finish(cudaErrorInvalidValue);
+    *pType = warpsim::runtime::node_type(n->step.kind);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* pDependencies,
+                                         cudaGraphEdgeData* edgeData, size_t* pNumDependencies) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node);
+    if (!n || !pNumDependencies || (edgeData && !pDependencies))
+        return Runtime::finish(cudaErrorInvalidValue);
+    hand_out(std::vector<cudaGraphNode_t>(n->deps.begin(), n->deps.end()), pDependencies, pNumDependencies);
+    zero_edge_data(edgeData, *pNumDependencies);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t* pDependentNodes,
+                                           cudaGraphEdgeData* edgeData, size_t* pNumDependentNodes) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node);
+    if (!n || !pNumDependentNodes || (edgeData && !pDependentNodes))
+        return Runtime::finish(cudaErrorInvalidValue);
+    hand_out(warpsim::runtime::dependents(*n->graph, n), pDependentNodes, pNumDependentNodes);
+    zero_edge_data(edgeData, *pNumDependentNodes);
     return cudaSuccess;
 }
 
@@ -188,26 +230,37 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t grap
     auto guard = rt.lock();
     if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
         return Runtime::finish(e);
-    if (!p) return Runtime::finish(cudaErrorInvalidValue);
-    if (p->extra) return warpsim::runtime::not_supported("cudaGraphAddKernelNode with `extra` arguments");
-    warpsim::runtime::Kernel* k = rt.kernel_by_host_function(p->func);
-    if (!k) return Runtime::finish(cudaErrorInvalidDeviceFunction);
-    if (rt.ensure_loaded(*k->module) || !k->function) return Runtime::finish(cudaErrorInvalidDeviceFunction);
-    const auto layout = warpsim::ir::param_layout(k->function->params);
     GraphStep step;
-    step.kind = GraphStep::Kind::kernel;
-    step.kernel = k;
-    step.grid = p->gridDim;
-    step.block = p->blockDim;
-    step.shared_bytes = p->sharedMemBytes;
-    step.params.resize(layout.total);
-    step.param_offsets.assign(layout.offsets.begin(), layout.offsets.end());
-    for (size_t i = 0; i < k->function->params.size(); ++i) {
-        if (!p->kernelParams || !p->kernelParams[i]) return Runtime::finish(cudaErrorInvalidValue);
-        std::memcpy(step.params.data() + layout.offsets[i], p->kernelParams[i],
-                    k->function->params[i].size_bytes());
-    }
-    *pGraphNode = graph->add(std::move(step));
+    if (cudaError_t e = warpsim::runtime::kernel_step(rt, p, step)) return Runtime::finish(e);
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies, std::move(step));
+}
+
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::kernel);
+    if (!n || !pNodeParams) return Runtime::finish(cudaErrorInvalidValue);
+    const GraphStep& s = n->step;
+    n->param_pointers.clear();
+    for (size_t offset : s.param_offsets) n->param_pointers.push_back(n->step.params.data() + offset);
+    pNodeParams->func = const_cast<void*>(s.kernel->host_function);
+    pNodeParams->gridDim = s.grid;
+    pNodeParams->blockDim = s.block;
+    pNodeParams->sharedMemBytes = static_cast<unsigned>(s.shared_bytes);
+    pNodeParams->kernelParams = n->param_pointers.data();
+    pNodeParams->extra = nullptr;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaKernelNodeParams* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::kernel);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::kernel_step(rt, pNodeParams, step)) return Runtime::finish(e);
+    n->step = std::move(step);
     return cudaSuccess;
 }
 
@@ -216,11 +269,8 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
                                      const void* src, size_t count, enum cudaMemcpyKind kind) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
-        return Runtime::finish(e);
     if (count > 0 && (!dst || !src)) return Runtime::finish(cudaErrorInvalidValue);
-    *pGraphNode = graph->add(GraphStep::copy(dst, src, count, kind));
-    return cudaSuccess;
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies, GraphStep::copy(dst, src, count, kind));
 }
 
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -230,12 +280,9 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t grap
     auto guard = rt.lock();
     if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
         return Runtime::finish(e);
-    if (!p || !p->dst) return Runtime::finish(cudaErrorInvalidValue);
-    if (p->elementSize != 1 || p->height > 1)
-        return warpsim::runtime::not_supported(
-            "cudaGraphAddMemsetNode with elementSize 2 or 4, or height above 1");
-    *pGraphNode = graph->add(GraphStep::memset(p->dst, static_cast<int>(p->value & 0xff), p->width));
-    return cudaSuccess;
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::memset_step(p, step)) return Runtime::finish(e);
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies, std::move(step));
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -243,71 +290,243 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                  const struct cudaHostNodeParams* p) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
-        return Runtime::finish(e);
     if (!p || !p->fn) return Runtime::finish(cudaErrorInvalidValue);
-    *pGraphNode = graph->add(GraphStep::host(p->fn, p->userData));
-    return cudaSuccess;
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies, GraphStep::host(p->fn, p->userData));
 }
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                   const cudaGraphNode_t* pDependencies, size_t numDependencies) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
-        return Runtime::finish(e);
-    *pGraphNode = graph->add(GraphStep{});
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies, GraphStep{});
+}
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                       cudaGraph_t childGraph) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!rt.streams().valid_graph_or_child(childGraph)) return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    step.kind = GraphStep::Kind::child;
+    auto copy = warpsim::runtime::clone_graph(*childGraph);  // before the node exists: a graph holds no cycle
+    if (cudaError_t e = add(rt, pGraphNode, graph, pDependencies, numDependencies, step)) return e;
+    for (auto& node : copy->nodes) node->graph = copy.get();
+    (*pGraphNode)->child = std::move(copy);
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* pGraph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!pGraphExec || !rt.streams().valid_graph(graph)) return Runtime::finish(cudaErrorInvalidValue);
-    if (flags != 0) return warpsim::runtime::not_supported("cudaGraphInstantiate with flags");
-    CUgraphExec_st* exec = rt.streams().create_exec();
-    for (const auto& node : graph->nodes) exec->steps.push_back(node->step);
-    *pGraphExec = exec;
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::child);
+    if (!n || !pGraph) return Runtime::finish(cudaErrorInvalidValue);
+    *pGraph = n->child.get();
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
-                                          unsigned long long flags) {
-    return cudaGraphInstantiate(pGraphExec, graph, flags);
-}
-
-cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                        const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                        cudaEvent_t event) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!rt.streams().valid_exec(graphExec)) return Runtime::finish(cudaErrorInvalidValue);
-    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    if (warpsim::runtime::capture_target(rt, stream))
-        return warpsim::runtime::not_supported("cudaGraphLaunch in a stream capture (child graphs)");
-    return Runtime::finish(launch_steps(rt, *graphExec, stream));
+    if (!rt.streams().valid_event(event)) return Runtime::finish(cudaErrorInvalidValue);
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies,
+               GraphStep::on_event(GraphStep::Kind::event_record, event));
 }
 
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                      const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                      cudaEvent_t event) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!rt.streams().destroy_exec(graphExec)) return Runtime::finish(cudaErrorInvalidValue);
-    return cudaSuccess;
+    if (!rt.streams().valid_event(event)) return Runtime::finish(cudaErrorInvalidValue);
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies,
+               GraphStep::on_event(GraphStep::Kind::event_wait, event));
 }
 
 }  // extern "C"
 
-// The per-thread-default-stream spellings: stream 0 is the calling thread's default stream there.
+namespace {
+
+cudaError_t get_event(cudaGraphNode_t node, GraphStep::Kind kind, cudaEvent_t* out) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, kind);
+    if (!n || !out) return Runtime::finish(cudaErrorInvalidValue);
+    *out = n->step.event;
+    return cudaSuccess;
+}
+
+cudaError_t set_event(cudaGraphNode_t node, GraphStep::Kind kind, cudaEvent_t event) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, kind);
+    if (!n || !rt.streams().valid_event(event)) return Runtime::finish(cudaErrorInvalidValue);
+    n->step.event = event;
+    return cudaSuccess;
+}
+
+}  // namespace
+
 extern "C" {
-cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t s, enum cudaStreamCaptureMode mode) {
-    return cudaStreamBeginCapture(s == nullptr ? cudaStreamPerThread : s, mode);
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event_out) {
+    return get_event(node, GraphStep::Kind::event_record, event_out);
 }
-cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t s, cudaGraph_t* g) {
-    return cudaStreamEndCapture(s == nullptr ? cudaStreamPerThread : s, g);
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+    return set_event(node, GraphStep::Kind::event_record, event);
 }
-cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t s, enum cudaStreamCaptureStatus* st) {
-    return cudaStreamIsCapturing(s == nullptr ? cudaStreamPerThread : s, st);
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event_out) {
+    return get_event(node, GraphStep::Kind::event_wait, event_out);
 }
-cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t e, cudaStream_t s) {
-    return cudaGraphLaunch(e, s == nullptr ? cudaStreamPerThread : s);
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+    return set_event(node, GraphStep::Kind::event_wait, event);
 }
+}  // extern "C"
+
+namespace {
+
+// The edges cudaGraphAdd/RemoveDependencies name, checked: nodes of `graph`, each `from` added before its
+// `to` (the order the graph replays in).
+cudaError_t check_edges(Runtime& rt, cudaGraph_t graph, const cudaGraphNode_t* from,
+                        const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData, size_t count) {
+    if (!rt.streams().valid_graph_or_child(graph) || (count > 0 && (!from || !to)))
+        return cudaErrorInvalidValue;
+    for (size_t i = 0; i < count; ++i) {
+        if (!in_graph(graph, from[i]) || !in_graph(graph, to[i]) || from[i] == to[i])
+            return cudaErrorInvalidValue;
+        if (edgeData && (edgeData[i].type != 0 || edgeData[i].from_port != 0 || edgeData[i].to_port != 0))
+            return warpsim::runtime::not_supported("graph edges with edge data");
+    }
+    return cudaSuccess;
+}
+
+size_t position(const CUgraph_st* graph, const CUgraphNode_st* node) {
+    size_t i = 0;
+    while (i < graph->nodes.size() && graph->nodes[i].get() != node) ++i;
+    return i;
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t* pNode, cudaGraphNode_t originalNode,
+                                     cudaGraph_t clonedGraph) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!pNode || !rt.streams().valid_graph_or_child(clonedGraph))
+        return Runtime::finish(cudaErrorInvalidValue);
+    auto it = clonedGraph->cloned_from.find(originalNode);
+    // The copy must still be a node of the clone (cudaGraphDestroyNode may have removed it).
+    if (it == clonedGraph->cloned_from.end() || rt.streams().find_node(it->second) != it->second)
+        return Runtime::finish(cudaErrorInvalidValue);
+    *pNode = it->second;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                     const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData,
+                                     size_t numDependencies) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = check_edges(rt, graph, from, to, edgeData, numDependencies))
+        return Runtime::finish(e);
+    for (size_t i = 0; i < numDependencies; ++i) {
+        auto& deps = to[i]->deps;
+        if (std::find(deps.begin(), deps.end(), from[i]) != deps.end())
+            return Runtime::finish(cudaErrorInvalidValue);
+        if (position(graph, from[i]) > position(graph, to[i]))
+            return warpsim::runtime::not_supported(
+                "cudaGraphAddDependencies on a node added before the node it would depend on");
+    }
+    for (size_t i = 0; i < numDependencies; ++i) to[i]->deps.push_back(from[i]);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                        const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData,
+                                        size_t numDependencies) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = check_edges(rt, graph, from, to, edgeData, numDependencies))
+        return Runtime::finish(e);
+    for (size_t i = 0; i < numDependencies; ++i) {
+        auto& deps = to[i]->deps;
+        if (std::find(deps.begin(), deps.end(), from[i]) == deps.end())
+            return Runtime::finish(cudaErrorInvalidValue);
+    }
+    for (size_t i = 0; i < numDependencies; ++i) {
+        auto& deps = to[i]->deps;
+        deps.erase(std::find(deps.begin(), deps.end(), from[i]));
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    CUgraph_st* graph = n->graph;
+    for (auto& other : graph->nodes) std::erase(other->deps, n);
+    std::erase_if(graph->nodes, [&](const auto& p) { return p.get() == n; });
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::host);
+    if (!n || !pNodeParams) return Runtime::finish(cudaErrorInvalidValue);
+    pNodeParams->fn = n->step.fn;
+    pNodeParams->userData = n->step.data;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::host);
+    if (!n || !pNodeParams || !pNodeParams->fn) return Runtime::finish(cudaErrorInvalidValue);
+    n->step = GraphStep::host(pNodeParams->fn, pNodeParams->userData);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::memset);
+    if (!n || !pNodeParams) return Runtime::finish(cudaErrorInvalidValue);
+    *pNodeParams = cudaMemsetParams{};
+    pNodeParams->dst = n->step.dst;
+    pNodeParams->value = static_cast<unsigned>(n->step.value);
+    pNodeParams->elementSize = 1;
+    pNodeParams->width = n->step.bytes;
+    pNodeParams->height = 1;
+    pNodeParams->pitch = n->step.bytes;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::memset);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::memset_step(pNodeParams, step)) return Runtime::finish(e);
+    n->step = std::move(step);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, const void* src, size_t count,
+                                           enum cudaMemcpyKind kind) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::copy);
+    if (!n || (count > 0 && (!dst || !src))) return Runtime::finish(cudaErrorInvalidValue);
+    n->step = GraphStep::copy(dst, src, count, kind);
+    return cudaSuccess;
+}
+
 }  // extern "C"

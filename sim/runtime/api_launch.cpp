@@ -89,7 +89,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         if (!req.args || !req.args[i]) return cudaErrorInvalidValue;
         std::memcpy(params.data() + layout.offsets[i], req.args[i], k.function->params[i].size_bytes());
     }
-    if (CUgraph_st* g = capture_target(rt, req.stream)) {
+    if (CUstream_st* capturing = capture_target(rt, req.stream)) {
         // Captured: the arguments are copied into the graph now, the kernel runs when the graph is launched.
         GraphStep step;
         step.kind = GraphStep::Kind::kernel;
@@ -101,8 +101,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         step.cooperative = req.cooperative;
         step.params = std::move(params);
         step.param_offsets.assign(layout.offsets.begin(), layout.offsets.end());
-        g->add(std::move(step));
-        return cudaSuccess;
+        return capture_add(*capturing, std::move(step));
     }
 
     LaunchRecord rec;

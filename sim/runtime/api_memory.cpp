@@ -135,28 +135,36 @@ cudaError_t async_copy(void* dst, const void* src, size_t n, cudaMemcpyKind kind
     auto guard = rt.lock();
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-    if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
-        g->add(warpsim::runtime::GraphStep::copy(dst, src, n, kind));
-        return cudaSuccess;
-    }
+    if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream))
+        return Runtime::finish(
+            warpsim::runtime::capture_add(*capturing, warpsim::runtime::GraphStep::copy(dst, src, n, kind)));
     return Runtime::finish(warpsim::runtime::copy_on_stream(rt, dst, src, n, kind, stream));
+}
+
+// The rows of a 2D copy, on the stream's clock as one copy of width x height bytes.
+cudaError_t copy_rows(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                      size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool blocking) {
+    for (size_t row = 0; row < height; ++row) {
+        if (cudaError_t e = copy_bytes(rt, static_cast<uint8_t*>(dst) + row * dpitch,
+                                       static_cast<const uint8_t*>(src) + row * spitch, width, kind))
+            return e;
+    }
+    if (width * height > 0) clock_copy(rt, dst, src, width * height, stream, blocking);
+    return cudaSuccess;
 }
 
 cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                     cudaMemcpyKind kind, bool blocking, cudaStream_t stream = nullptr) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!blocking && warpsim::runtime::capture_target(rt, stream))
-        return warpsim::runtime::not_supported("cudaMemcpy2DAsync in a stream capture");
     if (cudaError_t e = blocking ? rt.synchronize() : rt.sticky()) return Runtime::finish(e);
+    if (!blocking && !rt.streams().valid_stream(stream))
+        return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (height > 0 && (width > dpitch || width > spitch)) return Runtime::finish(cudaErrorInvalidPitchValue);
-    for (size_t row = 0; row < height; ++row) {
-        if (cudaError_t e = copy_bytes(rt, static_cast<uint8_t*>(dst) + row * dpitch,
-                                       static_cast<const uint8_t*>(src) + row * spitch, width, kind))
-            return Runtime::finish(e);
-    }
-    if (width * height > 0) clock_copy(rt, dst, src, width * height, stream, blocking);
-    return cudaSuccess;
+    if (CUstream_st* capturing = blocking ? nullptr : warpsim::runtime::capture_target(rt, stream))
+        return Runtime::finish(warpsim::runtime::capture_add(
+            *capturing, warpsim::runtime::GraphStep::copy2d(dst, dpitch, src, spitch, width, height, kind)));
+    return Runtime::finish(copy_rows(rt, dst, dpitch, src, spitch, width, height, kind, stream, blocking));
 }
 
 cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullptr) {
@@ -164,10 +172,9 @@ cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullpt
     auto guard = rt.lock();
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-    if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
-        g->add(warpsim::runtime::GraphStep::memset(p, value, n));
-        return cudaSuccess;
-    }
+    if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream))
+        return Runtime::finish(
+            warpsim::runtime::capture_add(*capturing, warpsim::runtime::GraphStep::memset(p, value, n)));
     return Runtime::finish(warpsim::runtime::memset_on_stream(rt, p, value, n, stream));
 }
 
@@ -180,6 +187,12 @@ cudaError_t copy_on_stream(Runtime& rt, void* dst, const void* src, size_t n, cu
     const cudaError_t e = copy_bytes(rt, dst, src, n, kind);
     if (e == cudaSuccess && n) clock_copy(rt, dst, src, n, stream, false);
     return e;
+}
+
+cudaError_t copy_2d_on_stream(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+    if (height > 0 && (width > dpitch || width > spitch)) return cudaErrorInvalidPitchValue;
+    return copy_rows(rt, dst, dpitch, src, spitch, width, height, kind, stream, false);
 }
 
 cudaError_t memset_on_stream(Runtime& rt, void* p, int value, size_t n, cudaStream_t stream) {
@@ -228,6 +241,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
     if (!devPtr) return Runtime::finish(cudaErrorInvalidValue);
     *devPtr = nullptr;
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (cudaError_t e = warpsim::runtime::refuse_unsafe_call(rt)) return Runtime::finish(e);
     if (size == 0) return cudaSuccess;
     const uint64_t total = static_cast<uint64_t>(rt.preset().memory.bytes);
     if (total && size > total - std::min<uint64_t>(total, rt.sim().memory().device_bytes_in_use()))

@@ -80,14 +80,14 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
     return Runtime::finish(rt.synchronized());
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (!rt.streams().valid_stream(stream) || !rt.streams().valid_event(event))
         return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    if (warpsim::runtime::capture_target(rt, stream))
-        return warpsim::runtime::not_supported("cudaStreamWaitEvent in a stream capture (joining streams)");
+    if (auto captured = warpsim::runtime::capture_event_wait(rt, stream, event, flags))
+        return Runtime::finish(*captured);
     if (event->recorded) rt.clock().wait_until(Runtime::stream_id(stream), event->time_us);
     return cudaSuccess;
 }
@@ -98,10 +98,9 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
         Runtime& rt = Runtime::get();
         auto guard = rt.lock();
         if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-        if (CUgraph_st* g = warpsim::runtime::capture_target(rt, stream)) {
-            g->add(warpsim::runtime::GraphStep::host(fn, data));
-            return cudaSuccess;
-        }
+        if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream))
+            return Runtime::finish(
+                warpsim::runtime::capture_add(*capturing, warpsim::runtime::GraphStep::host(fn, data)));
     }
     return host_function(stream, [&] { fn(data); });
 }

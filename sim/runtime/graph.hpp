@@ -1,13 +1,17 @@
-// sim/runtime/graph.hpp — CUDA graphs: the work a stream captured (cudaStreamBeginCapture .. EndCapture) or
-// a program added node by node, kept as stream-ordered steps and replayed by cudaGraphLaunch (api_graph.cpp).
+// sim/runtime/graph.hpp — CUDA graphs: the work streams captured (cudaStreamBeginCapture .. EndCapture,
+// forked to other streams and joined back through events: api_capture.cpp) or a program added node by node
+// (api_graph.cpp), and the executable copies cudaGraphInstantiate makes of them (api_graph_exec.cpp).
 // Nodes run one after another in the order they were added, which respects every dependency (a node can
-// only depend on nodes added before it); nodes a GPU could overlap are not overlapped on the clock.
+// only depend on nodes added before it); a child graph's nodes run in their order where the child node
+// stands; nodes a GPU could overlap are not overlapped on the clock.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -18,7 +22,8 @@ struct Kernel;
 
 // One step of a graph, with its arguments copied when the node was made (as CUDA copies them).
 struct GraphStep {
-    enum class Kind { kernel, copy, memset, host, empty } kind = Kind::empty;
+    enum class Kind { kernel, copy, copy2d, memset, host, empty, child, event_record, event_wait };
+    Kind kind = Kind::empty;
     // kernel
     Kernel* kernel = nullptr;
     dim3 grid, block;
@@ -27,15 +32,18 @@ struct GraphStep {
     bool cooperative = false;
     std::vector<uint8_t> params;        // the parameters packed at their .param offsets
     std::vector<size_t> param_offsets;  // where parameter i starts in `params`
-    // copy and memset
+    // copy, copy2d (`bytes` per row, `rows` rows) and memset
     void* dst = nullptr;
     const void* src = nullptr;
     size_t bytes = 0;
+    size_t rows = 1, dst_pitch = 0, src_pitch = 0;
     cudaMemcpyKind copy_kind = cudaMemcpyDefault;
     int value = 0;
     // host
     cudaHostFn_t fn = nullptr;
     void* data = nullptr;
+    // event_record, event_wait
+    cudaEvent_t event = nullptr;
 
     // The steps a capture records and the node API adds alike.
     static GraphStep copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
@@ -45,6 +53,15 @@ struct GraphStep {
         s.src = src;
         s.bytes = bytes;
         s.copy_kind = kind;
+        return s;
+    }
+    static GraphStep copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                            size_t height, cudaMemcpyKind kind) {
+        GraphStep s = copy(dst, src, width, kind);
+        s.kind = Kind::copy2d;
+        s.rows = height;
+        s.dst_pitch = dpitch;
+        s.src_pitch = spitch;
         return s;
     }
     static GraphStep memset(void* dst, int value, size_t bytes) {
@@ -62,43 +79,116 @@ struct GraphStep {
         s.data = data;
         return s;
     }
+    static GraphStep on_event(Kind kind, cudaEvent_t event) {
+        GraphStep s;
+        s.kind = kind;
+        s.event = event;
+        return s;
+    }
+};
+
+// A stream capture: begun on one stream (the origin), joined by every stream that waits on an event one of
+// its streams recorded, ended on the origin.
+struct CaptureSequence {
+    unsigned long long id = 0;
+    CUgraph_st* graph = nullptr;
+    CUstream_st* origin = nullptr;
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+    std::thread::id thread;  // the thread that began it
+    bool invalidated = false;
+    // Invalidated by a synchronising call of a capturing stream: EndCapture then leaves the program's graph
+    // pointer as it was; an invalidation by a capture rule (unmatched end, isolation, an unsafe call) sets it
+    // to null. Both as the H200 answers (tests/programs/cuda_graphs.cu, graph_fork_join.cu).
+    bool keeps_graph_pointer = false;
+    bool graph_given = false;  // cudaStreamBeginCaptureToGraph: the program's graph, never destroyed here
 };
 
 }  // namespace warpsim::runtime
 
 // The objects behind cudaGraph_t, cudaGraphNode_t and cudaGraphExec_t (the CUDA headers only name them).
+struct CUgraphNode_st;
+struct CUgraph_st {
+    std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order they were added
+    // Made by cudaGraphClone: each node of the original (at every depth) with its copy here, for
+    // cudaGraphNodeFindInClone.
+    std::map<const CUgraphNode_st*, CUgraphNode_st*> cloned_from;
+    CUgraphNode_st* add(warpsim::runtime::GraphStep step, std::vector<CUgraphNode_st*> deps = {});
+};
 struct CUgraphNode_st {
     CUgraph_st* graph = nullptr;
     warpsim::runtime::GraphStep step;
+    std::vector<CUgraphNode_st*> deps;  // nodes of the same graph, each added before this one
+    std::unique_ptr<CUgraph_st> child;  // Kind::child: the node's own copy of the graph it was given
+    std::vector<void*> param_pointers;  // the kernelParams cudaGraphKernelNodeGetParams hands out
 };
-struct CUgraph_st {
-    std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order they were added
-    CUgraphNode_st* add(warpsim::runtime::GraphStep step) {
-        nodes.push_back(std::make_unique<CUgraphNode_st>());
-        nodes.back()->graph = this;
-        nodes.back()->step = std::move(step);
-        return nodes.back().get();
-    }
-};
+inline CUgraphNode_st* CUgraph_st::add(warpsim::runtime::GraphStep step, std::vector<CUgraphNode_st*> deps) {
+    nodes.push_back(std::make_unique<CUgraphNode_st>());
+    CUgraphNode_st* node = nodes.back().get();
+    node->graph = this;
+    node->step = std::move(step);
+    node->deps = std::move(deps);
+    return node;
+}
 struct CUgraphExec_st {
-    std::vector<warpsim::runtime::GraphStep> steps;
+    std::unique_ptr<CUgraph_st> graph;  // the copy it runs
+    // The nodes of the graph it was instantiated from (the handles cudaGraphExec*SetParams take), to the
+    // copy's.
+    std::map<const CUgraphNode_st*, CUgraphNode_st*> node_of;
 };
 
 namespace warpsim::runtime {
 
 class Runtime;
 
-// The graph stream `s` is capturing into, or nullptr: then the caller runs its work now. A call that captures
-// a step returns cudaSuccess without running anything (api_graph.cpp). The caller holds the runtime's lock.
-CUgraph_st* capture_target(Runtime& rt, cudaStream_t s);
-// A call the runtime refuses while `s` captures (cudaStreamSynchronize, cudaStreamQuery): the capture is
-// invalidated, and the answer is cudaErrorStreamCaptureUnsupported, as the H200's runtime answers. Returns
-// cudaSuccess when `s` is not capturing.
+// A copy of `g` (child graphs copied too); `mapping`, when given, receives each node of `g` (at every
+// depth) with its copy.
+std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& g,
+                                        std::map<const CUgraphNode_st*, CUgraphNode_st*>* mapping = nullptr);
+// The nodes of `g` that depend on `node`, in the order they were added.
+std::vector<CUgraphNode_st*> dependents(const CUgraph_st& g, const CUgraphNode_st* node);
+// The node type CUDA reports for a step.
+cudaGraphNodeType node_type(GraphStep::Kind kind);
+// How `g` differs from `current` as cudaGraphExecUpdate judges it: cudaGraphExecUpdateSuccess when the
+// nodes, their types and their edges match pairwise in the order they were added (child graphs alike);
+// otherwise the reason, with the node of `g` it concerns in *error_node (null for a node count that differs).
+cudaGraphExecUpdateResult compare_for_update(const CUgraph_st& current, const CUgraph_st& g,
+                                             CUgraphNode_st** error_node);
+// Copies the steps (and child graphs' steps) of `g` into `target`, which compare_for_update matched.
+void take_steps(CUgraph_st& target, const CUgraph_st& g);
+
+// The step of a kernel node (cudaGraphAddKernelNode, cudaGraph[Exec]KernelNodeSetParams): the function
+// resolved, the arguments copied; cudaSuccess, or the error the call returns (api_graph.cpp).
+cudaError_t kernel_step(Runtime& rt, const cudaKernelNodeParams* p, GraphStep& step);
+// The step of a memset node (cudaGraphAddMemsetNode, cudaGraphExecMemsetNodeSetParams).
+cudaError_t memset_step(const cudaMemsetParams* p, GraphStep& step);
+
+// The stream of the program's own that captures into a graph, when `s` is one; nullptr otherwise: then the
+// caller runs its work now. The caller holds the runtime's lock.
+CUstream_st* capture_target(Runtime& rt, cudaStream_t s);
+// Adds `step` to the capture of `s` (a capture_target), depending on the stream's last captured work, and
+// makes it that work; cudaErrorStreamCaptureInvalidated when the capture was invalidated.
+cudaError_t capture_add(CUstream_st& s, GraphStep step);
+// A call the runtime refuses while `s` captures (cudaStreamSynchronize, cudaStreamQuery, cudaGraphLaunch):
+// the capture is invalidated, and the answer is cudaErrorStreamCaptureUnsupported, as the H200's runtime
+// answers. Returns cudaSuccess when `s` is not capturing.
 cudaError_t refuse_while_capturing(Runtime& rt, cudaStream_t s);
+// A call CUDA deems unsafe during a capture (cudaMalloc): refused with cudaErrorStreamCaptureUnsupported,
+// and the capture invalidated, when the calling thread's capture mode (cudaThreadExchangeStreamCaptureMode)
+// forbids it: global forbids it during this thread's captures begun in global or thread-local mode and
+// during other threads' global captures, thread-local only during this thread's, relaxed never.
+cudaError_t refuse_unsafe_call(Runtime& rt);
+// cudaEventRecord and cudaStreamWaitEvent when a capture is involved (api_capture.cpp); nullopt when none
+// is and the caller goes on as outside captures.
+std::optional<cudaError_t> capture_event_record(Runtime& rt, cudaEvent_t event, cudaStream_t stream,
+                                                unsigned flags);
+std::optional<cudaError_t> capture_event_wait(Runtime& rt, cudaStream_t stream, cudaEvent_t event,
+                                              unsigned flags);
 
 // Stream-ordered work a graph step replays; the caller holds the lock (api_memory.cpp).
 cudaError_t copy_on_stream(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind,
                            cudaStream_t stream);
+cudaError_t copy_2d_on_stream(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t memset_on_stream(Runtime& rt, void* p, int value, size_t n, cudaStream_t stream);
 
 }  // namespace warpsim::runtime

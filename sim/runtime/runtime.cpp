@@ -248,6 +248,11 @@ cudaError_t& thread_last_error() {
     return last;
 }
 
+cudaStreamCaptureMode& thread_capture_mode() {
+    thread_local cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+    return mode;
+}
+
 std::vector<CallConfiguration>& thread_call_stack() {
     thread_local std::vector<CallConfiguration> stack;
     return stack;

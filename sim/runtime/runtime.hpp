@@ -189,6 +189,8 @@ class Runtime {
 // Per-thread state of the runtime API (as CUDA keeps it per host thread).
 cudaError_t& thread_last_error();
 std::vector<CallConfiguration>& thread_call_stack();
+// The thread's capture mode (cudaThreadExchangeStreamCaptureMode; global until changed).
+cudaStreamCaptureMode& thread_capture_mode();
 
 // The entry point of a call warpsim does not implement yet: says so once on stderr
 // ("warpsim: cudaXxx is not supported yet"), records and returns cudaErrorNotSupported.

@@ -6,7 +6,9 @@
 namespace warpsim::runtime {
 
 cudaStream_t Streams::create_stream(unsigned flags, int priority, timing::StreamClock& clock) {
-    auto* s = new CUstream_st{flags, priority};
+    auto* s = new CUstream_st;
+    s->flags = flags;
+    s->priority = priority;
     streams_.insert(s);
     clock.add_stream(reinterpret_cast<timing::StreamClock::StreamId>(s),
                      (flags & cudaStreamNonBlocking) == 0);
@@ -38,7 +40,10 @@ bool Streams::destroy_exec(CUgraphExec_st* e) {
 }
 
 bool Streams::destroy_stream(cudaStream_t s, timing::StreamClock& clock) {
-    if (streams_.count(s) && s->capture) destroy_graph(s->capture);  // a capture never ended
+    if (streams_.count(s) && s->capture && s->capture->origin == s) {  // a capture never ended
+        if (!s->capture->graph_given) destroy_graph(s->capture->graph);
+        end_capture(*s->capture);
+    }
     if (streams_.erase(s) == 0) return false;
     clock.remove_stream(reinterpret_cast<timing::StreamClock::StreamId>(s));
     delete s;
@@ -49,8 +54,69 @@ bool Streams::valid_stream(cudaStream_t s) const {
     return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread || streams_.count(s) != 0;
 }
 
+namespace {
+bool holds_child(const CUgraph_st& g, const CUgraph_st* child) {
+    for (const auto& node : g.nodes)
+        if (node->child && (node->child.get() == child || holds_child(*node->child, child))) return true;
+    return false;
+}
+CUgraphNode_st* node_in(const CUgraph_st& g, const void* n) {
+    for (const auto& node : g.nodes) {
+        if (node.get() == n) return node.get();
+        if (node->child)
+            if (CUgraphNode_st* found = node_in(*node->child, n)) return found;
+    }
+    return nullptr;
+}
+}  // namespace
+
+bool Streams::valid_graph_or_child(const CUgraph_st* g) const {
+    if (!g) return false;
+    if (graphs_.count(const_cast<CUgraph_st*>(g))) return true;
+    for (const CUgraph_st* top : graphs_)
+        if (holds_child(*top, g)) return true;
+    return false;
+}
+
+CUgraphNode_st* Streams::find_node(const void* n) const {
+    if (!n) return nullptr;
+    for (const CUgraph_st* top : graphs_)
+        if (CUgraphNode_st* found = node_in(*top, n)) return found;
+    return nullptr;
+}
+
+CaptureSequence& Streams::begin_capture(cudaStream_t origin, cudaStreamCaptureMode mode, CUgraph_st* into) {
+    auto c = std::make_unique<CaptureSequence>();
+    c->id = next_capture_id_++;
+    c->graph = into ? into : create_graph();
+    c->graph_given = into != nullptr;
+    c->origin = origin;
+    c->mode = mode;
+    c->thread = std::this_thread::get_id();
+    origin->capture = c.get();
+    origin->capture_deps.clear();
+    origin->capture_edge_data.clear();
+    return *captures_.emplace(c->id, std::move(c)).first->second;
+}
+
+void Streams::end_capture(CaptureSequence& c) {
+    for (cudaStream_t s : streams_) {
+        if (s->capture != &c) continue;
+        s->capture = nullptr;
+        s->capture_deps.clear();
+        s->capture_edge_data.clear();
+    }
+    captures_.erase(c.id);
+}
+
+CaptureSequence* Streams::find_capture(unsigned long long id) const {
+    auto it = captures_.find(id);
+    return it == captures_.end() ? nullptr : it->second.get();
+}
+
 cudaEvent_t Streams::create_event(unsigned flags) {
-    auto* e = new CUevent_st{flags, false, 0};
+    auto* e = new CUevent_st;
+    e->flags = flags;
     events_.insert(e);
     return e;
 }

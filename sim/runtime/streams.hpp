@@ -4,26 +4,33 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include "sim/runtime/graph.hpp"
 #include "sim/timing/stream_clock.hpp"
 
 // The objects behind cudaStream_t and cudaEvent_t (the CUDA headers only name them).
-struct CUgraph_st;
-struct CUgraphExec_st;
 struct CUstream_st {
     unsigned flags = 0;  // cudaStreamDefault or cudaStreamNonBlocking
     int priority = 0;
-    CUgraph_st* capture = nullptr;  // the graph the stream captures into (cudaStreamBeginCapture); null: none
-    bool capture_invalidated = false;  // a call the capture cannot hold was made (api_graph.cpp)
+    // The capture the stream began or joined (graph.hpp, api_capture.cpp); null: none. Its next captured
+    // work depends on `capture_deps`.
+    warpsim::runtime::CaptureSequence* capture = nullptr;
+    std::vector<CUgraphNode_st*> capture_deps;
+    std::vector<cudaGraphEdgeData> capture_edge_data;  // as many as capture_deps, all zero (plain edges)
 };
 struct CUevent_st {
     unsigned flags = 0;  // cudaEventDisableTiming, cudaEventBlockingSync, ...
     bool recorded = false;
     double time_us = 0;  // when the stream reached the record, on the simulated clock
+    // Recorded in a capture: its id (0: not) and the nodes a stream waiting on it then depends on.
+    unsigned long long capture_id = 0;
+    std::vector<CUgraphNode_st*> capture_deps;
 };
 
 namespace warpsim::runtime {
@@ -47,8 +54,27 @@ class Streams {
     CUgraphExec_st* create_exec();
     bool destroy_exec(CUgraphExec_st* e);
     bool valid_exec(CUgraphExec_st* e) const { return execs_.count(e) != 0; }
+    // A graph the program may name: one it made, or a child graph inside one of those (api_graph.cpp).
+    bool valid_graph_or_child(const CUgraph_st* g) const;
+    // The node `n` is when it is a node of a graph valid_graph_or_child accepts; nullptr otherwise (`n` is
+    // compared, never followed, until found).
+    CUgraphNode_st* find_node(const void* n) const;
+
+    // Captures (api_capture.cpp): begun on `origin`, ended (and forgotten) by end_capture, which also takes
+    // every stream of the capture out of it.
+    // Into `into` when given (cudaStreamBeginCaptureToGraph), else into a new graph.
+    warpsim::runtime::CaptureSequence& begin_capture(cudaStream_t origin, cudaStreamCaptureMode mode,
+                                                     CUgraph_st* into = nullptr);
+    void end_capture(warpsim::runtime::CaptureSequence& c);
+    warpsim::runtime::CaptureSequence* find_capture(unsigned long long id) const;
+    const std::map<unsigned long long, std::unique_ptr<warpsim::runtime::CaptureSequence>>& captures() const {
+        return captures_;
+    }
+    const std::set<cudaStream_t>& streams() const { return streams_; }
 
   private:
+    std::map<unsigned long long, std::unique_ptr<warpsim::runtime::CaptureSequence>> captures_;
+    unsigned long long next_capture_id_ = 1;
     std::set<cudaStream_t> streams_;
     std::set<cudaEvent_t> events_;
     std::set<CUgraph_st*> graphs_;

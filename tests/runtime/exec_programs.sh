@@ -201,6 +201,31 @@ fi
 "$warpsim" exec /bin/echo --help -n=3 > "$work/echo.out" 2>&1
 [ "$(cat "$work/echo.out")" = "--help -n=3" ] || fail "non-CUDA program: $(cat "$work/echo.out")"
 
+# Graph calls beyond the corpus's graph programs; each expected line follows from the CUDA runtime API's
+# documentation (node lists, dependencies set by hand, external event nodes, updates of instantiated graphs).
+if build graph_nodes; then
+    expect_output graph_nodes "not capturing: status 0
+edges 2, both from the memset yes
+roots 1, the memset yes, the rest null yes
+external events: 3 nodes, 1 wait, 1 kernel, 1 record, records rec yes
+after the launch: query cudaSuccess
+exec updates: h1[3] -1.0, h2[3] 5.0, host_a 0, host_b 1
+memcpy params of the kernel node: cudaErrorInvalidValue
+clone: h1[3] 5.0
+child changed through its node: h1[3] 5.0
+exec child set: h1[3] 7.0
+exec child set, another topology: cudaErrorInvalidValue
+add an edge twice: cudaErrorInvalidValue
+remove a missing edge: cudaErrorInvalidValue, the host node now has 1 dependency
+after destroying a node: 2 nodes, the host node has 0 dependencies
+host node: fn is host_b yes; in the clone: a node of its own yes, fn host_b yes
+find a node of the clone itself in the clone: cudaErrorInvalidValue
+memset node: value 0x3f, width 128, element size 1
+instantiated with params: result 0, flags 0, host_b calls 1, v word 0x3f3f3f3f
+capture into a graph: the same graph yes, 3 nodes, the first empty node has 1 dependents
+done"
+fi
+
 # A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
 if command -v cmake > /dev/null; then
     proj=$work/cmake_project

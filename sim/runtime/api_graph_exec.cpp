@@ -1,0 +1,256 @@
+// sim/runtime/api_graph_exec.cpp — executable graphs (graph.hpp): cudaGraphInstantiate (WithFlags,
+// WithParams) copies the graph; cudaGraphUpload has nothing to do; cudaGraphLaunch replays the copy's steps
+// on the stream in the order the nodes were added (a child graph's steps where its node stands, event record
+// and wait nodes on the launching stream's clock); the updates of an instantiated graph:
+// cudaGraphExec{Kernel,Memcpy1D,Memset,Host,ChildGraph}NodeSetParams,
+// cudaGraphExecEvent{Record,Wait}NodeSetEvent and cudaGraphExecUpdate, whose answers to graphs that differ
+// are the H200's (tests/programs/graph_fork_join.cu, run `errors`).
+#include "sim/runtime/runtime.hpp"
+
+#include "sim/runtime/graph.hpp"
+#include "sim/runtime/streams.hpp"
+
+using warpsim::runtime::GraphStep;
+using warpsim::runtime::Runtime;
+
+namespace {
+
+cudaError_t launch_step(Runtime& rt, const GraphStep& step, cudaStream_t stream) {
+    switch (step.kind) {
+        case GraphStep::Kind::kernel: {
+            std::vector<void*> args(step.param_offsets.size());
+            for (size_t i = 0; i < args.size(); ++i)
+                args[i] = const_cast<uint8_t*>(step.params.data()) + step.param_offsets[i];
+            warpsim::runtime::LaunchRequest req;
+            req.grid = step.grid;
+            req.block = step.block;
+            req.args = args.data();
+            req.shared_bytes = step.shared_bytes;
+            req.stream = stream;
+            req.cluster = step.cluster;
+            req.cooperative = step.cooperative;
+            return warpsim::runtime::launch_kernel(rt, *step.kernel, req);
+        }
+        case GraphStep::Kind::copy:
+            return warpsim::runtime::copy_on_stream(rt, step.dst, step.src, step.bytes, step.copy_kind,
+                                                    stream);
+        case GraphStep::Kind::copy2d:
+            return warpsim::runtime::copy_2d_on_stream(rt, step.dst, step.dst_pitch, step.src, step.src_pitch,
+                                                       step.bytes, step.rows, step.copy_kind, stream);
+        case GraphStep::Kind::memset:
+            return warpsim::runtime::memset_on_stream(rt, step.dst, step.value, step.bytes, stream);
+        case GraphStep::Kind::host:
+            // In stream order, as cudaLaunchHostFunc: everything before it in the stream has run.
+            rt.clock().marker(Runtime::stream_id(stream));
+            step.fn(step.data);
+            return cudaSuccess;
+        case GraphStep::Kind::event_record:
+        case GraphStep::Kind::event_wait:
+            if (!rt.streams().valid_event(step.event)) return cudaErrorInvalidResourceHandle;
+            if (step.kind == GraphStep::Kind::event_record) {
+                step.event->time_us = rt.clock().marker(Runtime::stream_id(stream));
+                step.event->recorded = true;
+                step.event->capture_id = 0;
+            } else if (step.event->recorded) {
+                rt.clock().wait_until(Runtime::stream_id(stream), step.event->time_us);
+            }
+            return cudaSuccess;
+        case GraphStep::Kind::empty:
+        case GraphStep::Kind::child:  // its steps are the child graph's (launch_graph)
+            return cudaSuccess;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t launch_graph(Runtime& rt, const CUgraph_st& g, cudaStream_t stream) {
+    for (const auto& node : g.nodes) {
+        cudaError_t e =
+            node->child ? launch_graph(rt, *node->child, stream) : launch_step(rt, node->step, stream);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+// The instantiated copy of `node` (a node of the graph `exec` was made from) when it is of `kind`.
+CUgraphNode_st* exec_node(Runtime& rt, cudaGraphExec_t exec, cudaGraphNode_t node, GraphStep::Kind kind) {
+    if (!rt.streams().valid_exec(exec)) return nullptr;
+    auto it = exec->node_of.find(node);
+    if (it == exec->node_of.end() || it->second->step.kind != kind) return nullptr;
+    return it->second;
+}
+
+// The step `make` builds replaces the instantiated node's; the graph itself is not changed.
+template <class Make>
+cudaError_t set_exec_step(cudaGraphExec_t exec, cudaGraphNode_t node, GraphStep::Kind kind, Make make) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = exec_node(rt, exec, node, kind);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    if (cudaError_t e = make(rt, step)) return Runtime::finish(e);
+    n->step = std::move(step);
+    return cudaSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!pGraphExec || !rt.streams().valid_graph_or_child(graph))
+        return Runtime::finish(cudaErrorInvalidValue);
+    if (flags != 0) return warpsim::runtime::not_supported("cudaGraphInstantiate with flags");
+    CUgraphExec_st* exec = rt.streams().create_exec();
+    exec->graph = warpsim::runtime::clone_graph(*graph, &exec->node_of);
+    *pGraphExec = exec;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags) {
+    return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams* instantiateParams) {
+    if (!instantiateParams) return Runtime::finish(cudaErrorInvalidValue);
+    instantiateParams->errNode_out = nullptr;
+    const cudaError_t e = cudaGraphInstantiate(pGraphExec, graph, instantiateParams->flags);
+    instantiateParams->result_out =
+        e == cudaSuccess ? cudaGraphInstantiateSuccess : cudaGraphInstantiateError;
+    return e;
+}
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long* flags) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!flags || !rt.streams().valid_exec(graphExec)) return Runtime::finish(cudaErrorInvalidValue);
+    *flags = 0;  // instantiated without flags (others are not supported yet)
+    return cudaSuccess;
+}
+
+// Nothing to upload: the simulated device reads the instantiated graph where it lies.
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!rt.streams().valid_exec(graphExec)) return Runtime::finish(cudaErrorInvalidValue);
+    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!rt.streams().valid_exec(graphExec)) return Runtime::finish(cudaErrorInvalidValue);
+    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    // Refused in a capture, which it invalidates (the H200's answer): CUDA 13 makes no child-graph node of
+    // it.
+    if (cudaError_t e = warpsim::runtime::refuse_while_capturing(rt, stream)) return Runtime::finish(e);
+    return Runtime::finish(launch_graph(rt, *graphExec->graph, stream));
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!rt.streams().destroy_exec(graphExec)) return Runtime::finish(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaKernelNodeParams* pNodeParams) {
+    return set_exec_step(hGraphExec, node, GraphStep::Kind::kernel, [&](Runtime& rt, GraphStep& step) {
+        return warpsim::runtime::kernel_step(rt, pNodeParams, step);
+    });
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void* dst,
+                                               const void* src, size_t count, enum cudaMemcpyKind kind) {
+    return set_exec_step(hGraphExec, node, GraphStep::Kind::copy, [&](Runtime&, GraphStep& step) {
+        if (count > 0 && (!dst || !src)) return cudaErrorInvalidValue;
+        step = GraphStep::copy(dst, src, count, kind);
+        return cudaSuccess;
+    });
+}
+
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemsetParams* pNodeParams) {
+    return set_exec_step(hGraphExec, node, GraphStep::Kind::memset, [&](Runtime&, GraphStep& step) {
+        return warpsim::runtime::memset_step(pNodeParams, step);
+    });
+}
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                           const struct cudaHostNodeParams* pNodeParams) {
+    return set_exec_step(hGraphExec, node, GraphStep::Kind::host, [&](Runtime&, GraphStep& step) {
+        if (!pNodeParams || !pNodeParams->fn) return cudaErrorInvalidValue;
+        step = GraphStep::host(pNodeParams->fn, pNodeParams->userData);
+        return cudaSuccess;
+    });
+}
+
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                                 cudaEvent_t event) {
+    return set_exec_step(hGraphExec, hNode, GraphStep::Kind::event_record, [&](Runtime& rt, GraphStep& step) {
+        if (!rt.streams().valid_event(event)) return cudaErrorInvalidValue;
+        step = GraphStep::on_event(GraphStep::Kind::event_record, event);
+        return cudaSuccess;
+    });
+}
+
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                               cudaEvent_t event) {
+    return set_exec_step(hGraphExec, hNode, GraphStep::Kind::event_wait, [&](Runtime& rt, GraphStep& step) {
+        if (!rt.streams().valid_event(event)) return cudaErrorInvalidValue;
+        step = GraphStep::on_event(GraphStep::Kind::event_wait, event);
+        return cudaSuccess;
+    });
+}
+
+// The child graph must have the instantiated child's topology; its steps replace the child's.
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                 cudaGraph_t childGraph) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = exec_node(rt, hGraphExec, node, GraphStep::Kind::child);
+    if (!n || !rt.streams().valid_graph_or_child(childGraph)) return Runtime::finish(cudaErrorInvalidValue);
+    CUgraphNode_st* error_node = nullptr;
+    if (warpsim::runtime::compare_for_update(*n->child, *childGraph, &error_node) !=
+        cudaGraphExecUpdateSuccess)
+        return Runtime::finish(cudaErrorInvalidValue);
+    warpsim::runtime::take_steps(*n->child, *childGraph);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo* resultInfo) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!resultInfo || !rt.streams().valid_exec(hGraphExec) || !rt.streams().valid_graph_or_child(hGraph))
+        return Runtime::finish(cudaErrorInvalidValue);
+    CUgraphNode_st* error_node = nullptr;
+    resultInfo->result = warpsim::runtime::compare_for_update(*hGraphExec->graph, *hGraph, &error_node);
+    resultInfo->errorNode = error_node;
+    resultInfo->errorFromNode = nullptr;
+    if (resultInfo->result != cudaGraphExecUpdateSuccess)
+        return Runtime::finish(cudaErrorGraphExecUpdateFailure);
+    warpsim::runtime::take_steps(*hGraphExec->graph, *hGraph);
+    return cudaSuccess;
+}
+
+}  // extern "C"
+
+extern "C" {
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t e, cudaStream_t s) {
+    return cudaGraphLaunch(e, s == nullptr ? cudaStreamPerThread : s);
+}
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t e, cudaStream_t s) {
+    return cudaGraphUpload(e, s == nullptr ? cudaStreamPerThread : s);
+}
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t* e, cudaGraph_t g,
+                                                cudaGraphInstantiateParams* p) {
+    return cudaGraphInstantiateWithParams(e, g, p);
+}
+}  // extern "C"
