@@ -680,19 +680,27 @@ std::string shuffle_pattern(const engine::WarpSyncEvent& ev) {
     return text;
 }
 
+void describe_instruction(ExplainedInstruction& x, const session::PreparedLaunch& p,
+                          const session::SimRun& run, uint32_t f, uint32_t pc) {
+    const auto& fn = p.module->functions[f];
+    const auto& inst = fn.body[pc];
+    x.function = f;
+    x.pc = pc;
+    x.ptx_line = inst.loc.ptx_line;
+    x.instruction = ir::print_instruction(fn, inst);
+    if (inst.loc.inlined_at)
+        x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
+    if (const auto* c = run.counters.line(f, pc)) x.run_executions = c->warp_insts;
+    x.why = x.run_executions ? "no warp executed it within the sample run (other warps run it later)"
+                             : "no warp executed it in this launch";
+}
+
 ExplainedBranch branch_at(const session::PreparedLaunch& p, const session::SimRun& run,
                           const FocusSamples& focused, const ir::Cfg& cfg, uint32_t f, uint32_t pc,
                           bool ptx) {
     const auto& fn = p.module->functions[f];
-    const auto& inst = fn.body[pc];
     ExplainedBranch b;
-    b.function = f;
-    b.pc = pc;
-    b.ptx_line = inst.loc.ptx_line;
-    b.instruction = ir::print_instruction(fn, inst);
-    if (inst.loc.inlined_at)
-        b.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
-    if (const auto* c = run.counters.line(f, pc)) b.run_executions = c->warp_insts;
+    describe_instruction(b, p, run, f, pc);
     // The branch's block has two successors: the one that starts right after it (the lanes whose guard is
     // false) and the label's (the lanes whose guard holds).
     const auto& bb = cfg.blocks[cfg.block_of_pc[pc]];
@@ -714,36 +722,22 @@ ExplainedBranch branch_at(const session::PreparedLaunch& p, const session::SimRu
         b.from_chosen_warp = focused.is_chosen(b.sample.first.site.block.linear, b.sample.first.site.warp);
         b.block = b.sample.first.site.block.ctaid;
         explain_branch(b, ptx);
-    } else {
-        b.why = b.run_executions ? "no warp executed it within the sample run (other warps run it later)"
-                                 : "no warp executed it in this launch";
     }
     return b;
 }
 
 ExplainedCollective collective_at(const session::PreparedLaunch& p, const session::SimRun& run,
                                   const FocusSamples& focused, uint32_t f, uint32_t pc) {
-    const auto& fn = p.module->functions[f];
-    const auto& inst = fn.body[pc];
+    const auto& inst = p.module->functions[f].body[pc];
     ExplainedCollective c;
-    c.function = f;
-    c.pc = pc;
-    c.ptx_line = inst.loc.ptx_line;
-    c.instruction = ir::print_instruction(fn, inst);
-    if (inst.loc.inlined_at)
-        c.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
-    if (const auto* s = run.counters.line(f, pc)) c.run_executions = s->warp_insts;
+    describe_instruction(c, p, run, f, pc);
     const bool shuffle = inst.op == ir::Opcode::shfl;
     static constexpr const char* kShfl[] = {"", "up", "down", "xor", "idx"};
     static constexpr const char* kVote[] = {"", "all", "any", "uni", "ballot"};
     c.what = shuffle ? fmt::format("shuffle {}", kShfl[static_cast<int>(inst.d.shfl)])
                      : fmt::format("vote {}", kVote[static_cast<int>(inst.d.vote)]);
     auto it = focused.collectives.find({f, pc});
-    if (it == focused.collectives.end()) {
-        c.why = c.run_executions ? "no warp executed it within the sample run (other warps run it later)"
-                                 : "no warp executed it in this launch";
-        return c;
-    }
+    if (it == focused.collectives.end()) return c;
     c.sampled = true;
     c.sample = it->second;
     const auto& ev = c.sample.first;

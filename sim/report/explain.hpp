@@ -72,34 +72,32 @@ struct BranchSide {
     uint64_t warp_insts = 0, thread_insts = 0;  // those instructions' totals over the whole run
 };
 
-// A guarded bra of the line, as one warp executed it.
-struct ExplainedBranch {
+// What a branch's and a collective's explanation share: the instruction, the warp shown, the run's count.
+struct ExplainedInstruction {
     uint32_t function = 0, pc = 0, ptx_line = 0;
-    std::string instruction;  // "@%p4 bra $L__BB0_7;"
+    std::string instruction;  // the PTX text ("@%p4 bra $L__BB0_7;")
     std::string inlined;      // inlined code: its chain (as ExplainedAccess::inlined); "" otherwise
-    bool backward = false;    // the target comes before the branch: a loop's way back
-    bool sampled = false, from_chosen_warp = false;
+    bool sampled = false;     // some warp executed it within the sample
+    bool from_chosen_warp = false;
     std::array<uint32_t, 3> block{0, 0, 0};  // blockIdx of the warp shown
+    uint64_t run_executions = 0;             // warp executions over the whole run
+    std::string why;
+};
+
+// A guarded bra of the line, as one warp executed it.
+struct ExplainedBranch : ExplainedInstruction {
+    bool backward = false;  // the target comes before the branch: a loop's way back
     BranchSample sample;
     BranchSide taken, not_taken;
     bool meets_at_exit = false;  // the sides meet again only when the threads exit
     uint32_t meet_pc = 0, meet_ptx_line = 0, meet_line = 0;
-    uint64_t run_executions = 0;  // warp executions of the branch over the whole run
-    std::string why;
 };
 
 // A warp shuffle or vote of the line, as one warp executed it.
-struct ExplainedCollective {
-    uint32_t function = 0, pc = 0, ptx_line = 0;
-    std::string instruction;
-    std::string inlined;
+struct ExplainedCollective : ExplainedInstruction {
     std::string what;  // "shuffle down", "vote ballot"
-    bool sampled = false, from_chosen_warp = false;
-    std::array<uint32_t, 3> block{0, 0, 0};
     CollectiveSample sample;
-    uint64_t run_executions = 0;
-    std::string pattern;  // "lane i reads lane i+16", "a ballot of 32 lanes: 0x0000ffff"
-    std::string why;
+    std::string pattern;  // "lane i reads lane i+16", "... the ballot is 0x0000ffff"
 };
 
 struct Explanation {
