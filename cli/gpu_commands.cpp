@@ -52,11 +52,7 @@ int run_on_gpu_command(const RunArgs& args, const char* argv0) {
         std::cerr << "warpsim: " << report.error() << "\n";
         return 1;
     }
-    if (args.json) {
-        std::cout << launch::json_text(launch::to_json(*report)) << "\n";
-    } else if (!args.quiet) {
-        std::cout << launch::json_text(launch::to_json(*report)) << "\n";
-    }
+    if (args.json || !args.quiet) std::cout << launch::json_text(launch::to_json(*report)) << "\n";
     if (report->error && !args.json) {
         std::cerr << "warpsim: " << report->error->name << ": " << report->error->message << "\n";
     }

@@ -38,6 +38,7 @@ int nvcc_command(int argc, char** argv) {
         cmd.emplace_back("-gencode=arch=compute_" + arch + ",code=compute_" + arch);
     cmd.insert(cmd.end(), args.begin(), args.end());
     std::vector<char*> cargs;
+    cargs.reserve(cmd.size() + 1);
     for (auto& s : cmd) cargs.push_back(s.data());
     cargs.push_back(nullptr);
     execvp("nvcc", cargs.data());

@@ -69,7 +69,7 @@ double unit_scale(const std::string& unit) {
     return 1;
 }
 
-bool parse_value(std::string text, double& out) {
+bool parse_value(const std::string& text, double& out) {
     std::string clean;
     for (char c : text)
         if (c != ',' && c != ' ') clean += c;

@@ -263,7 +263,7 @@ bool Parser::parse_variable_decl(Linkage linkage, std::vector<Variable>& out, Bo
 }
 
 // Writes one scalar initialiser element at element `index`, in the variable's element type.
-void Parser::store_init_element(Variable& v, uint64_t index, const Token& at, Operand value) {
+void Parser::store_init_element(Variable& v, uint64_t index, const Token& at, const Operand& value) {
     uint32_t size = type_bytes(v.type);
     if (size == 0) size = 1;
     uint64_t offset = index * size;

@@ -88,7 +88,7 @@ class Parser {
     void parse_perf_directive(PerfDirectives& perf);
     bool parse_variable_decl(Linkage linkage, std::vector<Variable>& out, BodyState* body);
     void parse_initializer(Variable& v);
-    void store_init_element(Variable& v, uint64_t index, const Token& at, Operand value);
+    void store_init_element(Variable& v, uint64_t index, const Token& at, const Operand& value);
     void parse_loc();
     bool add_function(Function fn, const Token& at);
 

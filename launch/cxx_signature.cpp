@@ -223,6 +223,7 @@ std::optional<std::vector<std::string>> cu_param_names(std::string_view cu_text,
         if (decls.size() == 1 && (decls[0].empty() || decls[0] == "void")) decls.clear();
         if (decls.size() != count) continue;
         std::vector<std::string> names;
+        names.reserve(decls.size());
         for (const auto& d : decls) names.push_back(declared_name(d));
         return names;
     }

@@ -55,6 +55,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     ProcessResult result;
     if (argv.empty()) return result;
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     // The environment, with TMPDIR pointing into our own temporary folder when one is given: the child's
@@ -65,6 +66,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     }
     if (!tmpdir.empty()) env_text.push_back("TMPDIR=" + tmpdir);
     std::vector<char*> env;
+    env.reserve(env_text.size() + 1);
     for (auto& e : env_text) env.push_back(e.data());
     env.push_back(nullptr);
     int fds[2];

@@ -94,9 +94,10 @@ warpsim::Arg scalar_for(const py::handle& value, const warpsim::Param& p, const 
 
 // One launch: arguments converted from Python (arrays stay where they are until the run has read them),
 // the run, and each array written back in place.
-warpsim::Result launch(const warpsim::Module& module, const std::string& kernel, std::vector<uint32_t> grid,
-                       std::vector<uint32_t> block, uint32_t shared_bytes, const py::sequence& args,
-                       const std::string& device, uint32_t workers, bool sample) {
+warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
+                       const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                       uint32_t shared_bytes, const py::sequence& args, const std::string& device,
+                       uint32_t workers, bool sample) {
     const std::vector<warpsim::Param> params = module.parameters(kernel);
     const std::string where = kernel;
     if (args.size() != params.size())

@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-WARPSIM_WITH_CLANG=0 bash scripts/deps.sh
+bash scripts/deps.sh demo
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc)" --target warpsim
 for spec in examples/specs/vector_add_1000.json examples/specs/transpose_naive_1024.json \

@@ -2,17 +2,27 @@
 # scripts/deps.sh — make sure the Debian packages warpsim builds with are installed.
 # As root it installs what is missing; otherwise it names the packages to install and fails.
 set -euo pipefail
-packages=(build-essential cmake libspdlog-dev libfmt-dev libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev)
+#   bash scripts/deps.sh demo   what building the `warpsim` command needs (scripts/demo.sh)
+#   bash scripts/deps.sh        that and what the test suite needs (scripts/test.sh)
+what=${1:-test}
+packages=(build-essential cmake libspdlog-dev libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev)
 # libzstd-dev, liblz4-dev: the CUDA runtime (sim/runtime) decompresses the PTX of a program's fatbinary.
 packages+=(libzstd-dev liblz4-dev)
-# chromium: the HTML report test (tests/html/render_in_chromium.sh) renders the pages in headless Chromium.
-packages+=(chromium)
-# python3-numpy: tests/cli/buffers_io.sh has NumPy write the .npy inputs and read back what --save wrote.
-packages+=(python3-numpy)
-# pybind11-dev, python3-dev, python3-pytest: the Python module (python/) and its tests (tests/python).
-packages+=(pybind11-dev python3-dev python3-pytest)
-if [ "${WARPSIM_WITH_CLANG:-1}" = 1 ]; then
-  packages+=(clang libclang-rt-14-dev)
+if [ "$what" != demo ]; then
+  packages+=(catch2)
+  # chromium: the HTML report test (tests/html/render_in_chromium.sh) renders the pages in headless Chromium.
+  packages+=(chromium)
+  # python3-numpy: tests/cli/buffers_io.sh has NumPy write the .npy inputs and read back what --save wrote.
+  packages+=(python3-numpy)
+  # pybind11-dev, python3-dev, python3-pytest: the Python module (python/) and its tests (tests/python).
+  packages+=(pybind11-dev python3-dev python3-pytest)
+  # clang-format, clang-tidy: scripts/format.sh and scripts/tidy.sh (Debian 12's version 14, as .clang-format
+  # expects).
+  packages+=(clang-format clang-tidy)
+  # clang and its runtime libraries: the libFuzzer targets.
+  if [ "${WARPSIM_WITH_CLANG:-1}" = 1 ]; then
+    packages+=(clang libclang-rt-14-dev)
+  fi
 fi
 missing=()
 for p in "${packages[@]}"; do

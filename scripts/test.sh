@@ -17,6 +17,9 @@ jobs=$(nproc)
 fuzz_seconds=${WARPSIM_FUZZ_SECONDS:-60}
 fuzz_seed=${WARPSIM_FUZZ_SEED:-1}
 
+echo "== format (clang-format)"
+bash scripts/format.sh
+
 echo "== build (RelWithDebInfo, -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSIM_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"

@@ -324,9 +324,7 @@ bool compare_ordered(T a, T b, ir::CmpOp op) {
             return a >= b;
         case ir::CmpOp::num:
             return true;
-        case ir::CmpOp::nan:
-            return false;
-        default:
+        default:  // nan: no operand is NaN on this path
             return false;
     }
 }

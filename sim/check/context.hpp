@@ -16,7 +16,8 @@ namespace warpsim::check {
 struct Site {
     uint32_t function = 0;
     uint32_t pc = 0;
-    auto operator<=>(const Site&) const = default;
+    auto operator<=>(const Site&) const =
+        default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads it
 };
 
 // A static .shared variable of the kernel at its offset in the block's shared window.

@@ -21,6 +21,7 @@ class SectorFootprint {
     // Copies drop the cached chunk pointer, which would otherwise point into the source's map.
     SectorFootprint(const SectorFootprint& o) : chunks_(o.chunks_) {}
     SectorFootprint& operator=(const SectorFootprint& o) {
+        if (this == &o) return *this;
         chunks_ = o.chunks_;
         last_ = nullptr;
         return *this;

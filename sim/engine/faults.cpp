@@ -1,6 +1,7 @@
 // sim/engine/faults.cpp — guest faults as values: CUDA's error name and message plus a compute-sanitizer-like
 // description (address, nearest allocation, width, block, thread, PTX and CUDA lines).
 #include <fmt/format.h>
+#include <utility>
 
 #include "sim/engine/handler_util.hpp"
 
@@ -54,7 +55,7 @@ void raise_fault(Exec& x, const DInst& in, uint32_t lane, Fault kind, std::strin
     where.ptx_line = in.ir ? in.ir->loc.ptx_line : 0;
     where.cuda_location = cuda_location(x, in);
     where.function = x.frame && x.frame->code ? x.frame->code->fn->name : std::string{};
-    std::string text = details;
+    std::string text = std::move(details);
     text += fmt::format("\n    at {}{} in {}\n    by thread ({},{},{}) in block ({},{},{})",
                         where.cuda_location.empty() ? "" : where.cuda_location + " ",
                         "(" + ptx_location(x, in) + ")", where.function, where.thread[0], where.thread[1],

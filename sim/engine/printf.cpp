@@ -119,10 +119,7 @@ Conversion parse_conversion(const std::string& f, std::size_t& i) {
         case 'G':
         case 'a':
         case 'A':
-            c.arg_bytes = 8;
-            c.spec = "%" + flags_width + c.conv;
-            break;
-        case 's':
+        case 's':  // a pointer, 8 bytes like a double
         case 'p':
             c.arg_bytes = 8;
             c.spec = "%" + flags_width + c.conv;

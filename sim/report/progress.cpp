@@ -56,7 +56,7 @@ ProgressMeter::ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled
       options_(options),
       launch_start_(std::chrono::steady_clock::now()) {
     if (!enabled || !is_terminal(out)) return;
-    thread_ = std::jthread([this](std::stop_token stop) { watch(stop); });
+    thread_ = std::jthread([this](const std::stop_token& stop) { watch(stop); });
 }
 
 ProgressMeter::~ProgressMeter() {
@@ -76,7 +76,7 @@ void ProgressMeter::next_launch(std::string label) {
     launch_start_ = std::chrono::steady_clock::now();
 }
 
-void ProgressMeter::watch(std::stop_token stop) {
+void ProgressMeter::watch(const std::stop_token& stop) {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
     const auto delay = std::chrono::duration<double>(options_.delay_seconds);

@@ -53,7 +53,7 @@ class ProgressMeter {
     bool active() const { return thread_.joinable(); }  // a drawing thread runs (the output is a terminal)
 
   private:
-    void watch(std::stop_token stop);
+    void watch(const std::stop_token& stop);
 
     std::FILE* out_;
     uint64_t blocks_total_;
