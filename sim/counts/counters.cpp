@@ -301,6 +301,7 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
     at(Stat::code_instructions) = executed_instructions_static();
     add_predicated_issues(s);
+    count_sass_instructions(s);
     at(Stat::dram_read_bytes) =
         dram.read_sectors * kSectorBytes + cfg_.code_fetch_bytes +
         static_cast<uint64_t>(
@@ -328,6 +329,46 @@ void KernelCounters::add_predicated_issues(std::array<uint64_t, kStatCount>& s) 
         s[static_cast<std::size_t>(Stat::inst_shared_ld)] += skipped * r.shared_loads;
         s[static_cast<std::size_t>(Stat::inst_shared_st)] += skipped * r.shared_stores;
     }
+}
+
+void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s) const {
+    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return;
+    uint64_t warp = 0, threads = 0;
+    for (const auto& b : cfg_.sass->blocks) {
+        if (b.function >= lines_.size() || b.anchor_pc >= lines_[b.function].size()) continue;
+        const LineStats& l = lines_[b.function][b.anchor_pc];
+        warp += l.warp_insts * b.instructions;
+        threads += l.thread_insts * b.instructions;
+    }
+    s[static_cast<std::size_t>(Stat::warp_insts)] = warp;
+    s[static_cast<std::size_t>(Stat::thread_insts)] = threads;
+    if (!cfg_.sass->pred_on_mapped) return;
+    auto line = [this](uint32_t f, uint32_t pc) -> const LineStats* {
+        return f < lines_.size() && pc < lines_[f].size() ? &lines_[f][pc] : nullptr;
+    };
+    uint64_t on = 0;
+    for (const auto& share : cfg_.sass->line_shares) {
+        const auto& b = cfg_.sass->blocks[share.block];
+        const LineStats* anchor = line(b.function, b.anchor_pc);
+        const LineStats* at = line(b.function, share.lanes_pc);
+        if (!anchor) continue;
+        switch (share.lanes) {
+            case SassPlan::Lanes::issued:
+            case SassPlan::Lanes::unknown:
+                on += anchor->thread_insts;
+                break;
+            case SassPlan::Lanes::entered:
+                on += at ? at->thread_insts : 0;
+                break;
+            case SassPlan::Lanes::guard_on:
+                on += at ? at->thread_insts_pred_on : 0;
+                break;
+            case SassPlan::Lanes::guard_off:
+                on += at ? at->thread_insts - at->thread_insts_pred_on : 0;
+                break;
+        }
+    }
+    s[static_cast<std::size_t>(Stat::thread_insts_pred_on)] = on;
 }
 
 std::map<std::string, double> KernelCounters::metrics() const {

@@ -183,6 +183,9 @@ class KernelCounters {
     uint64_t executed_instructions_static() const;
     // The shared loads and stores of if-converted regions issued by warps that branched over them in the PTX.
     void add_predicated_issues(std::array<uint64_t, kStatCount>& s) const;
+    // Warp- and thread-level instruction totals per SASS instruction, where the plan maps every SASS block
+    // onto the PTX block it runs with (SassPlan::blocks).
+    void count_sass_instructions(std::array<uint64_t, kStatCount>& s) const;
 
     CountsConfig cfg_;
     std::array<uint64_t, kStatCount> stats_{};
