@@ -82,6 +82,8 @@ void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t iss
     ++line.warp_insts;
     line.thread_insts += issued;
     line.thread_insts_pred_on += executed;
+    line.warps_guard_on += exec_mask != 0 ? 1 : 0;
+    line.warps_guard_off += exec_mask != issued_mask ? 1 : 0;
 }
 
 void KernelCounters::on_access(const WarpAccess& access) {
@@ -331,14 +333,48 @@ void KernelCounters::add_predicated_issues(std::array<uint64_t, kStatCount>& s) 
     }
 }
 
+namespace {
+
+// How often a SASS block ran, and on how many lanes, from the statistics of its anchor (SassPlan::Block).
+uint64_t block_runs(const SassPlan::Block& b, const KernelCounters::LineStats& l) {
+    switch (b.runs) {
+        case SassPlan::Runs::with_block:
+            return l.warp_insts;
+        case SassPlan::Runs::on_taken:
+            return l.warps_guard_on;
+        case SassPlan::Runs::on_fallthrough:
+            return l.warps_guard_off;
+    }
+    return 0;
+}
+
+uint64_t block_lanes(const SassPlan::Block& b, const KernelCounters::LineStats& l) {
+    switch (b.runs) {
+        case SassPlan::Runs::with_block:
+            return l.thread_insts;
+        case SassPlan::Runs::on_taken:
+            return l.thread_insts_pred_on;
+        case SassPlan::Runs::on_fallthrough:
+            return l.thread_insts - l.thread_insts_pred_on;
+    }
+    return 0;
+}
+
+}  // namespace
+
 void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s) const {
     if (!cfg_.sass || !cfg_.sass->instructions_mapped) return;
     uint64_t warp = 0, threads = 0;
     for (const auto& b : cfg_.sass->blocks) {
         if (b.function >= lines_.size() || b.anchor_pc >= lines_[b.function].size()) continue;
         const LineStats& l = lines_[b.function][b.anchor_pc];
-        warp += l.warp_insts * b.instructions;
-        threads += l.thread_insts * b.instructions;
+        warp += block_runs(b, l) * b.instructions;
+        threads += block_lanes(b, l) * b.instructions;
+    }
+    for (const auto& r : cfg_.sass->rejoins) {
+        if (r.function >= lines_.size() || r.branch_pc >= lines_[r.function].size()) continue;
+        const LineStats& l = lines_[r.function][r.branch_pc];
+        warp += l.warps_guard_on + l.warps_guard_off - l.warp_insts;  // the warps that diverged there
     }
     s[static_cast<std::size_t>(Stat::warp_insts)] = warp;
     s[static_cast<std::size_t>(Stat::thread_insts)] = threads;
@@ -355,7 +391,7 @@ void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s
         switch (share.lanes) {
             case SassPlan::Lanes::issued:
             case SassPlan::Lanes::unknown:
-                on += anchor->thread_insts;
+                on += block_lanes(b, *anchor);
                 break;
             case SassPlan::Lanes::entered:
                 on += at ? at->thread_insts : 0;

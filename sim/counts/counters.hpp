@@ -140,6 +140,9 @@ class KernelCounters {
         uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
         uint64_t wavefronts = 0, ideal_wavefronts = 0;
         uint64_t thread_insts_pred_on = 0;
+        // Warps that ran the instruction with some lane's guard true, and with some lane's guard false: at a
+        // guarded branch, how often the warp took each of its edges (SASS blocks that ptxas put on one).
+        uint64_t warps_guard_on = 0, warps_guard_off = 0;
         uint64_t l1_hits = 0;  // sectors of this line's global loads that hit in L1
         uint32_t max_way = 0;  // worst bank's way count of any shared access on this line ("N-way conflict")
         // Accumulates another line's (or worker's) statistics into this one, each sum through `scale` (a
@@ -154,6 +157,8 @@ class KernelCounters {
             wavefronts += scale(s.wavefronts);
             ideal_wavefronts += scale(s.ideal_wavefronts);
             thread_insts_pred_on += scale(s.thread_insts_pred_on);
+            warps_guard_on += scale(s.warps_guard_on);
+            warps_guard_off += scale(s.warps_guard_off);
             l1_hits += scale(s.l1_hits);
             max_way = s.max_way > max_way ? s.max_way : max_way;
         }

@@ -230,39 +230,47 @@ bool is_memory(const ir::Instruction& in) {
     return op && in.d.space != ir::Space::param && in.d.space != ir::Space::const_;
 }
 
+// The PTX pc of a SASS instruction's line. BSYNC, the reconvergence point a branch's paths meet at, takes the
+// line of the instruction before it in the line table (the last of one path): it has none of its own.
+std::optional<uint32_t> line_pc(const PtxShape& ptx, const Instruction& in) {
+    if (in.op && in.op->mnemonic == "BSYNC") return std::nullopt;
+    return ptx.pc(in.ptx_line);
+}
+
 // The PTX block a SASS block runs with (see block_counts.hpp), or an error.
 std::optional<uint32_t> choose_anchor(const ir::Function& f, const PtxShape& ptx, const Function& code,
                                       uint32_t begin, uint32_t end, std::string& why) {
-    std::set<uint32_t> unguarded, any;
+    // A ret's line may also sit on code ptxas duplicated into the blocks before it (their EXIT): it decides
+    // only for a block that has nothing else.
+    std::set<uint32_t> unguarded, any, exits;
+    std::map<uint32_t, uint32_t> share;  // PTX block -> SASS instructions of this block from it
     for (uint32_t i = begin; i < end; ++i) {
-        const auto pc = ptx.pc(code.code[i].ptx_line);
-        if (!pc || ends_thread(f.body[*pc])) continue;
+        const auto pc = line_pc(ptx, code.code[i]);
+        if (!pc) continue;
         const uint32_t b = ptx.cfg.block_of_pc[*pc];
+        ++share[b];
+        if (ends_thread(f.body[*pc])) {
+            exits.insert(b);
+            continue;
+        }
         any.insert(b);
         if (code.code[i].always()) unguarded.insert(b);
     }
-    std::set<uint32_t>& cands = unguarded.empty() ? any : unguarded;
+    std::set<uint32_t>& cands = !unguarded.empty() ? unguarded : !any.empty() ? any : exits;
     if (cands.empty()) return std::nullopt;
     uint32_t shallowest = kNone;
     for (uint32_t b : cands) shallowest = std::min(shallowest, ptx.depth[b]);
     std::vector<uint32_t> level;
     for (uint32_t b : cands)
         if (ptx.depth[b] == shallowest) level.push_back(b);
+    // Candidates that every other one dominates or post-dominates run as often as each other where more than
+    // one qualifies (the same loop depth): the one most of the block's instructions come from is taken.
     std::optional<uint32_t> best;
-    uint32_t best_depth = 0;
     for (uint32_t c : level) {
         bool ordered = true;
-        uint32_t dominated_by = 0;
-        for (uint32_t d : level) {
-            if (d == c) continue;
-            const bool dom = dominates(ptx.idom, d, c);
-            ordered = ordered && (dom || ptx.post_dominates(d, c));
-            dominated_by += dom ? 1 : 0;
-        }
-        if (ordered && (!best || dominated_by > best_depth)) {
-            best = c;
-            best_depth = dominated_by;
-        }
+        for (uint32_t d : level)
+            ordered = ordered && (d == c || dominates(ptx.idom, d, c) || ptx.post_dominates(d, c));
+        if (ordered && (!best || share[c] > share[*best])) best = c;
     }
     if (!best)
         why = fmt::format(
@@ -275,6 +283,7 @@ std::optional<uint32_t> choose_anchor(const ir::Function& f, const PtxShape& ptx
 void refuse(counts::SassPlan& plan, const std::string& why) {
     plan.blocks.clear();
     plan.line_shares.clear();
+    plan.rejoins.clear();
     plan.instructions_mapped = false;
     plan.instruction_counting = "PTX-level counts (" + why + ")";
 }
@@ -311,7 +320,7 @@ counts::SassPlan::LineShare lanes_of(const ir::Function& f, const PtxShape& ptx,
     using L = counts::SassPlan::Lanes;
     const Instruction& in = code.code[i];
     counts::SassPlan::LineShare share;
-    const auto pc = ptx.pc(in.ptx_line);
+    const auto pc = line_pc(ptx, in);
     share.pc = pc.value_or(ptx.cfg.blocks[anchor_block].begin);
     share.lanes_pc = share.pc;
     if (in.always()) return share;
@@ -344,6 +353,76 @@ counts::SassPlan::LineShare lanes_of(const ir::Function& f, const PtxShape& ptx,
         share.lanes = L::entered;
     }
     return share;
+}
+
+// SASS blocks that ptxas put on one edge of a guarded PTX branch: every instruction with a line carries the
+// branch's line, and the block leads to the PTX block on one side of it only (a loop preheader: the loop's
+// first trip starts behind it). They run as often as warps leave the branch on that side.
+std::vector<counts::SassPlan::Block> edge_blocks(const ir::Function& f, const PtxShape& ptx,
+                                                 const Function& code, const SassBlocks& sb) {
+    using Runs = counts::SassPlan::Runs;
+    std::vector<counts::SassPlan::Block> out(sb.begin.size());
+    for (uint32_t b = 0; b < sb.begin.size(); ++b) {
+        if (!sb.reachable[b] || sb.succs[b].size() != 1 || sb.succs[b][0] == b) continue;
+        std::optional<uint32_t> branch;
+        bool one = true;
+        for (uint32_t i = sb.begin[b]; i < sb.end[b] && one; ++i) {
+            const auto pc = line_pc(ptx, code.code[i]);
+            if (!pc) continue;
+            one = !branch || *branch == *pc;
+            branch = pc;
+        }
+        if (!branch || !one) continue;
+        const ir::Instruction& br = f.body[*branch];
+        if (br.op != ir::Opcode::bra || br.pred.reg == ir::kNoReg || *branch + 1 >= f.body.size()) continue;
+        // Which side the next SASS block starts: the PTX blocks its instructions come from.
+        const uint32_t next = sb.succs[b][0];
+        std::set<uint32_t> ahead;
+        for (uint32_t i = sb.begin[next]; i < sb.end[next]; ++i)
+            if (const auto pc = line_pc(ptx, code.code[i])) ahead.insert(ptx.cfg.block_of_pc[*pc]);
+        const bool fall = ahead.count(ptx.cfg.block_of_pc[*branch + 1]) > 0;
+        const bool taken = ahead.count(branch_target_block(f, ptx, *branch)) > 0;
+        if (fall != taken) out[b] = {0, *branch, 0, fall ? Runs::on_fallthrough : Runs::on_taken};
+    }
+    return out;
+}
+
+// The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
+// a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
+bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
+                  counts::SassPlan& plan, std::string& why) {
+    std::map<int64_t, uint32_t> index_of;
+    for (uint32_t i = 0; i < code.code.size(); ++i) index_of.emplace(code.code[i].offset, i);
+    struct Region {
+        uint32_t begin = 0, bsync = 0;
+    };
+    std::vector<Region> regions;
+    for (uint32_t i = 0; i < code.code.size(); ++i) {
+        const Instruction& in = code.code[i];
+        if (!in.op || in.op->mnemonic != "BSSY") continue;
+        auto it = index_of.find(in.target - 16);
+        if (it == index_of.end() || it->second <= i || code.code[it->second].mnemonic() != "BSYNC") {
+            why = fmt::format("the BSSY at SASS {:#06x} has no BSYNC before its target", in.offset);
+            return false;
+        }
+        regions.push_back({i, it->second});
+    }
+    for (uint32_t k = 0; k < code.code.size(); ++k) {
+        const Instruction& in = code.code[k];
+        if (!in.op || in.op->flow != Flow::Branch || in.always()) continue;
+        const Region* inner = nullptr;
+        for (const auto& r : regions)
+            if (r.begin < k && k < r.bsync && (!inner || r.begin > inner->begin)) inner = &r;
+        if (!inner) continue;
+        const auto pc = line_pc(ptx, in);
+        if (!pc || f.body[*pc].op != ir::Opcode::bra || f.body[*pc].pred.reg == ir::kNoReg) {
+            why = fmt::format("the branch at SASS {:#06x} inside a BSSY region is no PTX branch", in.offset);
+            return false;
+        }
+        const auto bsync_line = ptx.pc(code.code[inner->bsync].ptx_line);
+        plan.rejoins.push_back({function, *pc, bsync_line.value_or(*pc)});
+    }
+    return true;
 }
 
 }  // namespace
@@ -391,9 +470,17 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             }
         }
     }
+    const auto edges = edge_blocks(f, ptx, code, sb);
     std::map<uint32_t, std::vector<uint32_t>> sass_of_ptx;
+    std::map<std::pair<uint32_t, counts::SassPlan::Runs>, uint32_t> sass_of_edge;
     for (uint32_t b = 0; b < n; ++b) {
         if (!sb.reachable[b]) continue;
+        if (edges[b].runs != counts::SassPlan::Runs::with_block) {
+            if (!sass_of_edge.emplace(std::pair{edges[b].anchor_pc, edges[b].runs}, b).second)
+                return refuse(plan, fmt::format("two SASS blocks on one edge of the PTX branch at line {}",
+                                                f.body[edges[b].anchor_pc].loc.ptx_line));
+            continue;
+        }
         if (anchor[b] == kNone)
             return refuse(plan, fmt::format("the SASS block at {:#06x} carries no PTX line to count it by",
                                             code.code[sb.begin[b]].offset));
@@ -428,9 +515,10 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     plan.pred_on_mapped = true;
     for (uint32_t b = 0; b < n; ++b) {
         if (!sb.reachable[b]) continue;
-        const uint32_t anchor_pc = ptx.cfg.blocks[anchor[b]].begin;
+        const bool edge = edges[b].runs != counts::SassPlan::Runs::with_block;
+        const uint32_t anchor_pc = edge ? edges[b].anchor_pc : ptx.cfg.blocks[anchor[b]].begin;
         const auto index = static_cast<uint32_t>(plan.blocks.size());
-        plan.blocks.push_back({function, anchor_pc, sb.end[b] - sb.begin[b]});
+        plan.blocks.push_back({function, anchor_pc, sb.end[b] - sb.begin[b], edges[b].runs});
         for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
             auto share = lanes_of(f, ptx, code, i, anchor[b], anchor_of);
             share.block = index;
@@ -438,6 +526,8 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             plan.line_shares.push_back(share);
         }
     }
+    plan.rejoins.clear();
+    if (!plan_rejoins(f, function, ptx, code, plan, why)) return refuse(plan, why);
     plan.instructions_mapped = true;
     plan.instruction_counting = "per SASS instruction (ptxas sm_90)";
 }
