@@ -362,49 +362,73 @@ uint64_t block_lanes(const SassPlan::Block& b, const KernelCounters::LineStats& 
 
 }  // namespace
 
-void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s) const {
-    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return;
-    uint64_t warp = 0, threads = 0;
-    for (const auto& b : cfg_.sass->blocks) {
-        if (b.function >= lines_.size() || b.anchor_pc >= lines_[b.function].size()) continue;
-        const LineStats& l = lines_[b.function][b.anchor_pc];
-        warp += block_runs(b, l) * b.instructions;
-        threads += block_lanes(b, l) * b.instructions;
-    }
-    for (const auto& r : cfg_.sass->rejoins) {
-        if (r.function >= lines_.size() || r.branch_pc >= lines_[r.function].size()) continue;
-        const LineStats& l = lines_[r.function][r.branch_pc];
-        warp += l.warps_guard_on + l.warps_guard_off - l.warp_insts;  // the warps that diverged there
-    }
-    s[static_cast<std::size_t>(Stat::warp_insts)] = warp;
-    s[static_cast<std::size_t>(Stat::thread_insts)] = threads;
-    if (!cfg_.sass->pred_on_mapped) return;
-    auto line = [this](uint32_t f, uint32_t pc) -> const LineStats* {
-        return f < lines_.size() && pc < lines_[f].size() ? &lines_[f][pc] : nullptr;
+// Per (function, pc): the SASS instructions carrying its PTX line, as often and on as many lanes as they ran.
+std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounters::sass_lines() const {
+    std::map<std::pair<uint32_t, uint32_t>, LineStats> out;
+    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return out;
+    const LineStats none{};
+    auto at = [this, &none](uint32_t f, uint32_t pc) -> const LineStats& {
+        return f < lines_.size() && pc < lines_[f].size() ? lines_[f][pc] : none;
     };
-    uint64_t on = 0;
     for (const auto& share : cfg_.sass->line_shares) {
         const auto& b = cfg_.sass->blocks[share.block];
-        const LineStats* anchor = line(b.function, b.anchor_pc);
-        const LineStats* at = line(b.function, share.lanes_pc);
-        if (!anchor) continue;
+        const LineStats& anchor = at(b.function, b.anchor_pc);
+        const LineStats& lanes = at(b.function, share.lanes_pc);
+        const uint64_t runs = block_runs(b, anchor), issued = block_lanes(b, anchor);
+        LineStats& l = out[{b.function, share.pc}];
+        l.warp_insts += runs;
+        l.thread_insts += issued;
         switch (share.lanes) {
             case SassPlan::Lanes::issued:
             case SassPlan::Lanes::unknown:
-                on += block_lanes(b, *anchor);
+                l.thread_insts_pred_on += issued;
                 break;
             case SassPlan::Lanes::entered:
-                on += at ? at->thread_insts : 0;
+                l.thread_insts_pred_on += lanes.thread_insts;
                 break;
             case SassPlan::Lanes::guard_on:
-                on += at ? at->thread_insts_pred_on : 0;
+                l.thread_insts_pred_on += lanes.thread_insts_pred_on;
                 break;
             case SassPlan::Lanes::guard_off:
-                on += at ? at->thread_insts - at->thread_insts_pred_on : 0;
+                l.thread_insts_pred_on += lanes.thread_insts - lanes.thread_insts_pred_on;
                 break;
         }
     }
-    s[static_cast<std::size_t>(Stat::thread_insts_pred_on)] = on;
+    for (const auto& r : cfg_.sass->rejoins) {
+        const LineStats& l = at(r.function, r.branch_pc);
+        out[{r.function, r.bsync_pc}].warp_insts += l.warps_guard_on + l.warps_guard_off - l.warp_insts;
+    }
+    return out;
+}
+
+void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s) const {
+    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return;
+    uint64_t warp = 0, threads = 0, on = 0;
+    for (const auto& [key, l] : sass_lines()) {
+        warp += l.warp_insts;
+        threads += l.thread_insts;
+        on += l.thread_insts_pred_on;
+    }
+    s[static_cast<std::size_t>(Stat::warp_insts)] = warp;
+    s[static_cast<std::size_t>(Stat::thread_insts)] = threads;
+    if (cfg_.sass->pred_on_mapped) s[static_cast<std::size_t>(Stat::thread_insts_pred_on)] = on;
+}
+
+std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounters::counted_per_pc() const {
+    auto out = per_pc();
+    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return out;
+    const bool pred_on = cfg_.sass->pred_on_mapped;
+    for (auto& [key, l] : out) {
+        l.warp_insts = l.thread_insts = 0;
+        if (pred_on) l.thread_insts_pred_on = 0;
+    }
+    for (const auto& [key, sass] : sass_lines()) {
+        LineStats& l = out[key];
+        l.warp_insts = sass.warp_insts;
+        l.thread_insts = sass.thread_insts;
+        if (pred_on) l.thread_insts_pred_on = sass.thread_insts_pred_on;
+    }
+    return out;
 }
 
 std::map<std::string, double> KernelCounters::metrics() const {

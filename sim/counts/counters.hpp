@@ -166,6 +166,11 @@ class KernelCounters {
     // Per (function, pc) statistics, for per-source-line reports. Rebuilt from the per-function tables on
     // each call; call it after the workers are merged, not while they run.
     const std::map<std::pair<uint32_t, uint32_t>, LineStats>& per_pc() const;
+    // per_pc() as the reports count it: where the SASS plan maps the kernel's instructions
+    // (SassPlan::instructions_mapped), warp_insts and thread_insts (and thread_insts_pred_on where its
+    // predicates are known) are those of the SASS instructions carrying each PTX line; the PTX-level ones
+    // otherwise. per_pc() itself stays PTX-level (the timing model works on the PTX).
+    std::map<std::pair<uint32_t, uint32_t>, LineStats> counted_per_pc() const;
     // The statistics of one line, or nullptr if nothing ran there.
     const LineStats* line(uint32_t function, uint32_t pc) const;
 
@@ -191,6 +196,7 @@ class KernelCounters {
     // Warp- and thread-level instruction totals per SASS instruction, where the plan maps every SASS block
     // onto the PTX block it runs with (SassPlan::blocks).
     void count_sass_instructions(std::array<uint64_t, kStatCount>& s) const;
+    std::map<std::pair<uint32_t, uint32_t>, LineStats> sass_lines() const;
 
     CountsConfig cfg_;
     std::array<uint64_t, kStatCount> stats_{};
