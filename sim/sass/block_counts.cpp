@@ -271,6 +271,19 @@ std::optional<uint32_t> choose_anchor(const ir::Function& f, const PtxShape& ptx
     std::vector<uint32_t> level;
     for (uint32_t b : cands)
         if (ptx.depth[b] == shallowest) level.push_back(b);
+    // One candidate dominating all others and one post-dominating all others (the same block, or a branch and
+    // the block where its paths meet) run equally often; what lies between them was hoisted or if-converted
+    // into this SASS block: the dominating one is taken.
+    for (uint32_t head : level) {
+        bool dominates_all = true, bracketed = false;
+        for (uint32_t d : level) dominates_all = dominates_all && (d == head || dominates(ptx.idom, head, d));
+        for (uint32_t tail : level) {
+            bool post_all = true;
+            for (uint32_t d : level) post_all = post_all && (d == tail || ptx.post_dominates(tail, d));
+            bracketed = bracketed || post_all;
+        }
+        if (dominates_all && bracketed) return head;
+    }
     // Candidates that every other one dominates or post-dominates run as often as each other where more than
     // one qualifies (the same loop depth): the one most of the block's instructions come from is taken.
     std::optional<uint32_t> best;
