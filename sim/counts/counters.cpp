@@ -82,6 +82,8 @@ void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t iss
     ++line.warp_insts;
     line.thread_insts += issued;
     line.thread_insts_pred_on += executed;
+    line.warps_guard_on += exec_mask != 0 ? 1 : 0;
+    line.warps_guard_off += exec_mask != issued_mask ? 1 : 0;
 }
 
 void KernelCounters::on_access(const WarpAccess& access) {
@@ -301,6 +303,7 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
     at(Stat::code_instructions) = executed_instructions_static();
     add_predicated_issues(s);
+    count_sass_instructions(s);
     at(Stat::dram_read_bytes) =
         dram.read_sectors * kSectorBytes + cfg_.code_fetch_bytes +
         static_cast<uint64_t>(
@@ -328,6 +331,104 @@ void KernelCounters::add_predicated_issues(std::array<uint64_t, kStatCount>& s) 
         s[static_cast<std::size_t>(Stat::inst_shared_ld)] += skipped * r.shared_loads;
         s[static_cast<std::size_t>(Stat::inst_shared_st)] += skipped * r.shared_stores;
     }
+}
+
+namespace {
+
+// How often a SASS block ran, and on how many lanes, from the statistics of its anchor (SassPlan::Block).
+uint64_t block_runs(const SassPlan::Block& b, const KernelCounters::LineStats& l) {
+    switch (b.runs) {
+        case SassPlan::Runs::with_block:
+            return l.warp_insts;
+        case SassPlan::Runs::on_taken:
+            return l.warps_guard_on;
+        case SassPlan::Runs::on_fallthrough:
+            return l.warps_guard_off;
+    }
+    return 0;
+}
+
+uint64_t block_lanes(const SassPlan::Block& b, const KernelCounters::LineStats& l) {
+    switch (b.runs) {
+        case SassPlan::Runs::with_block:
+            return l.thread_insts;
+        case SassPlan::Runs::on_taken:
+            return l.thread_insts_pred_on;
+        case SassPlan::Runs::on_fallthrough:
+            return l.thread_insts - l.thread_insts_pred_on;
+    }
+    return 0;
+}
+
+}  // namespace
+
+// Per (function, pc): the SASS instructions carrying its PTX line, as often and on as many lanes as they ran.
+std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounters::sass_lines() const {
+    std::map<std::pair<uint32_t, uint32_t>, LineStats> out;
+    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return out;
+    const LineStats none{};
+    auto at = [this, &none](uint32_t f, uint32_t pc) -> const LineStats& {
+        return f < lines_.size() && pc < lines_[f].size() ? lines_[f][pc] : none;
+    };
+    for (const auto& share : cfg_.sass->line_shares) {
+        const auto& b = cfg_.sass->blocks[share.block];
+        const LineStats& anchor = at(b.function, b.anchor_pc);
+        const LineStats& lanes = at(b.function, share.lanes_pc);
+        const uint64_t runs = block_runs(b, anchor), issued = block_lanes(b, anchor);
+        LineStats& l = out[{b.function, share.pc}];
+        l.warp_insts += runs;
+        l.thread_insts += issued;
+        switch (share.lanes) {
+            case SassPlan::Lanes::issued:
+            case SassPlan::Lanes::unknown:
+                l.thread_insts_pred_on += issued;
+                break;
+            case SassPlan::Lanes::entered:
+                l.thread_insts_pred_on += lanes.thread_insts;
+                break;
+            case SassPlan::Lanes::guard_on:
+                l.thread_insts_pred_on += lanes.thread_insts_pred_on;
+                break;
+            case SassPlan::Lanes::guard_off:
+                l.thread_insts_pred_on += lanes.thread_insts - lanes.thread_insts_pred_on;
+                break;
+        }
+    }
+    for (const auto& r : cfg_.sass->rejoins) {
+        const LineStats& l = at(r.function, r.branch_pc);
+        out[{r.function, r.bsync_pc}].warp_insts += l.warps_guard_on + l.warps_guard_off - l.warp_insts;
+    }
+    return out;
+}
+
+void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s) const {
+    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return;
+    uint64_t warp = 0, threads = 0, on = 0;
+    for (const auto& [key, l] : sass_lines()) {
+        warp += l.warp_insts;
+        threads += l.thread_insts;
+        on += l.thread_insts_pred_on;
+    }
+    s[static_cast<std::size_t>(Stat::warp_insts)] = warp;
+    s[static_cast<std::size_t>(Stat::thread_insts)] = threads;
+    if (cfg_.sass->pred_on_mapped) s[static_cast<std::size_t>(Stat::thread_insts_pred_on)] = on;
+}
+
+std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounters::counted_per_pc() const {
+    auto out = per_pc();
+    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return out;
+    const bool pred_on = cfg_.sass->pred_on_mapped;
+    for (auto& [key, l] : out) {
+        l.warp_insts = l.thread_insts = 0;
+        if (pred_on) l.thread_insts_pred_on = 0;
+    }
+    for (const auto& [key, sass] : sass_lines()) {
+        LineStats& l = out[key];
+        l.warp_insts = sass.warp_insts;
+        l.thread_insts = sass.thread_insts;
+        if (pred_on) l.thread_insts_pred_on = sass.thread_insts_pred_on;
+    }
+    return out;
 }
 
 std::map<std::string, double> KernelCounters::metrics() const {

@@ -140,6 +140,9 @@ class KernelCounters {
         uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
         uint64_t wavefronts = 0, ideal_wavefronts = 0;
         uint64_t thread_insts_pred_on = 0;
+        // Warps that ran the instruction with some lane's guard true, and with some lane's guard false: at a
+        // guarded branch, how often the warp took each of its edges (SASS blocks that ptxas put on one).
+        uint64_t warps_guard_on = 0, warps_guard_off = 0;
         uint64_t l1_hits = 0;  // sectors of this line's global loads that hit in L1
         uint32_t max_way = 0;  // worst bank's way count of any shared access on this line ("N-way conflict")
         // Accumulates another line's (or worker's) statistics into this one, each sum through `scale` (a
@@ -154,6 +157,8 @@ class KernelCounters {
             wavefronts += scale(s.wavefronts);
             ideal_wavefronts += scale(s.ideal_wavefronts);
             thread_insts_pred_on += scale(s.thread_insts_pred_on);
+            warps_guard_on += scale(s.warps_guard_on);
+            warps_guard_off += scale(s.warps_guard_off);
             l1_hits += scale(s.l1_hits);
             max_way = s.max_way > max_way ? s.max_way : max_way;
         }
@@ -161,6 +166,11 @@ class KernelCounters {
     // Per (function, pc) statistics, for per-source-line reports. Rebuilt from the per-function tables on
     // each call; call it after the workers are merged, not while they run.
     const std::map<std::pair<uint32_t, uint32_t>, LineStats>& per_pc() const;
+    // per_pc() as the reports count it: where the SASS plan maps the kernel's instructions
+    // (SassPlan::instructions_mapped), warp_insts and thread_insts (and thread_insts_pred_on where its
+    // predicates are known) are those of the SASS instructions carrying each PTX line; the PTX-level ones
+    // otherwise. per_pc() itself stays PTX-level (the timing model works on the PTX).
+    std::map<std::pair<uint32_t, uint32_t>, LineStats> counted_per_pc() const;
     // The statistics of one line, or nullptr if nothing ran there.
     const LineStats* line(uint32_t function, uint32_t pc) const;
 
@@ -183,6 +193,10 @@ class KernelCounters {
     uint64_t executed_instructions_static() const;
     // The shared loads and stores of if-converted regions issued by warps that branched over them in the PTX.
     void add_predicated_issues(std::array<uint64_t, kStatCount>& s) const;
+    // Warp- and thread-level instruction totals per SASS instruction, where the plan maps every SASS block
+    // onto the PTX block it runs with (SassPlan::blocks).
+    void count_sass_instructions(std::array<uint64_t, kStatCount>& s) const;
+    std::map<std::pair<uint32_t, uint32_t>, LineStats> sass_lines() const;
 
     CountsConfig cfg_;
     std::array<uint64_t, kStatCount> stats_{};

@@ -33,6 +33,45 @@ struct SassPlan {
         uint32_t function = 0, head_pc = 0, first_pc = 0;
         uint32_t shared_loads = 0, shared_stores = 0;  // the region's SASS LDS / STS instructions
     };
+    // A basic block of the kernel's SASS (sim/sass/block_counts.hpp): a warp runs it once each time it runs
+    // the PTX instruction at (function, anchor_pc), with the same active lanes. Warp-level instruction totals
+    // are then sum(instructions * executions(anchor)), thread-level ones sum(instructions * lanes(anchor)).
+    // A block ptxas put on one edge of a guarded PTX branch (a loop's preheader, say) runs as often as warps
+    // leave the branch on that edge: anchor_pc is then the branch.
+    enum class Runs : uint8_t { with_block, on_taken, on_fallthrough };
+    struct Block {
+        uint32_t function = 0, anchor_pc = 0;
+        uint32_t instructions = 0;
+        Runs runs = Runs::with_block;
+    };
+    // A SASS instruction of blocks[block] that carries the PTX line of (function, pc): per-line reports. Its
+    // lanes with a true guard (smsp__thread_inst_executed_pred_on) are those of the PTX instruction at
+    // lanes_pc: `lanes` says which of its counts.
+    enum class Lanes : uint8_t {
+        issued,     // unpredicated: the anchor's active lanes
+        entered,    // an if-converted instruction: the lanes that ran the PTX instruction at lanes_pc
+        guard_on,   // the guard of the PTX instruction at lanes_pc: its guard-true lanes
+        guard_off,  // the inverted guard of a PTX branch at lanes_pc: its active lanes less the guard-true
+                    // ones
+        unknown,    // a predicate ptxas made: pred_on stays PTX-level
+    };
+    struct LineShare {
+        uint32_t block = 0, pc = 0;
+        Lanes lanes = Lanes::issued;
+        uint32_t lanes_pc = 0;
+    };
+    // A reconvergence point (BSYNC) that a warp issues once per group of lanes arriving at it: one more time
+    // for each warp that diverged at the PTX branch at (function, branch_pc) inside its BSSY region.
+    struct Rejoin {
+        uint32_t function = 0, branch_pc = 0;
+        uint32_t bsync_pc = 0;  // the PTX pc the BSYNC is counted on in per-line reports
+    };
+    std::vector<Block> blocks;
+    std::vector<LineShare> line_shares;
+    std::vector<Rejoin> rejoins;
+    bool instructions_mapped = false;         // false: instruction totals stay PTX-level
+    bool pred_on_mapped = false;              // false: smsp__thread_inst_executed_pred_on stays PTX-level
+    std::string instruction_counting;         // "per SASS instruction (...)" or "PTX-level counts (why)"
     std::vector<std::vector<Shared>> shared;  // [function][pc]; missing entries are plain
     std::vector<Region> regions;
     // For reports, one line per decision: "ptxas merged PTX lines 514-523 into one 16-byte LDS.128 ...".

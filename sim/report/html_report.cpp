@@ -596,9 +596,10 @@ std::string facts(const session::PreparedLaunch& p, const session::SimRun& run) 
         const uint64_t waves = wave_count(p.spec.block_count(), o.blocks_per_sm, run.preset.sm_count);
         if (waves) text += fmt::format("waves     {} ({} SMs)\n", waves, run.preset.sm_count);
     }
+    const auto counted = run.counters.derived_stats();
     text += fmt::format("executed  {} warp instructions, {} thread instructions\n",
-                        run.counters.stat(counts::Stat::warp_insts),
-                        run.counters.stat(counts::Stat::thread_insts));
+                        counted[static_cast<std::size_t>(counts::Stat::warp_insts)],
+                        counted[static_cast<std::size_t>(counts::Stat::thread_insts)]);
     if (run.report.error)
         text += fmt::format("error     {} ({})\n{}\n", run.report.error->message, run.report.error->name,
                             run.report.error->details);

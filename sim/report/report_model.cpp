@@ -388,7 +388,7 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
     // Key: (file, line with compiler-generated last, PTX line for PTX without .loc). Inlined code counts at
     // the call site in the function's own body, the last frame of its chain.
     std::map<std::tuple<uint32_t, uint32_t>, SourceRow> rows;
-    for (const auto& [key, s] : run.counters.per_pc()) {
+    for (const auto& [key, s] : run.counters.counted_per_pc()) {
         const auto& fn = p.module->functions.at(key.first);
         if (key.second >= fn.body.size()) continue;
         const auto& inst = fn.body[key.second];

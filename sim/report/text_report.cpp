@@ -240,8 +240,10 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     // Lanes counted as the table counts them (issued lanes, ncu's smsp__thread_inst_executed), so the
     // header's average and the per-line averages agree; the engine's own total counts only lanes whose guard
     // was true.
-    const uint64_t warp_insts = run.counters.stat(counts::Stat::warp_insts);
-    const uint64_t lanes = run.counters.stat(counts::Stat::thread_insts);
+    // Counted like the metrics: per SASS instruction where the plan maps the kernel's instructions.
+    const auto counted = run.counters.derived_stats();
+    const uint64_t warp_insts = counted[static_cast<std::size_t>(counts::Stat::warp_insts)];
+    const uint64_t lanes = counted[static_cast<std::size_t>(counts::Stat::thread_insts)];
     out << fmt::format(
         "executed  {} warp instructions, {} thread instructions ({:.2f} active lanes per warp "
         "instruction)\n",

@@ -1,6 +1,9 @@
 // sim/sass/kernel_sass.cpp — decodes a launch's cubin and plans its kernel's SASS-level shared counts.
 #include "sim/sass/kernel_sass.hpp"
 
+#include <utility>
+
+#include "sim/sass/block_counts.hpp"
 #include "sim/sass/decode.hpp"
 #include "sim/sass/mapping.hpp"
 
@@ -29,8 +32,15 @@ KernelSass kernel_sass(const ir::Module& module, uint32_t function, std::string_
         out.counting = "PTX-level counts (the kernel is not in ptxas's cubin)";
         return out;
     }
-    out.plan = std::make_shared<const counts::SassPlan>(plan_shared_accesses(module, function, *code));
+    auto plan = plan_shared_accesses(module, function, *code);
+    plan_instruction_counts(module, function, *code, plan);
     out.counting = "per SASS instruction (ptxas " + std::string(arch) + ")";
+    if (!plan.instructions_mapped)
+        out.counting += " for shared memory; instruction totals: " + plan.instruction_counting;
+    else if (!plan.pred_on_mapped)
+        out.counting +=
+            "; thread instructions with a true predicate: PTX-level counts (predicates ptxas made)";
+    out.plan = std::make_shared<const counts::SassPlan>(std::move(plan));
     return out;
 }
 

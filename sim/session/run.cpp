@@ -67,7 +67,7 @@ std::string join_lines(const std::vector<std::string>& lines) {
 // (the call site in the function's own body) as file:line, and its chain innermost first in "inlined".
 nlohmann::json per_line_json(const ir::Module& m, const counts::KernelCounters& counters) {
     nlohmann::json lines = nlohmann::json::array();
-    for (const auto& [key, s] : counters.per_pc()) {
+    for (const auto& [key, s] : counters.counted_per_pc()) {
         const auto& fn = m.functions.at(key.first);
         if (key.second >= fn.body.size()) continue;
         const auto& inst = fn.body[key.second];

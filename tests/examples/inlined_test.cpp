@@ -42,7 +42,15 @@ const report::SourceRow* row_at(const report::ReportModel& m, uint32_t line) {
 TEST_CASE("inlined: per-line counts put helper and atomicAdd work at the line that calls it",
           "[examples][inlined]") {
     const auto p = prepare_inlined("sum_pairs");
-    const auto run = simulate(p);
+    // The per-line figures below are read off the PTX: counted PTX-level (--ptx-counts). Per SASS
+    // instruction, line 20's uniform-address atomics are ptxas's warp-aggregated sequences (more
+    // instructions).
+    session::SimOptions ptx_level;
+    ptx_level.workers = 2;
+    ptx_level.ptx_level_counts = true;
+    auto simulated = session::run_simulated(p, ptx_level);
+    REQUIRE(simulated.ok());
+    const auto run = std::move(simulated.value());
     REQUIRE_FALSE(run.report.error.has_value());
     // total[0] = 3 * (0 + ... + 63) = 6048, total[1] = 6 * 2016 = 12096.
     const auto back = run_and_read(p);

@@ -1,0 +1,556 @@
+// sim/sass/block_counts.cpp — ties each SASS basic block of a kernel to the PTX basic block it runs with.
+#include "sim/sass/block_counts.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "kernels_ir/cfg.hpp"
+
+namespace warpsim::sass {
+
+namespace {
+
+// Immediate dominators of a graph given by successor lists, entry node 0 (Cooper, Harvey, Kennedy);
+// unreachable nodes keep idom == kNone.
+constexpr uint32_t kNone = 0xffffffffu;
+
+std::vector<uint32_t> dominators(const std::vector<std::vector<uint32_t>>& succs) {
+    const auto n = static_cast<uint32_t>(succs.size());
+    std::vector<uint32_t> order, rpo_index(n, kNone);
+    std::vector<uint8_t> state(n, 0);
+    std::vector<std::pair<uint32_t, std::size_t>> stack;  // iterative depth-first post-order
+    if (n == 0) return {};
+    stack.push_back({0, 0});
+    state[0] = 1;
+    while (!stack.empty()) {
+        auto& [v, next] = stack.back();
+        if (next < succs[v].size()) {
+            const uint32_t w = succs[v][next++];
+            if (w < n && state[w] == 0) {
+                state[w] = 1;
+                stack.push_back({w, 0});
+            }
+            continue;
+        }
+        order.push_back(v);
+        stack.pop_back();
+    }
+    std::reverse(order.begin(), order.end());
+    for (uint32_t i = 0; i < order.size(); ++i) rpo_index[order[i]] = i;
+    std::vector<std::vector<uint32_t>> preds(n);
+    for (uint32_t v = 0; v < n; ++v)
+        for (uint32_t w : succs[v])
+            if (w < n) preds[w].push_back(v);
+    std::vector<uint32_t> idom(n, kNone);
+    idom[0] = 0;
+    auto intersect = [&](uint32_t a, uint32_t b) {
+        while (a != b) {
+            while (rpo_index[a] > rpo_index[b]) a = idom[a];
+            while (rpo_index[b] > rpo_index[a]) b = idom[b];
+        }
+        return a;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            const uint32_t v = order[i];
+            uint32_t d = kNone;
+            for (uint32_t p : preds[v]) {
+                if (idom[p] == kNone) continue;
+                d = d == kNone ? p : intersect(p, d);
+            }
+            if (d != idom[v]) {
+                idom[v] = d;
+                changed = true;
+            }
+        }
+    }
+    return idom;
+}
+
+bool dominates(const std::vector<uint32_t>& idom, uint32_t a, uint32_t b) {
+    if (idom[b] == kNone) return false;
+    for (uint32_t v = b;; v = idom[v]) {
+        if (v == a) return true;
+        if (v == 0) return false;
+    }
+}
+
+// Loop depth of every node: the number of natural loops (back edges v -> h with h dominating v) holding it.
+std::vector<uint32_t> loop_depths(const std::vector<std::vector<uint32_t>>& succs,
+                                  const std::vector<uint32_t>& idom) {
+    const auto n = static_cast<uint32_t>(succs.size());
+    std::vector<std::vector<uint32_t>> preds(n);
+    for (uint32_t v = 0; v < n; ++v)
+        for (uint32_t w : succs[v])
+            if (w < n) preds[w].push_back(v);
+    std::map<uint32_t, std::set<uint32_t>> loops;  // header -> body
+    for (uint32_t v = 0; v < n; ++v) {
+        for (uint32_t h : succs[v]) {
+            if (h >= n || !dominates(idom, h, v)) continue;
+            auto& body = loops[h];
+            body.insert(h);
+            std::vector<uint32_t> work{v};
+            while (!work.empty()) {
+                const uint32_t x = work.back();
+                work.pop_back();
+                if (!body.insert(x).second) continue;
+                for (uint32_t p : preds[x]) work.push_back(p);
+            }
+        }
+    }
+    std::vector<uint32_t> depth(n, 0);
+    for (const auto& [h, body] : loops)
+        for (uint32_t v : body) ++depth[v];
+    return depth;
+}
+
+// The PTX side: basic blocks, dominators, post-dominators, loop depths, and the pc of every PTX line.
+struct PtxShape {
+    ir::Cfg cfg;
+    std::vector<uint32_t> idom, depth;
+    std::map<uint32_t, uint32_t> pc_of_line;
+
+    explicit PtxShape(const ir::Function& f) : cfg(ir::build_cfg(f)) {
+        std::vector<std::vector<uint32_t>> succs(cfg.blocks.size());
+        for (std::size_t b = 0; b < cfg.blocks.size(); ++b)
+            for (uint32_t s : cfg.blocks[b].succs)
+                if (s < cfg.blocks.size()) succs[b].push_back(s);
+        idom = dominators(succs);
+        depth = loop_depths(succs, idom);
+        for (uint32_t pc = 0; pc < f.body.size(); ++pc)
+            if (f.body[pc].loc.ptx_line != 0) pc_of_line.emplace(f.body[pc].loc.ptx_line, pc);
+    }
+    bool post_dominates(uint32_t a, uint32_t b) const {
+        for (uint32_t v = b; v < cfg.blocks.size(); v = cfg.blocks[v].ipdom) {
+            if (v == a) return true;
+            if (cfg.blocks[v].ipdom == v) return false;
+        }
+        return false;
+    }
+    std::optional<uint32_t> pc(uint32_t line) const {
+        auto it = pc_of_line.find(line);
+        return it == pc_of_line.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+    }
+};
+
+// The SASS side: basic blocks [begin, end) of instruction indices, successors, reachability.
+struct SassBlocks {
+    std::vector<uint32_t> begin, end;
+    std::vector<std::vector<uint32_t>> succs, preds;
+    std::vector<bool> reachable;
+    std::string error;  // why the SASS cannot be mapped ("" when it can)
+};
+
+Flow flow_of(const Instruction& in) {
+    return in.op ? in.op->flow : Flow::None;
+}
+
+SassBlocks sass_blocks(const Function& code) {
+    SassBlocks out;
+    const auto n = static_cast<uint32_t>(code.code.size());
+    std::map<int64_t, uint32_t> index_of;
+    for (uint32_t i = 0; i < n; ++i) index_of.emplace(code.code[i].offset, i);
+    std::vector<bool> leader(n + 1, false);
+    std::vector<int64_t> target(n, -1);
+    leader[0] = true;
+    for (uint32_t i = 0; i < n && out.error.empty(); ++i) {
+        const Instruction& in = code.code[i];
+        // An opcode the table does not know yet is an operand form of a known one or a new instruction; the
+        // sm_90 control-flow opcodes all lie in 0x940-0x95f (opcodes.def), so one outside that range does not
+        // change the warp's flow and counts as one instruction.
+        if (!in.op && ((in.lo & 0xfff) >= 0x940 && (in.lo & 0xfff) <= 0x95f)) {
+            out.error =
+                fmt::format("a control-flow opcode the decoder does not know at SASS {:#06x}", in.offset);
+            break;
+        }
+        switch (flow_of(in)) {
+            case Flow::Call:
+            case Flow::Return:
+            case Flow::Indirect:
+                out.error = fmt::format("the SASS calls, returns or branches indirectly ({} at {:#06x})",
+                                        in.op->mnemonic, in.offset);
+                break;
+            case Flow::Branch: {
+                auto it = index_of.find(in.target);
+                if (it == index_of.end()) {
+                    out.error = fmt::format("a branch at SASS {:#06x} without a known target", in.offset);
+                    break;
+                }
+                target[i] = it->second;
+                leader[it->second] = true;
+                leader[i + 1] = true;
+                break;
+            }
+            case Flow::Exit:
+                leader[i + 1] = true;
+                break;
+            default:
+                break;
+        }
+    }
+    if (!out.error.empty()) return out;
+    std::vector<uint32_t> block_of(n, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (leader[i]) {
+            if (i > 0) out.end.push_back(i);
+            out.begin.push_back(i);
+        }
+        block_of[i] = static_cast<uint32_t>(out.begin.size() - 1);
+    }
+    if (n > 0) out.end.push_back(n);
+    const auto blocks = static_cast<uint32_t>(out.begin.size());
+    out.succs.resize(blocks);
+    out.preds.resize(blocks);
+    for (uint32_t b = 0; b < blocks; ++b) {
+        const uint32_t last = out.end[b] - 1;
+        const Instruction& in = code.code[last];
+        const bool ends_warp = flow_of(in) == Flow::Exit || flow_of(in) == Flow::Branch;
+        if (flow_of(in) == Flow::Branch)
+            out.succs[b].push_back(block_of[static_cast<uint32_t>(target[last])]);
+        if ((!ends_warp || !in.always()) && out.end[b] < n) out.succs[b].push_back(b + 1);
+        for (uint32_t s : out.succs[b]) out.preds[s].push_back(b);
+    }
+    out.reachable.assign(blocks, false);
+    std::vector<uint32_t> work{0};
+    while (!work.empty()) {
+        const uint32_t b = work.back();
+        work.pop_back();
+        if (b >= blocks || out.reachable[b]) continue;
+        out.reachable[b] = true;
+        for (uint32_t s : out.succs[b]) work.push_back(s);
+    }
+    return out;
+}
+
+bool ends_thread(const ir::Instruction& in) {
+    return in.op == ir::Opcode::ret || in.op == ir::Opcode::exit;
+}
+
+bool is_memory(const ir::Instruction& in) {
+    const bool op = in.op == ir::Opcode::ld || in.op == ir::Opcode::st || in.op == ir::Opcode::atom ||
+                    in.op == ir::Opcode::red;
+    return op && in.d.space != ir::Space::param && in.d.space != ir::Space::const_;
+}
+
+// The PTX pc of a SASS instruction's line. BSYNC, the reconvergence point a branch's paths meet at, takes the
+// line of the instruction before it in the line table (the last of one path): it has none of its own.
+std::optional<uint32_t> line_pc(const PtxShape& ptx, const Instruction& in) {
+    if (in.op && in.op->mnemonic == "BSYNC") return std::nullopt;
+    return ptx.pc(in.ptx_line);
+}
+
+// The PTX block a SASS block runs with (see block_counts.hpp), or an error.
+std::optional<uint32_t> choose_anchor(const ir::Function& f, const PtxShape& ptx, const Function& code,
+                                      uint32_t begin, uint32_t end, std::string& why) {
+    // A ret's line may also sit on code ptxas duplicated into the blocks before it (their EXIT): it decides
+    // only for a block that has nothing else.
+    std::set<uint32_t> unguarded, any, exits;
+    std::map<uint32_t, uint32_t> share;  // PTX block -> SASS instructions of this block from it
+    for (uint32_t i = begin; i < end; ++i) {
+        const auto pc = line_pc(ptx, code.code[i]);
+        if (!pc) continue;
+        const uint32_t b = ptx.cfg.block_of_pc[*pc];
+        ++share[b];
+        if (ends_thread(f.body[*pc])) {
+            exits.insert(b);
+            continue;
+        }
+        any.insert(b);
+        if (code.code[i].always()) unguarded.insert(b);
+    }
+    std::set<uint32_t>& cands = !unguarded.empty() ? unguarded : !any.empty() ? any : exits;
+    if (cands.empty()) return std::nullopt;
+    uint32_t shallowest = kNone;
+    for (uint32_t b : cands) shallowest = std::min(shallowest, ptx.depth[b]);
+    std::vector<uint32_t> level;
+    for (uint32_t b : cands)
+        if (ptx.depth[b] == shallowest) level.push_back(b);
+    // One candidate dominating all others and one post-dominating all others (the same block, or a branch and
+    // the block where its paths meet) run equally often; what lies between them was hoisted or if-converted
+    // into this SASS block: the dominating one is taken.
+    for (uint32_t head : level) {
+        bool dominates_all = true, bracketed = false;
+        for (uint32_t d : level) dominates_all = dominates_all && (d == head || dominates(ptx.idom, head, d));
+        for (uint32_t tail : level) {
+            bool post_all = true;
+            for (uint32_t d : level) post_all = post_all && (d == tail || ptx.post_dominates(tail, d));
+            bracketed = bracketed || post_all;
+        }
+        if (dominates_all && bracketed) return head;
+    }
+    // Candidates that every other one dominates or post-dominates run as often as each other where more than
+    // one qualifies (the same loop depth): the one most of the block's instructions come from is taken.
+    std::optional<uint32_t> best;
+    for (uint32_t c : level) {
+        bool ordered = true;
+        for (uint32_t d : level)
+            ordered = ordered && (d == c || dominates(ptx.idom, d, c) || ptx.post_dominates(d, c));
+        if (ordered && (!best || share[c] > share[*best])) best = c;
+    }
+    if (!best)
+        why = fmt::format(
+            "the SASS block at {:#06x} mixes PTX blocks that neither dominate nor post-dominate "
+            "each other",
+            code.code[begin].offset);
+    return best;
+}
+
+void refuse(counts::SassPlan& plan, const std::string& why) {
+    plan.blocks.clear();
+    plan.line_shares.clear();
+    plan.rejoins.clear();
+    plan.instructions_mapped = false;
+    plan.instruction_counting = "PTX-level counts (" + why + ")";
+}
+
+// A PTX memory instruction that ptxas emitted more than once: an unrolled or duplicated region.
+std::optional<uint32_t> duplicated_memory_line(const ir::Function& f, const PtxShape& ptx,
+                                               const Function& code, const SassBlocks& sb) {
+    std::map<uint32_t, uint32_t> copies;
+    for (std::size_t b = 0; b < sb.begin.size(); ++b) {
+        if (!sb.reachable[b]) continue;
+        for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+            const Instruction& in = code.code[i];
+            if (!in.memory()) continue;
+            const auto pc = ptx.pc(in.ptx_line);
+            if (pc && is_memory(f.body[*pc]) && ++copies[in.ptx_line] > 1) return in.ptx_line;
+        }
+    }
+    return std::nullopt;
+}
+
+// The PTX block a PTX bra jumps to (kNone: none).
+uint32_t branch_target_block(const ir::Function& f, const PtxShape& ptx, uint32_t pc) {
+    for (const auto& a : f.body[pc].args)
+        if (a.kind == ir::Operand::Kind::symbol && a.imm >= 0 && uint64_t(a.imm) < f.body.size())
+            return ptx.cfg.block_of_pc[uint32_t(a.imm)];
+    return kNone;
+}
+
+// Whose lanes a predicated SASS instruction runs on (counts::SassPlan::Lanes). `anchor_of(index)`: the PTX
+// block the SASS instruction at that index runs with (kNone: unknown).
+template <class AnchorOf>
+counts::SassPlan::LineShare lanes_of(const ir::Function& f, const PtxShape& ptx, const Function& code,
+                                     uint32_t i, uint32_t anchor_block, AnchorOf anchor_of) {
+    using L = counts::SassPlan::Lanes;
+    const Instruction& in = code.code[i];
+    counts::SassPlan::LineShare share;
+    const auto pc = line_pc(ptx, in);
+    share.pc = pc.value_or(ptx.cfg.blocks[anchor_block].begin);
+    share.lanes_pc = share.pc;
+    if (in.always()) return share;
+    share.lanes = L::unknown;
+    if (!pc) return share;
+    const ir::Instruction& p = f.body[*pc];
+    const bool guarded = p.pred.reg != ir::kNoReg;
+    if (p.op == ir::Opcode::bra && guarded && flow_of(in) == Flow::Branch) {
+        const uint32_t taken = branch_target_block(f, ptx, *pc);
+        const uint32_t fall = *pc + 1 < f.body.size() ? ptx.cfg.block_of_pc[*pc + 1] : kNone;
+        const uint32_t sass_target = anchor_of(in.target);
+        if (sass_target != kNone && sass_target == taken) share.lanes = L::guard_on;
+        if (sass_target != kNone && sass_target == fall) share.lanes = L::guard_off;
+        return share;
+    }
+    if (p.op == ir::Opcode::bra && guarded && flow_of(in) == Flow::Exit) {
+        // `@p bra` to a ret, or over one, compiled into a predicated EXIT.
+        auto starts_with_exit = [&](uint32_t block) {
+            return block != kNone && ends_thread(f.body[ptx.cfg.blocks[block].begin]);
+        };
+        const uint32_t fall = *pc + 1 < f.body.size() ? ptx.cfg.block_of_pc[*pc + 1] : kNone;
+        if (starts_with_exit(branch_target_block(f, ptx, *pc))) share.lanes = L::guard_on;
+        if (starts_with_exit(fall)) share.lanes = L::guard_off;
+        return share;
+    }
+    if (p.op == ir::Opcode::bra) return share;
+    if (guarded) {
+        share.lanes = L::guard_on;
+    } else if (ptx.cfg.block_of_pc[*pc] != anchor_block) {
+        share.lanes = L::entered;
+    }
+    return share;
+}
+
+// SASS blocks that ptxas put on one edge of a guarded PTX branch: every instruction with a line carries the
+// branch's line, and the block leads to the PTX block on one side of it only (a loop preheader: the loop's
+// first trip starts behind it). They run as often as warps leave the branch on that side.
+std::vector<counts::SassPlan::Block> edge_blocks(const ir::Function& f, const PtxShape& ptx,
+                                                 const Function& code, const SassBlocks& sb) {
+    using Runs = counts::SassPlan::Runs;
+    std::vector<counts::SassPlan::Block> out(sb.begin.size());
+    for (uint32_t b = 0; b < sb.begin.size(); ++b) {
+        if (!sb.reachable[b] || sb.succs[b].size() != 1 || sb.succs[b][0] == b) continue;
+        std::optional<uint32_t> branch;
+        bool one = true;
+        for (uint32_t i = sb.begin[b]; i < sb.end[b] && one; ++i) {
+            const auto pc = line_pc(ptx, code.code[i]);
+            if (!pc) continue;
+            one = !branch || *branch == *pc;
+            branch = pc;
+        }
+        if (!branch || !one) continue;
+        const ir::Instruction& br = f.body[*branch];
+        if (br.op != ir::Opcode::bra || br.pred.reg == ir::kNoReg || *branch + 1 >= f.body.size()) continue;
+        // Which side the next SASS block starts: the PTX blocks its instructions come from.
+        const uint32_t next = sb.succs[b][0];
+        std::set<uint32_t> ahead;
+        for (uint32_t i = sb.begin[next]; i < sb.end[next]; ++i)
+            if (const auto pc = line_pc(ptx, code.code[i])) ahead.insert(ptx.cfg.block_of_pc[*pc]);
+        const bool fall = ahead.count(ptx.cfg.block_of_pc[*branch + 1]) > 0;
+        const bool taken = ahead.count(branch_target_block(f, ptx, *branch)) > 0;
+        if (fall != taken) out[b] = {0, *branch, 0, fall ? Runs::on_fallthrough : Runs::on_taken};
+    }
+    return out;
+}
+
+// The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
+// a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
+bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
+                  counts::SassPlan& plan, std::string& why) {
+    std::map<int64_t, uint32_t> index_of;
+    for (uint32_t i = 0; i < code.code.size(); ++i) index_of.emplace(code.code[i].offset, i);
+    struct Region {
+        uint32_t begin = 0, bsync = 0;
+    };
+    std::vector<Region> regions;
+    for (uint32_t i = 0; i < code.code.size(); ++i) {
+        const Instruction& in = code.code[i];
+        if (!in.op || in.op->mnemonic != "BSSY") continue;
+        auto it = index_of.find(in.target - 16);
+        if (it == index_of.end() || it->second <= i || code.code[it->second].mnemonic() != "BSYNC") {
+            why = fmt::format("the BSSY at SASS {:#06x} has no BSYNC before its target", in.offset);
+            return false;
+        }
+        regions.push_back({i, it->second});
+    }
+    for (uint32_t k = 0; k < code.code.size(); ++k) {
+        const Instruction& in = code.code[k];
+        if (!in.op || in.op->flow != Flow::Branch || in.always()) continue;
+        const Region* inner = nullptr;
+        for (const auto& r : regions)
+            if (r.begin < k && k < r.bsync && (!inner || r.begin > inner->begin)) inner = &r;
+        if (!inner) continue;
+        const auto pc = line_pc(ptx, in);
+        if (!pc || f.body[*pc].op != ir::Opcode::bra || f.body[*pc].pred.reg == ir::kNoReg) {
+            why = fmt::format("the branch at SASS {:#06x} inside a BSSY region is no PTX branch", in.offset);
+            return false;
+        }
+        const auto bsync_line = ptx.pc(code.code[inner->bsync].ptx_line);
+        plan.rejoins.push_back({function, *pc, bsync_line.value_or(*pc)});
+    }
+    return true;
+}
+
+}  // namespace
+
+void plan_instruction_counts(const ir::Module& module, uint32_t function, const Function& code,
+                             counts::SassPlan& plan) {
+    if (function >= module.functions.size() || code.code.empty())
+        return refuse(plan, "no SASS for the kernel");
+    const ir::Function& f = module.functions[function];
+    for (const auto& in : f.body)
+        if (in.op == ir::Opcode::call) return refuse(plan, "the kernel calls functions");
+    const SassBlocks sb = sass_blocks(code);
+    if (!sb.error.empty()) return refuse(plan, sb.error);
+    const PtxShape ptx(f);
+    if (auto line = duplicated_memory_line(f, ptx, code, sb))
+        return refuse(plan,
+                      fmt::format("ptxas emitted the memory access of PTX line {} more than once, as in "
+                                  "an unrolled loop",
+                                  *line));
+    const auto n = static_cast<uint32_t>(sb.begin.size());
+    const auto sass_idom = dominators(sb.succs);
+    const auto sass_depth = loop_depths(sb.succs, sass_idom);
+    std::vector<uint32_t> anchor(n, kNone);
+    std::string why;
+    for (uint32_t b = 0; b < n; ++b) {
+        if (!sb.reachable[b]) continue;
+        auto a = choose_anchor(f, ptx, code, sb.begin[b], sb.end[b], why);
+        if (!why.empty()) return refuse(plan, why);
+        if (a) anchor[b] = *a;
+    }
+    // Blocks without a PTX line of their own run with their only predecessor (or successor) when that one
+    // has no other way out (in).
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = 0; b < n; ++b) {
+            if (!sb.reachable[b] || anchor[b] != kNone) continue;
+            if (sb.preds[b].size() == 1 && sb.succs[sb.preds[b][0]].size() == 1 &&
+                anchor[sb.preds[b][0]] != kNone) {
+                anchor[b] = anchor[sb.preds[b][0]];
+                changed = true;
+            } else if (sb.succs[b].size() == 1 && sb.preds[sb.succs[b][0]].size() == 1 &&
+                       anchor[sb.succs[b][0]] != kNone) {
+                anchor[b] = anchor[sb.succs[b][0]];
+                changed = true;
+            }
+        }
+    }
+    const auto edges = edge_blocks(f, ptx, code, sb);
+    std::map<uint32_t, std::vector<uint32_t>> sass_of_ptx;
+    std::map<std::pair<uint32_t, counts::SassPlan::Runs>, uint32_t> sass_of_edge;
+    for (uint32_t b = 0; b < n; ++b) {
+        if (!sb.reachable[b]) continue;
+        if (edges[b].runs != counts::SassPlan::Runs::with_block) {
+            if (!sass_of_edge.emplace(std::pair{edges[b].anchor_pc, edges[b].runs}, b).second)
+                return refuse(plan, fmt::format("two SASS blocks on one edge of the PTX branch at line {}",
+                                                f.body[edges[b].anchor_pc].loc.ptx_line));
+            continue;
+        }
+        if (anchor[b] == kNone)
+            return refuse(plan, fmt::format("the SASS block at {:#06x} carries no PTX line to count it by",
+                                            code.code[sb.begin[b]].offset));
+        if (sass_depth[b] != ptx.depth[anchor[b]])
+            return refuse(plan,
+                          fmt::format("the SASS block at {:#06x} lies in {} loops, its PTX block in {} "
+                                      "(ptxas restructured a loop)",
+                                      code.code[sb.begin[b]].offset, sass_depth[b], ptx.depth[anchor[b]]));
+        sass_of_ptx[anchor[b]].push_back(b);
+    }
+    // A PTX block split over several SASS blocks: they must run one after the other, each once.
+    for (const auto& [pb, list] : sass_of_ptx) {
+        for (std::size_t k = 1; k < list.size(); ++k) {
+            const uint32_t x = list[k - 1], y = list[k];
+            if (sb.succs[x].size() != 1 || sb.succs[x][0] != y || sb.preds[y].size() != 1)
+                return refuse(plan,
+                              fmt::format("the PTX block at line {} runs in SASS blocks {:#06x} and {:#06x} "
+                                          "that need not run together (duplicated or unrolled code)",
+                                          f.body[ptx.cfg.blocks[pb].begin].loc.ptx_line,
+                                          code.code[sb.begin[x]].offset, code.code[sb.begin[y]].offset));
+        }
+    }
+    plan.blocks.clear();
+    plan.line_shares.clear();
+    std::map<int64_t, uint32_t> anchor_at;  // SASS block start offset -> its PTX block
+    for (uint32_t b = 0; b < n; ++b)
+        if (sb.reachable[b]) anchor_at.emplace(code.code[sb.begin[b]].offset, anchor[b]);
+    auto anchor_of = [&](int64_t offset) {
+        auto it = anchor_at.find(offset);
+        return it == anchor_at.end() ? kNone : it->second;
+    };
+    plan.pred_on_mapped = true;
+    for (uint32_t b = 0; b < n; ++b) {
+        if (!sb.reachable[b]) continue;
+        const bool edge = edges[b].runs != counts::SassPlan::Runs::with_block;
+        const uint32_t anchor_pc = edge ? edges[b].anchor_pc : ptx.cfg.blocks[anchor[b]].begin;
+        const auto index = static_cast<uint32_t>(plan.blocks.size());
+        plan.blocks.push_back({function, anchor_pc, sb.end[b] - sb.begin[b], edges[b].runs});
+        for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+            auto share = lanes_of(f, ptx, code, i, anchor[b], anchor_of);
+            share.block = index;
+            if (share.lanes == counts::SassPlan::Lanes::unknown) plan.pred_on_mapped = false;
+            plan.line_shares.push_back(share);
+        }
+    }
+    plan.rejoins.clear();
+    if (!plan_rejoins(f, function, ptx, code, plan, why)) return refuse(plan, why);
+    plan.instructions_mapped = true;
+    plan.instruction_counting = "per SASS instruction (ptxas sm_90)";
+}
+
+}  // namespace warpsim::sass

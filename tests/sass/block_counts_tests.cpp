@@ -1,0 +1,136 @@
+// tests/sass/block_counts_tests.cpp — SASS-level instruction totals (sim/sass/block_counts): the SASS blocks
+// of hand-written cases and what a warp issues in them, counted by hand from the nvdisasm listings of the
+// same cubins (tests/sass/corpus/sass_cases.sass, lds_merge.sass); the H200 measured the same figures
+// (tests/hardware/sass_cases/results.json), which the mapping tests compare as well.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "sim/device/ptxas.hpp"
+#include "sim/sass/block_counts.hpp"
+#include "sim/sass/compile.hpp"
+#include "sim/session/run.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+const std::string kRoot = WARPSIM_SOURCE_DIR;
+
+struct Planned {
+    session::PreparedLaunch prep;
+    counts::SassPlan plan;
+};
+
+Planned plan_of(const std::string& kernel) {
+    auto prep = session::prepare(kRoot + "/tests/sass/specs/" + kernel + ".json");
+    REQUIRE(bool(prep));
+    std::string log;
+    auto cubin = sass::compile_cubin(prep.value().ptx, "sm_90", &log);
+    INFO(log);
+    REQUIRE(cubin.has_value());
+    auto program = sass::decode_cubin(*cubin);
+    REQUIRE(program.has_value());
+    const sass::Function* code = program->find(prep.value().kernel->name);
+    REQUIRE(code != nullptr);
+    Planned out{prep.value(), {}};
+    sass::plan_instruction_counts(*out.prep.module, out.prep.kernel_index, *code, out.plan);
+    return out;
+}
+
+struct Totals {
+    double warp = 0, threads = 0, pred_on = 0;
+    std::string counting;
+};
+
+Totals run_of_spec(const std::string& spec) {
+    auto prep = session::prepare(spec);
+    REQUIRE(bool(prep));
+    auto run = session::run_simulated(prep.value(), session::SimOptions{});
+    REQUIRE(bool(run));
+    REQUIRE_FALSE(run.value().report.error);
+    const auto& m = run.value().report.metrics;
+    return {m.at("smsp__inst_executed.sum"), m.at("smsp__thread_inst_executed.sum"),
+            m.at("smsp__thread_inst_executed_pred_on.sum"), run.value().counting};
+}
+
+Totals run_of(const std::string& kernel) {
+    return run_of_spec(kRoot + "/tests/sass/specs/" + kernel + ".json");
+}
+
+}  // namespace
+
+TEST_CASE("SASS blocks: straight-line code is one block that every warp issues once", "[sass][blocks]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // transpose_padded (sass_cases.sass): 49 instructions from 0x0000 to the EXIT at 0x0300, then the
+    // unreachable `BRA .L_x_8` to itself and NOP padding. 8 x 8 blocks of 256 threads: 512 full warps.
+    auto p = plan_of("transpose_padded");
+    REQUIRE(p.plan.instructions_mapped);
+    REQUIRE(p.plan.blocks.size() == 1);
+    CHECK(p.plan.blocks[0].instructions == 49);
+    CHECK(p.plan.blocks[0].anchor_pc == 0);
+    CHECK(p.plan.pred_on_mapped);
+    const Totals t = run_of("transpose_padded");
+    CHECK(t.warp == 49.0 * 512);
+    CHECK(t.threads == 49.0 * 512 * 32);
+    CHECK(t.pred_on == 49.0 * 512 * 32);
+    CHECK(t.counting == "per SASS instruction (ptxas sm_90)");
+}
+
+TEST_CASE("SASS blocks: an if-converted branch is issued by every warp, its lanes are those that enter",
+          "[sass][blocks]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // predicated_step (lds_merge.sass): `@%p1 bra SKIP` over two loads, an add and a store became
+    // @!P0 LDS, @!P0 LDS, @!P0 FADD, @!P0 STS inside one block of 21 instructions (0x0000-0x0140). 4 blocks
+    // of 256 threads: 32 warps issue all 21; the 4 predicated ones run on the 16 lanes with tid < 16 of each
+    // block's first warp, the other 17 on all 32 lanes.
+    auto p = plan_of("predicated_step");
+    REQUIRE(p.plan.instructions_mapped);
+    REQUIRE(p.plan.blocks.size() == 1);
+    CHECK(p.plan.blocks[0].instructions == 21);
+    CHECK(p.plan.pred_on_mapped);
+    const Totals t = run_of("predicated_step");
+    CHECK(t.warp == 21.0 * 32);
+    CHECK(t.threads == 21.0 * 32 * 32);
+    CHECK(t.pred_on == 17.0 * 32 * 32 + 4.0 * 16 * 4);
+}
+
+TEST_CASE("SASS blocks: a warp that diverges inside a BSSY region issues its BSYNC once per path",
+          "[sass][blocks]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // stencil1d_shared (tests/hardware/corpus/stencil.cu), 16 blocks of 256 threads: 128 warps. Its SASS
+    // (sm_90, ptxas 13.0): 0x0000-0x0130, 20 instructions ending in BSSY ... `@P1 BRA 0x1f0` (threadIdx.x > 2
+    // skips the halo); 0x0140-0x01e0, 11 instructions of the halo, run by the first warp of each block only,
+    // whose lanes diverge there; 0x01f0-0x0210, BSYNC, BAR, `@P0 EXIT`: 3 instructions, and the BSYNC once
+    // more in each diverged warp (its two lane groups arrive apart); 0x0220-0x0340, 19 instructions (gid < n
+    // for all). By hand: 128 * 20 + 16 * 11 + 128 * 3 + 16 + 128 * 19 = 5568, what the H200 measured
+    // (h200_results.json); thread instructions are not changed by the second BSYNC (its groups split the
+    // lanes).
+    const Totals t = run_of_spec(kRoot + "/tests/hardware/corpus/specs/stencil1d_shared_16blocks.json");
+    CHECK(t.counting == "per SASS instruction (ptxas sm_90)");
+    CHECK(t.warp == 128.0 * 20 + 16 * 11 + 128 * 3 + 16 + 128 * 19);
+}
+
+TEST_CASE("SASS blocks: a loop ptxas unrolled keeps PTX-level totals and says why", "[sass][blocks]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // counted_loop (lds_merge.sass): the PTX loop's body runs in a peeled first trip (0x00a0), a 4x unrolled
+    // loop (0x0180-0x01e0) and a 2+1 remainder (0x01f0): how often each runs depends on the trip count.
+    auto p = plan_of("counted_loop");
+    CHECK_FALSE(p.plan.instructions_mapped);
+    CHECK(p.plan.blocks.empty());
+    CHECK(p.plan.instruction_counting.rfind("PTX-level counts (", 0) == 0);
+    const Totals t = run_of("counted_loop");
+    CHECK(t.counting.find("instruction totals: PTX-level counts (") != std::string::npos);
+}
