@@ -219,14 +219,9 @@ void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
     // and the first one is an access of the merged width from its lanes' addresses (sass_plan.hpp).
     const SassPlan::Shared* role = cfg_.sass ? cfg_.sass->role(a.function, a.pc) : nullptr;
     if (role && role->role == SassPlan::Role::follower) return;
-    WarpAccess merged;
-    const WarpAccess* counted = &a;
-    if (role && role->role == SassPlan::Role::leader) {
-        merged = a;
-        merged.bytes_per_lane = role->bytes;
-        counted = &merged;
-    }
-    const SharedCost cost = shared_wavefronts(*counted, cfg_.shared_rules);
+    const uint32_t bytes =
+        role && role->role == SassPlan::Role::leader ? uint32_t{role->bytes} : uint32_t{a.bytes_per_lane};
+    const SharedCost cost = shared_wavefronts(a, cfg_.shared_rules, bytes);
     if (!role || role->role != SassPlan::Role::generic) add(shared_stat(Stat::inst_shared_ld, a.kind), 1);
     add(shared_stat(Stat::shared_ld_wavefronts, a.kind), cost.wavefronts);
     add(shared_stat(Stat::shared_ld_conflicts, a.kind), cost.conflicts());
