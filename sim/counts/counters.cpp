@@ -71,19 +71,6 @@ SectoredCache& KernelCounters::l1() {
     return l1_;
 }
 
-void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask,
-                                    uint32_t exec_mask) {
-    const auto issued = static_cast<uint64_t>(std::popcount(issued_mask));
-    const auto executed = static_cast<uint64_t>(std::popcount(exec_mask));
-    add(Stat::warp_insts, 1);
-    add(Stat::thread_insts, issued);
-    add(Stat::thread_insts_pred_on, executed);
-    auto& line = line_slot(function, pc);
-    ++line.warp_insts;
-    line.thread_insts += issued;
-    line.thread_insts_pred_on += executed;
-}
-
 void KernelCounters::on_access(const WarpAccess& access) {
     if (access.active_mask == 0) return;
     if (access.space == AccessSpace::local && cfg_.local_in_registers) return;
