@@ -178,7 +178,8 @@ SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& ru
         PassCost pc{1, 0};
         bool narrow = false, single = false;
         if (rule.same_word_shared) {
-            distinct = uniform_pass_words(pass);
+            // (a broadcast of 1-4 bytes costs the two sweeps no more than the check would)
+            distinct = width > kBankWordBytes ? uniform_pass_words(pass) : 0;
             narrow = single = distinct != 0;
             if (!narrow && width <= kBankWordBytes)
                 single = narrow_pass_is_single_wavefront<1>(pass, distinct, narrow);
