@@ -71,21 +71,6 @@ SectoredCache& KernelCounters::l1() {
     return l1_;
 }
 
-void KernelCounters::on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask,
-                                    uint32_t exec_mask) {
-    const auto issued = static_cast<uint64_t>(std::popcount(issued_mask));
-    const auto executed = static_cast<uint64_t>(std::popcount(exec_mask));
-    add(Stat::warp_insts, 1);
-    add(Stat::thread_insts, issued);
-    add(Stat::thread_insts_pred_on, executed);
-    auto& line = line_slot(function, pc);
-    ++line.warp_insts;
-    line.thread_insts += issued;
-    line.thread_insts_pred_on += executed;
-    line.warps_guard_on += exec_mask != 0 ? 1 : 0;
-    line.warps_guard_off += exec_mask != issued_mask ? 1 : 0;
-}
-
 void KernelCounters::on_access(const WarpAccess& access) {
     if (access.active_mask == 0) return;
     if (access.space == AccessSpace::local && cfg_.local_in_registers) return;
@@ -221,14 +206,9 @@ void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
     // and the first one is an access of the merged width from its lanes' addresses (sass_plan.hpp).
     const SassPlan::Shared* role = cfg_.sass ? cfg_.sass->role(a.function, a.pc) : nullptr;
     if (role && role->role == SassPlan::Role::follower) return;
-    WarpAccess merged;
-    const WarpAccess* counted = &a;
-    if (role && role->role == SassPlan::Role::leader) {
-        merged = a;
-        merged.bytes_per_lane = role->bytes;
-        counted = &merged;
-    }
-    const SharedCost cost = shared_wavefronts(*counted, cfg_.shared_rules);
+    const uint32_t bytes =
+        role && role->role == SassPlan::Role::leader ? uint32_t{role->bytes} : uint32_t{a.bytes_per_lane};
+    const SharedCost cost = shared_wavefronts(a, cfg_.shared_rules, bytes);
     if (!role || role->role != SassPlan::Role::generic) add(shared_stat(Stat::inst_shared_ld, a.kind), 1);
     add(shared_stat(Stat::shared_ld_wavefronts, a.kind), cost.wavefronts);
     add(shared_stat(Stat::shared_ld_conflicts, a.kind), cost.conflicts());

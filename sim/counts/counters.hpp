@@ -36,6 +36,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -107,7 +108,21 @@ class KernelCounters {
     // pass the lanes whose guard predicate was true; lanes masked off by the guard still count as issued
     // for warp-instruction counts, so `issued_mask` is the warp's active mask and `exec_mask` the subset
     // that executed). smsp__thread_inst_executed counts issued lanes, _pred_on the executed ones.
-    void on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask);
+    // Inline: the engine calls it for every warp-level instruction.
+    void on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask) {
+        const auto issued = static_cast<uint64_t>(std::popcount(issued_mask));
+        const auto executed = static_cast<uint64_t>(std::popcount(exec_mask));
+        add(Stat::warp_insts, 1);
+        add(Stat::thread_insts, issued);
+        add(Stat::thread_insts_pred_on, executed);
+        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
+                                                                                   : line_slot(function, pc);
+        ++line.warp_insts;
+        line.thread_insts += issued;
+        line.thread_insts_pred_on += executed;
+        line.warps_guard_on += exec_mask != 0 ? 1 : 0;
+        line.warps_guard_off += exec_mask != issued_mask ? 1 : 0;
+    }
     // A warp-level memory instruction with at least one active lane (const and param accesses are ignored).
     void on_access(const WarpAccess& access);
     // The engine calls this when a block starts and finishes, with the block's linear index and the SM it

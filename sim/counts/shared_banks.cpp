@@ -47,10 +47,12 @@ bool pass_is_single_wavefront(const Pass& p, bool shared, uint32_t& distinct_wor
     return simple;
 }
 
-// The same test for a pass with word sharing whose lanes each touch one word (1, 2 or 4 bytes, aligned:
-// every ld/st the engine lets through), in two branch-free sweeps: remember one word per bank, then check
-// that every lane's word is its bank's word. `narrow` is false (and the result meaningless) when some lane
-// crosses a word boundary.
+// The same test for a pass with word sharing whose lanes each touch `Words` whole words (1, 2 or 4 bytes
+// within a word for Words = 1; 8 or 16 bytes at a word boundary for 2 and 4: every ld/st the engine lets
+// through is aligned to its width), in two branch-free sweeps: remember one word per bank, then check that
+// every lane's word is its bank's word. `narrow` is false (and the result meaningless) when some lane
+// crosses a word boundary (Words = 1) or starts inside a word (Words > 1).
+template <uint32_t Words>
 bool narrow_pass_is_single_wavefront(const Pass& p, uint32_t& distinct_words, bool& narrow) {
     const auto each_lane = [&p](auto&& f) {
         if (p.pass_mask == 0xffffffffu) {
@@ -64,20 +66,43 @@ bool narrow_pass_is_single_wavefront(const Pass& p, uint32_t& distinct_words, bo
     uint32_t seen = 0;
     bool crosses = false;
     each_lane([&](uint64_t addr) {
-        crosses |= (addr & (kBankWordBytes - 1)) + p.width > kBankWordBytes;
-        const auto w = static_cast<uint32_t>(addr / kBankWordBytes);
-        word_of_bank[w % kNumBanks] = w;
-        seen |= 1u << (w % kNumBanks);
+        if constexpr (Words == 1)
+            crosses |= (addr & (kBankWordBytes - 1)) + p.width > kBankWordBytes;
+        else
+            crosses |= (addr & (kBankWordBytes - 1)) != 0;
+        const auto w0 = static_cast<uint32_t>(addr / kBankWordBytes);
+        for (uint32_t j = 0; j < Words; ++j) {
+            const uint32_t w = w0 + j;
+            word_of_bank[w % kNumBanks] = w;
+            seen |= 1u << (w % kNumBanks);
+        }
     });
     narrow = !crosses;
     if (crosses) return false;
     bool simple = true;
     each_lane([&](uint64_t addr) {
-        const auto w = static_cast<uint32_t>(addr / kBankWordBytes);
-        simple &= word_of_bank[w % kNumBanks] == w;
+        const auto w0 = static_cast<uint32_t>(addr / kBankWordBytes);
+        for (uint32_t j = 0; j < Words; ++j) simple &= word_of_bank[(w0 + j) % kNumBanks] == w0 + j;
     });
     distinct_words = static_cast<uint32_t>(std::popcount(seen));
     return simple;
+}
+
+// A pass whose active lanes all read one address (a broadcast), with word sharing: the lanes' words are
+// consecutive, so while there are at most 32 of them each is in a bank of its own and the pass is one
+// wavefront. Returns the number of words, or 0 when the lanes differ or span more than 32 words.
+uint32_t uniform_pass_words(const Pass& p) {
+    const uint64_t first = p.access.addr[p.base + static_cast<uint32_t>(std::countr_zero(p.pass_mask))];
+    bool same = true;
+    if (p.pass_mask == 0xffffffffu) {
+        for (uint32_t l = 0; l < 32; ++l) same &= p.access.addr[l] == first;
+    } else {
+        for (uint32_t m = p.pass_mask; m != 0; m &= m - 1)
+            same &= p.access.addr[p.base + static_cast<uint32_t>(std::countr_zero(m))] == first;
+    }
+    if (!same) return 0;
+    const uint64_t words = (first + p.width - 1) / kBankWordBytes - first / kBankWordBytes + 1;
+    return words <= kNumBanks ? static_cast<uint32_t>(words) : 0;
 }
 
 // The worst bank's number of distinct words (or lane-words without sharing) in the pass.
@@ -135,9 +160,14 @@ SharedBankRules SharedBankRules::h200() {
 }
 
 SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& rules) {
-    const SharedAccessRule& rule = rules.for_access(access.kind, access.bytes_per_lane);
+    return shared_wavefronts(access, rules, access.bytes_per_lane);
+}
+
+SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& rules,
+                             uint32_t bytes_per_lane) {
+    const SharedAccessRule& rule = rules.for_access(access.kind, bytes_per_lane);
     const uint32_t lanes = std::clamp<uint32_t>(rule.lanes_per_pass, 1, 32);
-    const uint32_t width = std::max<uint32_t>(access.bytes_per_lane, 1);
+    const uint32_t width = std::max<uint32_t>(bytes_per_lane, 1);
     SharedCost cost;
     for (uint32_t base = 0; base < 32; base += lanes) {
         const uint32_t pass_mask =
@@ -147,8 +177,17 @@ SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& ru
         uint32_t distinct = 0;
         PassCost pc{1, 0};
         bool narrow = false, single = false;
-        if (rule.same_word_shared && width <= kBankWordBytes)
-            single = narrow_pass_is_single_wavefront(pass, distinct, narrow);
+        if (rule.same_word_shared) {
+            // (a broadcast of 1-4 bytes costs the two sweeps no more than the check would)
+            distinct = width > kBankWordBytes ? uniform_pass_words(pass) : 0;
+            narrow = single = distinct != 0;
+            if (!narrow && width <= kBankWordBytes)
+                single = narrow_pass_is_single_wavefront<1>(pass, distinct, narrow);
+            else if (!narrow && width == 2 * kBankWordBytes)
+                single = narrow_pass_is_single_wavefront<2>(pass, distinct, narrow);
+            else if (!narrow && width == 4 * kBankWordBytes)
+                single = narrow_pass_is_single_wavefront<4>(pass, distinct, narrow);
+        }
         if (!narrow) {
             distinct = 0;
             single = pass_is_single_wavefront(pass, rule.same_word_shared, distinct);

@@ -56,6 +56,9 @@ struct SharedCost {
 // Wavefronts of a warp access to shared memory under the given rules (addresses are byte offsets in the
 // block's shared window; bank = (addr / 4) % 32; a lane of W > 4 bytes touches W / 4 consecutive words).
 SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& rules);
+// Same, as if each lane accessed `bytes_per_lane` bytes from its address (a merged LDS/STS counted from its
+// first member's lanes) instead of access.bytes_per_lane.
+SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& rules, uint32_t bytes_per_lane);
 // Same, under SharedBankRules::h200().
 SharedCost shared_wavefronts(const WarpAccess& access);
 

@@ -12,6 +12,7 @@
 
 #include "sim/engine/contract.hpp"
 #include "sim/engine/dispatch.hpp"
+#include "sim/engine/memory_access.hpp"
 #include "sim/memory/address_map.hpp"
 
 namespace warpsim::engine {
@@ -287,6 +288,7 @@ class FunctionDecoder {
         Selector sel = dispatch_table()[static_cast<std::size_t>(inst.op)];
         Handler h = ok && sel ? sel(inst, in, ctx) : nullptr;
         in.fn = h ? h : &exec_unsupported;
+        in.access = access_flags(inst);
     }
 
     static bool is_label_or_call(const ir::Instruction& inst) {

@@ -50,6 +50,7 @@ inline uint32_t frame_local_end(const Frame& f, uint32_t depot_bytes) {
 
 enum class WarpState : uint8_t { ready, at_barrier, done };
 
+// Between blocks of a chunk a warp is reused: reset_warp (warp_runner.cpp) must reset every field.
 struct Warp {
     uint32_t index = 0;   // warp id within the block
     uint32_t lanes = 32;  // threads in this warp (partial last warp)
@@ -92,9 +93,15 @@ struct LaunchContext;
 struct BlockContext;
 
 // Register files of frames that ended, for the next frames to reuse: a block's warps then neither allocate
-// nor free theirs. One per chunk of blocks (one worker at a time), never shared between threads.
+// nor free theirs. One per chunk of blocks (one worker at a time), never shared between threads. Likewise
+// the reconvergence stacks of ended frames, a finished block's warps (their frame list and per-lane local
+// and param stacks keep their capacity) and its shared memory: each is emptied or refilled before reuse,
+// so a block starts from the same state as with new ones.
 struct RegisterFilePool {
     std::vector<std::vector<uint64_t>> spare;
+    std::vector<std::vector<StackEntry>> spare_stacks;
+    std::vector<Warp> spare_warps;
+    std::vector<uint8_t> spare_shared;
 };
 
 // A thread-block cluster (sm_90): its CTAs run together on one worker (cluster_runner.cpp), read and write

@@ -344,30 +344,45 @@ bool resolve_warp(Exec& x, const DInst& in, uint32_t exec, uint32_t width, count
     return checks.ok(width);
 }
 
-AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::AccessKind kind,
-                           uint32_t bytes_per_lane) {
+AccessFlags access_flags(const ir::Instruction& inst) {
     const auto& d = inst.d;
+    AccessFlags f;
+    f.valid = true;
+    f.non_coherent = d.nc || inst.op == ir::Opcode::ldu;
+    f.l1_cache_op = d.cache != ir::CacheOp::cg && d.cache != ir::CacheOp::cs && d.cache != ir::CacheOp::cv;
+    f.combinable_atom = d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
+                        d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_;
+    f.async_copy = inst.op == ir::Opcode::cp && !inst.has_mod("bulk");
+    f.barrier_object = counts::is_barrier_object_op(inst);
+    return f;
+}
+
+AccessHeader access_header(const AccessFlags& f, ir::Type type, counts::AccessKind kind,
+                           uint32_t bytes_per_lane) {
     AccessHeader h;
     h.kind = kind;
     h.bytes_per_lane = static_cast<uint8_t>(bytes_per_lane);
-    h.non_coherent = d.nc || inst.op == ir::Opcode::ldu;
-    h.caches_in_l1 = kind == counts::AccessKind::load && d.cache != ir::CacheOp::cg &&
-                     d.cache != ir::CacheOp::cs && d.cache != ir::CacheOp::cv;
+    h.non_coherent = f.non_coherent;
+    h.caches_in_l1 = kind == counts::AccessKind::load && f.l1_cache_op;
     // For the counts: a 32-bit integer add/min/max/and/or/xor atomic (REDUX can combine a warp's lanes), and
     // the shared-memory write of a (non-bulk) cp.async, which the H200 does not count as an LSU shared store.
-    h.redux_op = bytes_per_lane == 4 && !ir::is_float(type) &&
-                 (d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
-                  d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_);
-    h.async_fill = kind == counts::AccessKind::store && inst.op == ir::Opcode::cp && !inst.has_mod("bulk");
-    h.barrier_object = counts::is_barrier_object_op(inst);
+    h.redux_op = bytes_per_lane == 4 && !ir::is_float(type) && f.combinable_atom;
+    h.async_fill = kind == counts::AccessKind::store && f.async_copy;
+    h.barrier_object = f.barrier_object;
     h.float_op = ir::is_float(type);
     return h;
+}
+
+AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::AccessKind kind,
+                           uint32_t bytes_per_lane) {
+    return access_header(access_flags(inst), type, kind, bytes_per_lane);
 }
 
 AccessRecorder::AccessRecorder(const Exec& x, const DInst& in, counts::AccessKind kind,
                                uint32_t bytes_per_lane)
     : block_event_(&x.block->warp_access),
-      header_(access_header(*in.ir, in.type, kind, bytes_per_lane)),
+      header_(in.access.valid ? access_header(in.access, in.type, kind, bytes_per_lane)
+                              : access_header(*in.ir, in.type, kind, bytes_per_lane)),
       in_(&in) {
     pc_ = in.pc;
     function_ = x.frame->code->index;

@@ -84,6 +84,11 @@ struct AccessHeader {
 };
 AccessHeader access_header(const ir::Instruction& inst, ir::Type type, counts::AccessKind kind,
                            uint32_t bytes_per_lane);
+// The instruction's part of the header, which decode_module stores in DInst::access.
+AccessFlags access_flags(const ir::Instruction& inst);
+// The header from those flags (the same as access_header of the instruction).
+AccessHeader access_header(const AccessFlags& f, ir::Type type, counts::AccessKind kind,
+                           uint32_t bytes_per_lane);
 
 // Collects the lanes' addresses of one warp-level access and reports them to the counters (one event per
 // space the lanes touched).

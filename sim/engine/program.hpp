@@ -30,6 +30,17 @@ struct ExtraAddr {
     bool frame_relative = false;
 };
 
+// What an instruction's modifiers say about its memory accesses, for the counters (memory_access.hpp's
+// access_header): read from the IR once at decode time instead of at every warp-level access.
+struct AccessFlags {
+    bool valid = false;            // filled (decode_module); false: read the IR
+    bool non_coherent = false;     // ld.global.nc or ldu
+    bool l1_cache_op = false;      // a cache operator other than .cg/.cs/.cv
+    bool combinable_atom = false;  // atom/red op add/min/max/and/or/xor
+    bool async_copy = false;       // cp other than cp.async.bulk
+    bool barrier_object = false;   // counts::is_barrier_object_op
+};
+
 struct DInst {
     Handler fn = nullptr;
     ir::Type type = ir::Type::none;
@@ -51,6 +62,7 @@ struct DInst {
     uint32_t pc = 0;
     std::array<ExtraAddr, 2> more_addr;  // memory operands after the first, in order
     uint8_t naddr = 0;                   // memory operands in all
+    AccessFlags access;
     const ir::Instruction* ir = nullptr;
 };
 

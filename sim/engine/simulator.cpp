@@ -212,6 +212,7 @@ void init_block(BlockContext& b, const LaunchContext& L, Chunk& c, bool with_cou
     b.ctaid = {static_cast<uint32_t>(at[0]), static_cast<uint32_t>(at[1]), static_cast<uint32_t>(at[2])};
     b.sm = static_cast<uint32_t>(lin % L.cfg->limits.num_sms);
     b.threads = L.block[0] * L.block[1] * L.block[2];
+    if (pool) b.shared = std::move(pool->spare_shared);
     b.shared.assign(L.shared_window, 0);
     b.counters = with_counters ? c.counters.get() : nullptr;
     b.backedges = &backedges;

@@ -167,8 +167,31 @@ void pop_frame(Warp& w, RegisterFilePool* pool) {
         w.local[l].resize(caller.alloca_top.empty() ? local_top : caller.alloca_top[l]);
         w.params[l].resize(param_top);
     }
-    if (pool) pool->spare.push_back(std::move(callee.regs));
+    if (pool) {
+        pool->spare.push_back(std::move(callee.regs));
+        pool->spare_stacks.push_back(std::move(callee.stack));
+    }
     w.frames.pop_back();
+}
+
+// A warp of an earlier block made new: every field set as a default Warp has it (a field added to Warp must
+// be reset here too), the frame list and the per-lane local and param stacks emptied with their capacity
+// kept. In place: building a default Warp and moving 64 vectors into it cost more than the allocations
+// it spares for a short kernel.
+void reset_warp(Warp& w) {
+    w.index = 0;
+    w.lanes = 32;
+    w.exited = 0;
+    w.carry = 0;
+    w.state = WarpState::ready;
+    w.barrier_id = 0;
+    w.yield = false;
+    w.wait_failed = false;
+    w.frames.clear();
+    for (uint32_t l = 0; l < 32; ++l) {
+        w.local[l].clear();
+        w.params[l].clear();
+    }
 }
 
 }  // namespace
@@ -191,6 +214,11 @@ bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t ma
         return false;
     }
     init_frame(f, fn, w, *x.block);
+    if (RegisterFilePool* pool = x.block->register_pool; pool && !pool->spare_stacks.empty()) {
+        f.stack = std::move(pool->spare_stacks.back());
+        pool->spare_stacks.pop_back();
+        f.stack.clear();
+    }
     f.stack.push_back({0, kNone, mask});
     f.entry_mask = mask;
     f.call_site = call_site;
@@ -229,10 +257,12 @@ void retire_lanes(Warp& w, uint32_t lanes, bool all_frames) {
 void start_warps(BlockContext& b) {
     const LaunchContext& L = *b.launch;
     const DecodedFunction& kernel = L.program->functions[L.kernel];
+    if (b.register_pool && b.warps.empty()) b.warps = std::move(b.register_pool->spare_warps);
     b.warps.resize(L.warps_per_block);
     b.live_warps = L.warps_per_block;
     for (uint32_t i = 0; i < L.warps_per_block; ++i) {
         Warp& w = b.warps[i];
+        reset_warp(w);
         w.index = i;
         w.lanes = std::min<uint32_t>(32, b.threads - i * 32);
         const uint32_t mask = w.lanes == 32 ? 0xffffffffu : (1u << w.lanes) - 1;
@@ -243,9 +273,17 @@ void start_warps(BlockContext& b) {
 }
 
 void recycle_frames(BlockContext& b) {
-    if (!b.register_pool) return;
+    RegisterFilePool* pool = b.register_pool;
+    if (!pool) return;
     for (auto& w : b.warps)
-        for (auto& f : w.frames) b.register_pool->spare.push_back(std::move(f.regs));
+        for (auto& f : w.frames) {
+            pool->spare.push_back(std::move(f.regs));
+            pool->spare_stacks.push_back(std::move(f.stack));
+        }
+    pool->spare_warps = std::move(b.warps);
+    b.warps.clear();
+    pool->spare_shared = std::move(b.shared);
+    b.shared.clear();
 }
 
 RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {

@@ -15,7 +15,8 @@ void start_warps(BlockContext& block);
 
 RunStatus run_warp(Warp& warp, BlockContext& block, uint64_t quantum);
 
-// Hands the register files of a finished block's frames to block.register_pool for the next block.
+// Hands the register files and stacks of a finished block's frames, its warps and its shared memory to
+// block.register_pool for the next block.
 void recycle_frames(BlockContext& block);
 
 // Pushes a call frame for `fn` with lanes `mask` (returns false after raising a fault on stack overflow).

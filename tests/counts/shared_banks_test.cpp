@@ -1,7 +1,9 @@
 // tests/counts/shared_banks_test.cpp — wavefronts, ideal wavefronts and way counts of shared accesses.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <vector>
 
 #include "sim/counts/shared_banks.hpp"
 #include "tests/counts/access_builders.hpp"
@@ -161,4 +163,68 @@ TEST_CASE("rules are data: a table entry changes passes and word sharing", "[cou
     rules.rule[static_cast<std::size_t>(AccessKind::load)][static_cast<std::size_t>(SharedWidth::b4)] = {
         16, true};
     check_cost(shared_wavefronts(shared_load(4, kAll, [](uint32_t i) { return 4ull * i; }), rules), 2, 2, 1);
+}
+
+namespace {
+
+// The rule as DESIGN.md words it, written out without any shortcut: per pass of the rule's lanes, each
+// bank's distinct words (or lane-words without sharing), the worst bank's count and ceil(distinct / 32).
+SharedCost reference_cost(const WarpAccess& a, const SharedBankRules& rules, uint32_t width) {
+    const SharedAccessRule& rule = rules.for_access(a.kind, width);
+    SharedCost cost;
+    for (uint32_t base = 0; base < 32; base += rule.lanes_per_pass) {
+        std::vector<std::vector<uint64_t>> bank(32);
+        std::vector<uint64_t> all;
+        for (uint32_t l = base; l < base + rule.lanes_per_pass; ++l) {
+            if (!(a.active_mask >> l & 1u)) continue;
+            for (uint64_t w = a.addr[l] / 4; w <= (a.addr[l] + width - 1) / 4; ++w) {
+                auto& b = bank[w % 32];
+                if (!rule.same_word_shared || std::find(b.begin(), b.end(), w) == b.end()) b.push_back(w);
+                if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
+            }
+        }
+        if (all.empty()) continue;
+        uint32_t way = 0;
+        for (const auto& b : bank) way = std::max<uint32_t>(way, static_cast<uint32_t>(b.size()));
+        cost.wavefronts += way;
+        cost.ideal += std::max<uint32_t>(1, static_cast<uint32_t>((all.size() + 31) / 32));
+        cost.max_way = std::max(cost.max_way, way);
+    }
+    return cost;
+}
+
+}  // namespace
+
+TEST_CASE("bank model shortcuts (broadcasts, multi-word lanes) agree with the rule written out",
+          "[counts][shared]") {
+    const SharedBankRules rules = SharedBankRules::h200();
+    uint64_t seed = 12345;
+    const auto next = [&seed] {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<uint32_t>(seed >> 33);
+    };
+    const AccessKind kinds[] = {AccessKind::load, AccessKind::store, AccessKind::atomic};
+    for (int trial = 0; trial < 20000; ++trial) {
+        const uint32_t width = 1u << (next() % 5);  // 1, 2, 4, 8, 16 bytes, aligned as the engine requires
+        const uint32_t shape = next() % 5;
+        const uint32_t mask = shape == 0 ? 0xffffffffu : shape == 1 ? 0x0000ffffu : next() | 1u;
+        const uint64_t word = next() % 64, stride = next() % 4;
+        WarpAccess a = test::make_access(
+            AccessSpace::shared, kinds[next() % 3], static_cast<uint8_t>(width), mask, [&](uint32_t l) {
+                // broadcasts, half-warp broadcasts, strided rows, and random words in a small window
+                const uint64_t w = shape == 2   ? word
+                                   : shape == 3 ? word + (l % 16) * stride
+                                                : (next() % 256) * (shape == 4 ? 1 : stride + 1);
+                return w * 4 / width * width;
+            });
+        const uint32_t bytes = next() % 4 == 0 ? 16u : width;  // sometimes counted as a merged LDS.128
+        if (bytes != width)
+            for (uint32_t l = 0; l < 32; ++l) a.addr[l] = a.addr[l] / 16 * 16;
+        const SharedCost want = reference_cost(a, rules, bytes);
+        const SharedCost got = shared_wavefronts(a, rules, bytes);
+        INFO("trial " << trial << " width " << width << " bytes " << bytes << " mask " << mask);
+        REQUIRE(got.wavefronts == want.wavefronts);
+        REQUIRE(got.ideal == want.ideal);
+        REQUIRE(got.max_way == want.max_way);
+    }
 }
