@@ -131,6 +131,9 @@ class KernelCounters {
     // it goes through L2 outside the LSU (no L1 request or sector), and the H200 counts it in
     // lts__t_sectors_srcunit_tex_op_read (bulk_copy_tx: 1024 sectors for 32 KiB).
     void on_bulk_transfer(uint64_t addr, uint64_t bytes, bool write);
+    // A tex, suld or sust warp instruction with an active lane (Stat::inst_texture, inst_surface_ld,
+    // inst_surface_st): counted; its memory traffic is not modelled.
+    void on_texture_instruction(Stat s) { add(s, 1); }
     void on_block_begin(uint64_t block_linear, uint32_t sm);
     void on_block_end(uint64_t block_linear, uint32_t sm);
 

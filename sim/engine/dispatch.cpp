@@ -145,15 +145,16 @@ constexpr Selector selector_of(ir::Opcode op) {
         case O::setmaxnreg:
         case O::createpolicy:
             return &select_async;
-        // Parsed, not executed: surfaces and textures, multimem, tensormap, the deprecated scalar video
-        // forms.
-        case O::tensormap:
-        case O::multimem:
+        case O::tex:
         case O::suld:
         case O::sust:
+            return &select_texture;
+        // Parsed, not executed: surface reductions and queries, tld4, txq, multimem, tensormap, the
+        // deprecated scalar video forms.
+        case O::tensormap:
+        case O::multimem:
         case O::sured:
         case O::suq:
-        case O::tex:
         case O::tld4:
         case O::txq:
         case O::istypeof:

@@ -42,7 +42,8 @@ Handler select_tensor(const ir::Instruction&, DInst&,
 Handler select_wmma(const ir::Instruction&, DInst&, const SelectContext&);  // wmma.load, wmma.store, wmma.mma
 Handler select_stack(const ir::Instruction&, DInst&,
                      const SelectContext&);  // alloca, stacksave, stackrestore
-Handler select_wgmma(const ir::Instruction&, DInst&, const SelectContext&);  // wgmma.* (handlers_wgmma.cpp)
+Handler select_texture(const ir::Instruction&, DInst&, const SelectContext&);  // tex, suld, sust
+Handler select_wgmma(const ir::Instruction&, DInst&, const SelectContext&);    // wgmma.* (handlers_wgmma.cpp)
 // fma.rn{.ftz} over (a, b, c) with the product and/or the addend negated: a contracted mul + add/sub
 // (contract.cpp); `type` is f32 or f64; nullptr otherwise.
 Handler contracted_fma(ir::Type type, bool neg_product, bool neg_addend);

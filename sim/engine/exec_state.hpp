@@ -178,6 +178,7 @@ struct LaunchContext {
     std::atomic<uint64_t>* budget_used = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;  // LaunchConfig::time_limit_seconds
     ExecutionObserver* observer = nullptr;                          // correctness checkers; nullptr: none
+    const TextureTable* textures = nullptr;                         // LaunchConfig::textures
     const std::vector<uint64_t>* only_blocks = nullptr;  // LaunchConfig::only_blocks; nullptr: the whole grid
     uint64_t skip_block = ~uint64_t{0};                  // LaunchConfig::skip_block; ~0: none
     // The linear index of the k-th block the launch runs (k counts the blocks of only_blocks, or of the grid

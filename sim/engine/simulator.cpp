@@ -436,6 +436,7 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
                          std::chrono::duration<double>(std::min(cfg.time_limit_seconds, 1e9)));
     }
     L.observer = cfg.observer;
+    L.textures = cfg.textures;
     L.cluster = cluster;
     L.explicit_cluster = explicit_cluster;
 

@@ -20,6 +20,8 @@
 
 namespace warpsim::engine {
 
+struct TextureTable;  // sim/engine/texture.hpp
+
 // Architecture limits checked before a launch (CUDA programming guide, compute capability 9.0).
 struct DeviceLimits {
     uint32_t max_threads_per_block = 1024;
@@ -83,6 +85,9 @@ struct LaunchConfig {
     // Correctness checkers (observer.hpp). nullptr: none. Set: blocks run one at a time in linear order on
     // one worker, and host_workers is ignored.
     ExecutionObserver* observer = nullptr;
+    // The texture and surface objects the kernel's handles name (texture.hpp); nullptr: none. Must outlive
+    // the launch.
+    const TextureTable* textures = nullptr;
     // Optional progress counters (see LaunchProgress); nullptr: none.
     LaunchProgress* progress = nullptr;
     // Linear indices of the blocks to run (distinct, each below the grid's block count); empty: the whole

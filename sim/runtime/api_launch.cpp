@@ -60,6 +60,11 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
         p.spec.kernel = ir::demangled_base_name(k.device_name);
         p.spec.path = k.module->ptx_name;
         p.spec.source_path = k.module->ptx_name;
+        // Any function of the module may be called from the kernel: look at them all.
+        for (const auto& fn : k.module->ir->functions)
+            for (const auto& inst : fn.body)
+                if (inst.op == ir::Opcode::tex || inst.op == ir::Opcode::suld || inst.op == ir::Opcode::sust)
+                    k.uses_textures = true;
     }
     return *k.prepared;
 }
@@ -119,8 +124,9 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
                   k.max_dynamic_shared_optin,
                   false};
     LaunchReuse::Snapshot before;
-    // A cooperative launch is always simulated (its grid workspace lives only while it runs).
-    const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative;
+    // A cooperative launch is always simulated (its grid workspace lives only while it runs), and so is one
+    // that fetches textures or touches surfaces (the reuse footprint does not see those accesses).
+    const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative && !k.uses_textures;
     if (reusable) {
         std::string printf_text;
         if (const LaunchRecord* earlier = rt.reuse().reuse(key, rt.sim().memory(), printf_text)) {
@@ -144,6 +150,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     auto cfg = session::launch_config(p, rt.preset(), k.registers->registers);
     cfg.max_dynamic_shared_optin = k.max_dynamic_shared_optin;
     cfg.cooperative = req.cooperative;
+    cfg.textures = &rt.textures().table;
     session::SimOptions options;
     options.device = rt.preset().name;
     options.max_instructions = rt.options().max_instructions;

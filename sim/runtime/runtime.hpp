@@ -30,6 +30,7 @@
 #include "sim/runtime/launch_reuse.hpp"
 #include "sim/runtime/options.hpp"
 #include "sim/runtime/streams.hpp"
+#include "sim/runtime/textures.hpp"
 #include "sim/session/run.hpp"
 #include "sim/timing/stream_clock.hpp"
 
@@ -58,6 +59,8 @@ struct Kernel {
     uint32_t max_dynamic_shared_optin = 0;              // cudaFuncAttributeMaxDynamicSharedMemorySize
     int carveout_percent = -1;                          // cudaFuncAttributePreferredSharedMemoryCarveout
     std::unique_ptr<session::PreparedLaunch> prepared;  // made at the first launch (api_launch.cpp)
+    // Its module executes tex/suld/sust: launches read and write memory the reuse footprint does not see.
+    bool uses_textures = false;
 };
 
 // A __device__ / __constant__ variable the program registered (__cudaRegisterVar).
@@ -143,6 +146,8 @@ class Runtime {
     Streams& streams() { return streams_; }
     std::map<cudaLimit, size_t>& limits() { return limits_; }
     LaunchReuse& reuse() { return reuse_; }
+    // CUDA arrays, texture and surface objects (api_texture.cpp).
+    TextureObjects& textures() { return textures_; }
     // When the program's work would run on the GPU: kernels (the timing model's time), copies (the copy
     // model) and the host's waits, per stream (sim/timing/stream_clock.hpp).
     timing::StreamClock& clock() { return *clock_; }
@@ -173,6 +178,7 @@ class Runtime {
     HostMemory host_;
     LaunchLog log_;
     LaunchReuse reuse_;
+    TextureObjects textures_;
     std::unique_ptr<timing::StreamClock> clock_;
     std::vector<std::unique_ptr<Module>> modules_;
     std::map<const void*, std::unique_ptr<Kernel>> kernels_;
