@@ -1,6 +1,7 @@
 // cli/check_command.cpp — `warpsim check SPEC`: memcheck, racecheck, synccheck and initcheck on the
 // simulator, reported like compute-sanitizer, with a progress bar on a terminal. Exit code: 0 nothing found,
-// 1 findings, 2 bad input.
+// 1 findings, 2 bad input (or a kernel the simulator cannot run to the end), 4 nothing found before the run
+// stopped at the instruction budget.
 #include <iostream>
 
 #include <fmt/format.h>
@@ -26,7 +27,7 @@ int check_command(const CheckArgs& args) {
     options.schedules = args.schedules;
     options.schedule_seed = args.schedule_seed;
     options.race_global = !args.shared_only;
-    auto prepared = session::prepare(args.spec);
+    auto prepared = session::prepare(args.spec, args.device);
     if (!prepared) {
         std::cerr << "warpsim: " << prepared.error() << "\n";
         return kExitBadInput;
@@ -57,6 +58,10 @@ int check_command(const CheckArgs& args) {
         j["spec"] = run->spec;
         j["notes"] = run->notes;
         if (!run->incomplete.empty()) j["incomplete"] = run->incomplete;
+        if (run->stopped_at_budget())
+            j["budget_stop"] = {{"max_instructions", args.max_instructions},
+                                {"partial", true},
+                                {"advice", "raise --max-instructions N"}};
         std::cout << launch::json_text(j) << "\n";
     } else {
         std::string tools;
@@ -73,6 +78,7 @@ int check_command(const CheckArgs& args) {
         std::cout << check::render_text(run->log, run->ctx, header);
     }
     if (run->log.size()) return kExitFound;
+    if (run->stopped_at_budget()) return kExitBudget;
     return run->incomplete.empty() ? 0 : kExitBadInput;
 }
 

@@ -36,7 +36,8 @@ namespace warpsim::cli {
 namespace {
 
 // Exit codes: 0 success, 1 the kernel failed (launch or memory error) or a count differs, 2 bad input,
-// 3 the kernel ran but a buffer differs from its "expect".
+// 3 the kernel ran but a buffer differs from its "expect", 4 the run stopped at the instruction budget
+// (docs/LIMITS.md).
 constexpr int kExitKernelError = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitMismatch = 3;
@@ -83,7 +84,7 @@ std::string saved_text(const nlohmann::ordered_json& saved) {
 
 int run_command(const RunArgs& args, const char* argv0) {
     if (args.backend == "cuda") return run_on_gpu_command(args, argv0);
-    auto prepared = session::prepare(args.spec);
+    auto prepared = session::prepare(args.spec, args.device);
     if (!prepared) {
         std::cerr << "warpsim: " << prepared.error() << "\n";
         return kExitBadInput;
@@ -192,6 +193,9 @@ int run_command(const RunArgs& args, const char* argv0) {
             std::cout << "\n" << timing_text << (timing_text.ends_with('\n') ? "" : "\n");
         if (run->sampling) std::cout << "\n" << session::sampling_text(*run->sampling);
         if (!buffers_text.empty()) std::cout << "\n" << buffers_text;
+    } else if (run->stopped_at_budget()) {
+        std::cerr << "warpsim: " << report.error->message << " (--max-instructions): the counts are partial; "
+                  << session::kBudgetAdvice << "\n";
     } else if (report.error) {
         std::cerr << "warpsim: " << report.error->message << "\n" << report.error->details << "\n";
     } else if (!run->checks_passed()) {
@@ -200,7 +204,7 @@ int run_command(const RunArgs& args, const char* argv0) {
     std::string complaint;
     const int code = launch::expectation_exit_code(report, prepared->spec.expect_error, &complaint);
     if (!complaint.empty()) std::cerr << "warpsim: " << prepared->spec.path << ": " << complaint << "\n";
-    if (code != 0) return kExitKernelError;
+    if (code != 0) return run->stopped_at_budget() ? kExitBudget : kExitKernelError;
     if (!report.error) return run->checks_passed() ? 0 : kExitMismatch;
     return 0;
 }

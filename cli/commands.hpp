@@ -7,6 +7,10 @@
 
 namespace warpsim::cli {
 
+// The exit code of `run`, `check` and `explain` when the simulation stopped at the instruction budget
+// (--max-instructions) before the kernel finished: warpsim's own limit, not a kernel error (docs/LIMITS.md).
+inline constexpr int kExitBudget = 4;
+
 struct RunArgs {
     std::string spec;
     bool json = false, quiet = false, verbose = false, profile = false;

@@ -11,6 +11,7 @@
 #include "launch/json_text.hpp"
 #include "sim/report/explain.hpp"
 #include "sim/report/progress.hpp"
+#include "sim/report/text_report.hpp"
 #include "sim/session/run.hpp"
 
 namespace warpsim::cli {
@@ -58,7 +59,7 @@ int explain_command(const ExplainArgs& args) {
     if (args.warp >= 0) request.warp = static_cast<uint32_t>(args.warp);
     request.max_thread_instructions = args.max_instructions;
 
-    auto prepared = session::prepare(args.spec);
+    auto prepared = session::prepare(args.spec, args.device);
     if (!prepared) {
         std::cerr << "warpsim: " << prepared.error() << "\n";
         return kExitBadInput;
@@ -95,12 +96,22 @@ int explain_command(const ExplainArgs& args) {
         std::cerr << "warpsim explain: " << explained->error() << "\n";
         return kExitBadInput;
     }
+    // The whole-run figures come from a run that stopped at the budget: said first, and in the exit code.
+    const bool budget = (*run)->stopped_at_budget();
+    const std::string advice = "raise --max-instructions N for whole-run figures";
     if (args.json) {
-        std::cout << launch::json_text(report::explain_json(explained->value())) << "\n";
+        auto j = report::explain_json(explained->value());
+        if (budget) {
+            j["budget_stop"] = (*run)->report.extra.at("budget_stop");
+            j["budget_stop"].erase("partial_metrics");
+            j["budget_stop"]["advice"] = advice;
+        }
+        std::cout << launch::json_text(j) << "\n";
     } else {
+        if (budget) std::cout << report::budget_stop_text(run->value(), advice).substr(1) << "\n";
         std::cout << report::explain_text(explained->value());
     }
-    return 0;
+    return budget ? kExitBudget : 0;
 }
 
 }  // namespace warpsim::cli

@@ -161,7 +161,7 @@ int occupancy_command(const OccupancyArgs& args) {
     if (k.static_shared_bytes > preset->block.shared_default_bytes)
         k.max_dynamic_shared_bytes = preset->block.shared_optin_bytes;
     if (!args.spec.empty()) {
-        auto prepared = session::prepare(args.spec);
+        auto prepared = session::prepare(args.spec, args.device);
         if (!prepared) {
             std::cerr << "warpsim: " << prepared.error() << "\n";
             return 2;

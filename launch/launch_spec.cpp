@@ -519,7 +519,10 @@ void SpecReader::run(const json& root) {
         spec.source_path = (dir_ / *source).lexically_normal().string();
     }
     if (auto k = get_string(root, "kernel", "kernel", true)) spec.kernel = *k;
-    if (auto a = get_string(root, "arch", "arch", false)) spec.arch = *a;
+    if (auto a = get_string(root, "arch", "arch", false)) {
+        spec.arch = *a;
+        spec.arch_given = true;
+    }
     for (const char* key : {"grid", "block"}) {
         if (!root.contains(key)) {
             error(key, "missing (a positive integer or an array of 1 to 3 of them)");

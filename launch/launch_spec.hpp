@@ -67,6 +67,7 @@ struct LaunchSpec {
     std::string source_path;  // resolved relative to the spec's folder
     std::string kernel;
     std::string arch = "sm_90";
+    bool arch_given = false;  // the spec names `arch`; else a .cu is compiled for the device preset's
     std::array<uint32_t, 3> grid{1, 1, 1};
     std::array<uint32_t, 3> block{1, 1, 1};
     // CTAs per thread-block cluster (a launch with cuLaunchKernelEx's cluster dimension); nullopt: none, or

@@ -58,6 +58,7 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     using Fail = launch::Outcome<CheckResult>;
     auto preset = device::load_preset(options.device);
     if (!preset) return Fail::failure(preset.error());
+    if (std::string e = session::ptx_target_error(p, preset.value()); !e.empty()) return Fail::failure(e);
     CheckResult r;
     r.module = p.module;
     r.kernel = p.spec.kernel;
@@ -102,6 +103,12 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
         r.error = result.error;
         if (result.error->kind == engine::Fault::not_supported)
             r.incomplete = result.error->message;
+        else if (result.error->kind == engine::Fault::budget_exhausted)
+            // warpsim's own limit, not a fault of the kernel: the check covers the work done until then.
+            r.incomplete = fmt::format(
+                "the run stopped at the instruction budget of {} thread-instructions before the kernel "
+                "finished (raise --max-instructions N)",
+                options.max_instructions);
         else
             r.log.add(launch_error_finding(*result.error, r.ctx));
     }

@@ -38,10 +38,12 @@ struct CheckResult {
     std::optional<engine::LaunchError> error;  // where the run stopped, if it did
     std::vector<std::string> notes;            // things the user should know (unsupported options, ...)
     std::string incomplete;                    // non-empty: the simulator could not run the kernel to the end
-                                               // (an instruction it does not execute yet): not a finding
+                                               // (an instruction it does not execute yet, the instruction
+                                               // budget): not a finding
     std::string kernel;
     std::string spec;
     std::vector<ScheduleRun> schedules;  // with --schedules N > 1: the checked run first, then the others
+    bool stopped_at_budget() const { return error && error->kind == engine::Fault::budget_exhausted; }
 };
 
 // Runs a prepared launch once with the selected checkers (in the order of options.schedule_seed); with

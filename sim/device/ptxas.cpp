@@ -271,7 +271,7 @@ std::optional<RegisterEstimate> estimate_registers(std::string_view ptx_text, st
     long long estimate = std::clamp((words + 2 + 7) / 8 * 8, 16LL, 255LL);
     return RegisterEstimate{
         static_cast<int>(estimate),
-        "estimate without ptxas: " + std::to_string(words) +
+        std::to_string(words) +
             " 32-bit words of PTX virtual registers + 2, rounded up to 8, clamped to 16..255 "
             "(ptxas usually needs fewer)"};
 }

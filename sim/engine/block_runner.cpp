@@ -97,11 +97,9 @@ bool within_budget(BlockContext& b, uint64_t thread_insts) {
     f.block = b.ctaid;
     const bool out_of_budget = used > L.cfg->max_instructions;
     const std::string limit =
-        out_of_budget
-            ? fmt::format("instruction budget of {} thread-instructions (LaunchConfig::max_instructions)",
-                          L.cfg->max_instructions)
-            : fmt::format("time limit of {} s of wall-clock time (--time-limit; 0 turns it off)",
-                          L.cfg->time_limit_seconds);
+        out_of_budget ? fmt::format("instruction budget of {} thread-instructions", L.cfg->max_instructions)
+                      : fmt::format("time limit of {} s of wall-clock time (--time-limit; 0 turns it off)",
+                                    L.cfg->time_limit_seconds);
     b.error = LaunchError(out_of_budget ? Fault::budget_exhausted : Fault::time_limit,
                           fmt::format("the kernel ran past warpsim's {}{}", limit, hottest_loop(b)), f);
     return false;

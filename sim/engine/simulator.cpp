@@ -176,18 +176,34 @@ std::optional<LaunchError> check_config(const LaunchConfig& c, const DecodedFunc
                             "per warp in units of 256); an SM has {}",
                             c.registers_per_thread, threads, per_warp * warps, lim.registers_per_sm));
     }
+    // Three cases a user must tell apart: above the device's opt-in maximum no attribute can help; above the
+    // kernel's attribute a larger attribute would; above the default 48 KiB the opt-in would.
     const uint64_t shared = uint64_t{k.static_shared} + c.dynamic_shared_bytes;
     const bool opted = c.max_dynamic_shared_optin > 0;
-    const uint64_t limit = opted ? lim.shared_per_block_optin : lim.shared_per_block_default;
-    if (opted && c.dynamic_shared_bytes > c.max_dynamic_shared_optin)
-        return shape_error(fmt::format("{} bytes of dynamic shared memory exceed the opted-in maximum of {}",
-                                       c.dynamic_shared_bytes, c.max_dynamic_shared_optin));
-    if (shared > limit)
+    const std::string needs =
+        fmt::format("the block needs {} bytes of shared memory ({} static + {} dynamic)", shared,
+                    k.static_shared, c.dynamic_shared_bytes);
+    if (shared > lim.shared_per_block_optin)
         return shape_error(fmt::format(
-            "the block needs {} bytes of shared memory ({} static + {} dynamic); the limit is {}{}", shared,
-            k.static_shared, c.dynamic_shared_bytes, limit,
-            opted ? ""
-                  : " without cudaFuncAttributeMaxDynamicSharedMemorySize (opt-in allows up to 227 KiB)"));
+            "{}; the device allows at most {} bytes per block even with "
+            "cudaFuncAttributeMaxDynamicSharedMemorySize: no opt-in can help, the block must use less",
+            needs, lim.shared_per_block_optin));
+    if (opted && c.dynamic_shared_bytes > c.max_dynamic_shared_optin)
+        return shape_error(
+            fmt::format("{} bytes of dynamic shared memory exceed the kernel's "
+                        "cudaFuncAttributeMaxDynamicSharedMemorySize "
+                        "of {}: raising the attribute to {} lets the launch run (up to {} bytes of dynamic "
+                        "shared memory fit "
+                        "beside this kernel's static shared memory on the device)",
+                        c.dynamic_shared_bytes, c.max_dynamic_shared_optin, c.dynamic_shared_bytes,
+                        lim.shared_per_block_optin - k.static_shared));
+    if (!opted && shared > lim.shared_per_block_default)
+        return shape_error(fmt::format(
+            "{}; the limit is {} without an opt-in: cudaFuncSetAttribute(kernel, "
+            "cudaFuncAttributeMaxDynamicSharedMemorySize, {}) lets the launch run (the device allows up to "
+            "{} "
+            "bytes per block)",
+            needs, lim.shared_per_block_default, c.dynamic_shared_bytes, lim.shared_per_block_optin));
     return std::nullopt;
 }
 

@@ -96,8 +96,12 @@ std::vector<size_t> shown_rows(const ReportModel& m, size_t max_lines) {
 }
 
 // "look at": the worst global access, the worst shared access and the line that idles most lanes.
-std::string summary(const ReportModel& m, bool failed) {
+std::string summary(const ReportModel& m, bool failed, bool budget) {
     const auto items = look_at(m);
+    const std::string stop = budget ? "(partial counts: the run stopped at the instruction budget)"
+                                    : "(the counts below stop where the kernel failed)";
+    if (items.empty() && budget)
+        return "look at   the counts below are partial: the run stopped at the budget\n";
     if (items.empty() && failed) {
         return "look at   the error above first; the counts below stop where the kernel failed\n";
     }
@@ -113,9 +117,31 @@ std::string summary(const ReportModel& m, bool failed) {
             fmt::format("{}{:<12} ", i ? kLabelIndent : std::string("look at   "), items[i].where);
         out += wrap(items[i].what, lead, std::string(lead.size(), ' '), kWidth);
     }
-    if (failed) out += kLabelIndent + "(the counts below stop where the kernel failed)\n";
+    if (failed) out += kLabelIndent + stop + "\n";
     return out;
 }
+
+}  // namespace
+
+std::string budget_stop_text(const session::SimRun& run, std::string_view advice) {
+    const auto& stop = run.report.extra.at("budget_stop");
+    std::string out =
+        wrap(fmt::format("the run stopped at warpsim's instruction budget of {} thread-instructions "
+                         "(--max-instructions) before the kernel finished",
+                         stop["max_instructions"].get<uint64_t>()),
+             "\nstopped   ", kLabelIndent, kWidth);
+    out += wrap(
+        "the counts in this report are partial: they cover the work done until then, not the whole "
+        "launch",
+        kLabelIndent, kLabelIndent, kWidth);
+    out += wrap(std::string(advice), kLabelIndent, kLabelIndent, kWidth);
+    const std::string& details = run.report.error->details;
+    if (auto loop = details.find("; the hottest loop"); loop != std::string::npos)
+        out += wrap(details.substr(loop + 2), kLabelIndent, kLabelIndent, kWidth);
+    return out;
+}
+
+namespace {
 
 // The engine's multi-line error text, long lines wrapped under their own indentation.
 std::string wrapped_details(const std::string& details) {
@@ -248,7 +274,11 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
         "executed  {} warp instructions, {} thread instructions ({:.2f} active lanes per warp "
         "instruction)\n",
         warp_insts, lanes, warp_insts ? static_cast<double>(lanes) / static_cast<double>(warp_insts) : 0.0);
-    if (r.error) {
+    if (run.stopped_at_budget()) {
+        out << budget_stop_text(run,
+                                "raise --max-instructions N or use --sample (counts from a sample of the "
+                                "blocks, extrapolated)");
+    } else if (r.error) {
         out << "\nerror     " << r.error->message << " (" << r.error->name << ")\n";
         if (!r.error->details.empty()) out << wrapped_details(r.error->details);
     }
@@ -256,7 +286,7 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
 
     const ReportModel m = build_model(p, run, options.samples);
     if (m.rows.empty()) return out.str();
-    out << "\n" << summary(m, r.error.has_value());
+    out << "\n" << summary(m, r.error.has_value(), run.stopped_at_budget());
     out << "\n" << table_header();
     const auto shown = shown_rows(m, options.max_lines);
     for (size_t i : shown) out << format_row(m.rows[i]);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "sim/report/lane_sample.hpp"
 #include "sim/report/report_model.hpp"
@@ -19,6 +20,11 @@ struct TextReportOptions {
 
 std::string text_report(const session::PreparedLaunch& p, const session::SimRun& run,
                         const TextReportOptions& options = {});
+
+// The lines that say a run stopped at the instruction budget (SimRun::stopped_at_budget): the budget, what
+// ran, that the counts are partial, `advice` (what the command offers instead), and the hottest loop where
+// known.
+std::string budget_stop_text(const session::SimRun& run, std::string_view advice);
 
 // The launch shape in words: blocks, threads, warps per block, partial warps (lines after the first are
 // indented to follow a 10-column label).

@@ -2,12 +2,16 @@
 #include "sim/session/run.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "kernels_ir/dataflow.hpp"
@@ -160,11 +164,32 @@ launch::Outcome<std::shared_ptr<ir::Module>> parse_verified(const std::string& p
     return std::make_shared<ir::Module>(std::move(result.module));
 }
 
-launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
+namespace {
+
+// "sm_90" -> {90, ""}, "sm_90a" -> {90, "a"}; nullopt for a target that names no architecture (texmode_...).
+struct PtxTarget {
+    int number = 0;      // 10 * major + minor
+    std::string suffix;  // "", "a" (architecture-specific) or "f" (family)
+};
+std::optional<PtxTarget> parse_target(std::string_view t) {
+    if (t.rfind("sm_", 0) != 0) return std::nullopt;
+    t.remove_prefix(3);
+    PtxTarget r;
+    size_t digits = 0;
+    while (digits < t.size() && digits < 4 && std::isdigit(static_cast<unsigned char>(t[digits])))
+        r.number = r.number * 10 + (t[digits++] - '0');
+    if (digits < 2) return std::nullopt;
+    r.suffix = std::string(t.substr(digits));
+    return r;
+}
+
+launch::Outcome<PreparedLaunch> prepare_for(const std::string& spec_path,
+                                            const device::DevicePreset* preset) {
     using Fail = launch::Outcome<PreparedLaunch>;
     auto parsed = launch::load_spec(spec_path);
     if (!parsed.ok()) return Fail::failure(parsed.error_text());
     launch::LaunchSpec spec = *parsed.spec;
+    if (preset && !spec.arch_given) spec.arch = preset->arch();
     auto ptx = launch::load_source(spec);
     if (!ptx) return Fail::failure(ptx.error());
     const std::string ptx_name = spec.source_path;
@@ -172,7 +197,53 @@ launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
     if (!module) return Fail::failure(module.error());
     auto p = prepare_module(std::move(spec), std::move(ptx.value()), ptx_name, std::move(module.value()), "");
     if (p) p->warnings.insert(p->warnings.begin(), parsed.warnings.begin(), parsed.warnings.end());
+    if (p && preset)
+        if (std::string e = ptx_target_error(*p, *preset); !e.empty()) return Fail::failure(e);
     return p;
+}
+
+}  // namespace
+
+launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path) {
+    return prepare_for(spec_path, nullptr);
+}
+
+launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path, const std::string& device) {
+    auto preset = device::load_preset(device);
+    if (!preset) return launch::Outcome<PreparedLaunch>::failure(preset.error());
+    return prepare_for(spec_path, &preset.value());
+}
+
+std::string ptx_target_error(const PreparedLaunch& p, const device::DevicePreset& preset) {
+    const int gpu = preset.compute_capability.major * 10 + preset.compute_capability.minor;
+    for (const auto& t : p.module->target) {
+        const auto target = parse_target(t);
+        if (!target) continue;
+        const bool loads = target->suffix == "a"   ? target->number == gpu
+                           : target->suffix == "f" ? target->number / 10 == gpu / 10 && gpu >= target->number
+                                                   : gpu >= target->number;
+        if (loads) return {};
+        const bool from_cu = p.spec.source_path.ends_with(".cu");
+        const std::string fix =
+            from_cu ? fmt::format(
+                          "the spec's \"arch\": \"{}\" asks for it: give \"{}\" or older, or leave \"arch\" "
+                          "out to compile for the device",
+                          p.spec.arch, preset.arch())
+                    : fmt::format(
+                          "give PTX made for {} or older (nvcc -ptx -arch={}), or the .cu as the spec's "
+                          "source (warpsim compiles it for the device), or a --device of {} or newer",
+                          preset.arch(), preset.arch(), t);
+        const char* only = target->suffix == "a" ? " (an architecture-specific target runs on that one only)"
+                           : target->suffix == "f" ? " (a family target runs on that major version only)"
+                                                   : "";
+        return fmt::format(
+            "{}: {} is PTX for {} (.target {}), {} the {} preset's {}{}: a GPU of that architecture cannot "
+            "load it and refuses the launch with cudaErrorNoKernelImageForDevice (\"no kernel image is "
+            "available for execution on the device\"); {}",
+            p.spec.path, p.ptx_name, t, t, target->suffix.empty() ? "newer than" : "not made for",
+            preset.name, preset.arch(), only, fix);
+    }
+    return {};
 }
 
 launch::Outcome<PreparedLaunch> prepare_module(launch::LaunchSpec spec, std::string ptx, std::string ptx_name,
@@ -223,18 +294,26 @@ RegisterInfo kernel_registers(const PreparedLaunch& p, const device::DevicePrese
         info.method = "ptxas -v (" + preset.arch() + ")";
         return info;
     }
+    // Why ptxas could not say, in its first line ("ptxas not found ...", "ptxas fatal : Value 'sm_70' is not
+    // defined for option 'gpu-name'").
+    std::string why = log.substr(0, log.find('\n'));
+    if (why.ends_with(':') && why.size() + 1 < log.size()) {  // "ptxas failed (exit 255):" and the reason
+        const std::string next = log.substr(why.size() + 1, log.find('\n', why.size() + 1) - why.size() - 1);
+        why += " " + next.substr(0, 200);
+    }
     if (p.spec.registers) {
         info.registers = static_cast<int>(*p.spec.registers);
-        info.method = "launch spec 'registers' (no ptxas: " + log + ")";
+        info.method = "launch spec 'registers'; no ptxas for " + preset.arch() + ": " + why;
         return info;
     }
     if (auto est = device::estimate_registers(p.ptx, p.kernel->name)) {
         info.registers = est->registers;
-        info.method = "estimate (no ptxas): " + est->method;
+        info.method = "estimate, no ptxas for " + preset.arch() + " (" + why + "): " + est->method;
         return info;
     }
     info.registers = 32;
-    info.method = "estimate: 32 (no ptxas and no register declarations found)";
+    info.method =
+        "estimate: 32, no ptxas for " + preset.arch() + " (" + why + ") and no register declarations";
     return info;
 }
 
@@ -340,6 +419,39 @@ void configure_launch(SimRun& run, const PreparedLaunch& p, engine::LaunchConfig
     run.counters = counts::KernelCounters(cfg.counts_config);
 }
 
+namespace {
+
+// What to change in the spec when the block asks for more shared memory than the launch may have ("" when it
+// fits): the engine's message speaks of the CUDA attribute, a spec sets it with `max_dynamic_shared_bytes`.
+std::string shared_memory_advice(const PreparedLaunch& p, const engine::LaunchConfig& cfg) {
+    const uint64_t fixed = ir::shared_layout(*p.module).static_bytes.at(p.kernel_index);
+    const uint64_t dynamic = p.spec.shared_bytes, total = fixed + dynamic;
+    const uint64_t most = cfg.limits.shared_per_block_optin, plain = cfg.limits.shared_per_block_default;
+    const auto& attr = p.spec.max_dynamic_shared_bytes;
+    if (total > most) {
+        return fmt::format(
+            "in {}: \"shared_bytes\": {} (dynamic) with {} bytes of static shared memory is more than any "
+            "opt-in "
+            "allows; lower \"shared_bytes\" to at most {}{}",
+            p.spec.path, dynamic, fixed, most > fixed ? most - fixed : 0,
+            fixed ? " or declare less __shared__ memory in the kernel" : "");
+    }
+    if (attr && *attr > 0 && dynamic > *attr) {
+        return fmt::format(
+            "in {}: \"max_dynamic_shared_bytes\": {} is below \"shared_bytes\": {}; raise it to {}",
+            p.spec.path, *attr, dynamic, dynamic);
+    }
+    if ((!attr || *attr == 0) && total > plain) {
+        return fmt::format(
+            "in {}: add \"max_dynamic_shared_bytes\": {} (what cudaFuncSetAttribute with "
+            "cudaFuncAttributeMaxDynamicSharedMemorySize does), or lower \"shared_bytes\" to at most {}",
+            p.spec.path, dynamic, plain > fixed ? plain - fixed : 0);
+    }
+    return {};
+}
+
+}  // namespace
+
 void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfig& cfg,
                  const engine::LaunchResult& result) {
     run.warp_instructions = result.warp_instructions;
@@ -368,9 +480,26 @@ void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfi
                                          {"bytes", result.printf_dropped_bytes},
                                          {"fifo_bytes", cfg.printf_fifo_bytes}};
     }
-    if (result.error) {
+    if (result.error && result.error->kind == engine::Fault::budget_exhausted) {
+        // warpsim's own limit, not a GPU's error: said as such, with the counts so far kept and marked
+        // partial.
+        r.error = launch::ReportError{
+            std::string(kBudgetStopName),
+            fmt::format("stopped at the instruction budget of {} thread-instructions", cfg.max_instructions),
+            result.error->details};
+        run.fault = result.error;
+        r.extra["budget_stop"] = {{"max_instructions", cfg.max_instructions},
+                                  {"thread_instructions", result.thread_instructions},
+                                  {"warp_instructions", result.warp_instructions},
+                                  {"partial", true},
+                                  {"advice", std::string(kBudgetAdvice)},
+                                  {"partial_metrics", run.counters.metrics()}};
+    } else if (result.error) {
         r.error = launch::ReportError{result.error->name, result.error->message, result.error->details};
         run.fault = result.error;
+        if (result.error->kind == engine::Fault::invalid_value && !run.started)
+            if (std::string advice = shared_memory_advice(p, cfg); !advice.empty())
+                r.error->details += "\n" + advice;
     } else {
         r.metrics = run.counters.metrics();
         r.extra["lines"] = per_line_json(*p.module, run.counters);
@@ -387,6 +516,7 @@ void run_launch(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, en
 
 void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch& p, engine::LaunchConfig cfg,
                        std::span<const uint8_t> params, const engine::BlockCounts* ran_before) {
+    const uint64_t budget = cfg.max_instructions;
     if (ran_before) {
         cfg.skip_block = ran_before->linear;
         cfg.max_instructions -= std::min(cfg.max_instructions, ran_before->thread_instructions);
@@ -401,6 +531,13 @@ void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch
         run.counters.merge(ran_before->counters);
         result.warp_instructions += ran_before->warp_instructions;
         result.thread_instructions += ran_before->thread_instructions;
+        // The user's budget, not what the pilot block left of it.
+        if (result.error && result.error->kind == engine::Fault::budget_exhausted) {
+            const std::string left = fmt::format("budget of {} ", cfg.max_instructions);
+            if (auto at = result.error->details.find(left); at != std::string::npos)
+                result.error->details.replace(at, left.size(), fmt::format("budget of {} ", budget));
+        }
+        cfg.max_instructions = budget;
     }
     fill_report(run, p, cfg, result);
 }
@@ -408,6 +545,8 @@ void launch_configured(SimRun& run, engine::Simulator& sim, const PreparedLaunch
 launch::Outcome<SimRun> new_run(const PreparedLaunch& p, const SimOptions& options) {
     auto preset = device::load_preset(options.device);
     if (!preset) return launch::Outcome<SimRun>::failure(preset.error());
+    if (std::string e = ptx_target_error(p, preset.value()); !e.empty())
+        return launch::Outcome<SimRun>::failure(e);
     SimRun run;
     run.preset = preset.value();
     run.registers = kernel_registers(p, run.preset);

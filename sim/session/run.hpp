@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels_ir/ir.hpp"
@@ -39,6 +40,16 @@ struct PreparedLaunch {
 // Parses the spec file, loads (or compiles) its source, parses and verifies the PTX, finds the kernel and
 // checks the arguments. The error text names the file, line and field.
 launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path);
+// The same for a launch on `device` (a preset name or file): a .cu source whose spec names no `arch` is
+// compiled for the preset's architecture (`--device t4`: nvcc -arch=sm_75), and PTX the preset's GPU could
+// not load (ptx_target_error) is refused.
+launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path, const std::string& device);
+
+// Empty when a GPU of the preset's architecture can load the module's PTX; else what a GPU would answer
+// (cudaErrorNoKernelImageForDevice) and what to do. PTX for sm_XY loads on sm_XY and newer; PTX for an
+// architecture-specific target (sm_90a) only on that architecture; a family target (sm_100f) on the same
+// major version, of that minor or newer.
+std::string ptx_target_error(const PreparedLaunch& p, const device::DevicePreset& preset);
 
 // The same for a spec and PTX already in memory (the C++ API): `module` is `ptx` parsed and verified;
 // `cu_text` the CUDA source it came from, or "" (then the .cu beside the PTX, when there is one).
@@ -117,6 +128,12 @@ engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::Device
 engine::DeviceLimits limits_from(const device::DevicePreset& preset);
 
 // Everything a simulated run produced: the report (the JSON contract), and what the text report shows.
+// A launch that ran past LaunchConfig::max_instructions: the report's error names it so (not the
+// cudaErrorLaunchTimeout a program under the runtime gets), and report.extra["budget_stop"] holds the limit,
+// what ran, the advice and the partial counts.
+inline constexpr std::string_view kBudgetStopName = "instruction_budget";
+inline constexpr std::string_view kBudgetAdvice = "raise --max-instructions N or use --sample";
+
 struct SimRun {
     launch::RunReport report;
     device::DevicePreset preset;
@@ -138,6 +155,7 @@ struct SimRun {
     double sass_seconds = 0;  // decoding the cubin and planning the SASS-level counts
     bool started = false;     // false: the launch was refused before any block ran (configuration)
     std::optional<engine::LaunchError> fault;  // the engine's error, with where it happened
+    bool stopped_at_budget() const { return fault && fault->kind == engine::Fault::budget_exhausted; }
     // Set when the figures come from a sample of the blocks: then no buffer was produced (report.buffers
     // empty).
     std::optional<SampleInfo> sampling;

@@ -126,9 +126,21 @@ TEST_CASE("SASS plan: presets without a decoder count the PTX and say so", "[sas
     auto none = sass::kernel_sass(*prep.value().module, prep.value().kernel_index, "sm_90", nullptr);
     CHECK(none.plan == nullptr);
     CHECK(none.counting == "PTX-level counts (no ptxas)");
+    // The A100 (sm_80) cannot load PTX for sm_90 (session::ptx_target_error): the same PTX made for sm_80.
+    session::PreparedLaunch for_a100 = prep.value();
+    auto module = std::make_shared<ir::Module>(*for_a100.module);
+    module->target = {"sm_80"};
+    for_a100.module = module;
+    for_a100.kernel = &module->functions[for_a100.kernel_index];
+    for (auto at = for_a100.ptx.find(".target sm_90"); at != std::string::npos;
+         at = for_a100.ptx.find(".target sm_90"))
+        for_a100.ptx.replace(at, 13, ".target sm_80");
+    CHECK_THAT(session::ptx_target_error(prep.value(), *device::load_preset("a100")),
+               Catch::Contains("cudaErrorNoKernelImageForDevice"));
+    CHECK(session::ptx_target_error(for_a100, *device::load_preset("a100")).empty());
     session::SimOptions a100;
     a100.device = "a100";
-    auto run = session::run_simulated(prep.value(), a100);
+    auto run = session::run_simulated(for_a100, a100);
     REQUIRE(bool(run));
     CHECK(run.value().counting.rfind("PTX-level counts", 0) == 0);
     // PTX-level: merge4's four ld.shared.f32 are four instructions of one wavefront each.
