@@ -10,6 +10,7 @@
 
 #include "kernels_ir/names.hpp"
 #include "sim/report/access_pattern.hpp"
+#include "sim/report/html_source.hpp"
 #include "sim/report/report_model.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/timing/timing.hpp"
@@ -34,14 +35,37 @@ table.lines tr.note.inlined td { color: #555; }
 .caption { color: #555; font-size: 0.9em; margin: 0.3em 0 0.8em; }
 svg text { font-family: ui-monospace, monospace; font-size: 10px; }
 .legend span { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin: 0 4px 0 12px; }
+.legend svg { vertical-align: middle; }
+dl.header { display: flex; flex-wrap: wrap; gap: 0.6em; margin: 0.8em 0; }
+dl.header div { background: #f6f6f2; border-radius: 6px; padding: 0.4em 0.9em; min-width: 12em; flex: 1; }
+dl.header dt { color: #555; font-size: 0.85em; }
+dl.header dd { margin: 0; } dl.header dd.value { font-size: 1.3em; font-weight: 600; }
+dl.header dd.sub { color: #555; font-size: 0.85em; }
+table.source { border-collapse: collapse; width: 100%; font-size: 0.9em; }
+table.source th { text-align: right; padding: 2px 6px; border-bottom: 1px solid #ccc; }
+table.source th:nth-child(2) { text-align: left; }
+table.source td { padding: 1px 6px; }
+table.source td.ln { color: #777; text-align: right; white-space: nowrap; font-family: ui-monospace, monospace; }
+table.source td.code { font-family: ui-monospace, monospace; white-space: pre; overflow: hidden; max-width: 560px; text-overflow: ellipsis; }
+table.source td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.source tr.act { cursor: pointer; }
+table.source tr.act:hover td.code, table.source tr.act:focus td.code { background: #eef3fb; }
+table.source tr.sel td.ln, table.source tr.sel td.code { background: #dde8f8; font-weight: 600; }
+.detail { border: 1px solid #ddd; border-radius: 6px; padding: 0.3em 1em; margin: 0.8em 0; min-height: 2em; }
+.detail h4 { margin: 0.9em 0 0.2em; font-size: 1em; }
 )";
 
-// Colours: work done, idle lanes, lanes that do not exist, ideal, waste.
+// Colours, one meaning each: lanes at work, idle lanes, lanes that do not exist (or nothing there), at the
+// ideal, beyond the ideal, which lane goes where (diagram links), a full wave of blocks, a partial one. The
+// source view's heat (html_source.cpp) is a seventh, its own.
 const char* kWork = "#3b7dd8";
 const char* kIdle = "#f0a030";
 const char* kAbsent = "#d8d8d8";
 const char* kGood = "#3c9d4e";
 const char* kBad = "#d2452f";
+const char* kLink = "#8a8a8a";
+const char* kWave = "#4f6d7a";
+const char* kWavePartial = "#a9c1cb";
 
 std::string hex(uint64_t v) {
     return fmt::format("0x{:x}", v);
@@ -258,12 +282,12 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
                 for (uint32_t r = sm; r < end && n < most; ++r) {
                     svg += fmt::format(
                         R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"/>)", x,
-                        top + (r + 1.0) * row - h, w, h, partial ? kIdle : kWork);
+                        top + (r + 1.0) * row - h, w, h, partial ? kWavePartial : kWave);
                 }
                 if (n == most) {
                     svg += fmt::format(R"(<rect x="{:.1f}" y="{}" width="{:.1f}" height="{}" fill="{}"/>)", x,
                                        top + static_cast<int>(sm) * row, w, static_cast<int>(end - sm) * row,
-                                       partial ? kIdle : kWork);
+                                       partial ? kWavePartial : kWave);
                 }
             }
             sm = end;
@@ -298,18 +322,17 @@ std::string sm_timeline_svg(const timing::TimingResult& t) {
     return svg;
 }
 
-std::string timeline_section(const session::PreparedLaunch& p, const session::SimRun& run) {
+std::string timeline_section(const session::PreparedLaunch& p, const session::SimRun& run,
+                             const timing::TimingResult* predicted) {
     std::string out = "<h2>Blocks per SM over time</h2>\n";
-    if (run.report.error || !run.occupancy || run.occupancy->blocks_per_sm <= 0) {
-        return out + "<p>No timeline: the launch did not run to completion on this device.</p>\n";
-    }
-    const timing::TimingResult t = timing::predict_run(p, run);
+    if (!predicted) return out + "<p>No timeline: the launch did not run to completion on this device.</p>\n";
+    const timing::TimingResult& t = *predicted;
     const auto& pr = t.detail;
     out += fmt::format(
         "<p class=\"legend\">One row per SM, time to the right (the timing model's prediction). A bar's "
         "height is the blocks the SM holds, out of {} at most.<span style=\"background:{}\"></span>"
         "full waves<span style=\"background:{}\"></span>a partial wave (after full waves: the tail)</p>\n",
-        run.occupancy->blocks_per_sm, kWork, kIdle);
+        run.occupancy->blocks_per_sm, kWave, kWavePartial);
     out += sm_timeline_svg(t) + "\n";
     std::string text;
     const uint64_t per_wave = uint64_t(run.occupancy->blocks_per_sm) * t.profile.sm_count;
@@ -457,7 +480,7 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
              ++sec) {
             svg += fmt::format(
                 R"(<line data-lane="{}" data-sector="{}" x1="{}" y1="40" x2="{:.1f}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
-                l, sec - base, lane_x(l), sector_x(sec), kWork);
+                l, sec - base, lane_x(l), sector_x(sec), kLink);
         }
     }
     svg += lane_boxes(s);
@@ -524,7 +547,7 @@ std::string shared_lane_diagram(const AccessRow& a, const SourceRow& row) {
             const auto bank = static_cast<int>((s.addr[l] / 4 + k) % 32);
             svg += fmt::format(
                 R"(<line data-lane="{}" data-bank="{}" x1="{}" y1="40" x2="{}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
-                l, bank, lane_x(l), lane_x(bank), kWork);
+                l, bank, lane_x(l), lane_x(bank), kLink);
         }
     }
     svg += lane_boxes(s);
@@ -586,6 +609,34 @@ std::string lane_section(const ReportModel& m, const LaneSamples* samples) {
     return out;
 }
 
+// The launch at a glance: registers, occupancy, predicted time and bound, each a box (plain HTML).
+std::string header_facts(const session::SimRun& run, const timing::TimingResult* t) {
+    auto item = [](std::string_view key, const std::string& value, const std::string& sub) {
+        return fmt::format("<div><dt>{}</dt><dd class=\"value\">{}</dd><dd class=\"sub\">{}</dd></div>", key,
+                           html_escape(value), html_escape(sub));
+    };
+    std::string out = "<dl class=\"header\" id=\"launch-header\">";
+    out += item("registers", fmt::format("{} per thread", run.registers.registers), run.registers.method);
+    if (run.occupancy) {
+        const auto& o = *run.occupancy;
+        out += item("occupancy", fmt::format("{:.1f} %", 100.0 * o.occupancy),
+                    fmt::format("{} blocks, {} of {} warps per SM; limited by {}", o.blocks_per_sm,
+                                o.warps_per_sm, run.preset.sm.max_warps, device::limiter_name(o.limiter)));
+    } else {
+        out += item("occupancy", "-", "not worked out: the launch was refused");
+    }
+    if (t) {
+        out += item("predicted time", fmt::format("{:.2f} us", t->detail.time_us),
+                    fmt::format("{:.0f} cycles at {:.0f} MHz + {:.2f} us launch overhead", t->detail.cycles,
+                                t->profile.clock_mhz, t->detail.overhead_us));
+        out += item("bound", t->detail.bound, t->detail.bound_text);
+    } else {
+        out += item("predicted time", "-", "not predicted: the launch did not run to completion");
+        out += item("bound", "-", "");
+    }
+    return out + "</dl>\n";
+}
+
 std::string facts(const session::PreparedLaunch& p, const session::SimRun& run) {
     std::string text = "launch    " + describe_launch(p.spec) + "\n";
     if (run.occupancy) {
@@ -644,6 +695,10 @@ std::string html_report(const session::PreparedLaunch& p, const session::SimRun&
         fmt::format("<title>warpsim: {}</title><style>{}</style></head><body>\n", html_escape(name), kStyle);
     out += fmt::format("<h1>{} <small>({}, device {}, simulated)</small></h1>\n", html_escape(name),
                        html_escape(p.spec.path), html_escape(run.report.device));
+    std::optional<timing::TimingResult> predicted;
+    if (!run.report.error && run.occupancy && run.occupancy->blocks_per_sm > 0)
+        predicted = timing::predict_run(p, run);
+    out += header_facts(run, predicted ? &*predicted : nullptr);
     out += facts(p, run);
     const auto items = look_at(m);
     out += "<h2>What to look at</h2>\n<ul class=\"lookat\">";
@@ -653,7 +708,9 @@ std::string html_report(const session::PreparedLaunch& p, const session::SimRun&
             "warps.</li>";
     for (const auto& i : items)
         out += "<li><b>" + html_escape(i.where) + "</b> " + html_escape(i.what) + "</li>";
-    out += "</ul>\n<h2>The launch</h2>\n";
+    out += "</ul>\n";
+    out += source_section(p, m, samples, predicted ? std::string_view(predicted->detail.bound) : "");
+    out += "<h2>The launch</h2>\n";
     out += fmt::format(
         "<p class=\"legend\">Each box is a block, each cell a warp of 32 lanes."
         "<span style=\"background:{}\"></span>lanes at work<span style=\"background:{}\"></span>lanes idle "
@@ -679,7 +736,7 @@ std::string html_report(const session::PreparedLaunch& p, const session::SimRun&
         one_d ? ", 32 to a row (so each row is one warp)" : " at (threadIdx.x, threadIdx.y)",
         p.spec.block[2] > 1 ? "; the slice threadIdx.z = 0 is shown" : "");
     out += thread_layout_svg(p.spec) + "\n";
-    out += timeline_section(p, run);
+    out += timeline_section(p, run, predicted ? &*predicted : nullptr);
     out += "<h2>Per source line</h2>\n" + lines_table(m);
     out += lane_section(m, samples);
     out +=

@@ -83,11 +83,15 @@ void LaneSampler::follow(const engine::MemoryEvent& e) {
 }
 
 void LaneSampler::on_branch(const engine::BranchEvent& e) {
+    const bool split = e.taken_mask != 0 && e.taken_mask != e.active_mask;
+    auto [seen, first] = samples_.branches.try_emplace({e.site.function, e.site.pc});
+    if (first || (split && seen->second.split == 0)) seen->second.shown = e;
+    ++seen->second.executions;
+    seen->second.split += split;
     if (!focus_ || !focus_->follows(e.site.function, e.site.pc)) return;
     const bool chosen = choose(e.site);
     auto [slot, fresh] = samples_.focus.branches.try_emplace({e.site.function, e.site.pc});
     BranchSample& s = slot->second;
-    const bool split = e.taken_mask != 0 && e.taken_mask != e.active_mask;
     ++s.all_executions;
     s.all_split += split;
     const bool shown_is_chosen = samples_.focus.is_chosen(s.first.site.block.linear, s.first.site.warp);

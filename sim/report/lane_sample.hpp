@@ -91,6 +91,13 @@ struct WarpActivity {
     uint32_t working_mask = 0;    // which ones
 };
 
+// A guarded branch as the sample run saw it (every one, for the HTML page's branch diagrams): the first
+// execution whose lanes went both ways, else the first execution, and how often warps ran it and split.
+struct BranchSeen {
+    engine::BranchEvent shown;
+    uint64_t executions = 0, split = 0;
+};
+
 struct LaneSamples {
     // Keyed by (function, pc, space): a generic access whose lanes resolve to two spaces yields two samples.
     std::map<std::tuple<uint32_t, uint32_t, engine::MemorySpace>, LaneSample> by_pc;
@@ -100,6 +107,7 @@ struct LaneSamples {
     bool complete = false;       // the whole grid ran within the budget
     bool out_of_budget = false;  // the run stopped at SampleOptions::max_thread_instructions
     FocusSamples focus;          // filled when the sampler was given a WarpFocus
+    std::map<std::pair<uint32_t, uint32_t>, BranchSeen> branches;  // by (function, pc)
 
     const LaneSample* find(uint32_t function, uint32_t pc, engine::MemorySpace space) const;
 };

@@ -408,13 +408,18 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
                 row.inlined.push_back(inlined);
         }
         if (s.requests > 0) add_access(row, key.first, key.second, inst, s, samples, inlined);
+        if (inst.op == ir::Opcode::bra && inst.pred.reg != ir::kNoReg) row.branches.emplace_back(key);
     }
     std::map<uint32_t, std::vector<std::string>> sources;
     for (auto& [key, row] : rows) {
         if (row.file && !row.compiler_generated) {
             if (!sources.count(row.file)) {
                 auto [name, lines] = source_text(p, row.file);
-                if (m.source_file.empty() && !lines.empty()) m.source_file = name;
+                if (m.source_file.empty() && !lines.empty()) {
+                    m.source_file = name;
+                    m.source_file_id = row.file;
+                    m.source_lines = lines;
+                }
                 sources[row.file] = std::move(lines);
             }
             const auto& src = sources[row.file];

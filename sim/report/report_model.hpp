@@ -60,6 +60,9 @@ struct SourceRow {
     std::string lanes_note;  // "on average 31.2 of 32 lanes active: ..." when lanes idle
     std::vector<std::string>
         inlined;  // the inlined code counted here, one chain each (as AccessRow::inlined)
+    // The guarded branches (bra with a predicate) of the line that ran, as (function, pc): where lanes of a
+    // warp can part.
+    std::vector<std::pair<uint32_t, uint32_t>> branches;
 
     double lanes() const;       // average active lanes per warp instruction
     std::string where() const;  // "line 22", "PTX line 388", "no line"
@@ -75,8 +78,10 @@ struct ReportModel {
     double lane_capacity = 32;    // average lanes per warp the launch shape allows (partial warps)
     std::optional<WorstAccess> worst_global, worst_shared;
     std::optional<size_t>
-        worst_lanes;          // the line whose warps idle most lane-instructions beyond the launch shape
-    std::string source_file;  // the CUDA file the lines come from ("" if none was found)
+        worst_lanes;              // the line whose warps idle most lane-instructions beyond the launch shape
+    std::string source_file;      // the CUDA file the lines come from ("" if none was found)
+    uint32_t source_file_id = 0;  // its .file number (0: none found)
+    std::vector<std::string> source_lines;  // its text, line by line (untrimmed)
 };
 
 // Builds the model from a run's per-pc counters. `samples` (optional) supply per-lane addresses: strides
