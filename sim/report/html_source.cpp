@@ -30,13 +30,14 @@ double share(double part, double whole) {
 // A table cell shaded by its share; dark cells get white text.
 std::string heat_cell(const std::string& text, double s, const std::string& title) {
     const double alpha = 0.85 * s;
-    return fmt::format(R"(<td class="num" style="background:rgba({},{},{},{:.2f}){}" title="{}">{}</td>)", kHeatR,
-                       kHeatG, kHeatB, alpha, alpha > 0.5 ? ";color:#fff" : "", html_escape(title), text);
+    return fmt::format(R"(<td class="num" style="background:rgba({},{},{},{:.2f}){}" title="{}">{}</td>)",
+                       kHeatR, kHeatG, kHeatB, alpha, alpha > 0.5 ? ";color:#fff" : "", html_escape(title),
+                       text);
 }
 
 double idle_slots(const SourceRow& r, double capacity) {
-    return std::max(0.0, capacity * static_cast<double>(r.total.warp_insts) -
-                             static_cast<double>(r.total.thread_insts));
+    return std::max(
+        0.0, capacity * static_cast<double>(r.total.warp_insts) - static_cast<double>(r.total.thread_insts));
 }
 
 uint64_t shared_excess(const SourceRow& r) {
@@ -49,7 +50,8 @@ uint64_t shared_excess(const SourceRow& r) {
 uint64_t global_atomics(const SourceRow& r) {
     uint64_t n = 0;
     for (const auto& a : r.accesses)
-        if (a.space == AccessSpace::global && (a.kind == AccessKind::atomic || a.kind == AccessKind::reduction))
+        if (a.space == AccessSpace::global &&
+            (a.kind == AccessKind::atomic || a.kind == AccessKind::reduction))
             n += a.s.requests;
     return n;
 }
@@ -139,7 +141,8 @@ json sample_json(const AccessRow& a) {
     std::set<uint64_t> sectors;
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
-        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32; ++sec)
+        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32;
+             ++sec)
             sectors.insert(sec);
     }
     const uint64_t base = sectors.empty() ? 0 : *sectors.begin();
@@ -200,8 +203,8 @@ std::string landing_where(const ir::Module& mod, const ir::Function& fn, const i
     return fmt::format("PTX line {}", fn.body[pc].loc.ptx_line);
 }
 
-json branches_json(const session::PreparedLaunch& p, const SourceRow& r, const LaneSamples* samples, bool cuda,
-                   std::map<uint32_t, ir::Cfg>& cfgs) {
+json branches_json(const session::PreparedLaunch& p, const SourceRow& r, const LaneSamples* samples,
+                   bool cuda, std::map<uint32_t, ir::Cfg>& cfgs) {
     json out = json::array();
     for (const auto& [f, pc] : r.branches) {
         const auto& fn = p.module->functions.at(f);
@@ -242,17 +245,19 @@ std::string line_row(const SourceRow* r, size_t index, const std::string& token,
                            number, code, code);
     }
     const bool act = active_line(*r);
-    std::string out = fmt::format(R"(<tr class="srcline{}" data-line="{}" data-row="{}"{}>)", act ? " act" : "",
-                                  token, index, act ? R"( tabindex="0")" : "");
-    out += fmt::format(R"(<td class="ln">{}{}</td><td class="code" title="{}">{}</td>)", act ? "&#9656; " : "", number, code, code);
+    std::string out = fmt::format(R"(<tr class="srcline{}" data-line="{}" data-row="{}"{}>)",
+                                  act ? " act" : "", token, index, act ? R"( tabindex="0")" : "");
+    out += fmt::format(R"(<td class="ln">{}{}</td><td class="code" title="{}">{}</td>)",
+                       act ? "&#9656; " : "", number, code, code);
     const double wi = static_cast<double>(r->total.warp_insts);
     out += heat_cell(std::to_string(r->total.warp_insts), share(wi, t.warp_insts),
                      fmt::format("{} of the kernel's warp instructions", pct(share(wi, t.warp_insts))));
     const double idle = idle_slots(*r, m.lane_capacity);
-    out += heat_cell(fmt::format("{:.2f}", r->lanes()), share(idle, t.idle),
-                     fmt::format("{:.2f} active lanes per warp instruction; shade: {} of the kernel's idle lane "
-                                 "slots",
-                                 r->lanes(), pct(share(idle, t.idle))));
+    out +=
+        heat_cell(fmt::format("{:.2f}", r->lanes()), share(idle, t.idle),
+                  fmt::format("{:.2f} active lanes per warp instruction; shade: {} of the kernel's idle lane "
+                              "slots",
+                              r->lanes(), pct(share(idle, t.idle))));
     const auto sec = static_cast<double>(r->total.sectors);
     out += heat_cell(r->total.sectors ? std::to_string(r->total.sectors) : "", share(sec, t.sectors),
                      fmt::format("{} of the kernel's global and local sectors", pct(share(sec, t.sectors))));
@@ -264,9 +269,9 @@ std::string line_row(const SourceRow* r, size_t index, const std::string& token,
     if (extra > 0)
         conflict_text = r->total.max_way > 1 ? fmt::format("{:.0f} ({}-way)", extra, r->total.max_way)
                                              : fmt::format("{:.0f}", extra);
-    out += heat_cell(conflict_text, share(extra, t.conflicts),
-                     fmt::format("{} of the kernel's shared wavefronts beyond the ideal",
-                                 pct(share(extra, t.conflicts))));
+    out += heat_cell(
+        conflict_text, share(extra, t.conflicts),
+        fmt::format("{} of the kernel's shared wavefronts beyond the ideal", pct(share(extra, t.conflicts))));
     const double tw = time_work(*r, basis);
     out += heat_cell(tw > 0 ? pct(share(tw, t.time)) : "", share(tw, t.time),
                      fmt::format("estimated share of the kernel's time: {}", time_basis_words(basis)));
@@ -289,6 +294,9 @@ const char* kScript = R"JS(
   var NS = document.getElementById('heat-scale').namespaceURI;
   var C = {work: '#3b7dd8', absent: '#d8d8d8', good: '#3c9d4e', bad: '#d2452f', link: '#8a8a8a'};
   var panel = document.getElementById('line-detail');
+  // The panel moves into a row of its own under the line shown.
+  var holder = el('tr', {id: 'detail-row'}), cell = el('td', {colspan: 8});
+  holder.appendChild(cell);
   function el(tag, attrs, text, svg) {
     var e = svg ? document.createElementNS(NS, tag) : document.createElement(tag);
     for (var k in attrs) e.setAttribute(k, attrs[k]);
@@ -365,6 +373,8 @@ const char* kScript = R"JS(
     tr.classList.add('sel');
     panel.textContent = '';
     panel.setAttribute('data-row', key);
+    cell.appendChild(panel);
+    tr.parentNode.insertBefore(holder, tr.nextSibling);
     panel.appendChild(el('h3', {}, d.where + (d.text ? ': ' + d.text : '')));
     d.accesses.forEach(function (a, i) {
       panel.appendChild(el('h4', {}, a.label + ': ' + a.requests + ' requests, ' + a.per_request.toFixed(2) + ' ' +
@@ -397,7 +407,6 @@ const char* kScript = R"JS(
                                 b.split + ' of ' + b.executions + ' times.', 'branch'));
       panel.appendChild(branchSvg('detail-branch-' + i, b));
     });
-    panel.scrollIntoView();
   }
   var table = document.getElementById('source-lines');
   table.addEventListener('click', function (ev) {
@@ -422,8 +431,9 @@ std::string legend(TimeBasis basis) {
     std::string out = R"(<p class="legend">Shade of a cell: its share of the kernel's total in that column )";
     out += R"((for lanes, of the idle lane slots) <svg id="heat-scale" width="120" height="12">)";
     for (int i = 0; i < 10; ++i)
-        out += fmt::format(R"svg(<rect x="{}" y="0" width="12" height="12" fill="rgba({},{},{},{:.2f})"/>)svg", i * 12,
-                           kHeatR, kHeatG, kHeatB, 0.85 * (i + 0.5) / 10);
+        out +=
+            fmt::format(R"svg(<rect x="{}" y="0" width="12" height="12" fill="rgba({},{},{},{:.2f})"/>)svg",
+                        i * 12, kHeatR, kHeatG, kHeatB, 0.85 * (i + 0.5) / 10);
     out += fmt::format(
         "</svg> 0 % to 100 %. Time: an estimate, {}. Lines marked &#9656; have memory or branch activity: "
         "click one to see its lanes.</p>\n",
@@ -444,7 +454,8 @@ TimeBasis time_basis(std::string_view bound) {
 std::string_view time_basis_words(TimeBasis b) {
     switch (b) {
         case TimeBasis::sectors:
-            return "the line's share of the global and local sectors (the launch is bound by memory bandwidth)";
+            return "the line's share of the global and local sectors (the launch is bound by memory "
+                   "bandwidth)";
         case TimeBasis::atomics:
             return "the line's share of the global atomics (the launch is bound by the L2's atomics)";
         case TimeBasis::wavefronts:
@@ -479,15 +490,18 @@ std::string source_section(const session::PreparedLaunch& p, const ReportModel& 
             elsewhere.push_back(i);
     }
     std::string out = "<h2 id=\"source\">The source, line by line</h2>\n";
-    out += fmt::format("<p class=\"caption\">{}</p>\n",
-                       cuda ? html_escape(fmt::format("{}: the lines of the kernel, with what ran at each "
-                                                      "(inlined code counts at the line that calls it).",
-                                                      m.source_file))
-                            : "The PTX (no CUDA source line information maps it), with what ran at each line.");
+    out +=
+        fmt::format("<p class=\"caption\">{}</p>\n",
+                    cuda ? html_escape(fmt::format("{}: the lines of the kernel, with what ran at each "
+                                                   "(inlined code counts at the line that calls it).",
+                                                   m.source_file))
+                         : "The PTX (no CUDA source line information maps it), with what ran at each line.");
     out += legend(basis);
-    out += "<table class=\"source\" id=\"source-lines\"><tr><th>line</th><th>source</th><th>warp inst</th>"
-           "<th>lanes</th><th>sectors</th><th>wavefronts</th><th title=\"shared wavefronts beyond the ideal: bank "
-           "conflicts, or atomics on one word\">extra wavefronts</th><th>time</th></tr>\n";
+    out +=
+        "<table class=\"source\" id=\"source-lines\"><tr><th>line</th><th>source</th><th>warp inst</th>"
+        "<th>lanes</th><th>sectors</th><th>wavefronts</th><th title=\"shared wavefronts beyond the ideal: "
+        "bank "
+        "conflicts, or atomics on one word\">extra wavefronts</th><th>time</th></tr>\n";
     json data = json::object();
     std::map<uint32_t, ir::Cfg> cfgs;
     auto add_data = [&](size_t i) {
@@ -507,8 +521,8 @@ std::string source_section(const session::PreparedLaunch& p, const ReportModel& 
             auto it = by_line.find(line);
             const SourceRow* r = it == by_line.end() ? nullptr : &m.rows[it->second];
             const size_t index = r ? it->second : 0;
-            out += line_row(r, index, std::to_string(line), std::to_string(line), html_escape(text[line - 1]), m, t,
-                            basis);
+            out += line_row(r, index, std::to_string(line), std::to_string(line), html_escape(text[line - 1]),
+                            m, t, basis);
             if (r) add_data(index);
         }
     }
@@ -521,9 +535,12 @@ std::string source_section(const session::PreparedLaunch& p, const ReportModel& 
         add_data(i);
     }
     out += "</table>\n";
-    out += "<div id=\"line-detail\" class=\"detail\"><p>Click a line marked &#9656; to see its lanes here.</p></div>\n";
-    out += "<noscript><p class=\"caption\">The per-line lane diagrams are drawn by the page's script; with "
-           "JavaScript off the table above and the diagrams below still show the run.</p></noscript>\n";
+    out +=
+        "<div id=\"line-detail\" class=\"detail\"><p>Click a line marked &#9656; to see its lanes "
+        "here.</p></div>\n";
+    out +=
+        "<noscript><p class=\"caption\">The per-line lane diagrams are drawn by the page's script; with "
+        "JavaScript off the table above and the diagrams below still show the run.</p></noscript>\n";
     // '<' as \u003c: the JSON can never close its <script> element.
     std::string blob = data.dump(-1, ' ', false, json::error_handler_t::replace);
     std::string safe;
