@@ -97,6 +97,14 @@ grep -q '^header predicted_time [0-9.]* us$' "$out/naive10.facts" || fail "naive
 grep -q '^header bound [a-z0-9]*$' "$out/naive10.facts" || fail "naive10: no bound in the header"
 shot naive10 transpose_naive_64 '#line=10'
 
+# The check must be able to fail: the page with the store's lane 1 planted in lane 2's sector 16 must not pass.
+sed 's/"lane_sectors":\[\[0\],\[8\],/"lane_sectors":[[0],[16],/' "$out/transpose_naive_64.html" >"$out/planted.html"
+cmp -s "$out/planted.html" "$out/transpose_naive_64.html" && fail "planted: the store's lane data was not found to plant"
+open_page planted planted '#line=10'
+if grep -qxF -- "sectors detail-sectors-1 $(lanes '8 * l')" "$out/planted.facts"; then
+    fail "planted: a wrong lane -> sector mapping went unnoticed"
+fi
+
 # A line with nothing to draw (11 is the closing brace) says so; no diagram.
 open_page naive11 transpose_naive_64 '#line=11'
 expect naive11 "row none"
