@@ -1,10 +1,13 @@
 // tests/examples/report_test.cpp — the learner's report and the HTML page on the examples: access rows split
 // by kind, the sentences with strides and banks worked out by hand, the lane sample, and the lane-to-sector
 // and lane-to-bank mappings in the HTML.
+#include <algorithm>
 #include <regex>
 #include <set>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "sim/report/html_report.hpp"
 #include "sim/report/lane_sample.hpp"
@@ -265,4 +268,66 @@ TEST_CASE("report: a float4 shared load at its ideal is no bank conflict, a stri
     const size_t b = text.find("float2 b = s2[lane * 16];");
     REQUIRE(b != std::string::npos);
     CHECK_THAT(text.substr(b, text.find('\n', b) - b), Catch::EndsWith("16-way"));
+}
+
+namespace {
+
+// The JSON the HTML page's script draws from: the text of <script type="application/json" id="line-data">.
+nlohmann::json line_data(const std::string& html) {
+    const std::string head = "<script type=\"application/json\" id=\"line-data\">";
+    const size_t at = html.find(head);
+    if (at == std::string::npos) return nullptr;
+    const size_t from = at + head.size();
+    return nlohmann::json::parse(html.substr(from, html.find("</script>", from) - from));
+}
+
+// The model row (the data's key) of a CUDA source line, or "" when the page has no row for it.
+std::string row_key(const std::string& html, uint32_t line) {
+    const std::regex re("<tr class=\"srcline act\" data-line=\"" + std::to_string(line) +
+                        "\" data-row=\"(\\d+)\"");
+    std::smatch m;
+    return std::regex_search(html, m, re) ? std::string(m[1]) : std::string();
+}
+
+}  // namespace
+
+TEST_CASE("HTML source view: the [32][32] tile's lines carry their banks as data, the header its launch",
+          "[examples][html]") {
+    auto r = run_with_samples("shared_tile_32x32");
+    const std::string html = report::html_report(r.p, r.run, &r.samples);
+    CHECK_THAT(html, Catch::Contains("<dl class=\"header\" id=\"launch-header\">"));
+    CHECK_THAT(html, Catch::Contains(
+                         fmt::format("<dd class=\"value\">{} per thread</dd>", r.run.registers.registers)));
+    CHECK_THAT(html, Catch::Contains("<dt>predicted time</dt>"));
+    CHECK_THAT(html, Catch::Contains("<dt>bound</dt>"));
+    const auto data = line_data(html);
+    REQUIRE(data.is_object());
+    // Line 11, out[...] = tile[c][r]: lane c of warp r reads word 32 c + r, all in bank r: one bank asked for
+    // 32 different words, the 31 others for none.
+    const std::string read = row_key(html, 11);
+    REQUIRE_FALSE(read.empty());
+    const auto& accesses = data.at(read).at("accesses");
+    const auto shared = std::find_if(accesses.begin(), accesses.end(),
+                                     [](const auto& a) { return a.at("space") == "shared"; });
+    REQUIRE(shared != accesses.end());
+    const auto& s = shared->at("sample");
+    const uint32_t warp = s.at("warp");
+    for (uint32_t lane = 0; lane < 32; ++lane)
+        CHECK(s.at("lane_banks").at(lane) == nlohmann::json::array({warp}));
+    for (uint32_t bank = 0; bank < 32; ++bank) CHECK(s.at("bank_count").at(bank) == (bank == warp ? 32 : 0));
+    // Line 9, tile[r][c] = in[...]: lane c writes word 32 r + c, bank c; it reads in[base + 32 r + c], 8
+    // lanes to a sector.
+    const std::string write = row_key(html, 9);
+    REQUIRE_FALSE(write.empty());
+    for (const auto& a : data.at(write).at("accesses")) {
+        const auto& t = a.at("sample");
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+            if (a.at("space") == "shared")
+                CHECK(t.at("lane_banks").at(lane) == nlohmann::json::array({lane}));
+            else
+                CHECK(t.at("lane_sectors").at(lane) == nlohmann::json::array({lane / 8}));
+        }
+    }
+    // Lines 7, 8 and 10 (index arithmetic, __syncthreads) have nothing to draw: no data row.
+    CHECK(row_key(html, 10).empty());
 }
