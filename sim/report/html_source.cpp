@@ -136,6 +136,9 @@ json sample_json(const AccessRow& a) {
         j["lane_banks"] = per_lane;
         j["bank_count"] = count;
         j["count_of"] = atomic ? "updates served one after another" : "different words asked for";
+        // A lane of B bytes asks each bank for up to B / 4 words even at the ideal (the warp is served in
+        // B / 4 passes): only more than that costs extra wavefronts.
+        j["fair"] = atomic ? 1 : words;
         return j;
     }
     std::set<uint64_t> sectors;
@@ -352,12 +355,12 @@ const char* kScript = R"JS(
     laneBoxes(svg, 20, s.active, 'lanes');
     s.bank_count.forEach(function (c, b) {
       svg.appendChild(el('rect', {x: lx(b) - 12, y: 140, width: 24, height: 20, 'data-bank': b, 'data-count': c,
-                                  fill: c === 0 ? C.absent : c === 1 ? C.good : C.bad}, undefined, true));
+                                  fill: c === 0 ? C.absent : c <= s.fair ? C.good : C.bad}, undefined, true));
       svg.appendChild(el('text', {x: lx(b), y: 154, 'text-anchor': 'middle', fill: '#fff'}, c ? c : '', true));
       svg.appendChild(el('text', {x: lx(b), y: 175, 'text-anchor': 'middle'}, b, true));
     });
     svg.appendChild(el('text', {x: 2, y: 195}, 'banks, each labelled with the ' + s.count_of +
-                                               ' (more than 1 costs extra wavefronts)', true));
+                                               ' (more than ' + s.fair + ' costs extra wavefronts)', true));
     return svg;
   }
   function branchSvg(id, b) {

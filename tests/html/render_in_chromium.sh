@@ -87,8 +87,8 @@ if load "$out/planted.html" planted >/dev/null; then
     fail "a planted console error went unnoticed: the console check does not work with this chromium"
 fi
 
-check vector_add_1000.json launch thread-layout sm-timeline lanes-to-sectors
-check shared_tile_32x32.json launch thread-layout sm-timeline lanes-to-sectors lanes-to-banks
+check vector_add_1000.json heat-scale launch thread-layout sm-timeline lanes-to-sectors
+check shared_tile_32x32.json heat-scale launch thread-layout sm-timeline lanes-to-sectors lanes-to-banks
 check scale_matrix_1000_8x32.json launch thread-layout sm-timeline lanes-to-sectors
 check waves_tail_1057.json launch thread-layout sm-timeline lanes-to-sectors
 # The tail: 1057 blocks at 1056 per wave leave one block for a second wave on one SM.
