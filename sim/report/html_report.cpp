@@ -57,7 +57,7 @@ table.source tr.sel td.ln, table.source tr.sel td.code { background: #dde8f8; fo
 
 // Colours, one meaning each: lanes at work, idle lanes, lanes that do not exist (or nothing there), at the
 // ideal, beyond the ideal, which lane goes where (diagram links), a full wave of blocks, a partial one. The
-// source view's heat (html_source.cpp) is a seventh, its own.
+// source view's heat (html_source.cpp) has a hue of its own, purple.
 const char* kWork = "#3b7dd8";
 const char* kIdle = "#f0a030";
 const char* kAbsent = "#d8d8d8";
