@@ -84,6 +84,8 @@ registers=$("$warpsim" run "$src/tests/html/specs/transpose_naive_64.json" | sed
 [ -n "$registers" ] || fail "the text report of transpose_naive_64 names no registers"
 open_page naive10 transpose_naive_64 '#line=10'
 expect naive10 "selected 10"
+# The source text travels through the page's JSON ('<' escaped there) and comes back as written.
+expect naive10 "heading line 10: if (x < N && y + j < M) out[x * M + (y + j)] = in[(y + j) * N + x];"
 expect naive10 "heading global load: 128 requests, 4.00 sectors per request where 4.00 would do"
 expect naive10 "heading global store: 128 requests, 32.00 sectors per request where 4.00 would do"
 expect naive10 "sectors detail-sectors-0 $(lanes 'l / 8')"
