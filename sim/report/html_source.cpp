@@ -139,6 +139,7 @@ json sample_json(const AccessRow& a) {
         // A lane of B bytes asks each bank for up to B / 4 words even at the ideal (the warp is served in
         // B / 4 passes): only more than that costs extra wavefronts.
         j["fair"] = atomic ? 1 : words;
+        j["unit"] = atomic ? "update" : "different word";
         return j;
     }
     std::set<uint64_t> sectors;
@@ -389,7 +390,8 @@ const char* kScript = R"JS(
                  s.bytes + ' bytes per lane';
       if (a.space === 'shared') {
         var worst = Math.max.apply(null, s.bank_count);
-        panel.appendChild(caption(head + '; the busiest bank: ' + worst + ' ' + s.count_of + '.', 'shared'));
+        panel.appendChild(caption(head + '; the busiest bank: ' + worst + ' ' + s.unit + (worst === 1 ? '' : 's') +
+                                  (s.unit === 'update' ? ' served one after another.' : ' asked for.'), 'shared'));
         panel.appendChild(sharedSvg('detail-banks-' + i, a));
       } else {
         panel.appendChild(caption(head + '; it touches ' + s.sectors.length + ' sectors' +
