@@ -56,6 +56,15 @@ uint64_t global_atomics(const SourceRow& r) {
     return n;
 }
 
+// A shared load or store of the line costs more than its ideal: its way count is a bank conflict (atomics on
+// one word are contention, not a conflict, and are not given a way).
+bool bank_conflict(const SourceRow& r) {
+    return std::any_of(r.accesses.begin(), r.accesses.end(), [](const AccessRow& a) {
+        return a.space == AccessSpace::shared && a.kind != AccessKind::atomic &&
+               a.kind != AccessKind::reduction && a.excess() > 0;
+    });
+}
+
 double time_work(const SourceRow& r, TimeBasis b) {
     switch (b) {
         case TimeBasis::sectors:
@@ -271,8 +280,9 @@ std::string line_row(const SourceRow* r, size_t index, const std::string& token,
     const auto extra = static_cast<double>(shared_excess(*r));
     std::string conflict_text;
     if (extra > 0)
-        conflict_text = r->total.max_way > 1 ? fmt::format("{:.0f} ({}-way)", extra, r->total.max_way)
-                                             : fmt::format("{:.0f}", extra);
+        conflict_text = r->total.max_way > 1 && bank_conflict(*r)
+                            ? fmt::format("{:.0f} ({}-way)", extra, r->total.max_way)
+                            : fmt::format("{:.0f}", extra);
     out += heat_cell(
         conflict_text, share(extra, t.conflicts),
         fmt::format("{} of the kernel's shared wavefronts beyond the ideal", pct(share(extra, t.conflicts))));
@@ -381,7 +391,7 @@ const char* kScript = R"JS(
     tr.parentNode.insertBefore(holder, tr.nextSibling);
     panel.appendChild(el('h3', {}, d.where + (d.text ? ': ' + d.text : '')));
     d.accesses.forEach(function (a, i) {
-      panel.appendChild(el('h4', {}, a.label + ': ' + a.requests + ' requests, ' + a.per_request.toFixed(2) + ' ' +
+      panel.appendChild(el('h4', {}, a.label + ': ' + a.requests + (a.requests === 1 ? ' request, ' : ' requests, ') + a.per_request.toFixed(2) + ' ' +
                                      a.unit + ' per request where ' + a.ideal.toFixed(2) + ' would do'));
       if (a.note) panel.appendChild(caption(a.note, 'note'));
       if (!a.sample) { panel.appendChild(caption('No warp of this access was sampled.', 'none')); return; }

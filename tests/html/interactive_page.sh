@@ -27,10 +27,10 @@ fail() {
     failed=1
 }
 
-# page SPEC: writes OUT/SPEC.html.
+# page SPEC [DIR]: writes OUT/SPEC.html from DIR/SPEC.json (DIR: tests/html/specs).
 page() {
     rm -f "$out/$1.html"
-    "$warpsim" run "$src/tests/html/specs/$1.json" --quiet --html "$out/$1.html" || fail "$1: warpsim failed"
+    "$warpsim" run "$src/${2:-tests/html/specs}/$1.json" --quiet --html "$out/$1.html" || fail "$1: warpsim failed"
     [ -s "$out/$1.html" ] || fail "$1: no page"
 }
 
@@ -174,6 +174,17 @@ grep -q '^caption branch .* 16 jump to line 18, 16 go on to line 20\. In the sam
     "$out/div17.facts" || fail "div17: the branch caption does not say 16 lanes to line 18, 16 to line 20, 2 of 2 splits"
 shot div17 divergence_lanes_64 '#line=17'
 shot div_top divergence_lanes_64 ''
+
+# --- shared_one_bin, line 11: atomicAdd(&bins[3], 1u) by the 32 lanes of one warp ---------------------------
+# One word, bank 3, updated 32 times one after another: 32 wavefronts where 1 would do, 31 extra; contention,
+# not a bank conflict, so the table gives no way count.
+page pattern_shared_one_bin tests/examples/specs
+open_page bin11 pattern_shared_one_bin '#line=11'
+expect bin11 "heading shared atomic: 1 request, 32.00 wavefronts per request where 1.00 would do"
+expect bin11 "banks detail-banks-0 $(lanes 3)"
+expect bin11 "bankcount detail-banks-0 $(bankcount_at 3 32)"
+expect bin11 "cell 11 extra wavefronts 31"
+expect bin11 "caption shared One warp: block (0,0,0) warp 0, 32 active lanes, 4 bytes per lane; the busiest bank: 32 updates served one after another."
 
 [ "$failed" -eq 0 ] && echo "the interactive page passed (screenshots in $out)"
 exit "$failed"
