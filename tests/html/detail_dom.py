@@ -90,8 +90,6 @@ class Dom(HTMLParser):
             kind, parts = self.text_into
             self.facts.append(f"{kind} {' '.join(''.join(parts).split())}")
             self.text_into = None
-        if tag == "dt" and self.header_key is not None and self.cell_text is None:
-            pass
         if tag == "dd" and self.cell_text is not None and self.inside("launch-header"):
             self.header.append(f"header {self.header_key} {' '.join(''.join(self.cell_text).split())}")
             self.cell_text = None
