@@ -2,6 +2,7 @@
 #include "kernels_ir/source_chain.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "kernels_ir/names.hpp"
 
@@ -62,6 +63,13 @@ bool chain_has_line(const Module& m, const SrcLoc& loc, uint32_t file, uint32_t 
 
 std::string frame_text(const Module& m, const SourcePosition& at, PathStyle style) {
     std::string_view path = m.file_path(at.file);
+    if (style == PathStyle::relative && !path.empty() && path.front() == '/') {
+        std::error_code ec;
+        const std::filesystem::path cwd = std::filesystem::current_path(ec);
+        const std::filesystem::path rel = std::filesystem::path(path).lexically_relative(cwd);
+        if (!ec && !rel.empty() && *rel.begin() != "..") return rel.string() + ":" + std::to_string(at.line);
+        style = PathStyle::file_name;
+    }
     if (style == PathStyle::file_name) {
         if (auto slash = path.find_last_of('/'); slash != std::string_view::npos)
             path = path.substr(slash + 1);

@@ -37,7 +37,11 @@ std::vector<SourcePosition> chain_positions(const Module& m, const SrcLoc& loc);
 // Whether file:line is one of the chain's frames.
 bool chain_has_line(const Module& m, const SrcLoc& loc, uint32_t file, uint32_t line);
 
-enum class PathStyle { recorded, file_name };  // the path as .file recorded it, or only its last component
+// How a frame's file is named: the path as .file recorded it; only its last component; or, the style every
+// report, fault and finding uses, relative to the current directory when the file lies under it
+// ("src/stencil.cu"), a relative recorded path as recorded, and the last component for a file elsewhere
+// (a CUDA header: "sm_30_intrinsics.hpp").
+enum class PathStyle { recorded, file_name, relative };
 
 // "FILE:LINE" of one frame (file 0 or an unknown file: "?").
 std::string frame_text(const Module& m, const SourcePosition& at, PathStyle style);

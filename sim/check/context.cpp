@@ -81,7 +81,7 @@ std::string CheckContext::where(Site s) const {
     const auto* in = instruction(s);
     if (!in) return fmt::format("{}:?", ptx_file);
     std::string ptx = fmt::format("{}:{}", ptx_file, in->loc.ptx_line);
-    const std::string cuda = ir::source_location_text(*module, in->loc, ir::PathStyle::file_name);
+    const std::string cuda = ir::source_location_text(*module, in->loc, ir::PathStyle::relative);
     return cuda.empty() ? ptx : fmt::format("{} ({})", cuda, ptx);
 }
 

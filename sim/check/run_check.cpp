@@ -65,7 +65,7 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     r.spec = p.spec.path;
     r.ctx.module = p.module.get();
     r.ctx.kernel_index = p.kernel_index;
-    r.ctx.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
+    r.ctx.ptx_file = session::ptx_file_label(p);
     r.ctx.block_dim = p.spec.block;
     const auto regs = session::kernel_registers(p, preset.value());
     auto setup = session::setup_launch(p, preset.value(), regs.registers);

@@ -5,6 +5,7 @@
 
 #include "sim/engine/handler_util.hpp"
 
+#include "kernels_ir/names.hpp"
 #include "kernels_ir/source_chain.hpp"
 
 namespace warpsim::engine {
@@ -15,7 +16,7 @@ std::string ptx_location(const Exec& x, const DInst& in) {
 
 std::string cuda_location(const LaunchContext& L, const DInst* in) {
     if (!in || !in->ir) return {};
-    return ir::source_location_text(*L.program->module, in->ir->loc, ir::PathStyle::recorded);
+    return ir::source_location_text(*L.program->module, in->ir->loc, ir::PathStyle::relative);
 }
 
 std::string cuda_location(const Exec& x, const DInst& in) {
@@ -56,10 +57,11 @@ void raise_fault(Exec& x, const DInst& in, uint32_t lane, Fault kind, std::strin
     where.cuda_location = cuda_location(x, in);
     where.function = x.frame && x.frame->code ? x.frame->code->fn->name : std::string{};
     std::string text = std::move(details);
-    text += fmt::format("\n    at {}{} in {}\n    by thread ({},{},{}) in block ({},{},{})",
-                        where.cuda_location.empty() ? "" : where.cuda_location + " ",
-                        "(" + ptx_location(x, in) + ")", where.function, where.thread[0], where.thread[1],
-                        where.thread[2], where.block[0], where.block[1], where.block[2]);
+    text +=
+        fmt::format("\n    at {}{} in {}\n    by thread ({},{},{}) in block ({},{},{})",
+                    where.cuda_location.empty() ? "" : where.cuda_location + " ",
+                    "(" + ptx_location(x, in) + ")", ir::demangled_base_name(where.function), where.thread[0],
+                    where.thread[1], where.thread[2], where.block[0], where.block[1], where.block[2]);
     x.block->error = LaunchError(kind, std::move(text), std::move(where), std::move(message));
     x.stop = true;
 }

@@ -472,7 +472,7 @@ ExplainedAccess access_at(const session::PreparedLaunch& p, const session::SimRu
     x.ptx_line = inst.loc.ptx_line;
     x.instruction = ir::print_instruction(p.module->functions[f], inst);
     if (inst.loc.inlined_at)
-        x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
+        x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::relative);
     x.space = space;
     if (const auto* s = run.counters.line(f, pc)) x.run_cost = *s;
     const AccessRow label{space, access_kind(inst), f, {pc}, {}, nullptr, "", ""};
@@ -689,7 +689,7 @@ void describe_instruction(ExplainedInstruction& x, const session::PreparedLaunch
     x.ptx_line = inst.loc.ptx_line;
     x.instruction = ir::print_instruction(fn, inst);
     if (inst.loc.inlined_at)
-        x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::file_name);
+        x.inlined = ir::source_location_text(*p.module, inst.loc, ir::PathStyle::relative);
     if (const auto* c = run.counters.line(f, pc)) x.run_executions = c->warp_insts;
     x.why = x.run_executions ? "no warp executed it within the sample run (other warps run it later)"
                              : "no warp executed it in this launch";

@@ -17,6 +17,7 @@
 
 #include "kernels_ir/source_chain.hpp"
 #include "launch/input_file.hpp"
+#include "sim/timing/timing.hpp"
 
 namespace warpsim::report {
 namespace {
@@ -227,11 +228,11 @@ std::string explain_shared(const AccessRow& a) {
 std::string inlined_text(const ir::Module& m, const std::vector<ir::SourceFrame>& chain) {
     if (chain.size() < 2) return "";
     const size_t inlined = chain.size() - 1;
-    if (inlined <= 2) return ir::chain_text(m, chain, ir::PathStyle::file_name, 0, inlined);
+    if (inlined <= 2) return ir::chain_text(m, chain, ir::PathStyle::relative, 0, inlined);
     return fmt::format("{}, inlined through {} more level{} from {}",
-                       ir::chain_text(m, chain, ir::PathStyle::file_name, 0, 1), inlined - 2,
+                       ir::chain_text(m, chain, ir::PathStyle::relative, 0, 1), inlined - 2,
                        inlined == 3 ? "" : "s",
-                       ir::chain_text(m, chain, ir::PathStyle::file_name, inlined - 1, inlined));
+                       ir::chain_text(m, chain, ir::PathStyle::relative, inlined - 1, inlined));
 }
 
 std::string explain_lanes(const SourceRow& r, double capacity) {
@@ -247,6 +248,32 @@ std::string explain_lanes(const SourceRow& r, double capacity) {
         "on average {:.1f} lanes active of the {:.1f} each warp of this launch has: the lanes took "
         "different paths (a branch or a bounds check), and the others wait idle",
         lanes, capacity);
+}
+
+void fill_costs(const session::PreparedLaunch& p, const session::SimRun& run, LaunchCosts& c) {
+    c.sm_count = static_cast<uint32_t>(std::max(0, run.preset.sm_count));
+    c.blocks = p.spec.block_count();
+    if (run.occupancy) c.blocks_per_sm = run.occupancy->blocks_per_sm;
+    const timing::ModelParams params = timing::params_for(run.preset);
+    c.l2_bytes_per_cycle = params.l2_bytes_per_cycle;
+    c.shared_wavefronts_per_cycle = params.shared_wavefronts_per_cycle;
+    c.l1_sectors_per_cycle = params.l1_sectors_per_cycle;
+    c.issue_slots_per_cycle = params.schedulers * params.issue_efficiency;
+    const auto counted = run.counters.derived_stats();
+    c.global_ld_sectors = counted[static_cast<std::size_t>(counts::Stat::global_ld_sectors)];
+    c.l1_global_ld_hits = counted[static_cast<std::size_t>(counts::Stat::l1_global_ld_hits)];
+    c.warp_insts = counted[static_cast<std::size_t>(counts::Stat::warp_insts)];
+    for (const auto& arg : p.spec.args)
+        if (arg.kind == launch::ArgSpec::Kind::buffer) c.buffer_bytes += arg.buffer_bytes();
+    // The prediction the CLI made for this run, else the model's own (tests and library callers).
+    if (run.report.predicted) {
+        c.kernel_cycles = run.report.predicted->cycles;
+        c.bound = run.report.predicted->bound;
+    } else if (run.started && !run.report.error && !run.sampling) {
+        const auto predicted = timing::predict(p, run);
+        c.kernel_cycles = predicted.cycles;
+        c.bound = predicted.bound;
+    }
 }
 
 }  // namespace
@@ -328,29 +355,145 @@ std::string SourceRow::where() const {
     return file ? fmt::format("line {}", line) : fmt::format("PTX line {}", line);
 }
 
-std::vector<LookAt> look_at(const ReportModel& m) {
-    std::vector<LookAt> items;
-    auto access_item = [&](const WorstAccess& w) {
-        const auto& row = m.rows[w.row];
-        const auto& a = row.accesses[w.access];
-        items.push_back({row.where(), fmt::format("{}: {}", a.label(), cost_summary(a))});
-    };
-    if (m.worst_global) access_item(*m.worst_global);
-    if (m.worst_shared) access_item(*m.worst_shared);
-    // A line that idles under a tenth of its lanes (a bounds check in the last warp) is listed only when
-    // nothing else is: the work line and the table already show it.
-    const bool lanes_matter =
-        m.worst_lanes && (items.empty() || m.rows[*m.worst_lanes].lanes() <= 0.9 * m.lane_capacity);
-    if (lanes_matter) {
-        const auto& row = m.rows[*m.worst_lanes];
-        const double cap = std::min(32.0, m.lane_capacity);
+uint32_t LaunchCosts::busy_sms() const {
+    return static_cast<uint32_t>(std::min<uint64_t>(blocks, sm_count));
+}
+
+namespace {
+
+std::string bytes_text(double b) {
+    if (b >= 1e9) return fmt::format("{:.1f} GB", b / 1e9);
+    if (b >= 1e6) return fmt::format("{:.1f} MB", b / 1e6);
+    if (b >= 1e3) return fmt::format("{:.1f} KB", b / 1e3);
+    return fmt::format("{:.0f} bytes", b);
+}
+
+// Cycles an access row's excess costs: sectors through the device's L2 bandwidth, wavefronts through the
+// shared-memory pipes of the SMs that run blocks.
+double access_cost(const AccessRow& a, const LaunchCosts& c) {
+    const double excess = static_cast<double>(a.excess());
+    if (a.space == AccessSpace::shared)
+        return excess / (c.shared_wavefronts_per_cycle * std::max<uint32_t>(1, c.busy_sms()));
+    return c.l2_bytes_per_cycle > 0 ? excess * 32.0 / c.l2_bytes_per_cycle : excess;
+}
+
+// Issue slots the idle lanes of a line cost: with every lane at work the same thread instructions would
+// take lanes / capacity of the warp instructions. The intended single-lane instructions are left out.
+double lanes_cost(const SourceRow& row, double capacity, const LaunchCosts& c) {
+    const double idle = static_cast<double>(row.total.warp_insts) * capacity -
+                        static_cast<double>(row.total.thread_insts) -
+                        static_cast<double>(row.intended_idle_slots);
+    if (idle <= 0) return 0;
+    return idle / capacity / (c.issue_slots_per_cycle * std::max<uint32_t>(1, c.busy_sms()));
+}
+
+std::string lanes_what(const SourceRow& row, double capacity) {
+    const double cap = std::min(32.0, capacity);
+    return fmt::format("{:.2f} of {} lanes active on average: a branch or a bounds check idles the rest",
+                       row.lanes(),
+                       cap == std::floor(cap) ? fmt::format("{:.0f}", cap) : fmt::format("{:.2f}", cap));
+}
+
+// The grid's shape: SMs without a block, a tail wave. Costs from the predicted cycles, so only with a
+// prediction, and not when the launch overhead is what the time is made of.
+void shape_items(const LaunchCosts& c, std::vector<LookAt>& items) {
+    if (c.kernel_cycles <= 0 || c.bound == "launch" || c.sm_count == 0 || c.blocks == 0) return;
+    const double cycles = c.kernel_cycles;
+    if (c.blocks < c.sm_count) {
+        const uint64_t idle = c.sm_count - c.blocks;
         items.push_back(
-            {row.where(),
-             fmt::format("{:.2f} of {} lanes active on average: a branch or a bounds check "
-                         "idles the rest",
-                         row.lanes(),
-                         cap == std::floor(cap) ? fmt::format("{:.0f}", cap) : fmt::format("{:.2f}", cap))});
+            {"launch",
+             fmt::format(
+                 "{} of {} SMs get no block: the grid has {} block{}, one SM each at most; a grid of at "
+                 "least {} blocks (smaller blocks, or less work per block) puts every SM to work",
+                 idle, c.sm_count, c.blocks, c.blocks == 1 ? "" : "s", c.sm_count),
+             cycles * static_cast<double>(idle) / static_cast<double>(c.sm_count)});
+        return;
     }
+    if (c.blocks_per_sm <= 0) return;
+    const uint64_t per_wave = static_cast<uint64_t>(c.blocks_per_sm) * c.sm_count;
+    const uint64_t waves = (c.blocks + per_wave - 1) / per_wave;
+    const uint64_t last = c.blocks - (waves - 1) * per_wave;
+    const double fill = static_cast<double>(last) / static_cast<double>(per_wave);
+    if (waves < 2 || fill >= 0.5) return;
+    // Spread evenly, the blocks would take blocks / per_wave waves' time instead of `waves`.
+    const double even = static_cast<double>(c.blocks) / static_cast<double>(per_wave);
+    items.push_back(
+        {"launch",
+         fmt::format("tail wave: {} blocks where {} fit on the GPU at once ({} per SM on {} SMs) run in {} "
+                     "waves, the last {:.1f} % full; a grid of a multiple of {} blocks, or fewer and larger "
+                     "blocks, leaves no wave mostly empty",
+                     c.blocks, per_wave, c.blocks_per_sm, c.sm_count, waves, 100.0 * fill, per_wave),
+         cycles * (1.0 - even / static_cast<double>(waves))});
+}
+
+// Global loads that read the launch's data many times over, mostly from L1: what a shared-memory tile
+// reads once. Listed at the line with the most load sectors.
+void reuse_item(const ReportModel& m, std::vector<LookAt>& items) {
+    const LaunchCosts& c = m.costs;
+    if (c.buffer_bytes == 0 || c.global_ld_sectors == 0) return;
+    const double moved = 32.0 * static_cast<double>(c.global_ld_sectors);
+    const double times = moved / static_cast<double>(c.buffer_bytes);
+    const double hit = ratio(c.l1_global_ld_hits, c.global_ld_sectors);
+    if (times < 4 || hit < 0.5) return;
+    const SourceRow* where = nullptr;
+    uint64_t most = 0;
+    for (const auto& row : m.rows)
+        for (const auto& a : row.accesses)
+            if (a.space == AccessSpace::global && a.kind == AccessKind::load && a.s.sectors > most) {
+                most = a.s.sectors;
+                where = &row;
+            }
+    if (!where) return;
+    items.push_back(
+        {where->where(),
+         fmt::format(
+             "global loads read {:.1f}x the bytes of the launch's buffers ({} for {}), and {:.1f} % of "
+             "their sectors hit in L1: warps read the same data again and again; a tile staged once "
+             "in shared memory (a tiled kernel) serves those reads without the requests",
+             times, bytes_text(moved), bytes_text(static_cast<double>(c.buffer_bytes)), 100.0 * hit),
+         static_cast<double>(c.l1_global_ld_hits) /
+             (c.l1_sectors_per_cycle * std::max<uint32_t>(1, c.busy_sms()))});
+}
+
+}  // namespace
+
+std::vector<LookAt> look_at(const ReportModel& m) {
+    const LaunchCosts& c = m.costs;
+    std::vector<LookAt> items, lanes;
+    for (const auto& row : m.rows) {
+        for (const auto& a : row.accesses) {
+            if (a.excess() == 0) continue;
+            items.push_back(
+                {row.where(), fmt::format("{}: {}", a.label(), cost_summary(a)), access_cost(a, c)});
+        }
+        if (!row.lanes_note.empty())
+            lanes.push_back(
+                {row.where(), lanes_what(row, m.lane_capacity), lanes_cost(row, m.lane_capacity, c)});
+    }
+    shape_items(c, items);
+    reuse_item(m, items);
+    auto costlier = [](const LookAt& a, const LookAt& b) { return a.cost_cycles > b.cost_cycles; };
+    std::stable_sort(items.begin(), items.end(), costlier);
+    // The scale of "worth a look": the kernel's predicted cycles, else the costliest access.
+    const double scale = c.kernel_cycles > 0 ? c.kernel_cycles
+                         : items.empty()     ? 0.0
+                                             : items.front().cost_cycles;
+    // Idle lanes only from 1 % of the scale on: a bounds check in a last warp, or a few instructions that
+    // ptxas left with one lane, are not worth a look.
+    for (auto& l : lanes)
+        if (l.cost_cycles > 0 && l.cost_cycles >= 0.01 * scale) items.push_back(std::move(l));
+    if (items.empty()) return items;
+    std::stable_sort(items.begin(), items.end(), costlier);
+    for (auto& it : items) it.share = c.kernel_cycles > 0 ? it.cost_cycles / c.kernel_cycles : 0.0;
+    // The other findings under 1 % of the scale are left out when a costlier one is listed (the table still
+    // shows them); a launch too small for any cost to show keeps its costly accesses, in order.
+    if (items.front().cost_cycles >= 0.01 * scale) {
+        items.erase(std::remove_if(items.begin(), items.end(),
+                                   [&](const LookAt& it) { return it.cost_cycles < 0.01 * scale; }),
+                    items.end());
+    }
+    if (items.size() > kMaxLookAt) items.resize(kMaxLookAt);
     return items;
 }
 
@@ -384,6 +527,7 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
     const uint64_t threads = p.spec.threads_per_block();
     const uint64_t warps = (threads + 31) / 32;
     m.lane_capacity = warps ? static_cast<double>(threads) / static_cast<double>(warps) : 32.0;
+    const uint64_t launch_warps = warps * p.spec.block_count();
 
     // Key: (file, line with compiler-generated last, PTX line for PTX without .loc). Inlined code counts at
     // the call site in the function's own body, the last frame of its chain.
@@ -401,6 +545,11 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
         row.line = generated ? 0 : line;
         row.compiler_generated = generated;
         row.total.add(s);
+        const auto capacity_slots =
+            static_cast<uint64_t>(m.lane_capacity * static_cast<double>(s.warp_insts) + 0.5);
+        if (s.warp_insts > 0 && s.thread_insts <= s.warp_insts && s.warp_insts <= launch_warps &&
+            capacity_slots > s.thread_insts)
+            row.intended_idle_slots += capacity_slots - s.thread_insts;
         std::string inlined;
         if (inst.loc.inlined_at != 0) {
             inlined = inlined_text(*p.module, ir::source_chain(*p.module, inst.loc));
@@ -429,6 +578,8 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
         row.lanes_note = explain_lanes(row, m.lane_capacity);
         m.rows.push_back(std::move(row));
     }
+
+    fill_costs(p, run, m.costs);
 
     uint64_t worst_g = 0, worst_s = 0;
     double worst_idle = 0;

@@ -58,6 +58,10 @@ struct SourceRow {
     LineStats total;                  // all instructions of the line
     std::vector<AccessRow> accesses;
     std::string lanes_note;  // "on average 31.2 of 32 lanes active: ..." when lanes idle
+    // Idle lane slots (warp instructions x lane capacity - lanes) of the line's instructions that run with
+    // one lane at most once per warp: a reduction publishing its result (`if (lane == 0) atomicAdd(...)`),
+    // wherever ptxas put those instructions. "look at" does not count them as lanes to put to work.
+    uint64_t intended_idle_slots = 0;
     std::vector<std::string>
         inlined;  // the inlined code counted here, one chain each (as AccessRow::inlined)
     // The guarded branches (bra with a predicate) of the line that ran, as (function, pc): where lanes of a
@@ -73,9 +77,27 @@ struct WorstAccess {
     size_t row = 0, access = 0;
 };
 
+// What "look at" needs of the launch as a whole to put a cost in time on each finding: its shape on the
+// GPU, the timing model's throughputs for the preset and its predicted cycles, and the traffic totals.
+struct LaunchCosts {
+    uint32_t sm_count = 0;
+    uint64_t blocks = 0;
+    int blocks_per_sm = 0;     // 0: occupancy unknown
+    double kernel_cycles = 0;  // predicted, without the launch overhead (0: no prediction)
+    std::string bound;         // the prediction's bound code ("launch", "dram", "tail", ...)
+    // The timing model's throughputs (timing::ModelParams of the preset).
+    double l2_bytes_per_cycle = 0, shared_wavefronts_per_cycle = 1, l1_sectors_per_cycle = 4;
+    double issue_slots_per_cycle = 4;  // per SM: schedulers times their issue efficiency
+    uint64_t global_ld_sectors = 0, l1_global_ld_hits = 0;
+    uint64_t buffer_bytes = 0;  // the launch's buffers together
+    uint64_t warp_insts = 0;    // the whole launch, counted as the table counts them
+    uint32_t busy_sms() const;  // SMs that get at least one block
+};
+
 struct ReportModel {
     std::vector<SourceRow> rows;  // in source order
-    double lane_capacity = 32;    // average lanes per warp the launch shape allows (partial warps)
+    LaunchCosts costs;
+    double lane_capacity = 32;  // average lanes per warp the launch shape allows (partial warps)
     std::optional<WorstAccess> worst_global, worst_shared;
     std::optional<size_t>
         worst_lanes;              // the line whose warps idle most lane-instructions beyond the launch shape
@@ -89,13 +111,20 @@ struct ReportModel {
 ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun& run,
                         const LaneSamples* samples);
 
-// What to look at first, one item per problem: the worst global access, the worst shared access and the line
-// that idles most lanes. Empty when nothing stands out.
+// What to look at first: every finding (each access that costs more than its ideal, each line whose lanes
+// idle, SMs the grid leaves without work, a tail wave, data read again and again through L1) with its cost
+// estimated in cycles from the timing model's throughputs, the costliest first, at most kMaxLookAt. Left
+// out: findings under 1 % of the predicted cycles (or, without a prediction, of the costliest), and the
+// intended single-lane write of a reduction's result (`if (lane == 0) out[w] = sum`). Empty when nothing
+// stands out.
 struct LookAt {
-    std::string where;  // "line 22"
+    std::string where;  // "line 22", or "launch" for the grid as a whole
     std::string
         what;  // "global load: 32.00 sectors per request where 4.00 would do (12.5 % of the bytes used)"
+    double cost_cycles = 0;  // the estimate the ranking uses
+    double share = 0;        // cost_cycles over the predicted kernel cycles (0: no prediction)
 };
+constexpr size_t kMaxLookAt = 5;
 std::vector<LookAt> look_at(const ReportModel& m);
 
 // "inlined here: CHAIN; CHAIN" for the row's inlined code that no access row names already (at most three

@@ -95,7 +95,13 @@ std::vector<size_t> shown_rows(const ReportModel& m, size_t max_lines) {
     return {keep.begin(), keep.end()};
 }
 
-// "look at": the worst global access, the worst shared access and the line that idles most lanes.
+// " (about 38 % of the predicted kernel time)" for a finding with a prediction behind it; "" under 1 %.
+std::string share_text(const LookAt& item) {
+    if (item.share < 0.01) return "";
+    return fmt::format(" (about {:.0f} % of the predicted kernel time)", 100.0 * std::min(1.0, item.share));
+}
+
+// "look at": every finding, the costliest first (report_model.hpp's look_at).
 std::string summary(const ReportModel& m, bool failed, bool budget) {
     const auto items = look_at(m);
     const std::string stop = budget ? "(partial counts: the run stopped at the instruction budget)"
@@ -115,7 +121,7 @@ std::string summary(const ReportModel& m, bool failed, bool budget) {
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string lead =
             fmt::format("{}{:<12} ", i ? kLabelIndent : std::string("look at   "), items[i].where);
-        out += wrap(items[i].what, lead, std::string(lead.size(), ' '), kWidth);
+        out += wrap(items[i].what + share_text(items[i]), lead, std::string(lead.size(), ' '), kWidth);
     }
     if (failed) out += kLabelIndent + stop + "\n";
     return out;

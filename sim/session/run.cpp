@@ -246,6 +246,12 @@ std::string ptx_target_error(const PreparedLaunch& p, const device::DevicePreset
     return {};
 }
 
+std::string ptx_file_label(const PreparedLaunch& p) {
+    std::filesystem::path name = std::filesystem::path(p.ptx_name).filename();
+    if (name.extension() == ".cu") name.replace_extension(".ptx");
+    return name.string();
+}
+
 launch::Outcome<PreparedLaunch> prepare_module(launch::LaunchSpec spec, std::string ptx, std::string ptx_name,
                                                std::shared_ptr<ir::Module> module, std::string cu_text) {
     using Fail = launch::Outcome<PreparedLaunch>;
@@ -342,7 +348,7 @@ engine::LaunchConfig launch_config(const PreparedLaunch& p, const device::Device
     cfg.max_dynamic_shared_optin = p.spec.max_dynamic_shared_bytes.value_or(0);
     cfg.registers_per_thread = static_cast<uint32_t>(registers);
     cfg.limits = limits_from(preset);
-    cfg.ptx_file = std::filesystem::path(p.ptx_name).filename().string();
+    cfg.ptx_file = ptx_file_label(p);
     cfg.counts_config.l2_bytes = static_cast<uint64_t>(preset.cache.l2_bytes);
     cfg.counts_config.num_sms = static_cast<uint32_t>(preset.sm_count);
     return cfg;

@@ -51,6 +51,11 @@ launch::Outcome<PreparedLaunch> prepare(const std::string& spec_path, const std:
 // major version, of that minor or newer.
 std::string ptx_target_error(const PreparedLaunch& p, const device::DevicePreset& preset);
 
+// The name PTX lines are shown with (`FILE:LINE` in faults and findings): the PTX file's name, or for a .cu
+// source the name `nvcc -ptx` gives the PTX it makes of it (buggy.cu -> buggy.ptx): the lines are lines of
+// that PTX, not of the .cu.
+std::string ptx_file_label(const PreparedLaunch& p);
+
 // The same for a spec and PTX already in memory (the C++ API): `module` is `ptx` parsed and verified;
 // `cu_text` the CUDA source it came from, or "" (then the .cu beside the PTX, when there is one).
 launch::Outcome<PreparedLaunch> prepare_module(launch::LaunchSpec spec, std::string ptx, std::string ptx_name,

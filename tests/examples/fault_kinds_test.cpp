@@ -86,3 +86,35 @@ TEST_CASE("explain's sample run: a kernel past the budget is out of budget") {
     CHECK_FALSE(s.complete);
     CHECK(s.out_of_budget);
 }
+
+TEST_CASE(
+    "a fault in a kernel compiled from a .cu: the CUDA line, the PTX line under the PTX's name, the "
+    "demangled kernel") {
+    // The lines of the PTX nvcc made of buggy.cu are lines of buggy.ptx (what `nvcc -ptx buggy.cu` writes),
+    // not of the 9-line buggy.cu; the kernel is `store_past_end`, not _Z14store_past_endPfi.
+    const fs::path dir = fs::temp_directory_path() / "warpsim_fault_kinds_cu";
+    fs::create_directories(dir);
+    std::ofstream(dir / "buggy.cu") << "// One store past the end of the buffer.\n"
+                                       "__global__ void store_past_end(float* out, int n) {\n"
+                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                       "    if (i <= n)\n"
+                                       "        out[i] = 1.0f;\n"
+                                       "}\n";
+    std::ofstream(dir / "spec.json") << R"({"source": "buggy.cu", "kernel": "store_past_end", "grid": 1,
+        "block": 64, "args": [{"type": "f32", "count": 32}, {"type": "i32", "value": 32}]})";
+    auto p = session::prepare((dir / "spec.json").string());
+    if (!p && p.error().find("nvcc") != std::string::npos) {
+        WARN("skipped, no nvcc: " << p.error());
+        return;
+    }
+    REQUIRE(p.ok());
+    auto run = session::run_simulated(p.value(), {});
+    REQUIRE(run.ok());
+    REQUIRE(run->report.error);
+    const std::string& details = run->report.error->details;
+    INFO(details);
+    CHECK_THAT(details, Catch::Contains("at buggy.cu:5 (buggy.ptx:"));
+    CHECK_THAT(details, Catch::Contains(") in store_past_end\n"));
+    CHECK_THAT(details, !Catch::Contains("_Z14store_past_endPfi"));
+    CHECK_THAT(details, !Catch::Contains("buggy.cu:5 (buggy.cu:"));
+}

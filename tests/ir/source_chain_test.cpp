@@ -3,8 +3,11 @@
 // hand.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/printer.hpp"
@@ -205,4 +208,42 @@ TEST_CASE("malformed function_name and inlined_at are errors at their line", "[p
     CHECK_THAT(e3[0], Catch::Contains("byte offset"));
     // Attributes the simulator does not need are skipped, as before.
     CHECK(errors(".loc 1 5 2, prologue_end").empty());
+}
+
+TEST_CASE("relative paths: under the current folder relative to it, elsewhere the file name", "[inlined]") {
+    namespace fs = std::filesystem;
+    const fs::path root = fs::temp_directory_path() / ("warpsim_paths_" + std::to_string(::getpid()));
+    fs::create_directories(root / "src");
+    const std::string src = std::string(kHeader) + R"(
+.entry k()
+{
+    .loc 1 7 1
+    ret;
+    .loc 2 9 1
+    ret;
+    .loc 3 11 1
+    ret;
+}
+.file 1 ")" + (root / "src" / "k.cu").string() +
+                            R"("
+.file 2 "/usr/local/cuda/include/sm_30_intrinsics.hpp"
+.file 3 "lib/helper.cu"
+)";
+    auto r = parse_ok(src);
+    const auto& body = r.module.functions[0].body;
+    const fs::path before = fs::current_path();
+    fs::current_path(root);
+    const std::string inside = source_location_text(r.module, body[0].loc, PathStyle::relative);
+    const std::string header = source_location_text(r.module, body[1].loc, PathStyle::relative);
+    const std::string as_given = source_location_text(r.module, body[2].loc, PathStyle::relative);
+    fs::current_path(root / "src");
+    const std::string here = source_location_text(r.module, body[0].loc, PathStyle::relative);
+    fs::current_path(before);
+    fs::remove_all(root);
+    CHECK(inside == "src/k.cu:7");
+    CHECK(here == "k.cu:7");
+    CHECK(header == "sm_30_intrinsics.hpp:9");
+    CHECK(as_given == "lib/helper.cu:11");
+    // From a folder the file is not under: its name alone.
+    CHECK(source_location_text(r.module, body[0].loc, PathStyle::relative) == "k.cu:7");
 }
