@@ -458,6 +458,11 @@ void reuse_item(const ReportModel& m, std::vector<LookAt>& items) {
 
 }  // namespace
 
+std::string look_at_share(const LookAt& item) {
+    if (item.share < 0.01) return "";
+    return fmt::format(" (about {:.0f} % of the predicted kernel time)", 100.0 * std::min(1.0, item.share));
+}
+
 std::vector<LookAt> look_at(const ReportModel& m) {
     const LaunchCosts& c = m.costs;
     std::vector<LookAt> items, lanes;

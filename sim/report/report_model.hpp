@@ -125,6 +125,9 @@ struct LookAt {
     double share = 0;        // cost_cycles over the predicted kernel cycles (0: no prediction)
 };
 constexpr size_t kMaxLookAt = 5;
+// " (about 38 % of the predicted kernel time)" after a finding's `what`, for the text and HTML reports; ""
+// under 1 % or without a prediction.
+std::string look_at_share(const LookAt& item);
 std::vector<LookAt> look_at(const ReportModel& m);
 
 // "inlined here: CHAIN; CHAIN" for the row's inlined code that no access row names already (at most three

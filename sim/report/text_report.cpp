@@ -95,12 +95,6 @@ std::vector<size_t> shown_rows(const ReportModel& m, size_t max_lines) {
     return {keep.begin(), keep.end()};
 }
 
-// " (about 38 % of the predicted kernel time)" for a finding with a prediction behind it; "" under 1 %.
-std::string share_text(const LookAt& item) {
-    if (item.share < 0.01) return "";
-    return fmt::format(" (about {:.0f} % of the predicted kernel time)", 100.0 * std::min(1.0, item.share));
-}
-
 // "look at": every finding, the costliest first (report_model.hpp's look_at).
 std::string summary(const ReportModel& m, bool failed, bool budget) {
     const auto items = look_at(m);
@@ -114,14 +108,14 @@ std::string summary(const ReportModel& m, bool failed, bool budget) {
     if (items.empty()) {
         return wrap(
             "nothing stands out: global accesses use every byte they move, shared accesses have no bank "
-            "conflicts, and warps run with all their lanes",
+            "conflicts, the grid fills the GPU, and idle lanes cost under 1 % of the time",
             "look at   ", kLabelIndent, kWidth);
     }
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string lead =
             fmt::format("{}{:<12} ", i ? kLabelIndent : std::string("look at   "), items[i].where);
-        out += wrap(items[i].what + share_text(items[i]), lead, std::string(lead.size(), ' '), kWidth);
+        out += wrap(items[i].what + look_at_share(items[i]), lead, std::string(lead.size(), ' '), kWidth);
     }
     if (failed) out += kLabelIndent + stop + "\n";
     return out;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "sim/report/html_report.hpp"
 #include "sim/report/report_model.hpp"
 #include "sim/report/text_report.hpp"
 #include "sim/timing/timing.hpp"
@@ -53,21 +54,25 @@ TEST_CASE("look at: two costly shared accesses on two lines are both listed, the
     REQUIRE(timing::params_for(l.run.preset).shared_wavefronts_per_cycle == 1);
     REQUIRE(l.items.size() >= 2);
     CHECK(l.items[0].where == "line 13");
-    CHECK_THAT(l.items[0].what, Catch::StartsWith("shared store x4: 32.00 wavefronts per request where 1.00"));
+    CHECK_THAT(l.items[0].what,
+               Catch::StartsWith("shared store x4: 32.00 wavefronts per request where 1.00"));
     CHECK(l.items[0].cost_cycles == Approx(3968.0));
     CHECK(l.items[1].where == "line 15");
     CHECK_THAT(l.items[1].what, Catch::StartsWith("shared load x4: 4.00 wavefronts per request where 1.00"));
     CHECK(l.items[1].cost_cycles == Approx(384.0));
     // Shares of the predicted kernel cycles, in the order of the costs.
     REQUIRE(l.items[0].share > 0);
-    CHECK(l.items[0].share == Approx(l.items[0].cost_cycles / l.run.report.predicted.value_or(timing::predict(
-                                                                                              l.p, l.run))
-                                                                  .cycles));
+    CHECK(l.items[0].share == Approx(l.items[0].cost_cycles /
+                                     l.run.report.predicted.value_or(timing::predict(l.p, l.run)).cycles));
     // The text report names both lines.
     const std::string text = text_report(l.p, l.run);
     const auto look_at_line = text.find("look at   line 13");
     REQUIRE(look_at_line != std::string::npos);
     CHECK(text.find("line 15", look_at_line) != std::string::npos);
+    // The HTML page lists the same findings with the same share.
+    const std::string html = html_report(l.p, l.run, nullptr);
+    CHECK_THAT(html, Catch::Contains("<li><b>line 13</b> " + l.items[0].what + look_at_share(l.items[0])));
+    CHECK_THAT(look_at_share(l.items[0]), Catch::EndsWith(" % of the predicted kernel time)"));
 }
 
 TEST_CASE("look at: a reduction's single-lane result is intended; a single lane writing a row is not",
@@ -85,8 +90,9 @@ TEST_CASE("look at: a reduction's single-lane result is intended; a single lane 
     const auto row = look("lookat_serial_row");
     const LookAt* at = item_at(row, "line 31");
     REQUIRE(at);
-    CHECK_THAT(at->what, Catch::Matches("1\\.0[0-9] of 32 lanes active on average: a branch or a bounds check "
-                                        "idles the rest"));
+    CHECK_THAT(at->what,
+               Catch::Matches("1\\.0[0-9] of 32 lanes active on average: a branch or a bounds check "
+                              "idles the rest"));
     CHECK(at->share >= 0.01);
 }
 
