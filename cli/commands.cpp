@@ -41,7 +41,7 @@ namespace {
 constexpr int kExitKernelError = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitMismatch = 3;
-static_assert(RunArgs{}.sample_above == session::kDefaultSampleAbove,
+static_assert(kRunSampleAboveDefault == session::kDefaultSampleAbove,
               "--sample-above's default is the session's");
 
 // Writes each buffer after the kernel to DIR/argN.npy; returns the JSON listing, or an error message.
@@ -149,7 +149,7 @@ int run_command(const RunArgs& args, const char* argv0) {
             buffers_text += launch::format_show(r, arg, bytes);
             shown.push_back(launch::show_json(r, arg, bytes));
         }
-        run->report.extra["show"] = std::move(shown);
+        run->report.extra["show"] = shown;  // a copy: extra is nlohmann::json, not ordered_json
     }
     if (!args.save.empty()) {
         auto saved = save_buffers(*prepared, *run, args.save);
@@ -158,7 +158,7 @@ int run_command(const RunArgs& args, const char* argv0) {
             return kExitBadInput;
         }
         buffers_text += saved_text(*saved);
-        run->report.extra["saved"] = std::move(saved.value());
+        run->report.extra["saved"] = saved.value();  // a copy, as above
     }
     buffers_text += launch::format_checks(run->checks);
     const auto& report = run->report;

@@ -11,6 +11,10 @@ namespace warpsim::cli {
 // (--max-instructions) before the kernel finished: warpsim's own limit, not a kernel error (docs/LIMITS.md).
 inline constexpr int kExitBudget = 4;
 
+// --sample-above's default: session::kDefaultSampleAbove (checked in commands.cpp; this header does not
+// include the session's).
+inline constexpr uint64_t kRunSampleAboveDefault = 10'000'000'000ull;
+
 struct RunArgs {
     std::string spec;
     bool json = false, quiet = false, verbose = false, profile = false;
@@ -22,11 +26,11 @@ struct RunArgs {
     double time_limit = 1800;            // --time-limit seconds per launch; 0: none
     uint64_t printf_buffer = 8'650'752;  // --printf-buffer: cudaLimitPrintfFifoSize (the H200's default)
     uint32_t workers = 0;
-    std::string html;                           // --html FILE: also write the HTML report there
-    std::string save;                           // --save DIR: every buffer after the kernel as DIR/argN.npy
-    std::vector<std::string> show;              // --show 'c[990:1000]': print these elements after the kernel
-    bool sample = false, no_sample = false;     // --sample, --no-sample
-    uint64_t sample_above = 10'000'000'000ull;  // --sample-above: session::kDefaultSampleAbove
+    std::string html;                        // --html FILE: also write the HTML report there
+    std::string save;                        // --save DIR: every buffer after the kernel as DIR/argN.npy
+    std::vector<std::string> show;           // --show 'c[990:1000]': print these elements after the kernel
+    bool sample = false, no_sample = false;  // --sample, --no-sample
+    uint64_t sample_above = kRunSampleAboveDefault;  // --sample-above
 };
 int run_command(const RunArgs& args, const char* argv0);
 

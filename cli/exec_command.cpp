@@ -2,17 +2,15 @@
 // warpsim's libcudart.so.13 in place of NVIDIA's, so that every kernel runs on the simulated GPU.
 #include "cli/commands.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "launch/process.hpp"
+#include "launch/tools.hpp"
 #include "sim/device/device.hpp"
 #include "sim/runtime/program_inspect.hpp"
 
@@ -143,7 +141,20 @@ int exec_command(int argc, char** argv, const char* argv0) {
         std::fprintf(stderr, "warpsim exec: no program given\n%s", kUsage);
         return kExitBadInput;
     }
+    // A name without a slash: a file of that name in the current folder (as warpsim exec always took it),
+    // else the first on PATH, as a shell would. Either way the resolved file is the one inspected and run, so
+    // a CUDA program found on PATH runs on the simulator too.
     const std::string program = argv[i];
+    std::string path = program;
+    if (program.find('/') == std::string::npos) {
+        std::error_code ec;
+        if (!std::filesystem::exists(program, ec)) path = launch::find_on_path(program);
+        if (path.empty()) {
+            std::fprintf(stderr, "warpsim exec: %s: not found in the current folder or on PATH\n",
+                         program.c_str());
+            return 127;
+        }
+    }
     auto preset = device::load_preset(device);
     if (!preset) {
         std::fprintf(stderr, "warpsim exec: --device %s: %s\n", device.c_str(), preset.error().c_str());
@@ -152,18 +163,16 @@ int exec_command(int argc, char** argv, const char* argv0) {
     const auto& cc = preset->compute_capability;
     const uint32_t arch = static_cast<uint32_t>(cc.major * 10 + cc.minor);
 
-    // A path without a slash is looked up on PATH, as a shell would.
-    const auto info = runtime::inspect_program(program);
-    if (info.kind == runtime::ProgramInfo::Kind::unreadable && program.find('/') == std::string::npos) {
-        execvp(program.c_str(), argv + i);
-        std::fprintf(stderr, "warpsim exec: %s: %s\n", program.c_str(), std::strerror(errno));
-        return 127;
-    }
+    // The program replaces warpsim (launch::replace_process, not a child): it keeps the process id, the
+    // terminal, signals and exit status, and LD_PRELOAD set below reaches it.
+    std::string exec_error;
+    const auto info = runtime::inspect_program(path);
     if (info.kind == runtime::ProgramInfo::Kind::not_elf ||
         info.kind == runtime::ProgramInfo::Kind::no_cuda) {
-        execv(program.c_str(), argv + i);  // not a CUDA program: it just runs
-        std::fprintf(stderr, "warpsim exec: %s: %s\n", program.c_str(), std::strerror(errno));
-        return 126;
+        const int code =
+            launch::replace_process(path, argv + i, exec_error);  // not a CUDA program: it just runs
+        std::fprintf(stderr, "warpsim exec: %s\n", exec_error.c_str());
+        return code;
     }
     if (auto why = refusal(program, info, arch); !why.empty()) {
         std::fprintf(stderr, "warpsim exec: %s\n", why.c_str());
@@ -186,9 +195,9 @@ int exec_command(int argc, char** argv, const char* argv0) {
     if (no_reuse) setenv("WARPSIM_REUSE", "0", 1);
     if (!threads.empty()) setenv("WARPSIM_THREADS", threads.c_str(), 1);
     if (!max_instructions.empty()) setenv("WARPSIM_MAX_INSTRUCTIONS", max_instructions.c_str(), 1);
-    execv(program.c_str(), argv + i);
-    std::fprintf(stderr, "warpsim exec: %s: %s\n", program.c_str(), std::strerror(errno));
-    return 126;
+    const int code = launch::replace_process(path, argv + i, exec_error);
+    std::fprintf(stderr, "warpsim exec: %s\n", exec_error.c_str());
+    return code;
 }
 
 }  // namespace warpsim::cli

@@ -2,15 +2,14 @@
 // runtime, line information for per-line reports, and PTX for the device preset's architecture.
 #include "cli/commands.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "launch/process.hpp"
+#include "launch/tools.hpp"
 
 namespace warpsim::cli {
 
@@ -28,7 +27,17 @@ int nvcc_command(int argc, char** argv) {
         if (a == "-lineinfo" || a == "--generate-line-info" || a == "-G") has_lineinfo = true;
         args.emplace_back(a);
     }
-    std::vector<std::string> cmd{"nvcc"};
+    // nvcc where warpsim's other uses of it look (PATH, then the toolkit folders), and run by its full path
+    // (nvcc finds its own configuration next to itself).
+    const std::string nvcc = launch::find_cuda_program("nvcc");
+    if (nvcc.empty()) {
+        std::fprintf(
+            stderr,
+            "warpsim nvcc: nvcc not found (looked in %s): install the CUDA toolkit or set CUDA_HOME\n",
+            launch::cuda_program_search_words().c_str());
+        return 127;
+    }
+    std::vector<std::string> cmd{nvcc};
     if (!has_cudart) cmd.insert(cmd.end(), {"-cudart", "shared"});
     if (!has_lineinfo) cmd.emplace_back("-lineinfo");
     // -arch=sm_XX embeds SASS and compute_XX PTX; with the program's own architectures, add the PTX.
@@ -41,10 +50,11 @@ int nvcc_command(int argc, char** argv) {
     cargs.reserve(cmd.size() + 1);
     for (auto& s : cmd) cargs.push_back(s.data());
     cargs.push_back(nullptr);
-    execvp("nvcc", cargs.data());
-    std::fprintf(stderr, "warpsim nvcc: cannot run nvcc: %s (put the CUDA toolkit's bin/ on PATH)\n",
-                 std::strerror(errno));
-    return 127;
+    // Replaced, not spawned: nvcc's output, signals and exit status are the command's own.
+    std::string error;
+    const int code = launch::replace_process(nvcc, cargs.data(), error);
+    std::fprintf(stderr, "warpsim nvcc: cannot run %s\n", error.c_str());
+    return code;
 }
 
 }  // namespace warpsim::cli

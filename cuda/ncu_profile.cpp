@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "launch/process.hpp"
 #include "launch/source.hpp"
 #include "launch/tools.hpp"
 

@@ -403,7 +403,7 @@ void Parser::parse_initializer(Variable& v) {
     }
     v.has_init = true;
     v.init.assign(bytes, 0);
-    for (auto& e : elems) store_init_element(v, e.index, e.at, std::move(e.value));
+    for (const auto& e : elems) store_init_element(v, e.index, e.at, e.value);
 }
 
 }  // namespace warpsim::ir::detail

@@ -14,11 +14,7 @@ class Outcome {
   public:
     Outcome(T value)
         : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor): returned implicitly
-    static Outcome failure(std::string message) {
-        Outcome o;
-        o.error_ = std::move(message);
-        return o;
-    }
+    static Outcome failure(std::string message) { return Outcome(Error{std::move(message)}); }
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }
     const T& value() const& { return *value_; }
@@ -31,7 +27,10 @@ class Outcome {
     const std::string& error() const { return error_; }
 
   private:
-    Outcome() = default;
+    struct Error {
+        std::string message;
+    };
+    explicit Outcome(Error e) : error_(std::move(e.message)) {}
     std::optional<T> value_;
     std::string error_;
 };

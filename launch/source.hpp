@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "launch/launch_spec.hpp"
 #include "launch/outcome.hpp"
@@ -23,14 +22,5 @@ Outcome<std::string> compile_cu_text(const std::string& source, const std::strin
 
 // Where nvcc is, or "" when no CUDA toolkit can be found.
 std::string find_nvcc();
-
-// Runs argv[0] (a path) with argv, without a shell; returns the exit status (-1: could not start) and
-// everything it wrote to stdout and stderr. A fatal signal to this process kills the child and its process
-// group (launch/cleanup.hpp); with `tmpdir`, the child's TMPDIR is that folder.
-struct ProcessResult {
-    int status = -1;
-    std::string output;
-};
-ProcessResult run_process(const std::vector<std::string>& argv, const std::string& tmpdir = "");
 
 }  // namespace warpsim::launch

@@ -25,19 +25,30 @@ std::vector<fs::path> cuda_roots() {
     return roots;
 }
 
-std::string find_cuda_program(std::string_view name, const std::vector<fs::path>& extra) {
+std::string find_in_path_list(std::string_view name, std::string_view path_list) {
     if (name.empty()) return {};
-    if (const char* path = std::getenv("PATH")) {
-        std::string_view rest = path;
-        while (!rest.empty()) {
-            const auto colon = rest.find(':');
-            const std::string_view dir = rest.substr(0, colon);
-            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-            if (dir.empty()) continue;
-            if (fs::path p = fs::path(std::string(dir)) / std::string(name); is_executable_file(p))
-                return p.string();
-        }
+    if (name.find('/') != std::string_view::npos)
+        return is_executable_file(fs::path(std::string(name))) ? std::string(name) : std::string();
+    std::string_view rest = path_list;
+    while (!rest.empty()) {
+        const auto colon = rest.find(':');
+        const std::string_view dir = rest.substr(0, colon);
+        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        if (dir.empty()) continue;
+        if (fs::path p = fs::path(std::string(dir)) / std::string(name); is_executable_file(p))
+            return p.string();
     }
+    return {};
+}
+
+std::string find_on_path(std::string_view name) {
+    const char* path = std::getenv("PATH");
+    return find_in_path_list(name, path ? path : "");
+}
+
+std::string find_cuda_program(std::string_view name, const std::vector<fs::path>& extra) {
+    if (name.empty() || name.find('/') != std::string_view::npos) return {};
+    if (std::string on_path = find_on_path(name); !on_path.empty()) return on_path;
     for (const auto& root : cuda_roots()) {
         if (fs::path p = root / "bin" / std::string(name); is_executable_file(p)) return p.string();
     }

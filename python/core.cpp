@@ -192,7 +192,8 @@ PYBIND11_MODULE(_core, m) {
         .def_static("from_ptx", &warpsim::Module::from_ptx, py::arg("ptx"), py::arg("name") = "module.ptx")
         .def_static(
             "from_cuda",
-            [](std::string source, std::string name, std::string arch, const std::string& compiler) {
+            [](std::string source, const std::string& name, const std::string& arch,
+               const std::string& compiler) {
                 using C = warpsim::Module::Compiler;
                 C c = C::automatic;
                 if (compiler == "nvrtc")
@@ -203,7 +204,7 @@ PYBIND11_MODULE(_core, m) {
                     throw warpsim::Error("compiler must be \"auto\", \"nvrtc\" or \"nvcc\", not \"" +
                                          compiler + "\"");
                 py::gil_scoped_release release;
-                return warpsim::Module::from_cuda(std::move(source), std::move(name), std::move(arch), c);
+                return warpsim::Module::from_cuda(std::move(source), name, arch, c);
             },
             py::arg("source"), py::arg("name") = "kernel.cu", py::arg("arch") = "sm_90",
             py::arg("compiler") = "auto")

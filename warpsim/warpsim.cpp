@@ -123,7 +123,8 @@ Module Module::from_ptx(std::string ptx, std::string name) {
     return Module(std::move(impl));
 }
 
-Module Module::from_cuda(std::string source, std::string name, std::string arch, Compiler compiler) {
+Module Module::from_cuda(std::string source, const std::string& name, const std::string& arch,
+                         Compiler compiler) {
     const auto which = compiler == Compiler::nvrtc  ? launch::CudaCompiler::nvrtc
                        : compiler == Compiler::nvcc ? launch::CudaCompiler::nvcc
                                                     : launch::CudaCompiler::automatic;

@@ -79,8 +79,8 @@ class Module {
     // compile it (host code, host headers) (Compiler::automatic); or by the one asked for. Throws Error with
     // the compiler's messages, or saying that neither is installed.
     enum class Compiler : uint8_t { automatic, nvrtc, nvcc };
-    static Module from_cuda(std::string source, std::string name = "kernel.cu", std::string arch = "sm_90",
-                            Compiler compiler = Compiler::automatic);
+    static Module from_cuda(std::string source, const std::string& name = "kernel.cu",
+                            const std::string& arch = "sm_90", Compiler compiler = Compiler::automatic);
     // A .ptx or .cu file.
     static Module load(const std::string& path);
 

@@ -17,7 +17,7 @@
 #include <tuple>
 
 #include "launch/cleanup.hpp"
-#include "launch/source.hpp"
+#include "launch/process.hpp"
 #include "launch/tools.hpp"
 
 namespace warpsim::device {
@@ -102,12 +102,6 @@ long long declared_register_words(std::string_view body) {
 }
 
 }  // namespace
-
-int run_capture(const std::vector<std::string>& args, std::string& output) {
-    launch::ProcessResult r = launch::run_process(args);
-    output = std::move(r.output);
-    return r.status;
-}
 
 std::optional<std::string> find_ptxas() {
     std::string found = launch::find_cuda_program("ptxas");
@@ -198,7 +192,9 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
     std::vector<std::string> args{*ptxas, "-v", "-arch=" + target, "-o", cubin->path(), ptx->path()};
     if (cubin_bytes)
         args.insert(args.begin() + 1, "-lineinfo");  // line info changes no code, only adds a table
-    int status = run_capture(args, out);
+    launch::ProcessResult run = launch::run_process(args);
+    out = std::move(run.output);
+    const int status = run.status;
     if (status != 0) {
         if (status > 0) out = "ptxas failed (exit " + std::to_string(status) + "):\n" + out;
         return std::nullopt;

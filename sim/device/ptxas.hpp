@@ -19,10 +19,6 @@ struct PtxasUsage {
     long long stack_frame_bytes = 0;  // per thread, in local memory (spills and local arrays)
 };
 
-// Runs args[0] (a path, no shell) with stdout and stderr captured together into `output`; returns the exit
-// status (127 when it could not be started, -1 when it could not be spawned; `output` then says why).
-int run_capture(const std::vector<std::string>& args, std::string& output);
-
 // The ptxas executable (launch::find_cuda_program: PATH, $CUDA_HOME/bin, $CUDA_PATH/bin,
 // /usr/local/cuda/bin). nullopt if none.
 std::optional<std::string> find_ptxas();

@@ -142,7 +142,7 @@ int first_lane(uint32_t mask) {
 
 std::string explain_global(const AccessRow& a) {
     const double per = a.per_request(), ideal = a.ideal_per_request(), used = 100.0 * a.efficiency();
-    const std::string tail = fmt::format(
+    std::string tail = fmt::format(  // not const: the last return moves it
         "{:.2f} sectors per request where {:.2f} would do; {:.1f} % of the bytes "
         "moved are used",
         per, ideal, used);

@@ -50,8 +50,12 @@ void* AddressSpace::map_shared(uint64_t bytes) {
 bool AddressSpace::unmap_shared(void* p) {
     auto it = shared_.find(reinterpret_cast<uint64_t>(p));
     if (it == shared_.end()) return false;
-    // Back to PROT_NONE (still reserved): a use after free faults.
-    mmap(p, it->second, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    // Back to PROT_NONE (still reserved): a use after free faults. A fresh mapping gives the pages back; when
+    // the kernel refuses one (no memory for the new mapping), the old pages are kept but still made
+    // inaccessible, so a use after free faults all the same.
+    if (mmap(p, it->second, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) ==
+        MAP_FAILED)
+        mprotect(p, it->second, PROT_NONE);
     shared_.erase(it);
     return true;
 }

@@ -181,10 +181,14 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     if (observer) {
         std::vector<std::pair<uint64_t, uint64_t>>
             within;  // each range clipped to the allocations it touches
-        for (const auto& [lo, hi] : observer->written_global())
+        for (const auto& range : observer->written_global()) {
+            // Plain names, not a structured binding: clang 14 (clang-tidy) cannot capture bindings in a
+            // lambda.
+            const uint64_t lo = range.first, hi = range.second;
             rt.sim().memory().for_each_overlapping(lo, hi, [&](const memory::Allocation& a) {
                 within.emplace_back(std::max(lo, a.base), std::min(hi, a.base + a.size));
             });
+        }
         for (const auto& [lo, hi] : within) rt.sim().memory().mark_host_written(lo, hi - lo);
     }
 

@@ -72,6 +72,7 @@ std::string text(const LaunchLog& log, const device::DevicePreset& preset) {
         if (!r.text_report.empty() && !first.count(r.kernel)) first[r.kernel] = &r;
     }
     std::vector<std::pair<double, std::string>> order;
+    order.reserve(total.size());
     for (const auto& [k, t] : total) order.emplace_back(-t, k);
     std::sort(order.begin(), order.end());
     std::string out = fmt::format("warpsim exec on {}: {} launches of {} kernels, {} copies and memsets\n\n",

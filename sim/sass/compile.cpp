@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "launch/cleanup.hpp"
+#include "launch/process.hpp"
 #include "launch/tools.hpp"
 #include "sim/device/ptxas.hpp"
 
@@ -41,8 +42,9 @@ std::optional<std::string> compile_cubin(std::string_view ptx_text, std::string_
                                       "-o",
                                       (folder / "kernel.cubin").string(),
                                       (folder / "kernel.ptx").string()};
-        std::string ptxas_output;
-        int status = device::run_capture(args, ptxas_output);
+        const launch::ProcessResult ptxas_run = launch::run_process(args);
+        const int status = ptxas_run.status;
+        const std::string& ptxas_output = ptxas_run.output;
         std::ifstream in(folder / "kernel.cubin", std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         if (status != 0)

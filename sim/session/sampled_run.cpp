@@ -312,7 +312,9 @@ std::vector<Region> buffer_regions(const PreparedLaunch& p, const std::vector<ui
     for (std::size_t i = 0; i < p.spec.args.size(); ++i) {
         if (p.spec.args[i].kind != launch::ArgSpec::Kind::buffer || !addresses[i]) continue;
         const uint64_t bytes = std::max<uint64_t>(p.spec.args[i].buffer_bytes(), 1);
-        const double sectors = double((bytes + 31) / 32), blocks64 = double((bytes + 63) / 64);
+        // Whole sectors and 64-byte blocks, rounded up in integers before the conversion.
+        const uint64_t sector_count = (bytes + 31) / 32, block64_count = (bytes + 63) / 64;
+        const double sectors = double(sector_count), blocks64 = double(block64_count);
         out.push_back(
             {addresses[i] / 32, (addresses[i] + bytes + 31) / 32, {sectors, sectors, sectors, blocks64}});
     }
@@ -354,6 +356,7 @@ std::pair<uint64_t, uint64_t> extrapolate(SimRun& run, const Sampler& s,
     // A class split from one whose blocks disagreed may agree by chance in its few samples: it is given the
     // spread of its initial class's samples rather than none.
     std::vector<Values> origin_var;
+    origin_var.reserve(initial.size());
     for (const BlockClass& c : initial) origin_var.push_back(moments(s, members(s, c, grid)).second);
     for (const BlockClass& c : classes) {
         const auto in = members(s, c, grid);

@@ -37,6 +37,17 @@ if build_from "$corpus/seed000_vec_add.cu" vec_add; then
     "$warpsim" exec "$work/vec_add" > /dev/null 2> "$work/vec_add.summary"
     grep -q "^warpsim: vecAdd: 1 launch, 4 x 256, predicted" "$work/vec_add.summary" ||
         fail "vec_add: no kernel summary on stderr: $(cat "$work/vec_add.summary")"
+    # A bare name is found on PATH (from a folder without that file) and still runs on the simulator.
+    mkdir -p "$work/on_path/bin" "$work/on_path/cwd"
+    cp "$work/vec_add" "$work/on_path/bin/warpsim_vec_add_on_path"
+    (cd "$work/on_path/cwd" && PATH="$work/on_path/bin:$PATH" "$warpsim" exec warpsim_vec_add_on_path \
+        > "$work/on_path.out" 2> "$work/on_path.err")
+    grep -qx "c\[999\] = 2997.000000" "$work/on_path.out" && grep -q "^warpsim: vecAdd: 1 launch" "$work/on_path.err" ||
+        fail "vec_add on PATH: not simulated: $(head -c 2000 "$work/on_path.out" "$work/on_path.err")"
+    (cd "$work/on_path/cwd" && PATH="$work/on_path/bin" "$warpsim" exec warpsim_no_such_program 2> "$work/on_path.err")
+    rc=$?
+    [ "$rc" = 127 ] && grep -q "warpsim_no_such_program: not found in the current folder or on PATH" "$work/on_path.err" ||
+        fail "missing program: exit $rc, stderr: $(cat "$work/on_path.err")"
 fi
 
 # Errors: a refused configuration is not sticky; a fault is reported at the next synchronisation and stays

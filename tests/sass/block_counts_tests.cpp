@@ -10,6 +10,7 @@
 #include "sim/sass/block_counts.hpp"
 #include "sim/sass/compile.hpp"
 #include "sim/session/run.hpp"
+#include "tests/sass/sass_fixture.hpp"
 
 using namespace warpsim;
 
@@ -17,25 +18,12 @@ namespace {
 
 const std::string kRoot = WARPSIM_SOURCE_DIR;
 
-struct Planned {
-    session::PreparedLaunch prep;
-    counts::SassPlan plan;
-};
+using sass_test::Planned;
 
 Planned plan_of(const std::string& kernel) {
-    auto prep = session::prepare(kRoot + "/tests/sass/specs/" + kernel + ".json");
-    REQUIRE(bool(prep));
-    std::string log;
-    auto cubin = sass::compile_cubin(prep.value().ptx, "sm_90", &log);
-    INFO(log);
-    REQUIRE(cubin.has_value());
-    auto program = sass::decode_cubin(*cubin);
-    REQUIRE(program.has_value());
-    const sass::Function* code = program->find(prep.value().kernel->name);
-    REQUIRE(code != nullptr);
-    Planned out{prep.value(), {}};
-    sass::plan_instruction_counts(*out.prep.module, out.prep.kernel_index, *code, out.plan);
-    return out;
+    return sass_test::plan_of(kernel, [](Planned& out, const sass::Function& code) {
+        sass::plan_instruction_counts(*out.prep.module, out.prep.kernel_index, code, out.plan);
+    });
 }
 
 struct Totals {

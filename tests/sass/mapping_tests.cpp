@@ -16,6 +16,7 @@
 #include "sim/sass/kernel_sass.hpp"
 #include "sim/sass/mapping.hpp"
 #include "sim/session/run.hpp"
+#include "tests/sass/sass_fixture.hpp"
 
 using namespace warpsim;
 using Role = counts::SassPlan::Role;
@@ -24,25 +25,12 @@ namespace {
 
 const std::string kRoot = WARPSIM_SOURCE_DIR;
 
-struct Planned {
-    session::PreparedLaunch prep;
-    counts::SassPlan plan;
-};
+using sass_test::Planned;
 
 Planned plan_of(const std::string& kernel) {
-    auto prep = session::prepare(kRoot + "/tests/sass/specs/" + kernel + ".json");
-    REQUIRE(bool(prep));
-    std::string log;
-    auto cubin = sass::compile_cubin(prep.value().ptx, "sm_90", &log);
-    INFO(log);
-    REQUIRE(cubin.has_value());
-    auto program = sass::decode_cubin(*cubin);
-    REQUIRE(program.has_value());
-    const sass::Function* code = program->find(prep.value().kernel->name);
-    REQUIRE(code != nullptr);
-    Planned out{prep.value(),
-                sass::plan_shared_accesses(*prep.value().module, prep.value().kernel_index, *code)};
-    return out;
+    return sass_test::plan_of(kernel, [](Planned& out, const sass::Function& code) {
+        out.plan = sass::plan_shared_accesses(*out.prep.module, out.prep.kernel_index, code);
+    });
 }
 
 // The roles of the kernel's ld/st.shared, in PTX order: "L16" leader of a 16-byte group, "F" follower, "-"
