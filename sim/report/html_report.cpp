@@ -456,13 +456,7 @@ std::string sample_caption(const LaneSample& s, const std::string& what) {
 
 std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
     const LaneSample& s = *a.sample;
-    std::set<uint64_t> sectors;
-    for (int l = 0; l < 32; ++l) {
-        if (!(s.active_mask >> l & 1u)) continue;
-        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32;
-             ++sec)
-            sectors.insert(sec);
-    }
+    const std::set<uint64_t> sectors = active_sectors(s);
     if (sectors.empty()) return "";
     const uint64_t base = *sectors.begin();
     std::map<uint64_t, int> slot;
@@ -476,8 +470,7 @@ std::string global_lane_diagram(const AccessRow& a, const SourceRow& row) {
         2 * kMargin + 32 * kLaneStep);
     for (int l = 0; l < 32; ++l) {
         if (!(s.active_mask >> l & 1u)) continue;
-        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32;
-             ++sec) {
+        for (uint64_t sec = lane_sector(s, l); sec <= lane_last_sector(s, l); ++sec) {
             svg += fmt::format(
                 R"(<line data-lane="{}" data-sector="{}" x1="{}" y1="40" x2="{:.1f}" y2="140" stroke="{}" stroke-opacity="0.6"/>)",
                 l, sec - base, lane_x(l), sector_x(sec), kLink);

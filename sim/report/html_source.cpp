@@ -151,20 +151,13 @@ json sample_json(const AccessRow& a) {
         j["unit"] = atomic ? "update" : "different word";
         return j;
     }
-    std::set<uint64_t> sectors;
-    for (int l = 0; l < 32; ++l) {
-        if (!(s.active_mask >> l & 1u)) continue;
-        for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32;
-             ++sec)
-            sectors.insert(sec);
-    }
+    const std::set<uint64_t> sectors = active_sectors(s);
     const uint64_t base = sectors.empty() ? 0 : *sectors.begin();
     json addr = json::array();
     for (int l = 0; l < 32; ++l) {
         json secs = json::array();
         if (s.active_mask >> l & 1u) {
-            for (uint64_t sec = s.addr[l] / 32; sec <= (s.addr[l] + std::max(1u, s.bytes_per_lane) - 1) / 32;
-                 ++sec)
+            for (uint64_t sec = lane_sector(s, l); sec <= lane_last_sector(s, l); ++sec)
                 secs.push_back(sec - base);
             addr.push_back(fmt::format("0x{:x}", s.addr[l]));
         } else {

@@ -181,6 +181,19 @@ uint64_t lane_sector(const LaneSample& s, uint32_t lane) {
     return s.addr[lane & 31u] / 32;
 }
 
+uint64_t lane_last_sector(const LaneSample& s, uint32_t lane) {
+    return (s.addr[lane & 31u] + std::max(1u, s.bytes_per_lane) - 1) / 32;
+}
+
+std::set<uint64_t> active_sectors(const LaneSample& s) {
+    std::set<uint64_t> sectors;
+    for (uint32_t l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        for (uint64_t sec = lane_sector(s, l); sec <= lane_last_sector(s, l); ++sec) sectors.insert(sec);
+    }
+    return sectors;
+}
+
 uint32_t lane_bank(const LaneSample& s, uint32_t lane) {
     return static_cast<uint32_t>(s.addr[lane & 31u] / 4 % 32);
 }

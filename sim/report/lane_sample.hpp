@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -161,6 +162,10 @@ std::optional<int64_t> lane_stride(const LaneSample& s);
 
 // The aligned 32-byte sector (address / 32) that holds a lane's first byte (global and local accesses).
 uint64_t lane_sector(const LaneSample& s, uint32_t lane);
+// The sector that holds a lane's last byte (bytes_per_lane, at least 1): a lane touches lane_sector to it.
+uint64_t lane_last_sector(const LaneSample& s, uint32_t lane);
+// Every sector the active lanes touch, in address order.
+std::set<uint64_t> active_sectors(const LaneSample& s);
 // Shared-memory bank of a lane's first word (4-byte banks, 32 of them).
 uint32_t lane_bank(const LaneSample& s, uint32_t lane);
 
