@@ -72,6 +72,12 @@ std::string format_row(const SourceRow& r) {
         out += wrap(inlined, "       ^ ", "         ", kWidth);
     }
     if (!r.lanes_note.empty()) out += wrap(r.lanes_note, "       ^ ", "         ", kWidth);
+    // The source column holds kSourceWidth characters: a longer line is shown whole below its row.
+    if (!r.compiler_generated && r.file) {
+        const std::string code = code_only(r.text, std::string::npos);
+        if (code.size() > kSourceWidth)
+            out += wrap("line " + std::to_string(r.line) + ": " + code, "       ^ ", "         ", kWidth);
+    }
     return out;
 }
 
