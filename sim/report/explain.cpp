@@ -691,10 +691,13 @@ std::string shuffle_pattern(const engine::WarpSyncEvent& ev) {
     }
     if (in != e) text += fmt::format(" ({})", lanes_text(in));
     if (out) {
+        const bool one = std::popcount(out) == 1;
         text += fmt::format(
-            "; {} ask for a lane past the end of their segment and keep their own value (the "
-            "optional predicate output is false there)",
-            lanes_text(out));
+            "; {} {} for a lane past the end of {} segment and {} {} own value (the optional predicate "
+            "output "
+            "is false there)",
+            lanes_text(out), one ? "asks" : "ask", one ? "its" : "their", one ? "keeps" : "keep",
+            one ? "its" : "their");
     }
     uint32_t from_idle = 0;
     for (uint32_t l = 0; l < 32; ++l)

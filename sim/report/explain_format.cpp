@@ -391,6 +391,36 @@ std::string collective_text(const Explanation& e, const ExplainedCollective& c, 
     return out;
 }
 
+// The summary's collectives: one entry each (what the lanes read or voted, the run's executions), the
+// source chain and the reason once per kind.
+std::string collectives_summary(const Explanation& e) {
+    std::string out;
+    for (size_t i = 0; i < e.collectives.size(); ++i) {
+        const ExplainedCollective& c = e.collectives[i];
+        const bool first_of_kind = i == 0 || e.collectives[i - 1].what != c.what;
+        const bool last_of_kind = i + 1 == e.collectives.size() || e.collectives[i + 1].what != c.what;
+        if (first_of_kind) out += "\n";
+        std::string text = fmt::format("PTX line {}: ", c.ptx_line);
+        if (!c.sampled) {
+            text += c.why;
+        } else {
+            const std::string note =
+                sample_note(c.from_chosen_warp, c.block, c.sample.first.site.warp, 1, e.sample_whole);
+            // The predicate output's aside is for --lanes; the summary keeps one entry to two lines.
+            std::string pattern = c.pattern;
+            const std::string aside = " (the optional predicate output is false there)";
+            if (const auto at = pattern.find(aside); at != std::string::npos) pattern.erase(at, aside.size());
+            text += fmt::format(
+                "{} executed it: {}; {} over the run{}", mask_text(c.sample.first.executing_mask), pattern,
+                plural(c.run_executions, "warp execution"), note.empty() ? "" : " (" + note + ")");
+        }
+        out += wrap(text, fmt::format("{:<14}", c.what), kIndent, kWidth);
+        if (first_of_kind && !c.inlined.empty()) out += wrap(c.inlined, "  source      ", kIndent, kWidth);
+        if (last_of_kind && c.sampled) out += wrap(c.why, "  why         ", kIndent, kWidth);
+    }
+    return out;
+}
+
 nlohmann::ordered_json side_json(const BranchSide& side) {
     return {{"ptx_line", side.ptx_line},     {"line", side.line},
             {"lanes", side.lanes},           {"instructions", side.instructions},
@@ -607,7 +637,11 @@ std::string explain_text(const Explanation& e, bool lanes) {
         for (const auto& g : e.groups) out += "\n" + group_text(e, g);
     }
     for (const auto& b : e.branches) out += "\n" + branch_text(e, b);
-    for (const auto& c : e.collectives) out += "\n" + collective_text(e, c, lanes);
+    if (lanes) {
+        for (const auto& c : e.collectives) out += "\n" + collective_text(e, c, lanes);
+    } else {
+        out += collectives_summary(e);
+    }
     if (e.accesses.empty()) return out;
     if (!lanes) {
         return out + "\n" +

@@ -372,6 +372,25 @@ TEST_CASE(
         CHECK_THAT(c.pattern, Catch::Contains(fmt::format("lane i reads lane i+{}", offsets[k])));
     }
     CHECK_THAT(report::explain_text(x), Catch::Contains("keep their own value"));
+    // The summary gives each of the 10 shuffles one entry and the reason once; the tables of which lane each
+    // lane read come with --lanes (one per shuffle). Lane 31 is alone past the end for offset 1.
+    REQUIRE(x.collectives.size() == 10);
+    const std::string text = report::explain_text(x);
+    CHECK_THAT(text, !Catch::Contains("lane thread"));
+    CHECK_THAT(
+        x.collectives[4].pattern,
+        Catch::Contains("lane 31 asks for a lane past the end of its segment and keeps its own value"));
+    size_t whys = 0;
+    for (size_t at = text.find("\n  why "); at != std::string::npos; at = text.find("\n  why ", at + 1))
+        ++whys;
+    CHECK(whys == 1);
+    CHECK(std::count(text.begin(), text.end(), '\n') <= 32);
+    const std::string full = report::explain_text(x, true);
+    size_t tables = 0;
+    for (size_t at = full.find("\n  lane thread       reads"); at != std::string::npos;
+         at = full.find("\n  lane thread       reads", at + 1))
+        ++tables;
+    CHECK(tables == 10);
 }
 
 TEST_CASE("explain: a ballot shows which lanes voted true; inside a branch only the lanes that took it vote",
