@@ -544,8 +544,9 @@ TEST_CASE("explain: a shared array read mirrored, and the store named by the ker
     CHECK(st.span == "out[0] to out[31]");
 }
 
-TEST_CASE("explain --worst: the one misaligned warp, and the partial warp of vector add",
-          "[examples][explain]") {
+TEST_CASE(
+    "explain --worst: the one misaligned warp, the partial warp of vector add, the one warp that splits",
+    "[examples][explain]") {
     {
         // last_warp_shifted, grid 2 x 128 threads: only block 1 warp 3 (i = 224..255) reads in[i + 1],
         // in[225..256] = bytes 900..1027 of a 256-byte aligned buffer: sectors 28..32, 5 where 4 would do.
@@ -594,5 +595,24 @@ TEST_CASE("explain --worst: the one misaligned warp, and the partial warp of vec
         CHECK(x.worst->chosen.excess == 0);
         CHECK(x.worst->chosen.idle == 72);
         CHECK(x.worst->first.idle == 0);
+    }
+    {
+        // last_warp_branch, one block of 128: at `if (threadIdx.x >= 112)` warps 0-2 all skip the body, warp
+        // 3 (threads 96-127) splits: lanes 0-15 jump over it, lanes 16-31 go in. No access on the line.
+        auto e = prepared_run("explain_last_warp_branch", true);
+        report::ExplainRequest r;
+        r.line = 28;
+        r.worst = true;
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.block);
+        CHECK(x.warp == 3);
+        REQUIRE(x.worst);
+        CHECK(x.worst->warps == 4);
+        CHECK(x.worst->chosen.splits == 1);
+        CHECK(x.worst->chosen.excess == 0);
+        CHECK(x.worst->first.splits == 0);
+        REQUIRE(x.branches.size() == 1);
+        CHECK(x.branches[0].taken.lanes == 0x0000ffffu);
+        CHECK(x.branches[0].not_taken.lanes == 0xffff0000u);
     }
 }

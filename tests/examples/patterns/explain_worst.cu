@@ -20,3 +20,12 @@ __global__ void shared_row(float* out) {
     __syncthreads();
     out[blockIdx.x * blockDim.x + threadIdx.x] = row[63 - threadIdx.x];
 }
+
+// Only warp 3 (threads 96-127) of a 128-thread block splits at the if: its lanes 16-31 (threads 112-127) go
+// in, lanes 0-15 do not; warps 0-2 all skip it together.
+__global__ void last_warp_branch(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x >= 112) {
+        out[i] = in[i] * in[i] + 1.0f;
+    }
+}
