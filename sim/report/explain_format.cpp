@@ -642,14 +642,14 @@ std::string explain_text(const Explanation& e, bool lanes) {
     } else {
         out += collectives_summary(e);
     }
-    if (e.accesses.empty()) return out;
-    if (!lanes) {
+    if (!lanes && (!e.accesses.empty() || !e.collectives.empty() || !e.branches.empty())) {
         return out + "\n" +
                wrap(
                    "more: --lanes (lane by lane: threads, addresses, sectors or banks, elements), --worst "
                    "(the costliest warp)",
                    "", "", kWidth);
     }
+    if (!lanes || e.accesses.empty()) return out;
     out += "\n" +
            wrap(
                "sector: an aligned 32-byte piece of memory, the unit global loads and stores move; "
