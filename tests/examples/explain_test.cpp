@@ -580,6 +580,25 @@ TEST_CASE(
         CHECK(report::explain_json(x)["warp"]["worst"]["cost"]["excess"] == 1);
     }
     {
+        // The same kernel with blocks of 112 threads: warp 3 of each block has 16 lanes (16 idle lanes in
+        // each of its 2 accesses: 32), and `last` is warp 112 / 32 - 1 = 2 of block 1: i = 176..207 reads
+        // in[177..208], bytes 708..835, sectors 22..26, 5 where 4 would do. Excess ranks before idle lanes,
+        // so
+        // --worst picks block 1 warp 2 (with idle lanes first it would be block 0 warp 3).
+        auto e = prepared_run("explain_shifted_partial", true);
+        report::ExplainRequest r;
+        r.line = 12;
+        r.worst = true;
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.block);
+        CHECK(*x.block == std::array<uint32_t, 3>{1, 0, 0});
+        CHECK(x.warp == 2);
+        REQUIRE(x.worst);
+        CHECK(x.worst->warps == 8);
+        CHECK(x.worst->chosen.excess == 1);
+        CHECK(x.worst->chosen.idle == 0);
+    }
+    {
         // vector add, n = 1000, blocks of 256: every access costs its ideal; block 3 warp 7 (i = 992..1023)
         // has 8 lanes active, so 24 idle lanes in each of its 3 accesses: 72, the only warp with any.
         auto e = prepared_run("vector_add_1000");
