@@ -19,10 +19,10 @@ constexpr uint32_t biased_exponent(uint32_t v) {
 }
 }  // namespace slow_path_detail
 
-// div.rn.f32 a / b (without .ftz): FCHK's test, which the SASS does not spell out. Measured: the slow path for
-// a dividend with a biased exponent of at most 24 (|a| < 2^-102: zeros and subnormals too) or an infinite or
-// NaN one; a divisor with a biased exponent of at most 1 or at least 252; and a quotient whose exponent leaves
-// the range (ea - eb >= 127 or <= -125). The mantissas and signs do not matter.
+// div.rn.f32 a / b (without .ftz): FCHK's test, which the SASS does not spell out. Measured: the slow path
+// for a dividend with a biased exponent of at most 24 (|a| < 2^-102: zeros and subnormals too) or an infinite
+// or NaN one; a divisor with a biased exponent of at most 1 or at least 252; and a quotient whose exponent
+// leaves the range (ea - eb >= 127 or <= -125). The mantissas and signs do not matter.
 constexpr bool f32_div_rn_slow_path(uint32_t a, uint32_t b) {
     using slow_path_detail::biased_exponent;
     const int ea = static_cast<int>(biased_exponent(a)), eb = static_cast<int>(biased_exponent(b));

@@ -901,14 +901,7 @@ class WarpRanker : public engine::ExecutionObserver {
     void on_memory(const engine::MemoryEvent& e) override {
         if (e.space == engine::MemorySpace::param || e.space == engine::MemorySpace::const_) return;
         if (!followed(e.site)) return;
-        LaneSample s;
-        s.space = e.space;
-        s.kind = e.kind;
-        s.bytes_per_lane = e.bytes_per_lane;
-        s.active_mask = e.active_mask;
-        s.addr = e.addr;
-        s.block = e.site.block;
-        s.warp = e.site.warp;
+        const LaneSample s = sample_of(e);
         const LineStats c = one_cost(s, p_, run_, e.site.function, e.site.pc).stats;
         WarpCost& w = cost(e.site);
         w.excess += (c.sectors > c.ideal_sectors ? c.sectors - c.ideal_sectors : 0) +

@@ -221,6 +221,19 @@ std::string access_text(const Explanation& e, const ExplainedAccess& x) {
     return out + lane_table(x, e.block_dim);
 }
 
+// An access's requests and its sectors or wavefronts against the ideal.
+nlohmann::ordered_json stats_json(AccessSpace space, const LineStats& c) {
+    nlohmann::ordered_json o = {{"requests", c.requests}};
+    if (space == AccessSpace::shared) {
+        o["wavefronts"] = c.wavefronts;
+        o["ideal_wavefronts"] = c.ideal_wavefronts;
+    } else {
+        o["sectors"] = c.sectors;
+        o["ideal_sectors"] = c.ideal_sectors;
+    }
+    return o;
+}
+
 nlohmann::ordered_json lanes_json(const ExplainedAccess& x, const std::array<uint32_t, 3>& block_dim) {
     nlohmann::ordered_json lanes = nlohmann::ordered_json::array();
     const LaneSample& s = x.sample.first;
@@ -247,15 +260,8 @@ nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& 
         {"access", x.what}, {"ptx_line", x.ptx_line}, {"instruction", x.instruction}, {"sampled", x.sampled}};
     if (!x.inlined.empty()) j["inlined"] = x.inlined;
     auto cost = [&](const LineStats& c) {
-        nlohmann::ordered_json o = {{"requests", c.requests}};
-        if (x.space == AccessSpace::shared) {
-            o["wavefronts"] = c.wavefronts;
-            o["ideal_wavefronts"] = c.ideal_wavefronts;
-            o["max_bank_way"] = c.max_way;
-        } else {
-            o["sectors"] = c.sectors;
-            o["ideal_sectors"] = c.ideal_sectors;
-        }
+        nlohmann::ordered_json o = stats_json(x.space, c);
+        if (x.space == AccessSpace::shared) o["max_bank_way"] = c.max_way;
         return o;
     };
     j["run"] = cost(x.run_cost);
@@ -573,18 +579,6 @@ std::string group_text(const Explanation& e, const AccessGroup& g) {
     out += wrap(cost, "  this warp   ", kIndent, kWidth);
     out += wrap(run_line(x.space, x.kind, g.run_cost), "  whole run   ", kIndent, kWidth);
     return out + wrap(x.why, "  why         ", kIndent, kWidth);
-}
-
-nlohmann::ordered_json stats_json(AccessSpace space, const LineStats& c) {
-    nlohmann::ordered_json o = {{"requests", c.requests}};
-    if (space == AccessSpace::shared) {
-        o["wavefronts"] = c.wavefronts;
-        o["ideal_wavefronts"] = c.ideal_wavefronts;
-    } else {
-        o["sectors"] = c.sectors;
-        o["ideal_sectors"] = c.ideal_sectors;
-    }
-    return o;
 }
 
 nlohmann::ordered_json group_json(const Explanation& e, const AccessGroup& g) {

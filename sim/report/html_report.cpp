@@ -681,16 +681,17 @@ std::string html_escape(std::string_view text) {
 
 std::string html_report(const session::PreparedLaunch& p, const session::SimRun& run,
                         const LaneSamples* samples, const HtmlOptions& options) {
-    const ReportModel m = build_model(p, run, samples);
+    // One prediction for the header, the costs of "what to look at", the source heat and the timeline.
+    std::optional<timing::TimingResult> predicted;
+    if (!run.report.error && run.occupancy && run.occupancy->blocks_per_sm > 0)
+        predicted = timing::predict_run(p, run);
+    const ReportModel m = build_model(p, run, samples, predicted ? &predicted->predicted : nullptr);
     const std::string name = ir::demangled_base_name(p.kernel->name);
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
     out +=
         fmt::format("<title>warpsim: {}</title><style>{}</style></head><body>\n", html_escape(name), kStyle);
     out += fmt::format("<h1>{} <small>({}, device {}, simulated)</small></h1>\n", html_escape(name),
                        html_escape(p.spec.path), html_escape(run.report.device));
-    std::optional<timing::TimingResult> predicted;
-    if (!run.report.error && run.occupancy && run.occupancy->blocks_per_sm > 0)
-        predicted = timing::predict_run(p, run);
     out += header_facts(run, predicted ? &*predicted : nullptr);
     out += facts(p, run);
     const auto items = look_at(m);

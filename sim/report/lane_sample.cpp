@@ -10,7 +10,6 @@
 #include "sim/engine/simulator.hpp"
 
 namespace warpsim::report {
-namespace {
 
 LaneSample sample_of(const engine::MemoryEvent& e) {
     LaneSample s;
@@ -24,7 +23,7 @@ LaneSample sample_of(const engine::MemoryEvent& e) {
     return s;
 }
 
-}  // namespace
+namespace {}  // namespace
 
 bool WarpFocus::follows(uint32_t function, uint32_t pc) const {
     return std::find(pcs.begin(), pcs.end(), std::make_pair(function, pc)) != pcs.end();

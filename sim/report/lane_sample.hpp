@@ -35,6 +35,9 @@ struct LaneSample {
     uint32_t warp = 0;
 };
 
+// The sample of one memory event (an observer's on_memory).
+LaneSample sample_of(const engine::MemoryEvent& e);
+
 // `warpsim explain`'s focus: the memory instructions, branches and warp collectives of one source line, as
 // one warp saw them.
 struct WarpFocus {

@@ -250,7 +250,8 @@ std::string explain_lanes(const SourceRow& r, double capacity) {
         lanes, capacity);
 }
 
-void fill_costs(const session::PreparedLaunch& p, const session::SimRun& run, LaunchCosts& c) {
+void fill_costs(const session::PreparedLaunch& p, const session::SimRun& run,
+                const launch::PredictedTiming* given, LaunchCosts& c) {
     c.sm_count = static_cast<uint32_t>(std::max(0, run.preset.sm_count));
     c.blocks = p.spec.block_count();
     if (run.occupancy) c.blocks_per_sm = run.occupancy->blocks_per_sm;
@@ -265,10 +266,13 @@ void fill_costs(const session::PreparedLaunch& p, const session::SimRun& run, La
     c.warp_insts = counted[static_cast<std::size_t>(counts::Stat::warp_insts)];
     for (const auto& arg : p.spec.args)
         if (arg.kind == launch::ArgSpec::Kind::buffer) c.buffer_bytes += arg.buffer_bytes();
-    // The prediction the CLI made for this run, else the model's own (tests and library callers).
-    if (run.report.predicted) {
-        c.kernel_cycles = run.report.predicted->cycles;
-        c.bound = run.report.predicted->bound;
+    // The caller's prediction, or the one the CLI stored with the run, else the model's own (tests and
+    // library callers).
+    if (const launch::PredictedTiming* known = given                  ? given
+                                               : run.report.predicted ? &*run.report.predicted
+                                                                      : nullptr) {
+        c.kernel_cycles = known->cycles;
+        c.bound = known->bound;
     } else if (run.started && !run.report.error && !run.sampling) {
         const auto predicted = timing::predict(p, run);
         c.kernel_cycles = predicted.cycles;
@@ -527,7 +531,7 @@ std::string explain_access(const AccessRow& a) {
 }
 
 ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun& run,
-                        const LaneSamples* samples) {
+                        const LaneSamples* samples, const launch::PredictedTiming* predicted) {
     ReportModel m;
     const uint64_t threads = p.spec.threads_per_block();
     const uint64_t warps = (threads + 31) / 32;
@@ -584,7 +588,7 @@ ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun&
         m.rows.push_back(std::move(row));
     }
 
-    fill_costs(p, run, m.costs);
+    fill_costs(p, run, predicted, m.costs);
 
     uint64_t worst_g = 0, worst_s = 0;
     double worst_idle = 0;

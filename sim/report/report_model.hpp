@@ -108,8 +108,10 @@ struct ReportModel {
 
 // Builds the model from a run's per-pc counters. `samples` (optional) supply per-lane addresses: strides
 // and bank mappings for the sentences; AccessRow::sample points into it, so it must outlive the model.
+// `predicted` (optional): the caller's prediction for this run, used for the costs' scale; without it the
+// run's stored one, else the timing model is asked.
 ReportModel build_model(const session::PreparedLaunch& p, const session::SimRun& run,
-                        const LaneSamples* samples);
+                        const LaneSamples* samples, const launch::PredictedTiming* predicted = nullptr);
 
 // What to look at first: every finding (each access that costs more than its ideal, each line whose lanes
 // idle, SMs the grid leaves without work, a tail wave, data read again and again through L1) with its cost

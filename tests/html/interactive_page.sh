@@ -12,20 +12,8 @@ warpsim=$1
 src=$2
 out=$3
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ] || ! command -v python3 >/dev/null; then
-    echo "SKIPPED: chromium or python3 is not installed (scripts/deps.sh installs chromium)"
-    exit 77
-fi
-mkdir -p "$out"
-export HOME="$out/home"
-mkdir -p "$HOME"
-flags=(--headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars --enable-logging=stderr --v=0)
-failed=0
-fail() {
-    echo "FAIL: $*"
-    failed=1
-}
+needs=(python3)
+source "$src/tests/html/chromium_common.sh"
 
 # page SPEC [DIR]: writes OUT/SPEC.html from DIR/SPEC.json (DIR: tests/html/specs).
 page() {

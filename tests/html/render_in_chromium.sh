@@ -11,22 +11,7 @@ warpsim=$1
 src=$2
 out=$3
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-    echo "SKIPPED: chromium is not installed; install it (Debian: apt-get install chromium, which scripts/deps.sh does)"
-    exit 77
-fi
-mkdir -p "$out"
-# Chromium wants a writable home for its profile; keep it inside OUT_DIR.
-export HOME="$out/home"
-mkdir -p "$HOME"
-flags=(--headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars --enable-logging=stderr --v=0)
-failed=0
-
-fail() {
-    echo "FAIL: $*"
-    failed=1
-}
+source "$src/tests/html/chromium_common.sh"
 
 # load PAGE NAME: the DOM after load in NAME.dom, the browser's log in NAME.log; false on console messages.
 load() {
