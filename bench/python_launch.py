@@ -1,5 +1,7 @@
 """What a launch from Python costs beyond the simulation: vecAdd on 32 threads (one warp, negligible
-simulated work) launched N times from the Python module, wall time per launch (first and median of the rest).
+simulated work) launched N times from the Python module, wall time per launch (first and median of the rest),
+with report=False (the launch alone) and with the default report=True (also the short second run of the first
+blocks that the text and HTML reports' lane diagrams come from).
 
     PYTHONPATH=BUILD/python /usr/bin/python3 bench/python_launch.py [N]
 """
@@ -16,12 +18,14 @@ mod = warpsim.load(os.path.join(root, "examples", "vector_add.ptx"))
 a = np.arange(32, dtype=np.float32)
 b = 2 * a
 c = np.zeros_like(a)
-times = []
-for _ in range(n):
-    t = time.perf_counter()
-    mod.vecAdd[1, 32](a, b, c, 32)
-    times.append(time.perf_counter() - t)
-assert np.array_equal(c, 3 * a)
-rest = sorted(times[1:])
-print(f"warpsim {warpsim.__version__}: {n} launches of vecAdd[1, 32]: first {times[0] * 1e3:.1f} ms, "
-      f"median of the rest {rest[len(rest) // 2] * 1e3:.3f} ms, min {rest[0] * 1e3:.3f} ms")
+for report in (False, True):
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        mod.vecAdd[1, 32](a, b, c, 32, report=report)
+        times.append(time.perf_counter() - t)
+    assert np.array_equal(c, 3 * a)
+    rest = sorted(times[1:])
+    print(f"warpsim {warpsim.__version__}: {n} launches of vecAdd[1, 32] (report={report}): first "
+          f"{times[0] * 1e3:.1f} ms, median of the rest {rest[len(rest) // 2] * 1e3:.3f} ms, "
+          f"min {rest[0] * 1e3:.3f} ms")

@@ -92,12 +92,16 @@ warpsim::Arg scalar_for(const py::handle& value, const warpsim::Param& p, const 
                          " parameter " + p.name);
 }
 
-// One launch: arguments converted from Python (arrays stay where they are until the run has read them),
-// the run, and each array written back in place.
-warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
-                       const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
-                       uint32_t shared_bytes, const py::sequence& args, const std::string& device,
-                       uint32_t workers, bool sample) {
+// A launch with its arguments converted from Python (arrays stay where they are until the run has read
+// them), and the writable arrays to write back in place after it.
+struct PyLaunch {
+    warpsim::Launch launch;
+    std::vector<std::pair<std::size_t, py::array>> outputs;
+};
+
+PyLaunch describe_launch(const warpsim::Module& module, const std::string& kernel,
+                         const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                         uint32_t shared_bytes, const py::sequence& args) {
     const std::vector<warpsim::Param> params = module.parameters(kernel);
     const std::string where = kernel;
     if (args.size() != params.size())
@@ -110,7 +114,7 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
         return warpsim::Dim3(d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1);
     };
     warpsim::Launch l{kernel, dim(grid, "grid"), dim(block, "block"), shared_bytes, {}};
-    std::vector<std::pair<std::size_t, py::array>> outputs;  // argument index, the array to write back
+    std::vector<std::pair<std::size_t, py::array>> outputs;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const py::object a = args[i];
         const warpsim::Param& p = params[i];
@@ -127,7 +131,6 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
             arg.type = type_of_dtype(arr.dtype(), what);
             arg.count = static_cast<uint64_t>(arr.size());
             arg.data = {static_cast<const std::byte*>(arr.data()), static_cast<std::size_t>(arr.nbytes())};
-            arg.name = p.name;
             l.args.push_back(std::move(arg));
             if (arr.writeable()) outputs.emplace_back(i, arr);
         } else if (py::isinstance<py::array>(a) || py::hasattr(a, "dtype")) {
@@ -145,16 +148,29 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
             arg.type = t;
             arg.value.resize(p.bytes);
             std::memcpy(arg.value.data(), arr.data(), p.bytes);
-            arg.name = p.name;
             l.args.push_back(std::move(arg));
         } else {
             l.args.push_back(scalar_for(a, p, what));
+            // No name: reports and findings then name the argument by the C++ signature where there is
+            // one ("args[1] y[1024]"), else by its position, not by the PTX's _Z..._param_1.
+            l.args.back().name.clear();
         }
     }
+    return {std::move(l), std::move(outputs)};
+}
+
+// One launch: the run, and each array written back in place.
+warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
+                       const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                       uint32_t shared_bytes, const py::sequence& args, const std::string& device,
+                       uint32_t workers, bool sample, bool reports) {
+    auto [l, outputs] = describe_launch(module, kernel, grid, block, shared_bytes, args);
+    const std::string where = kernel;
     warpsim::RunOptions options;
     options.device = device;
     options.workers = workers;
     options.sample = sample;
+    options.reports = reports;
     warpsim::Result r;
     {
         py::gil_scoped_release release;  // the simulation runs on its own threads; other Python threads go on
@@ -171,6 +187,21 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
         }
     }
     return r;
+}
+
+// `warpsim check` on a launch: nothing is written back (the checkers' run is a diagnosis, not the user's
+// run).
+warpsim::CheckReport check(const warpsim::Module& module, const std::string& kernel,
+                           const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                           uint32_t shared_bytes, const py::sequence& args,
+                           const warpsim::CheckOptions& options) {
+    PyLaunch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
+    py::gil_scoped_release release;
+    return warpsim::check_launch(module, l.launch, options);
+}
+
+std::string xyz(const std::array<uint32_t, 3>& v) {
+    return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
 }
 
 }  // namespace
@@ -235,10 +266,63 @@ PYBIND11_MODULE(_core, m) {
         .def_readonly("printf_output", &warpsim::Result::printf_output)
         .def_readonly("json", &warpsim::Result::json)
         .def_readonly("warnings", &warpsim::Result::warnings)
-        .def_property_readonly("ok", &warpsim::Result::ok);
+        .def_property_readonly("ok", &warpsim::Result::ok)
+        .def_property_readonly("has_reports", [](const warpsim::Result& r) { return r.reports != nullptr; })
+        .def("text_report", &warpsim::Result::text_report)
+        .def("html_report", &warpsim::Result::html_report);
 
     m.def("launch", &launch, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
           py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"),
-          py::arg("sample") = false,
+          py::arg("sample") = false, py::arg("reports") = false,
           "Runs one launch; arrays are read before and written back after it, in place.");
+
+    py::class_<warpsim::CheckOptions>(m, "CheckOptions")
+        .def(py::init<>())
+        .def_readwrite("tools", &warpsim::CheckOptions::tools)
+        .def_readwrite("device", &warpsim::CheckOptions::device)
+        .def_readwrite("race_global", &warpsim::CheckOptions::race_global)
+        .def_readwrite("schedules", &warpsim::CheckOptions::schedules);
+
+    py::class_<warpsim::FindingParty>(m, "FindingParty")
+        .def_readonly("what", &warpsim::FindingParty::what)
+        .def_readonly("location", &warpsim::FindingParty::location)
+        .def_readonly("where", &warpsim::FindingParty::where)
+        .def_readonly("line", &warpsim::FindingParty::line)
+        .def_readonly("ptx_line", &warpsim::FindingParty::ptx_line)
+        .def_readonly("function", &warpsim::FindingParty::function)
+        .def_property_readonly("thread",
+                               [](const warpsim::FindingParty& p) {
+                                   return py::make_tuple(p.thread[0], p.thread[1], p.thread[2]);
+                               })
+        .def_property_readonly(
+            "block",
+            [](const warpsim::FindingParty& p) { return py::make_tuple(p.block[0], p.block[1], p.block[2]); })
+        .def("__repr__", [](const warpsim::FindingParty& p) {
+            return "<FindingParty " + p.what + " at " + p.location + " by thread " + xyz(p.thread) +
+                   " of block " + xyz(p.block) + ">";
+        });
+
+    py::class_<warpsim::Finding>(m, "Finding")
+        .def_readonly("tool", &warpsim::Finding::tool)
+        .def_readonly("kind", &warpsim::Finding::kind)
+        .def_readonly("title", &warpsim::Finding::title)
+        .def_readonly("parties", &warpsim::Finding::parties)
+        .def_readonly("address", &warpsim::Finding::address)
+        .def_readonly("space", &warpsim::Finding::space)
+        .def_readonly("variable", &warpsim::Finding::variable)
+        .def_readonly("notes", &warpsim::Finding::notes)
+        .def_readonly("fix", &warpsim::Finding::fix)
+        .def_readonly("count", &warpsim::Finding::count);
+
+    py::class_<warpsim::CheckReport>(m, "CheckReport")
+        .def_readonly("kernel", &warpsim::CheckReport::kernel)
+        .def_readonly("findings", &warpsim::CheckReport::findings)
+        .def_readonly("notes", &warpsim::CheckReport::notes)
+        .def_readonly("incomplete", &warpsim::CheckReport::incomplete)
+        .def_readonly("text", &warpsim::CheckReport::text)
+        .def_readonly("json", &warpsim::CheckReport::json);
+
+    m.def("check", &check, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
+          py::arg("shared_bytes"), py::arg("args"), py::arg("options"),
+          "Runs one launch with the checkers; the arrays are read, not written.");
 }

@@ -8,13 +8,19 @@
 #include "cuda/gpu_run.hpp"
 #include "kernels_ir/ir.hpp"
 #include "kernels_ir/names.hpp"
+#include "kernels_ir/source_chain.hpp"
 #include "launch/elem_type.hpp"
 #include "launch/launch_spec.hpp"
 #include "launch/nvrtc.hpp"
 #include "launch/result.hpp"
 #include "launch/source.hpp"
 #include "launch/version.hpp"
+#include "sim/check/run_check.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/lane_sample.hpp"
+#include "sim/report/text_report.hpp"
 #include "sim/session/run.hpp"
+#include "sim/session/sampled_run.hpp"
 #include "sim/timing/timing.hpp"
 
 namespace warpsim {
@@ -25,6 +31,15 @@ struct Module::Impl {
     std::string cu_source;  // the CUDA source when compiled from one: parameter names and C++ types
     std::string compiler;   // "nvrtc 13.0", "nvcc" or "" (PTX given)
     std::shared_ptr<ir::Module> module;
+};
+
+// What the text and HTML reports are made of: the launch as prepared (its buffers' initial data no longer
+// referenced: the caller's memory may be gone), the simulated run, one warp's addresses per instruction.
+struct Result::Reports {
+    session::PreparedLaunch prepared;
+    session::SimRun run;
+    std::optional<report::LaneSamples> samples;
+    std::string timing_text;
 };
 
 namespace {
@@ -207,11 +222,118 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
     sim.sample = options.sample ? session::SampleMode::on : session::SampleMode::off;
     auto run = session::run_simulated(*prepared, sim);
     if (!run) throw Error(run.error());
-    if (!run->report.error) run->report.predicted = timing::predict_run(*prepared, *run).predicted;
+    std::string timing_text;
+    if (!run->report.error) {
+        auto timing = timing::predict_run(*prepared, *run);
+        run->report.predicted = timing.predicted;
+        timing_text = std::move(timing.text);
+    }
     Result out = from_report(run->report);
     out.buffers = std::move(run->final_buffers);
+    run->final_buffers.clear();
     out.warnings = prepared->warnings;
     out.buffers.resize(spec.args.size());
+    if (options.reports) {
+        auto kept = std::make_shared<Result::Reports>();
+        // The lane sample re-runs the first blocks on the buffers' initial data, still the caller's here.
+        if (auto s = report::sample_lanes(*prepared, *run)) kept->samples = std::move(s.value());
+        kept->prepared = std::move(prepared.value());
+        for (auto& a : kept->prepared.spec.args) a.init.host = {};
+        kept->run = std::move(run.value());
+        kept->timing_text = std::move(timing_text);
+        out.reports = std::move(kept);
+    }
+    return out;
+}
+
+std::string Result::text_report() const {
+    if (!reports) throw Error("warpsim::Result::text_report: the run kept no report (RunOptions::reports)");
+    const Reports& r = *reports;
+    report::TextReportOptions text_options;
+    text_options.samples = r.samples ? &*r.samples : nullptr;
+    std::string out = report::text_report(r.prepared, r.run, text_options);
+    if (!r.timing_text.empty()) out += "\n" + r.timing_text + (r.timing_text.ends_with('\n') ? "" : "\n");
+    if (r.run.sampling) out += "\n" + session::sampling_text(*r.run.sampling);
+    return out;
+}
+
+std::string Result::html_report() const {
+    if (!reports) throw Error("warpsim::Result::html_report: the run kept no report (RunOptions::reports)");
+    return report::html_report(reports->prepared, reports->run,
+                               reports->samples ? &*reports->samples : nullptr);
+}
+
+namespace {
+
+FindingParty party_of(const check::Party& p, const check::CheckContext& ctx) {
+    FindingParty out;
+    out.what = p.what;
+    out.where = ctx.where(p.at);
+    out.ptx_line = ctx.ptx_line(p.at);
+    out.function = ctx.function_name(p.at);
+    out.thread = p.thread;
+    out.block = p.block;
+    const ir::Instruction* in = ctx.instruction(p.at);
+    if (const uint32_t line = ctx.cuda_line(p.at); line != 0 && in) {
+        out.line = line;
+        out.location =
+            ir::frame_text(*ctx.module, ir::call_site(*ctx.module, in->loc), ir::PathStyle::relative);
+    } else {
+        out.line = out.ptx_line;
+        out.location = ctx.ptx_file + ":" + std::to_string(out.ptx_line);
+    }
+    return out;
+}
+
+}  // namespace
+
+CheckReport check_launch(const Module& module, const Launch& launch, const CheckOptions& options) {
+    const Module::Impl& m = module.impl();
+    check::CheckOptions o;
+    if (auto err = check::select_tools(options.tools, o)) throw Error("warpsim::check_launch: " + *err);
+    o.device = options.device;
+    o.race_global = options.race_global;
+    o.schedules = std::max<uint32_t>(1, options.schedules);
+    auto prepared = session::prepare_module(make_spec(module, launch), m.ptx, m.name, m.module, m.cu_source);
+    if (!prepared) throw Error(prepared.error());
+    auto checked = check::check_prepared(*prepared, o);
+    if (!checked) throw Error(checked.error());
+    const check::CheckResult& r = *checked;
+    CheckReport out;
+    out.kernel = r.kernel;
+    out.notes = r.notes;
+    out.incomplete = r.incomplete;
+    for (const check::Finding& f : r.log.findings()) {
+        Finding g;
+        g.tool = std::string(check::tool_name(f.tool));
+        g.kind = f.kind;
+        g.title = f.title;
+        for (const auto& p : f.parties) g.parties.push_back(party_of(p, r.ctx));
+        g.address = f.address;
+        g.space = f.space;
+        g.variable = f.variable;
+        g.notes = f.notes;
+        g.fix = f.fix;
+        g.count = f.count;
+        out.findings.push_back(std::move(g));
+    }
+    std::string tools;
+    for (auto [on, name] : {std::pair{o.memcheck, "memcheck"},
+                            {o.racecheck, "racecheck"},
+                            {o.synccheck, "synccheck"},
+                            {o.initcheck, "initcheck"}})
+        if (on) tools += (tools.empty() ? "" : " ") + std::string(name);
+    std::string header = r.kernel + " (" + r.spec + "), tools: " + tools;
+    for (const auto& n : r.notes) header += "\n========= note: " + n;
+    if (!r.incomplete.empty())
+        header +=
+            "\n========= the check is incomplete: " + r.incomplete + "; findings before that point follow";
+    out.text = check::render_text(r.log, r.ctx, header);
+    nlohmann::json j = check::render_json(r.log, r.ctx);
+    j["kernel"] = r.kernel;
+    j["notes"] = r.notes;
+    if (!r.incomplete.empty()) j["incomplete"] = r.incomplete;
+    out.json = j.dump(2);
     return out;
 }
 

@@ -174,6 +174,10 @@ struct RunOptions {
     bool sample = false;
     uint32_t gpu_runs = 20;  // gpu: timed launches after `gpu_warmup` (0: no timing)
     uint32_t gpu_warmup = 3;
+    // simulator: keep what Result::text_report() and Result::html_report() need; costs a short second run
+    // of the first blocks (one warp's addresses per instruction for the lane diagrams), as `warpsim run`
+    // makes for its report.
+    bool reports = false;
 };
 
 struct Predicted {
@@ -197,6 +201,12 @@ struct Result {
     std::vector<std::string> warnings;
 
     bool ok() const { return error.empty(); }
+    // The report `warpsim run` prints (launch, occupancy, what to look at, per source line the accesses,
+    // the timing), and the page `warpsim run --html` writes. Need RunOptions::reports; else throw Error.
+    std::string text_report() const;
+    std::string html_report() const;
+    struct Reports;
+    std::shared_ptr<const Reports> reports;  // what the two need, kept by a run with RunOptions::reports
     // Argument `arg`'s buffer as elements of T; throws Error when it is no buffer or T has another size.
     template <class T>
     std::vector<T> buffer(std::size_t arg) const {
@@ -212,5 +222,51 @@ struct Result {
 // Runs one launch. Bad input throws Error; what the kernel does wrong (an out-of-bounds access, a trap, a
 // launch the device refuses) comes back in Result::error, as on a GPU.
 Result run(const Module& module, const Launch& launch, const RunOptions& options = {});
+
+// `warpsim check`: the launch on the simulator with compute-sanitizer's checkers attached (docs/CHECKERS.md).
+struct CheckOptions {
+    // "memcheck", "racecheck", "synccheck", "initcheck", or "all".
+    std::vector<std::string> tools{"all"};
+    std::string device = "h200";
+    bool race_global = true;  // racecheck also global memory within a block (false: shared memory only)
+    uint32_t schedules = 1;   // > 1: also run that many legal warp orders and report buffers that differ
+};
+
+// One party of a finding: what it did ("write", "read", "waits at barrier") where, and who.
+struct FindingParty {
+    std::string what;
+    std::string location;  // the user's line, "reverse.cu:19" (the CUDA source where .loc says, else PTX)
+    std::string where;     // the full place: "reverse.cu:19 (reverse.ptx:52)", inlined frames included
+    uint32_t line = 0;     // the line of `location`
+    uint32_t ptx_line = 0;
+    std::string function;  // the demangled kernel or function
+    std::array<uint32_t, 3> thread{0, 0, 0}, block{0, 0, 0};
+};
+
+struct Finding {
+    std::string tool;   // "memcheck", "racecheck", "synccheck", "initcheck", "schedules"
+    std::string kind;   // a stable id: "race.raw.shared", "sync.barrier_partial", "mem.oob.global" ...
+    std::string title;  // "Read-after-write hazard on shared memory"
+    std::vector<FindingParty> parties;  // 1 or 2; the first is where it was seen
+    std::optional<uint64_t> address;
+    std::string space;     // "shared", "global" ...
+    std::string variable;  // "tile[255]", "args[1] y[1024]"
+    std::vector<std::string> notes;
+    std::string fix;     // "add __syncthreads() between line 19 and line 20"
+    uint64_t count = 1;  // occurrences folded into this finding
+};
+
+struct CheckReport {
+    std::string kernel;
+    std::vector<Finding> findings;
+    std::vector<std::string> notes;
+    std::string incomplete;  // non-empty: the simulator could not run the kernel to the end (not a finding)
+    std::string text;        // as `warpsim check` prints it (compute-sanitizer's form)
+    std::string json;        // as `warpsim check --json` prints it
+    bool clean() const { return findings.empty() && incomplete.empty(); }
+};
+
+// Bad input (and an unknown tool name) throws Error; what the checkers find comes back in the report.
+CheckReport check_launch(const Module& module, const Launch& launch, const CheckOptions& options = {});
 
 }  // namespace warpsim

@@ -14,11 +14,11 @@
 namespace warpsim::check {
 namespace {
 
-// The same limits session::run_simulated derives from a preset (kept in step with sim/session/run.cpp).
+// "args[1] y": the spec's name for the argument, else the C++ parameter's (PreparedLaunch::arg_names).
 std::string arg_name(const session::PreparedLaunch& p, size_t i) {
-    const auto& a = p.spec.args[i];
+    const std::string& name = i < p.arg_names.size() ? p.arg_names[i] : p.spec.args[i].name;
     std::string s = fmt::format("args[{}]", i);
-    return a.name.empty() ? s : s + " " + a.name;
+    return name.empty() ? s : s + " " + name;
 }
 
 }  // namespace
