@@ -23,8 +23,9 @@ import numpy as np
 from ._core import Error, Module, Param, Predicted, Result, __version__
 from . import _core
 from ._check import Finding, Findings, check
+from ._sweep import sweep
 
-__all__ = ["Error", "LaunchError", "Module", "Kernel", "Run", "Finding", "Findings", "check",
+__all__ = ["Error", "LaunchError", "Module", "Kernel", "Run", "Finding", "Findings", "check", "sweep",
            "compile", "load", "from_ptx", "__version__"]
 
 
