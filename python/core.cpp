@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -200,6 +201,82 @@ warpsim::CheckReport check(const warpsim::Module& module, const std::string& ker
     return warpsim::check_launch(module, l.launch, options);
 }
 
+// The log's messages while the Python side collects them (warpsim.set_log with a sink): queued here by
+// whichever thread logs, and handed to Python by take_log after each call into the module. The simulator's
+// threads never call into Python, so a sink cannot deadlock them against the GIL. At most kMaxQueued are
+// kept between two calls; the rest are counted.
+struct LogQueue {
+    std::mutex mutex;
+    std::vector<std::pair<warpsim::LogLevel, std::string>> messages;
+    uint64_t dropped = 0;
+};
+constexpr std::size_t kMaxQueued = 100000;
+
+LogQueue& log_queue() {
+    static LogQueue queue;  // the process's, like the log itself
+    return queue;
+}
+
+const char* level_name(warpsim::LogLevel l) {
+    switch (l) {
+        case warpsim::LogLevel::debug:
+            return "debug";
+        case warpsim::LogLevel::info:
+            return "info";
+        case warpsim::LogLevel::warning:
+            return "warning";
+        case warpsim::LogLevel::error:
+            return "error";
+        default:
+            return "off";
+    }
+}
+
+void set_log(const std::string& level, bool collect) {
+    using L = warpsim::LogLevel;
+    L l = L::off;
+    if (level == "debug")
+        l = L::debug;
+    else if (level == "info")
+        l = L::info;
+    else if (level == "warning")
+        l = L::warning;
+    else if (level == "error")
+        l = L::error;
+    else if (level != "off")
+        throw warpsim::Error(
+            "warpsim.set_log: the level is \"debug\", \"info\", \"warning\", \"error\" or "
+            "\"off\", not \"" +
+            level + "\"");
+    if (!collect) {
+        warpsim::set_log(l);
+        return;
+    }
+    warpsim::set_log(l, [](warpsim::LogLevel at, std::string_view message) {
+        LogQueue& q = log_queue();
+        std::lock_guard<std::mutex> lock(q.mutex);
+        if (q.messages.size() < kMaxQueued)
+            q.messages.emplace_back(at, std::string(message));
+        else
+            ++q.dropped;
+    });
+}
+
+// The queued messages as (level name, text), oldest first; a last one says how many were dropped.
+std::vector<std::pair<std::string, std::string>> take_log() {
+    LogQueue& q = log_queue();
+    std::lock_guard<std::mutex> lock(q.mutex);
+    std::vector<std::pair<std::string, std::string>> out;
+    out.reserve(q.messages.size() + 1);
+    for (auto& [level, text] : q.messages) out.emplace_back(level_name(level), std::move(text));
+    if (q.dropped)
+        out.emplace_back("warning", std::to_string(q.dropped) + " log messages dropped (more than " +
+                                        std::to_string(kMaxQueued) + " in one call)");
+    q.messages.clear();
+    q.dropped = 0;
+    return out;
+}
+
 std::string xyz(const std::array<uint32_t, 3>& v) {
     return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
 }
@@ -321,6 +398,11 @@ PYBIND11_MODULE(_core, m) {
         .def_readonly("incomplete", &warpsim::CheckReport::incomplete)
         .def_readonly("text", &warpsim::CheckReport::text)
         .def_readonly("json", &warpsim::CheckReport::json);
+
+    m.def(
+        "set_log", &set_log, py::arg("level"), py::arg("collect"),
+        "The log's level; collect=True queues the messages for take_log instead of writing them to stderr.");
+    m.def("take_log", &take_log, "The messages queued since the last call, as (level, text), oldest first.");
 
     m.def("check", &check, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
           py::arg("shared_bytes"), py::arg("args"), py::arg("options"),

@@ -3,7 +3,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+
+#include <spdlog/sinks/base_sink.h>
 
 #include "cuda/gpu_run.hpp"
 #include "kernels_ir/ir.hpp"
@@ -11,6 +14,7 @@
 #include "kernels_ir/source_chain.hpp"
 #include "launch/elem_type.hpp"
 #include "launch/launch_spec.hpp"
+#include "launch/log.hpp"
 #include "launch/nvrtc.hpp"
 #include "launch/result.hpp"
 #include "launch/source.hpp"
@@ -119,6 +123,40 @@ Result from_report(const launch::RunReport& r) {
 
 std::string_view version() {
     return launch::version();
+}
+
+namespace {
+
+// Hands each message's text, without the stderr sink's "warpsim: info: " prefix, to a user's function.
+class FunctionSink : public spdlog::sinks::base_sink<std::mutex> {
+  public:
+    explicit FunctionSink(LogSink to) : sink_(std::move(to)) {}
+
+  protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+        const LogLevel level = msg.level <= spdlog::level::debug  ? LogLevel::debug
+                               : msg.level == spdlog::level::info ? LogLevel::info
+                               : msg.level == spdlog::level::warn ? LogLevel::warning
+                                                                  : LogLevel::error;
+        sink_(level, std::string_view(msg.payload.data(), msg.payload.size()));
+    }
+    void flush_() override {}
+
+  private:
+    LogSink sink_;
+};
+
+}  // namespace
+
+void set_log(LogLevel level, LogSink sink) {
+    using L = spdlog::level::level_enum;
+    const L to = level == LogLevel::debug     ? L::debug
+                 : level == LogLevel::info    ? L::info
+                 : level == LogLevel::warning ? L::warn
+                 : level == LogLevel::error   ? L::err
+                                              : L::off;
+    launch::log::set_sink(sink ? std::make_shared<FunctionSink>(std::move(sink)) : nullptr);
+    launch::log::set_level(to);
 }
 
 std::string_view type_name(Type t) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,6 +23,16 @@ namespace warpsim {
 
 // The library's version, the CMake project version it was built as ("0.2.0").
 std::string_view version();
+
+// The library's log: what the runtime and the engine decide (what is launched, which compiler, ptxas and its
+// cache, occupancy limits, sampling), one line per message; decisions at info, their details at debug. By
+// default it goes to stderr at warning and above ("warpsim: info: ..."). set_log(level) changes the level;
+// set_log(level, sink) hands each message at `level` or above to `sink` instead (called from whichever thread
+// logs, one message at a time); set_log(LogLevel::off) silences it. The log is the process's, shared by all
+// its launches.
+enum class LogLevel : uint8_t { debug, info, warning, error, off };
+using LogSink = std::function<void(LogLevel level, std::string_view message)>;
+void set_log(LogLevel level, LogSink sink = {});
 
 // Bad input (PTX that does not parse, an unknown kernel, arguments that do not fit the kernel's
 // parameters, a device preset that does not exist). The message names the file, line or argument.

@@ -16,6 +16,7 @@ A kernel that faults (an out-of-bounds access, a trap, a launch the device refus
 what the launch's checks question but run anyway (a buffer of another type than the C++ pointer's) is a
 Python warning.
 """
+import logging
 import warnings
 
 import numpy as np
@@ -26,7 +27,44 @@ from ._check import Finding, Findings, check
 from ._sweep import sweep
 
 __all__ = ["Error", "LaunchError", "Module", "Kernel", "Run", "Finding", "Findings", "check", "sweep",
-           "compile", "load", "from_ptx", "__version__"]
+           "compile", "load", "from_ptx", "set_log", "__version__"]
+
+_log_sink = None
+_LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+def set_log(level="info", sink=None):
+    """The log of the runtime's and the engine's decisions (what is launched, which compiler, ptxas and its
+    cache, occupancy limits, sampling): level "debug", "info", "warning" (the default before any call),
+    "error" or "off". sink=None: to stderr, "warpsim: info: ..."; a logging.Logger: each message to it at
+    its level (warpsim.set_log("debug", logging.getLogger("warpsim")) bridges to Python's logging); a
+    callable: sink(level_name, text). A sink gets a call's messages when the call returns (the simulator's
+    threads never call into Python)."""
+    global _log_sink
+    if sink is not None and not callable(sink) and not isinstance(sink, logging.Logger):
+        raise Error(f"warpsim.set_log: the sink is None, a logging.Logger or a callable, not {sink!r}")
+    _core.take_log()  # what an earlier sink left queued is not this one's
+    _core.set_log(level, sink is not None)
+    _log_sink = sink
+
+
+def _deliver_log():
+    sink = _log_sink
+    if sink is None:
+        return
+    for level, text in _core.take_log():
+        if isinstance(sink, logging.Logger):
+            sink.log(_LOG_LEVELS.get(level, logging.WARNING), text)
+        else:
+            sink(level, text)
+
+
+def _logged(call, *args):
+    """call(*args), then the log's messages to the sink (also when the call raises)."""
+    try:
+        return call(*args)
+    finally:
+        _deliver_log()
 
 
 class LaunchError(RuntimeError):
@@ -120,8 +158,8 @@ class _Configured:
         the lane diagrams come from)."""
         k = self._kernel
         args = _as_arrays(args)
-        result = _core.launch(k._module, k.name, self._grid, self._block, self._shared, args, device, workers,
-                              sample, report)
+        result = _logged(_core.launch, k._module, k.name, self._grid, self._block, self._shared, args, device,
+                         workers, sample, report)
         run = Run(result, (self, args, device))
         for message in result.warnings:
             warnings.warn(message, stacklevel=2)
@@ -188,14 +226,14 @@ class _ModuleView:
 
 def load(path):
     """A .ptx or .cu file (a .cu goes through nvcc)."""
-    return _ModuleView(Module.load(str(path)))
+    return _ModuleView(_logged(Module.load, str(path)))
 
 
 def from_ptx(ptx, name="module.ptx"):
-    return _ModuleView(Module.from_ptx(ptx, name))
+    return _ModuleView(_logged(Module.from_ptx, ptx, name))
 
 
 def compile(source, name="kernel.cu", arch="sm_90", compiler="auto"):
     """CUDA C++ source text compiled to PTX with line information: in process by NVRTC when libnvrtc is
     there, else by nvcc ("auto"), or by the one named ("nvrtc", "nvcc"). mod.compiler says which."""
-    return _ModuleView(Module.from_cuda(source, name, arch, compiler))
+    return _ModuleView(_logged(Module.from_cuda, source, name, arch, compiler))

@@ -68,7 +68,7 @@ def check(launch, *args, tools="all", device=None, race_global=True, schedules=1
     The checkers' run writes nothing back. tools: "all", one name or a list ("memcheck", "racecheck",
     "synccheck", "initcheck"); race_global=False: racecheck on shared memory only; schedules=N > 1: also N - 1
     other legal warp orders, reporting buffers that differ."""
-    from . import Run, _as_arrays, _Configured
+    from . import Run, _Configured, _as_arrays, _logged
     if isinstance(launch, Run):
         if args:
             raise _core.Error("warpsim.check(run): the run has its arguments; give none")
@@ -87,5 +87,5 @@ def check(launch, *args, tools="all", device=None, race_global=True, schedules=1
     options.race_global = race_global
     options.schedules = schedules
     k = configured._kernel
-    return Findings(_core.check(k._module, k.name, configured._grid, configured._block, configured._shared,
-                                args, options))
+    return Findings(_logged(_core.check, k._module, k.name, configured._grid, configured._block,
+                            configured._shared, args, options))
