@@ -166,7 +166,7 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
                        uint32_t shared_bytes, const py::sequence& args, const std::string& device,
                        uint32_t workers, bool sample, bool reports) {
     auto [l, outputs] = describe_launch(module, kernel, grid, block, shared_bytes, args);
-    const std::string where = kernel;
+    const std::string& where = kernel;
     warpsim::RunOptions options;
     options.device = device;
     options.workers = workers;
