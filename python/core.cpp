@@ -93,16 +93,12 @@ warpsim::Arg scalar_for(const py::handle& value, const warpsim::Param& p, const 
                          " parameter " + p.name);
 }
 
-// A launch with its arguments converted from Python (arrays stay where they are until the run has read
-// them), and the writable arrays to write back in place after it.
-struct PyLaunch {
-    warpsim::Launch launch;
-    std::vector<std::pair<std::size_t, py::array>> outputs;
-};
-
-PyLaunch describe_launch(const warpsim::Module& module, const std::string& kernel,
-                         const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
-                         uint32_t shared_bytes, const py::sequence& args) {
+// A launch with its arguments converted from Python: arrays stay where they are (the run reads them in
+// place), and a writable one is also where its buffer is written back (Arg::write_back). The caller keeps the
+// arrays alive until the run returns.
+warpsim::Launch describe_launch(const warpsim::Module& module, const std::string& kernel,
+                                const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                                uint32_t shared_bytes, const py::sequence& args) {
     const std::vector<warpsim::Param> params = module.parameters(kernel);
     const std::string where = kernel;
     if (args.size() != params.size())
@@ -115,7 +111,6 @@ PyLaunch describe_launch(const warpsim::Module& module, const std::string& kerne
         return warpsim::Dim3(d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1);
     };
     warpsim::Launch l{kernel, dim(grid, "grid"), dim(block, "block"), shared_bytes, {}};
-    std::vector<std::pair<std::size_t, py::array>> outputs;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const py::object a = args[i];
         const warpsim::Param& p = params[i];
@@ -132,8 +127,12 @@ PyLaunch describe_launch(const warpsim::Module& module, const std::string& kerne
             arg.type = type_of_dtype(arr.dtype(), what);
             arg.count = static_cast<uint64_t>(arr.size());
             arg.data = {static_cast<const std::byte*>(arr.data()), static_cast<std::size_t>(arr.nbytes())};
+            if (arr.writeable()) {
+                // Written straight from the simulator's memory into the array after the kernel (one copy).
+                arg.write_back = {static_cast<std::byte*>(arr.mutable_data()),
+                                  static_cast<std::size_t>(arr.nbytes())};
+            }
             l.args.push_back(std::move(arg));
-            if (arr.writeable()) outputs.emplace_back(i, arr);
         } else if (py::isinstance<py::array>(a) || py::hasattr(a, "dtype")) {
             // A NumPy scalar (np.int32(5)) or a 0-d array: its own type, which must have the parameter's
             // size.
@@ -157,7 +156,7 @@ PyLaunch describe_launch(const warpsim::Module& module, const std::string& kerne
             l.args.back().name.clear();
         }
     }
-    return {std::move(l), std::move(outputs)};
+    return l;
 }
 
 // One launch: the run, and each array written back in place.
@@ -165,8 +164,9 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
                        const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
                        uint32_t shared_bytes, const py::sequence& args, const std::string& device,
                        uint32_t workers, bool sample, bool reports) {
-    auto [l, outputs] = describe_launch(module, kernel, grid, block, shared_bytes, args);
-    const std::string& where = kernel;
+    // The arrays to update carry their memory as Arg::write_back: the run writes them after a kernel that did
+    // not fault (not after a sampled one, which produces no buffers).
+    const warpsim::Launch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
     warpsim::RunOptions options;
     options.device = device;
     options.workers = workers;
@@ -177,16 +177,6 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
         py::gil_scoped_release release;  // the simulation runs on its own threads; other Python threads go on
         r = warpsim::run(module, l, options);
     }
-    if (r.ok() && !sample) {  // a sampled run produces no buffers: the arrays keep their contents
-        for (auto& [index, arr] : outputs) {
-            const auto& bytes = r.buffers.at(index);
-            if (bytes.size() != static_cast<std::size_t>(arr.nbytes()))
-                throw warpsim::Error(where + ": argument " + std::to_string(index) + ": " +
-                                     std::to_string(bytes.size()) + " bytes came back for an array of " +
-                                     std::to_string(arr.nbytes()));
-            std::memcpy(arr.mutable_data(), bytes.data(), bytes.size());
-        }
-    }
     return r;
 }
 
@@ -196,9 +186,9 @@ warpsim::CheckReport check(const warpsim::Module& module, const std::string& ker
                            const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
                            uint32_t shared_bytes, const py::sequence& args,
                            const warpsim::CheckOptions& options) {
-    PyLaunch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
+    const warpsim::Launch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
     py::gil_scoped_release release;
-    return warpsim::check_launch(module, l.launch, options);
+    return warpsim::check_launch(module, l, options);
 }
 
 // The log's messages while the Python side collects them (warpsim.set_log with a sink): queued here by

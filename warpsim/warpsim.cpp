@@ -86,6 +86,10 @@ launch::LaunchSpec make_spec(const Module& m, const Launch& l) {
                 s.init.host = {reinterpret_cast<const uint8_t*>(a.data.data()), a.data.size()};
                 s.init.text = "host data";
             }
+            if (!a.write_back.empty() && a.write_back.size() != a.count * type_bytes(a.type))
+                throw Error(spec.path + ": args[" + std::to_string(i) + "]: write_back has " +
+                            std::to_string(a.write_back.size()) + " bytes for " + std::to_string(a.count) +
+                            " elements of " + std::string(type_name(a.type)));
         } else {
             s.kind = launch::ArgSpec::Kind::scalar;
             if (a.value.size() != type_bytes(a.type))
@@ -251,6 +255,13 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
         out.buffers = std::move(buffers);
         out.warnings = prepared->warnings;
         out.buffers.resize(spec.args.size());
+        for (std::size_t i = 0; i < launch.args.size() && i < out.buffers.size(); ++i) {
+            const auto& to = launch.args[i].write_back;
+            if (to.empty()) continue;
+            if (out.ok() && out.buffers[i].size() == to.size())
+                std::memcpy(to.data(), out.buffers[i].data(), to.size());
+            out.buffers[i].clear();
+        }
         return out;
     }
     session::SimOptions sim;
@@ -258,6 +269,11 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
     sim.workers = options.workers;
     sim.keep_buffers = !options.sample;
     sim.sample = options.sample ? session::SampleMode::on : session::SampleMode::off;
+    // The buffers go straight into the caller's memory, except when the report's lane sample still has to
+    // re-run the first blocks on their initial contents (often that same memory): then after it.
+    if (!options.reports)
+        for (const Arg& a : launch.args)
+            sim.write_back.emplace_back(reinterpret_cast<uint8_t*>(a.write_back.data()), a.write_back.size());
     auto run = session::run_simulated(*prepared, sim);
     if (!run) throw Error(run.error());
     std::string timing_text;
@@ -280,6 +296,13 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
         kept->run = std::move(run.value());
         kept->timing_text = std::move(timing_text);
         out.reports = std::move(kept);
+        for (std::size_t i = 0; i < launch.args.size() && i < out.buffers.size(); ++i) {
+            const auto& to = launch.args[i].write_back;
+            if (to.empty()) continue;
+            if (out.ok() && !options.sample && out.buffers[i].size() == to.size())
+                std::memcpy(to.data(), out.buffers[i].data(), to.size());
+            out.buffers[i].clear();
+        }
     }
     return out;
 }

@@ -123,6 +123,10 @@ struct Arg {
     std::span<const std::byte> data;  // buffer: the initial contents (empty: zeros); not owned
     std::vector<std::byte> value;     // scalar: little-endian bits
     std::string name;                 // optional, for messages
+    // buffer (optional): where its bytes go after a kernel that did not fault (the caller's memory, of
+    // exactly the buffer's size, written straight from the simulator's); Result::buffers then has no copy
+    // of them (an empty entry). Often the same memory as `data`: the buffer is updated in place.
+    std::span<std::byte> write_back;
 
     template <class T>
     static Arg buffer(std::span<const T> initial, std::string name = {}) {
@@ -201,10 +205,11 @@ struct Result {
     std::string device;
     // The launch's fault or launch error as CUDA names it ("cudaErrorIllegalAddress"), or empty.
     std::string error, error_message;
-    std::vector<std::vector<uint8_t>> buffers;  // per argument, its bytes after the kernel; empty for scalars
-    std::map<std::string, double> metrics;      // Nsight Compute metric names
-    std::optional<Predicted> predicted;         // simulator
-    std::optional<double> measured_time_us;     // gpu: median of the timed launches
+    // Per argument, its bytes after the kernel; empty for scalars and for buffers with Arg::write_back.
+    std::vector<std::vector<uint8_t>> buffers;
+    std::map<std::string, double> metrics;   // Nsight Compute metric names
+    std::optional<Predicted> predicted;      // simulator
+    std::optional<double> measured_time_us;  // gpu: median of the timed launches
     std::string printf_output;
     std::string json;  // the whole report, as `warpsim run --json` prints it
     // What the launch's checks found questionable but ran anyway (a buffer whose element type differs from

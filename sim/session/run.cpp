@@ -2,8 +2,10 @@
 #include "sim/session/run.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -634,6 +636,11 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
         if (!bytes && n) continue;
         r.buffers.push_back(
             {static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(std::span<const uint8_t>(bytes, n)))});
+        if (i < options.write_back.size() && !options.write_back[i].empty()) {
+            assert(options.write_back[i].size() == n && "SimOptions::write_back: a span of another size");
+            if (!run.fault && !r.error && n) std::memcpy(options.write_back[i].data(), bytes, n);
+            continue;
+        }
         if (keep) run.final_buffers[i].assign(bytes, bytes + n);
     }
     if (has_expect && !run.fault) {

@@ -4,6 +4,7 @@
 // goes to a function of ours (it names the launch: 4 blocks of 256), and the same launch under the checkers
 // has no finding (every thread reads and writes its own element, i < n).
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ int main(int argc, char** argv) {
         const warpsim::CheckReport checked = warpsim::check_launch(module, launch);
         if (!checked.clean()) {
             std::fprintf(stderr, "check found something in vecAdd:\n%s", checked.text.c_str());
+            return 1;
+        }
+        // c written straight into our memory (Arg::write_back): 3i again, and no copy in Result::buffers.
+        std::vector<float> c_here(n, -1.0f);
+        launch.args[2].write_back = std::as_writable_bytes(std::span<float>(c_here));
+        const warpsim::Result direct = warpsim::run(module, launch);
+        int wrong_here = 0;
+        for (int i = 0; i < n; ++i) wrong_here += c_here[i] != static_cast<float>(3 * i);
+        if (!direct.ok() || wrong_here || !direct.buffers.at(2).empty()) {
+            std::fprintf(stderr, "write_back: %d wrong, %zu bytes also in Result::buffers\n", wrong_here,
+                         direct.buffers.at(2).size());
             return 1;
         }
         if (!r.ok()) {

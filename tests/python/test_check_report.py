@@ -192,3 +192,41 @@ def test_pytorch_cpu_tensors():
     assert torch.equal(c, 3 * a)
     with pytest.raises(warpsim.Error, match="require grad"):
         mod.vecAdd[4, 256](a, a, torch.zeros(1000, requires_grad=True), 1000)
+
+
+IN_PLACE = r"""
+__global__ void halve(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = x[i] * 0.5f;
+}
+__global__ void first_then_fault(int* x) {
+    x[threadIdx.x] = 7;
+    if (threadIdx.x == 31) x[1 << 28] = 1;
+}
+"""
+
+
+@pytest.mark.parametrize("report", [False, True])
+def test_arrays_are_written_back_once_in_place_and_not_after_a_fault(report):
+    try:
+        mod = warpsim.compile(IN_PLACE, "in_place.cu")
+    except warpsim.Error as e:
+        if "neither" in str(e):
+            pytest.skip("no CUDA compiler (NVRTC or nvcc)")
+        raise
+    # x is input and output: halved once (x / 2), not twice, whether or not the report's lane sample re-runs
+    # the first blocks (it must see the initial x, so with report=True the write-back waits for it).
+    x = np.arange(1000, dtype=np.float32)
+    run = mod.halve[4, 256](x, 1000, report=report)
+    assert np.array_equal(x, np.arange(1000, dtype=np.float32) / 2)
+    assert run.report("dict")["buffers"][0]["arg"] == 0  # the report still hashes the buffer
+    # A faulting kernel leaves the array as it was (a GPU's memory after a fault is not the caller's).
+    y = np.zeros(32, dtype=np.int32)
+    with pytest.raises(warpsim.LaunchError, match="cudaErrorIllegalAddress"):
+        mod.first_then_fault[1, 32](y, report=report)
+    assert not y.any()
+    # A read-only array is an input only.
+    z = np.arange(1000, dtype=np.float32)
+    z.flags.writeable = False
+    mod.halve[4, 256](z, 1000, report=report)
+    assert np.array_equal(z, np.arange(1000, dtype=np.float32))
