@@ -188,6 +188,14 @@ int run_command(const RunArgs& args, const char* argv0) {
     } else if (!args.quiet) {
         report::TextReportOptions text_options;
         text_options.samples = samples ? &*samples : nullptr;
+        // Source lines as long as the terminal has room for beside the table's 75 other columns; 100
+        // columns of them into a file or a pipe.
+        if (report::is_terminal(stdout)) {
+            const size_t columns = report::terminal_columns(stdout).value_or(110);
+            text_options.source_width = columns > 75 ? columns - 75 : 35;
+        } else {
+            text_options.source_width = 100;
+        }
         std::cout << report::text_report(*prepared, *run, text_options);
         if (!timing_text.empty())
             std::cout << "\n" << timing_text << (timing_text.ends_with('\n') ? "" : "\n");

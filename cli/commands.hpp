@@ -87,6 +87,8 @@ struct ExplainArgs {
     uint32_t line = 0, ptx_line = 0;  // 0: not given (lines count from 1)
     std::string block;                // --block X[,Y[,Z]]; empty: the first warp that executes the line
     int64_t warp = -1;                // --warp W; -1: any
+    bool worst = false;               // --worst: the costliest warp instead of the first
+    bool lanes = false;               // --lanes: the lane-by-lane tables after the summary
     bool json = false;
     std::string device = "h200";
     uint64_t max_instructions = 20'000'000'000ull;

@@ -1,5 +1,5 @@
-// cli/explain_command.cpp — `warpsim explain SPEC --line N`: one source line's memory accesses, lane by
-// lane, for one warp (sim/report/explain.hpp does the work).
+// cli/explain_command.cpp — `warpsim explain SPEC --line N`: one source line as one warp ran it, a summary
+// first and lane by lane with --lanes (sim/report/explain.hpp does the work).
 #include <array>
 #include <charconv>
 #include <iostream>
@@ -57,6 +57,7 @@ int explain_command(const ExplainArgs& args) {
         }
     }
     if (args.warp >= 0) request.warp = static_cast<uint32_t>(args.warp);
+    request.worst = args.worst;
     request.max_thread_instructions = args.max_instructions;
 
     auto prepared = session::prepare(args.spec, args.device);
@@ -109,7 +110,7 @@ int explain_command(const ExplainArgs& args) {
         std::cout << launch::json_text(j) << "\n";
     } else {
         if (budget) std::cout << report::budget_stop_text(run->value(), advice).substr(1) << "\n";
-        std::cout << report::explain_text(explained->value());
+        std::cout << report::explain_text(explained->value(), args.lanes);
     }
     return budget ? kExitBudget : 0;
 }

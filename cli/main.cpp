@@ -199,9 +199,11 @@ int dispatch(int argc, char** argv) {
                       "anything was found (0 nothing, 1 findings)");
 
     ExplainArgs exp;
-    auto* exp_cmd = app.add_subcommand("explain",
-                                       "One source line's memory accesses for one warp, lane by lane: "
-                                       "addresses, sectors or banks, the cost against the ideal, and why");
+    auto* exp_cmd =
+        app.add_subcommand("explain",
+                           "One source line as one warp ran it: a summary of its memory accesses "
+                           "(the arrays, the cost against the ideal, and why), branches, shuffles "
+                           "and votes; --lanes adds the lane-by-lane tables");
     exp_cmd->add_option("spec", exp.spec, "Launch spec (JSON)")->required();
     exp_cmd->add_option("--line", exp.line, "CUDA source line to explain");
     exp_cmd->add_option("--ptx-line", exp.ptx_line, "PTX line to explain (instead of --line)");
@@ -210,6 +212,13 @@ int dispatch(int argc, char** argv) {
                         "of the first warp that executes the line)");
     exp_cmd->add_option("--warp", exp.warp,
                         "Warp within the block: 0 is threads 0-31, counted in x, y, z order");
+    exp_cmd->add_flag("--worst", exp.worst,
+                      "Show the costliest warp that ran the line (most excess sectors and wavefronts, then "
+                      "split branches, then idle lanes) instead of the first; with --block / --warp, the "
+                      "costliest of those");
+    exp_cmd->add_flag("--lanes", exp.lanes,
+                      "After the summary, every access in full with its lane-by-lane table (threads, "
+                      "addresses, sectors or banks, elements)");
     exp_cmd->add_flag("--json", exp.json, "JSON output");
     exp_cmd->add_option("--device", exp.device, "Device preset (default h200)");
     exp_cmd->add_option("--max-instructions", exp.max_instructions,

@@ -129,11 +129,21 @@ std::string element_text(const std::string& name, uint64_t rel, uint32_t elem, u
 }
 }  // namespace
 
+const SharedVar* CheckContext::shared_var_at(uint64_t offset) const {
+    for (const auto& v : shared.vars)
+        if (offset >= v.offset && offset < v.offset + v.size) return &v;
+    return nullptr;
+}
+
+const NamedAllocation* CheckContext::allocation_at(uint64_t addr) const {
+    for (const auto& a : allocations)
+        if (addr >= a.base && addr < a.base + a.size) return &a;
+    return nullptr;
+}
+
 std::string CheckContext::shared_name(uint64_t offset, uint32_t access_bytes) const {
-    for (const auto& v : shared.vars) {
-        if (offset < v.offset || offset >= v.offset + v.size) continue;
-        return element_text(v.name, offset - v.offset, v.elem_bytes, access_bytes, v.dims);
-    }
+    if (const SharedVar* v = shared_var_at(offset))
+        return element_text(v->name, offset - v->offset, v->elem_bytes, access_bytes, v->dims);
     if (offset < shared.reserved_bytes) return fmt::format("the driver's reserved shared memory +{}", offset);
     if (offset < shared.dynamic_base) return {};
     const uint64_t rel = offset - shared.dynamic_base;
@@ -141,14 +151,18 @@ std::string CheckContext::shared_name(uint64_t offset, uint32_t access_bytes) co
     return element_text(shared.dynamic_name, rel, shared.dynamic_elem_bytes, access_bytes, {0});
 }
 
+std::string CheckContext::shared_array(uint64_t offset) const {
+    if (const SharedVar* v = shared_var_at(offset)) return source_name(v->name);
+    if (offset < shared.reserved_bytes || offset < shared.dynamic_base) return {};
+    return shared.dynamic_name.empty() ? "dynamic shared memory" : source_name(shared.dynamic_name);
+}
+
 std::string CheckContext::global_name(uint64_t addr) const {
-    for (const auto& a : allocations) {
-        if (addr >= a.base && addr < a.base + a.size) {
-            const uint64_t rel = addr - a.base;
-            std::string s = fmt::format("{}[{}]", a.name, rel / a.elem_bytes);
-            if (rel % a.elem_bytes) s += fmt::format(" (+{} bytes)", rel % a.elem_bytes);
-            return s;
-        }
+    if (const NamedAllocation* a = allocation_at(addr)) {
+        const uint64_t rel = addr - a->base;
+        std::string s = fmt::format("{}[{}]", a->name, rel / a->elem_bytes);
+        if (rel % a->elem_bytes) s += fmt::format(" (+{} bytes)", rel % a->elem_bytes);
+        return s;
     }
     for (const auto& a : allocations) {
         if (addr >= a.base + a.size && addr < a.base + a.size + 4096)
@@ -159,6 +173,11 @@ std::string CheckContext::global_name(uint64_t addr) const {
             return fmt::format("{} bytes before {}", a.base - addr, a.name);
     }
     return {};
+}
+
+std::string CheckContext::global_array(uint64_t addr) const {
+    const NamedAllocation* a = allocation_at(addr);
+    return a ? a->name : std::string();
 }
 
 std::string xyz(const std::array<uint32_t, 3>& v) {

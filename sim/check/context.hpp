@@ -76,8 +76,16 @@ struct CheckContext {
     std::string shared_name(uint64_t offset, uint32_t access_bytes = 1) const;
     // "args[2] c[1000]" / "args[2] c, 4 bytes past its end"; "" outside every named allocation.
     std::string global_name(uint64_t addr) const;
+    // The buffer or variable itself, without an element: "args[2] c", "tile", the extern array's name or
+    // "dynamic shared memory"; "" when none covers the address (global_name's near misses included).
+    std::string global_array(uint64_t addr) const;
+    std::string shared_array(uint64_t offset) const;
     // Source-level name of a variable: "_ZZ17barrier_in_branchPfE1s" -> "s" (a function-local static).
     static std::string source_name(const std::string& mangled);
+
+  private:
+    const NamedAllocation* allocation_at(uint64_t addr) const;
+    const SharedVar* shared_var_at(uint64_t offset) const;
 };
 
 std::string xyz(const std::array<uint32_t, 3>& v);  // "(3,0,0)"

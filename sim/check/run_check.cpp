@@ -15,10 +15,10 @@
 namespace warpsim::check {
 namespace {
 
-// "args[1] y": the spec's name for the argument, else the C++ parameter's (PreparedLaunch::arg_names).
+// "args[2] c": the spec's name for the argument, else the kernel's C++ parameter name, where known.
 std::string arg_name(const session::PreparedLaunch& p, size_t i) {
-    const std::string& name = i < p.arg_names.size() ? p.arg_names[i] : p.spec.args[i].name;
     std::string s = fmt::format("args[{}]", i);
+    const std::string& name = i < p.arg_names.size() ? p.arg_names[i] : p.spec.args[i].name;
     return name.empty() ? s : s + " " + name;
 }
 
@@ -55,6 +55,27 @@ std::optional<std::string> select_tools(const std::vector<std::string>& names, C
     return std::nullopt;
 }
 
+void name_launch_memory(CheckContext& ctx, const session::PreparedLaunch& p,
+                        const session::LaunchSetup& setup, const device::DevicePreset& preset) {
+    // The engine's shared addresses start after the block's reserved region (sim/engine/simulator.hpp).
+    ctx.shared =
+        shared_layout(*p.module, p.kernel_index, static_cast<uint32_t>(preset.sm.reserved_shared_per_block));
+    ctx.allocations.clear();
+    for (size_t i = 0; i < p.spec.args.size() && i < setup.addresses.size(); ++i) {
+        const auto& a = p.spec.args[i];
+        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
+        ctx.allocations.push_back(
+            {setup.addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
+    }
+    for (const auto& v : p.module->globals) {
+        if (v.space != ir::Space::global && v.space != ir::Space::const_) continue;
+        if (auto addr = setup.sim->symbol_address(*p.module, v.name))
+            ctx.allocations.push_back(
+                {*addr, v.size_bytes(), CheckContext::source_name(v.name),
+                 std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec))});
+    }
+}
+
 launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, const CheckOptions& options) {
     using Fail = launch::Outcome<CheckResult>;
     auto preset = device::load_preset(options.device);
@@ -72,22 +93,7 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     auto setup = session::setup_launch(p, preset.value(), regs.registers);
     if (!setup) return Fail::failure(setup.error());
     auto& sim = *setup->sim;
-    // The engine's shared addresses start after the block's reserved region (sim/engine/simulator.hpp).
-    r.ctx.shared = shared_layout(*p.module, p.kernel_index,
-                                 static_cast<uint32_t>(preset.value().sm.reserved_shared_per_block));
-    for (size_t i = 0; i < p.spec.args.size(); ++i) {
-        const auto& a = p.spec.args[i];
-        if (a.kind != launch::ArgSpec::Kind::buffer) continue;
-        r.ctx.allocations.push_back(
-            {setup->addresses[i], a.buffer_bytes(), arg_name(p, i), launch::elem_bytes(a.type)});
-    }
-    for (const auto& v : p.module->globals) {
-        if (v.space != ir::Space::global && v.space != ir::Space::const_) continue;
-        if (auto addr = sim.symbol_address(*p.module, v.name))
-            r.ctx.allocations.push_back(
-                {*addr, v.size_bytes(), CheckContext::source_name(v.name),
-                 std::max<uint32_t>(1, ir::type_bytes(v.type) * std::max<uint8_t>(1, v.vec))});
-    }
+    name_launch_memory(r.ctx, p, *setup, preset.value());
     engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_instructions;
     cfg.time_limit_seconds = options.time_limit_seconds;

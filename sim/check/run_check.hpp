@@ -51,6 +51,13 @@ struct CheckResult {
 // differ. Fails only when a run cannot be set up.
 launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, const CheckOptions& options);
 
+// Names for the launch's memory, as every checker's message gives them: the block's shared window (its
+// .shared variables after the reserved region of `preset`), the spec's buffers at the device addresses
+// `setup` gave them ("args[2] c") and the module's global variables. `warpsim explain` names its lanes'
+// addresses with it.
+void name_launch_memory(CheckContext& ctx, const session::PreparedLaunch& p,
+                        const session::LaunchSetup& setup, const device::DevicePreset& preset);
+
 // Parses the tool list of `--tool` ("memcheck", "racecheck,synccheck", "all"); error text on an unknown name.
 std::optional<std::string> select_tools(const std::vector<std::string>& names, CheckOptions& options);
 

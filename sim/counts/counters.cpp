@@ -324,6 +324,8 @@ uint64_t block_runs(const SassPlan::Block& b, const KernelCounters::LineStats& l
             return l.warps_guard_on;
         case SassPlan::Runs::on_fallthrough:
             return l.warps_guard_off;
+        case SassPlan::Runs::on_slow_path:
+            return l.warps_slow_path;
     }
     return 0;
 }
@@ -336,16 +338,39 @@ uint64_t block_lanes(const SassPlan::Block& b, const KernelCounters::LineStats& 
             return l.thread_insts_pred_on;
         case SassPlan::Runs::on_fallthrough:
             return l.thread_insts - l.thread_insts_pred_on;
+        case SassPlan::Runs::on_slow_path:
+            return l.lanes_slow_path;
     }
     return 0;
 }
 
 }  // namespace
 
+KernelCounters::SlowPaths KernelCounters::slow_paths_taken() const {
+    SlowPaths out;
+    if (!cfg_.sass) return out;
+    for (const auto& b : cfg_.sass->blocks) {
+        if (b.runs != SassPlan::Runs::on_slow_path || b.function >= lines_.size() ||
+            b.anchor_pc >= lines_[b.function].size())
+            continue;
+        const uint64_t warps = lines_[b.function][b.anchor_pc].warps_slow_path;
+        if (warps != 0 && out.warps == 0) {
+            out.function = b.function;
+            out.pc = b.anchor_pc;
+        }
+        out.warps += warps;
+    }
+    return out;
+}
+
+bool KernelCounters::sass_instructions_counted() const {
+    return cfg_.sass && cfg_.sass->instructions_mapped && slow_paths_taken().warps == 0;
+}
+
 // Per (function, pc): the SASS instructions carrying its PTX line, as often and on as many lanes as they ran.
 std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounters::sass_lines() const {
     std::map<std::pair<uint32_t, uint32_t>, LineStats> out;
-    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return out;
+    if (!sass_instructions_counted()) return out;
     const LineStats none{};
     auto at = [this, &none](uint32_t f, uint32_t pc) -> const LineStats& {
         return f < lines_.size() && pc < lines_[f].size() ? lines_[f][pc] : none;
@@ -382,7 +407,7 @@ std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounter
 }
 
 void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s) const {
-    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return;
+    if (!sass_instructions_counted()) return;
     uint64_t warp = 0, threads = 0, on = 0;
     for (const auto& [key, l] : sass_lines()) {
         warp += l.warp_insts;
@@ -396,7 +421,7 @@ void KernelCounters::count_sass_instructions(std::array<uint64_t, kStatCount>& s
 
 std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounters::counted_per_pc() const {
     auto out = per_pc();
-    if (!cfg_.sass || !cfg_.sass->instructions_mapped) return out;
+    if (!sass_instructions_counted()) return out;
     const bool pred_on = cfg_.sass->pred_on_mapped;
     for (auto& [key, l] : out) {
         l.warp_insts = l.thread_insts = 0;

@@ -123,6 +123,24 @@ class KernelCounters {
         line.warps_guard_on += exec_mask != 0 ? 1 : 0;
         line.warps_guard_off += exec_mask != issued_mask ? 1 : 0;
     }
+    // The lanes `slow` of a warp executing the f32 division or reciprocal at (function, pc) have operands for
+    // which the SASS leaves the fast sequence for the slow-path subroutine (sim/arith/slow_path.hpp).
+    void on_slow_path(uint32_t function, uint32_t pc, uint32_t slow) {
+        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
+                                                                                   : line_slot(function, pc);
+        ++line.warps_slow_path;
+        line.lanes_slow_path += static_cast<uint64_t>(std::popcount(slow));
+    }
+    // Warps that took a slow path the SASS plan counts on not being taken (its Runs::on_slow_path blocks),
+    // and the PTX pc of the first such instruction: the instruction totals are then PTX-level.
+    struct SlowPaths {
+        uint64_t warps = 0;
+        uint32_t function = 0, pc = 0;
+    };
+    SlowPaths slow_paths_taken() const;
+    // Whether the instruction totals are counted per SASS instruction (the plan maps them and no warp left
+    // the paths it counts).
+    bool sass_instructions_counted() const;
     // A warp-level memory instruction with at least one active lane (const and param accesses are ignored).
     void on_access(const WarpAccess& access);
     // The engine calls this when a block starts and finishes, with the block's linear index and the SM it
@@ -161,6 +179,9 @@ class KernelCounters {
         // Warps that ran the instruction with some lane's guard true, and with some lane's guard false: at a
         // guarded branch, how often the warp took each of its edges (SASS blocks that ptxas put on one).
         uint64_t warps_guard_on = 0, warps_guard_off = 0;
+        // Warps (and their lanes) whose operands sent an f32 div.rn/rcp.rn down the slow-path subroutine that
+        // ptxas calls (SassPlan::Runs::on_slow_path): the SASS counts hold only while no warp did.
+        uint64_t warps_slow_path = 0, lanes_slow_path = 0;
         uint64_t l1_hits = 0;  // sectors of this line's global loads that hit in L1
         uint32_t max_way = 0;  // worst bank's way count of any shared access on this line ("N-way conflict")
         // Accumulates another line's (or worker's) statistics into this one, each sum through `scale` (a
@@ -177,6 +198,8 @@ class KernelCounters {
             thread_insts_pred_on += scale(s.thread_insts_pred_on);
             warps_guard_on += scale(s.warps_guard_on);
             warps_guard_off += scale(s.warps_guard_off);
+            warps_slow_path += scale(s.warps_slow_path);
+            lanes_slow_path += scale(s.lanes_slow_path);
             l1_hits += scale(s.l1_hits);
             max_way = s.max_way > max_way ? s.max_way : max_way;
         }

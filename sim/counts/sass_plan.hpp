@@ -38,7 +38,10 @@ struct SassPlan {
     // are then sum(instructions * executions(anchor)), thread-level ones sum(instructions * lanes(anchor)).
     // A block ptxas put on one edge of a guarded PTX branch (a loop's preheader, say) runs as often as warps
     // leave the branch on that edge: anchor_pc is then the branch.
-    enum class Runs : uint8_t { with_block, on_taken, on_fallthrough };
+    // A block holding the CALL of an f32 division's or reciprocal's slow-path subroutine runs only in warps
+    // where some lane's operands need it (on_slow_path, anchor_pc: that div/rcp): the counts are per SASS
+    // instruction while no warp does, since the subroutine's own path is not followed.
+    enum class Runs : uint8_t { with_block, on_taken, on_fallthrough, on_slow_path };
     struct Block {
         uint32_t function = 0, anchor_pc = 0;
         uint32_t instructions = 0;

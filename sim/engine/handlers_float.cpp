@@ -6,6 +6,7 @@
 
 #include "sim/arith/approx.hpp"
 #include "sim/arith/float_ops.hpp"
+#include "sim/arith/slow_path.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 
@@ -227,6 +228,19 @@ uint16_t half_op(F op, uint16_t a, uint16_t b, uint16_t c, const Mods& m) {
     }
 }
 
+// The lanes of an f32 div.rn / rcp.rn whose operands send its SASS down the slow-path subroutine, told to the
+// counters (before the destination, which may be a source, is written).
+template <F Op>
+void note_slow_path(Exec& x, const DInst& in, uint32_t e, const uint64_t* a, const uint64_t* b) {
+    uint32_t slow = 0;
+    for_lanes(e, [&](uint32_t l) {
+        const bool s = Op == F::div ? arith::f32_div_rn_slow_path(uint32_t(a[l]), uint32_t(b[l]))
+                                    : arith::f32_rcp_rn_slow_path(uint32_t(a[l]));
+        slow |= static_cast<uint32_t>(s) << l;
+    });
+    if (slow != 0) x.block->counters->on_slow_path(x.frame->code->index, in.pc, slow);
+}
+
 template <F Op, Fmt T, int N>
 void float_handler(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
@@ -258,6 +272,10 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
             });
             return;
         }
+    }
+    if constexpr (T == Fmt::f32 && (Op == F::div || Op == F::rcp)) {
+        if (x.block->counters != nullptr && m.has_rnd && m.rnd == Round::rn && !m.ftz)
+            note_slow_path<Op>(x, in, e, a, b);
     }
     for_lanes(e, [&](uint32_t l) {
         if constexpr (T == Fmt::f32) {

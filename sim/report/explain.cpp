@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/printer.hpp"
 #include "kernels_ir/source_chain.hpp"
+#include "sim/check/run_check.hpp"
 #include "sim/counts/global_sectors.hpp"
 #include "sim/counts/shared_banks.hpp"
 #include "sim/engine/memory_access.hpp"
@@ -344,27 +346,51 @@ std::string why_ideal(const ExplainedAccess& x, AccessKind kind) {
     return fmt::format("the lanes' addresses pack into {}", tail);
 }
 
+// One warp execution of a memory instruction as the run counts it: the access the counters get and its cost.
+// Counted per SASS instruction: a merged group's later members (followers) are counted in its first one,
+// which accesses the merged width from its lanes' addresses (counts::SassPlan).
+struct OneCost {
+    counts::WarpAccess access;
+    LineStats stats;
+    const counts::SassPlan::Shared* role = nullptr;
+    bool follower = false;
+};
+
+OneCost one_cost(const LaneSample& s, const session::PreparedLaunch& p, const session::SimRun& run,
+                 uint32_t f, uint32_t pc) {
+    const auto& fn = p.module->functions[f];
+    OneCost c;
+    c.access = warp_access(s, fn, fn.body[pc], f, pc);
+    c.role = run.sass ? run.sass->role(f, pc) : nullptr;
+    const bool shared = s.space == engine::MemorySpace::shared;
+    if (shared && c.role && c.role->role == counts::SassPlan::Role::follower) {
+        c.follower = true;
+        return c;
+    }
+    if (shared && c.role && c.role->role == counts::SassPlan::Role::leader)
+        c.access.bytes_per_lane = c.role->bytes;
+    counts::KernelCounters one(run.counters.config());
+    one.on_access(c.access);
+    if (const auto* line = one.line(f, pc)) c.stats = *line;
+    return c;
+}
+
 void cost_access(ExplainedAccess& x, const session::PreparedLaunch& p, const session::SimRun& run) {
     const auto& fn = p.module->functions[x.function];
     const auto& inst = fn.body[x.pc];
     const LaneSample& s = x.sample.first;
-    counts::WarpAccess a = warp_access(s, fn, inst, x.function, x.pc);
-    // Counted per SASS instruction: a merged group's later members are counted in its first one, which
-    // accesses the merged width from its lanes' addresses (counts::SassPlan).
-    const counts::SassPlan::Shared* role = run.sass ? run.sass->role(x.function, x.pc) : nullptr;
-    if (role && role->note) x.sass = run.sass->notes[role->note - 1];
-    if (x.space == AccessSpace::shared && role && role->role == counts::SassPlan::Role::follower) {
+    const OneCost c = one_cost(s, p, run, x.function, x.pc);
+    const counts::WarpAccess& a = c.access;
+    if (c.role && c.role->note) x.sass = run.sass->notes[c.role->note - 1];
+    if (c.follower) {
+        x.merged_follower = true;
         x.why =
             "counted in the first load or store of its merged SASS instruction (see sass): the GPU issues "
             "one "
             "instruction for the group";
         return;
     }
-    if (x.space == AccessSpace::shared && role && role->role == counts::SassPlan::Role::leader)
-        a.bytes_per_lane = role->bytes;
-    counts::KernelCounters one(run.counters.config());
-    one.on_access(a);
-    if (const auto* c = one.line(x.function, x.pc)) x.warp_cost = *c;
+    x.warp_cost = c.stats;
     if (x.space == AccessSpace::shared) {
         x.passes = shared_passes(a, run.counters.config().shared_rules);
     } else {
@@ -430,7 +456,8 @@ std::optional<std::string> check_warp_choice(const session::PreparedLaunch& p, c
 // Runs the launch with the focus until the chosen warp's block has finished, the grid has, or the budget is
 // spent; each run may execute kSampleGrowth times more than the last.
 launch::Outcome<LaneSamples> sample_focus(const session::PreparedLaunch& p, const session::SimRun& run,
-                                          const WarpFocus& focus, const ExplainRequest& r) {
+                                          const WarpFocus& focus, const ExplainRequest& r,
+                                          const std::function<void(const session::LaunchSetup&)>& on_setup) {
     uint64_t budget = std::min(kFirstSampleBudget, r.max_thread_instructions);
     for (;;) {
         SampleOptions options;
@@ -438,6 +465,7 @@ launch::Outcome<LaneSamples> sample_focus(const session::PreparedLaunch& p, cons
         options.max_blocks = 0;
         options.focus = &focus;
         options.progress = r.progress;
+        options.on_setup = on_setup;
         auto samples = sample_lanes(p, run, options);
         if (!samples) return samples;
         if (samples->focus.settled || !samples->out_of_budget || budget >= r.max_thread_instructions)
@@ -663,10 +691,13 @@ std::string shuffle_pattern(const engine::WarpSyncEvent& ev) {
     }
     if (in != e) text += fmt::format(" ({})", lanes_text(in));
     if (out) {
+        const bool one = std::popcount(out) == 1;
         text += fmt::format(
-            "; {} ask for a lane past the end of their segment and keep their own value (the "
-            "optional predicate output is false there)",
-            lanes_text(out));
+            "; {} {} for a lane past the end of {} segment and {} {} own value (the optional predicate "
+            "output "
+            "is false there)",
+            lanes_text(out), one ? "asks" : "ask", one ? "its" : "their", one ? "keeps" : "keep",
+            one ? "its" : "their");
     }
     uint32_t from_idle = 0;
     for (uint32_t l = 0; l < 32; ++l)
@@ -776,6 +807,205 @@ ExplainedCollective collective_at(const session::PreparedLaunch& p, const sessio
     return c;
 }
 
+// Each active lane's address named as `warpsim check` names it, the arrays the lanes touched and the span
+// from the lowest address to the highest.
+void name_lanes(ExplainedAccess& x, const check::CheckContext& names) {
+    const LaneSample& s = x.sample.first;
+    const bool shared = x.space == AccessSpace::shared;
+    if (x.space == AccessSpace::local) return;   // a thread's own stack: no buffer or variable to name
+    std::map<uint64_t, std::string> by_address;  // address -> its array, to list arrays in address order
+    std::optional<uint32_t> low, high;
+    for (uint32_t l = 0; l < 32; ++l) {
+        if (!(s.active_mask >> l & 1u)) continue;
+        const uint64_t a = s.addr[l];
+        x.lane_names[l] = shared ? names.shared_name(a, s.bytes_per_lane) : names.global_name(a);
+        const std::string array = shared ? names.shared_array(a) : names.global_array(a);
+        if (!array.empty()) by_address.emplace(a, array);
+        if (!low || a < s.addr[*low]) low = l;
+        if (!high || a > s.addr[*high]) high = l;
+    }
+    for (const auto& [a, array] : by_address)
+        if (std::find(x.arrays.begin(), x.arrays.end(), array) == x.arrays.end()) x.arrays.push_back(array);
+    if (!low) return;
+    std::string first = x.lane_names[*low];
+    std::string last = x.lane_names[*high];
+    if (first.empty() || last.empty()) return;
+    // A byte array read in wider units says so once: "As[0] to As[31] (in 4-byte elements)".
+    std::string unit;
+    if (const auto at = first.find(" (in "); at != std::string::npos && last.ends_with(first.substr(at))) {
+        unit = first.substr(at);
+        first.resize(at);
+        last.resize(last.size() - unit.size());
+    }
+    // "A[0] to A[31]": the argument's number is in the arrays before it.
+    const auto space = x.arrays.size() == 1 ? x.arrays.front().find(' ') : std::string::npos;
+    if (!shared && space != std::string::npos && first.starts_with(x.arrays.front() + "[") &&
+        last.starts_with(x.arrays.front() + "[")) {
+        first = first.substr(space + 1);
+        last = last.substr(space + 1);
+    }
+    x.span = (first == last ? first : first + " to " + last) + unit;
+}
+
+// The summary's groups: accesses of one kind, on the same arrays, with the same cost and reason for the shown
+// warp. The later members of a group ptxas merged (counted in the first) join a group of their kind and
+// arrays.
+std::vector<AccessGroup> group_accesses(const std::vector<ExplainedAccess>& accesses) {
+    std::vector<AccessGroup> groups;
+    std::vector<std::string> keys, kinds;
+    auto kind_key = [](const ExplainedAccess& x) {
+        std::string arrays;
+        for (const auto& a : x.arrays) arrays += a + ",";
+        return fmt::format("{}|{}|{}|{}", x.what, arrays, x.sampled, x.from_chosen_warp);
+    };
+    auto add = [&](size_t i, const std::string& key) {
+        const auto& x = accesses[i];
+        auto it = std::find(keys.begin(), keys.end(), key);
+        if (it == keys.end()) {
+            keys.push_back(key);
+            kinds.push_back(kind_key(x));
+            groups.emplace_back();
+            it = keys.end() - 1;
+        }
+        AccessGroup& g = groups[static_cast<size_t>(it - keys.begin())];
+        g.members.push_back(i);
+        g.merged += x.merged_follower;
+        g.warp_cost.add(x.warp_cost);
+        g.run_cost.add(x.run_cost);
+    };
+    for (size_t i = 0; i < accesses.size(); ++i) {
+        const auto& x = accesses[i];
+        if (x.merged_follower) continue;
+        const auto& c = x.warp_cost;
+        add(i, fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", kind_key(x), c.requests, c.sectors, c.ideal_sectors,
+                           c.wavefronts, c.ideal_wavefronts,
+                           x.sampled ? std::popcount(x.sample.first.active_mask) : 0,
+                           x.sample.first.bytes_per_lane, x.why));
+    }
+    for (size_t i = 0; i < accesses.size(); ++i) {
+        if (!accesses[i].merged_follower) continue;
+        const auto it = std::find(kinds.begin(), kinds.end(), kind_key(accesses[i]));
+        add(i, it == kinds.end() ? "merged|" + kind_key(accesses[i])
+                                 : keys[static_cast<size_t>(it - kinds.begin())]);
+    }
+    for (auto& g : groups) std::sort(g.members.begin(), g.members.end());
+    return groups;
+}
+
+// Ranks every warp that runs the line's instructions by WarpCost (explain.hpp), in one run of the launch.
+class WarpRanker : public engine::ExecutionObserver {
+  public:
+    WarpRanker(const session::PreparedLaunch& p, const session::SimRun& run, const WarpFocus& focus)
+        : p_(p), run_(run), focus_(focus) {}
+    void on_block_begin(const engine::BlockIndex&) override { ++blocks_seen; }
+    void on_memory(const engine::MemoryEvent& e) override {
+        if (e.space == engine::MemorySpace::param || e.space == engine::MemorySpace::const_) return;
+        if (!followed(e.site)) return;
+        LaneSample s;
+        s.space = e.space;
+        s.kind = e.kind;
+        s.bytes_per_lane = e.bytes_per_lane;
+        s.active_mask = e.active_mask;
+        s.addr = e.addr;
+        s.block = e.site.block;
+        s.warp = e.site.warp;
+        const LineStats c = one_cost(s, p_, run_, e.site.function, e.site.pc).stats;
+        WarpCost& w = cost(e.site);
+        w.excess += (c.sectors > c.ideal_sectors ? c.sectors - c.ideal_sectors : 0) +
+                    (c.wavefronts > c.ideal_wavefronts ? c.wavefronts - c.ideal_wavefronts : 0);
+        add_execution(w, e.active_mask);
+    }
+    void on_branch(const engine::BranchEvent& e) override {
+        if (!followed(e.site)) return;
+        WarpCost& w = cost(e.site);
+        const uint32_t taken = e.taken_mask & e.active_mask;
+        w.splits += taken != 0 && taken != e.active_mask;
+        add_execution(w, e.active_mask);
+    }
+    void on_warp_sync(const engine::WarpSyncEvent& e) override {
+        if (!followed(e.site)) return;
+        add_execution(cost(e.site), e.executing_mask);
+    }
+
+    uint64_t blocks_seen = 0;
+    // (linear block, warp) and cost, in the order the warps first ran the line.
+    std::vector<std::pair<std::pair<uint64_t, uint32_t>, WarpCost>> warps;
+
+  private:
+    bool followed(const engine::EventSite& site) const {
+        if (!focus_.follows(site.function, site.pc)) return false;
+        return (!focus_.block || *focus_.block == site.block.linear) &&
+               (!focus_.warp || *focus_.warp == site.warp);
+    }
+    WarpCost& cost(const engine::EventSite& site) {
+        const auto key = std::make_pair(site.block.linear, site.warp);
+        auto [it, fresh] = index_.try_emplace(key, warps.size());
+        if (fresh) warps.push_back({key, {}});
+        return warps[it->second].second;
+    }
+    static void add_execution(WarpCost& w, uint32_t active) {
+        w.idle += 32 - static_cast<uint64_t>(std::popcount(active));
+        ++w.executions;
+    }
+
+    const session::PreparedLaunch& p_;
+    const session::SimRun& run_;
+    const WarpFocus& focus_;
+    std::map<std::pair<uint64_t, uint32_t>, size_t> index_;
+};
+
+std::string warp_cost_text(const WarpCost& c) {
+    return fmt::format(
+        "{} sector{} or wavefront{} beyond the ideal, {} split branch{}, {} idle lane{} in {} "
+        "execution{}",
+        c.excess, c.excess == 1 ? "" : "s", c.excess == 1 ? "" : "s", c.splits, c.splits == 1 ? "" : "es",
+        c.idle, c.idle == 1 ? "" : "s", c.executions, c.executions == 1 ? "" : "s");
+}
+
+// --worst: one run of the launch (up to the request's budget) that ranks the warps; the focus is then
+// narrowed to the costliest one.
+launch::Outcome<WorstChoice> rank_warps(const session::PreparedLaunch& p, const session::SimRun& run,
+                                        WarpFocus& focus, const ExplainRequest& r) {
+    using Fail = launch::Outcome<WorstChoice>;
+    auto setup = session::setup_launch(p, run.preset, run.registers.registers);
+    if (!setup) return Fail::failure(setup.error());
+    WarpRanker ranker(p, run, focus);
+    engine::LaunchConfig& cfg = setup->cfg;
+    cfg.max_instructions = r.max_thread_instructions;
+    cfg.progress = r.progress;
+    cfg.observer = &ranker;
+    const auto result = setup->sim->launch(*p.module, *p.kernel, cfg, setup->params, nullptr);
+    WorstChoice w;
+    w.blocks_seen = ranker.blocks_seen;
+    w.complete = result.ok();
+    w.warps = ranker.warps.size();
+    if (ranker.warps.empty()) return w;
+    size_t best = 0;
+    for (size_t i = 1; i < ranker.warps.size(); ++i)
+        if (ranker.warps[i].second.rank() > ranker.warps[best].second.rank()) best = i;
+    const auto& [key, cost] = ranker.warps[best];
+    w.chosen = cost;
+    w.first = ranker.warps.front().second;
+    w.first_block = ctaid_of(p.spec, ranker.warps.front().first.first);
+    w.first_warp = ranker.warps.front().first.second;
+    focus.block = key.first;
+    focus.warp = key.second;
+    const std::string of =
+        fmt::format("the costliest of the {} warp{} that ran this line{}", w.warps, w.warps == 1 ? "" : "s",
+                    w.complete ? ""
+                               : fmt::format(" in the first {} blocks (the run stopped at "
+                                             "the instruction budget)",
+                                             w.blocks_seen));
+    const auto fb = w.first_block;
+    if (best == 0) {
+        w.why = fmt::format("{}: {}; it is also the first warp that ran it", of, warp_cost_text(cost));
+    } else {
+        w.why = fmt::format("{}: {}; the first warp (block ({},{},{}) warp {}): {}", of, warp_cost_text(cost),
+                            fb[0], fb[1], fb[2], w.first_warp, warp_cost_text(w.first));
+    }
+    return w;
+}
+
 }  // namespace
 
 std::array<uint32_t, 3> lane_thread(const std::array<uint32_t, 3>& block_dim, uint32_t warp, uint32_t lane) {
@@ -829,7 +1059,16 @@ launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, cons
         focus.block = uint64_t{(*r.block)[0]} +
                       uint64_t{p.spec.grid[0]} * ((*r.block)[1] + uint64_t{p.spec.grid[1]} * (*r.block)[2]);
     focus.warp = r.warp;
-    auto samples = sample_focus(p, run, focus, r);
+    std::optional<WorstChoice> worst;
+    if (r.worst) {
+        auto ranked = rank_warps(p, run, focus, r);
+        if (!ranked) return Fail::failure(ranked.error());
+        worst = std::move(ranked.value());
+    }
+    check::CheckContext names;
+    auto samples = sample_focus(p, run, focus, r, [&](const session::LaunchSetup& setup) {
+        check::name_launch_memory(names, p, setup, run.preset);
+    });
     if (!samples) return Fail::failure(samples.error());
     const FocusSamples& focused = samples->focus;
 
@@ -845,11 +1084,15 @@ launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, cons
     e.block_dim = p.spec.block;
     e.warp_requested = r.block || r.warp;
     e.warp_fully_named = r.block && r.warp;
+    e.worst = worst;
     if (!focused.warp) return Fail::failure(no_warp_error(p, *samples, where, e.warp_requested));
     e.block = ctaid_of(p.spec, focused.warp->first);
     e.warp = focused.warp->second;
     e.sample_whole = focused.settled;
     for (const auto& [f, pc] : site->memory) add_accesses(e, p, run, focused, f, pc);
+    for (auto& x : e.accesses)
+        if (x.sampled) name_lanes(x, names);
+    e.groups = group_accesses(e.accesses);
     std::map<uint32_t, ir::Cfg> cfgs;
     for (const auto& [f, pc] : site->branches) {
         auto it = cfgs.find(f);

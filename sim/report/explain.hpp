@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,7 @@ struct ExplainRequest {
     std::optional<uint32_t> ptx_line;              // ... or PTX line; exactly one of the two
     std::optional<std::array<uint32_t, 3>> block;  // blockIdx of the warp to show; nullopt: any
     std::optional<uint32_t> warp;                  // warp within the block; nullopt: any
+    bool worst = false;  // show the costliest warp (of those --block / --warp allow), not the first
     uint64_t max_thread_instructions = 20'000'000'000ull;  // for the sample runs
     engine::LaunchProgress* progress = nullptr;  // the sample runs' progress counters (a progress bar)
 };
@@ -58,7 +60,43 @@ struct ExplainedAccess {
     std::vector<uint64_t> sectors;           // global, local: distinct sector indices (address / 32)
     LineStats run_cost;                      // all executions of the instruction in the whole run
     std::string why;                         // one sentence
-    std::string sass;  // what ptxas made of it, where that changes the count ("" if nothing)
+    std::string sass;              // what ptxas made of it, where that changes the count ("" if nothing)
+    bool merged_follower = false;  // ptxas merged it into an earlier load or store, which counts it
+    // What each active lane's address is, as `warpsim check` names it: "args[0] A[1000]", "As[3][4]"; ""
+    // outside every buffer and variable.
+    std::array<std::string, 32> lane_names;
+    std::vector<std::string> arrays;  // the buffers or variables the lanes touched, in address order
+    std::string span;                 // the lowest and highest lane's element: "As[31][0] to As[31][31]"
+};
+
+// The line's memory instructions grouped for the summary: those of one kind, on the same arrays, with the
+// same cost for the shown warp and the same reason (an unrolled loop's 32 loads of Bs[k][tx] are one group).
+struct AccessGroup {
+    std::vector<size_t> members;  // indices into Explanation::accesses, in PTX order
+    size_t merged = 0;            // members that ptxas merged into another member's SASS instruction
+    LineStats warp_cost;          // the shown warp's first executions, summed over the members
+    LineStats run_cost;           // the whole run, summed over the members
+};
+
+// How the shown warp was chosen with --worst: the warp of the sample with the most excess sectors and
+// wavefronts on the line's memory instructions (summed over its executions), then the most executions whose
+// lanes split at a branch of the line, then the most idle lanes (32 minus the active ones, summed over the
+// executions of every instruction followed); ties go to the warp that ran first.
+struct WarpCost {
+    uint64_t excess = 0;      // sectors beyond ideal_sectors plus wavefronts beyond ideal_wavefronts
+    uint64_t splits = 0;      // branch executions whose lanes went both ways
+    uint64_t idle = 0;        // idle lanes summed over the executions of the line's instructions
+    uint64_t executions = 0;  // executions of the line's instructions
+    auto rank() const { return std::make_tuple(excess, splits, idle); }
+};
+struct WorstChoice {
+    uint64_t warps = 0;        // warps of the sample that ran the line
+    uint64_t blocks_seen = 0;  // blocks the ranking run started
+    bool complete = true;      // the ranking run saw the whole grid
+    WarpCost chosen, first;    // the costliest warp's and the first warp's cost
+    std::array<uint32_t, 3> first_block{0, 0, 0};
+    uint32_t first_warp = 0;
+    std::string why;  // "the most excess sectors and wavefronts: 12 (the first warp, block ... : 0)"
 };
 
 // One side of a conditional branch: where its lanes go on and what its instructions cost over the run.
@@ -109,10 +147,12 @@ struct Explanation {
     std::array<uint32_t, 3> block_dim{1, 1, 1};
     std::optional<std::array<uint32_t, 3>> block;  // blockIdx of the chosen warp (nullopt: none found)
     uint32_t warp = 0;
-    bool warp_requested = false;    // --block or --warp narrowed the choice
-    bool warp_fully_named = false;  // both were given: exactly one warp was asked for
-    bool sample_whole = true;       // the chosen warp's block ran to its end in the sample
+    bool warp_requested = false;       // --block or --warp narrowed the choice
+    bool warp_fully_named = false;     // both were given: exactly one warp was asked for
+    bool sample_whole = true;          // the chosen warp's block ran to its end in the sample
+    std::optional<WorstChoice> worst;  // set with --worst
     std::vector<ExplainedAccess> accesses;
+    std::vector<AccessGroup> groups;  // the summary's view of `accesses`
     std::vector<ExplainedBranch> branches;
     std::vector<ExplainedCollective> collectives;
 };
@@ -130,8 +170,10 @@ std::optional<std::string> explain_request_error(const session::PreparedLaunch& 
 launch::Outcome<Explanation> explain_line(const session::PreparedLaunch& p, const session::SimRun& run,
                                           const ExplainRequest& request);
 
-// The text for a terminal (110 columns) and the JSON object of `warpsim explain --json`.
-std::string explain_text(const Explanation& e);
+// The text for a terminal (110 columns) and the JSON object of `warpsim explain --json`. The text is a
+// summary (one entry per access group, each branch and collective) unless `lanes`: then every access in full
+// with its lane-by-lane table, and the shuffles' tables.
+std::string explain_text(const Explanation& e, bool lanes = false);
 nlohmann::ordered_json explain_json(const Explanation& e);
 
 // threadIdx of a lane of warp `warp` in a block of `block_dim` threads (threads are cut into warps in x, y, z

@@ -38,7 +38,8 @@ std::string header(const Explanation& e) {
     std::string warp = fmt::format("block {} warp {}, threads {} to {}", triple(*e.block), e.warp,
                                    triple(lane_thread(e.block_dim, e.warp, 0)),
                                    triple(lane_thread(e.block_dim, e.warp, last_lane)));
-    warp += e.warp_fully_named ? ": the warp asked for"
+    warp += e.worst              ? ": picked by --worst, " + e.worst->why
+            : e.warp_fully_named ? ": the warp asked for"
             : e.warp_requested
                 ? ": the first warp matching --block / --warp that executed this line"
                 : ": the first warp that executed this line (pick another with --block X,Y,Z --warp W)";
@@ -78,11 +79,10 @@ std::string warp_line(const ExplainedAccess& x) {
                        shape);
 }
 
-std::string run_line(const ExplainedAccess& x) {
-    const auto& r = x.run_cost;
+std::string run_line(AccessSpace space, AccessKind kind, const LineStats& r) {
     if (!r.requests) return "no requests";
-    if (x.space == AccessSpace::shared) {
-        const bool atomic = x.kind == AccessKind::atomic || x.kind == AccessKind::reduction;
+    if (space == AccessSpace::shared) {
+        const bool atomic = kind == AccessKind::atomic || kind == AccessKind::reduction;
         return fmt::format(
             "{}: {:.2f} wavefronts per request where {:.2f} would do{}", plural(r.requests, "request"),
             per(r.wavefronts, r.requests), per(r.ideal_wavefronts, r.requests),
@@ -132,30 +132,44 @@ std::string passes_line(const ExplainedAccess& x) {
     return out;
 }
 
-// One lane's cells: thread, address or offset, and the sector or word and bank.
+// A lane's element without the buffer's argument number ("A[1000]" for "args[0] A[1000]") or the unit of a
+// byte array read in wider elements: the arrays line above the table says both.
+std::string short_element(const ExplainedAccess& x, uint32_t lane) {
+    std::string name = x.lane_names[lane];
+    if (name.starts_with("args[")) {
+        if (const auto space = name.find(' '); space != std::string::npos) name = name.substr(space + 1);
+    }
+    if (const auto unit = name.find(" (in "); unit != std::string::npos && name.ends_with("-byte elements)"))
+        name.resize(unit);
+    return name;
+}
+
+// One lane's cells: thread, address or offset, the sector or word and bank, and the element.
 std::string lane_cells(const ExplainedAccess& x, const std::array<uint32_t, 3>& block_dim, uint32_t lane) {
     const LaneSample& s = x.sample.first;
     const std::string thread = triple(lane_thread(block_dim, s.warp, lane));
     if (!(s.active_mask >> lane & 1u)) return fmt::format("{:>4} {:<12} {:<22}", lane, thread, "(inactive)");
     const uint64_t a = s.addr[lane];
+    const std::string element = short_element(x, lane);
     if (x.space == AccessSpace::shared) {
         // A lane of 8 or 16 bytes reads 2 or 4 consecutive words: the banks from its first word's on.
         const uint32_t words = std::max(1u, s.bytes_per_lane / 4);
         const uint32_t bank = lane_bank(s, lane);
         const std::string banks =
             words == 1 ? std::to_string(bank) : fmt::format("{}-{}", bank, (bank + words - 1) % 32);
-        return fmt::format("{:>4} {:<12} {:>8} {:>6} {:>5}  ", lane, thread, a, a / 4, banks);
+        return fmt::format("{:>4} {:<12} {:>6} {:>6} {:>5} {:<12}", lane, thread, a, a / 4, banks, element);
     }
     const uint64_t base = x.sectors.empty() ? a / 32 : x.sectors.front();
-    return fmt::format("{:>4} {:<12} {:>16} {:>5}", lane, thread, fmt::format("{:#x}", a),
-                       fmt::format("+{}", a / 32 - base));
+    return fmt::format("{:>4} {:<12} {:>14} {:>6} {:<12}", lane, thread, fmt::format("{:#x}", a),
+                       fmt::format("+{}", a / 32 - base), element);
 }
 
 std::string lane_table(const ExplainedAccess& x, const std::array<uint32_t, 3>& block_dim) {
-    const std::string head =
-        x.space == AccessSpace::shared
-            ? fmt::format("{:>4} {:<12} {:>8} {:>6} {:>5}  ", "lane", "thread", "offset", "word", "bank")
-            : fmt::format("{:>4} {:<12} {:>16} {:>5}", "lane", "thread", "address", "sector");
+    const std::string head = x.space == AccessSpace::shared
+                                 ? fmt::format("{:>4} {:<12} {:>6} {:>6} {:>5} {:<12}", "lane", "thread",
+                                               "offset", "word", "bank", "element")
+                                 : fmt::format("{:>4} {:<12} {:>14} {:>6} {:<12}", "lane", "thread",
+                                               "address", "sector", "element");
     std::string out = "  " + head + " | " + head;
     out.erase(out.find_last_not_of(' ') + 1);
     out += "\n";
@@ -165,6 +179,15 @@ std::string lane_table(const ExplainedAccess& x, const std::array<uint32_t, 3>& 
         out += row + "\n";
     }
     return out;
+}
+
+// "args[0] A: A[0] to A[31]", "As, Bs", "no buffer or variable the launch knows".
+std::string arrays_text(const ExplainedAccess& x) {
+    if (x.space == AccessSpace::local) return "the thread's own local memory (its stack)";
+    std::string out;
+    for (const auto& a : x.arrays) out += (out.empty() ? "" : ", ") + a;
+    if (out.empty()) return "outside every buffer and variable of the launch";
+    return x.span.empty() ? out : out + ": " + x.span;
 }
 
 std::string access_text(const Explanation& e, const ExplainedAccess& x) {
@@ -184,6 +207,7 @@ std::string access_text(const Explanation& e, const ExplainedAccess& x) {
                                 e.sample_whole ? "" : " (or more: the sample stopped first)"),
                     "  note        ", kIndent, kWidth);
     }
+    out += wrap(arrays_text(x), "  arrays      ", kIndent, kWidth);
     out += wrap(warp_line(x), "  this warp   ", kIndent, kWidth);
     if (!x.passes.empty()) out += wrap(passes_line(x), "  passes      ", kIndent, kWidth);
     if (!x.sectors.empty()) {
@@ -191,7 +215,7 @@ std::string access_text(const Explanation& e, const ExplainedAccess& x) {
                                 sector_list(x.sectors), x.sectors.front() * 32),
                     "  sectors     ", kIndent, kWidth);
     }
-    out += wrap(run_line(x), "  whole run   ", kIndent, kWidth);
+    out += wrap(run_line(x.space, x.kind, x.run_cost), "  whole run   ", kIndent, kWidth);
     if (!x.sass.empty()) out += wrap(x.sass, "  sass        ", kIndent, kWidth);
     out += wrap(x.why, "  why         ", kIndent, kWidth);
     return out + lane_table(x, e.block_dim);
@@ -204,6 +228,7 @@ nlohmann::ordered_json lanes_json(const ExplainedAccess& x, const std::array<uin
         if (!(s.active_mask >> l & 1u)) continue;
         const auto t = lane_thread(block_dim, s.warp, l);
         nlohmann::ordered_json lane = {{"lane", l}, {"thread", {t[0], t[1], t[2]}}};
+        if (!x.lane_names[l].empty()) lane["element"] = x.lane_names[l];
         if (x.space == AccessSpace::shared) {
             lane["offset"] = s.addr[l];
             lane["word"] = s.addr[l] / 4;
@@ -256,8 +281,11 @@ nlohmann::ordered_json access_json(const Explanation& e, const ExplainedAccess& 
         } else {
             j["sectors"] = x.sectors;
         }
+        j["arrays"] = x.arrays;
+        if (!x.span.empty()) j["span"] = x.span;
         j["lanes"] = lanes_json(x, e.block_dim);
     }
+    if (x.merged_follower) j["merged_into_earlier"] = true;
     if (!x.sass.empty()) j["sass"] = x.sass;
     j["why"] = x.why;
     return j;
@@ -330,7 +358,7 @@ std::string branch_text(const Explanation& e, const ExplainedBranch& b) {
     return out + wrap(b.why, "  why         ", kIndent, kWidth);
 }
 
-std::string collective_text(const Explanation& e, const ExplainedCollective& c) {
+std::string collective_text(const Explanation& e, const ExplainedCollective& c, bool lanes) {
     std::string out = wrap(fmt::format("PTX line {}: {}", c.ptx_line, c.instruction),
                            fmt::format("{:<14}", c.what), kIndent, kWidth);
     if (!c.inlined.empty()) out += wrap(c.inlined, "  source      ", kIndent, kWidth);
@@ -343,7 +371,7 @@ std::string collective_text(const Explanation& e, const ExplainedCollective& c) 
                 kIndent, kWidth);
     out += wrap(plural(c.run_executions, "warp execution"), "  whole run   ", kIndent, kWidth);
     out += wrap(c.why, "  why         ", kIndent, kWidth);
-    if (ev.kind != engine::WarpSyncKind::shfl) return out;
+    if (ev.kind != engine::WarpSyncKind::shfl || !lanes) return out;
     auto cell = [&](uint32_t l) {
         const std::string thread = triple(lane_thread(e.block_dim, ev.site.warp, l));
         if (!(ev.executing_mask >> l & 1u))
@@ -359,6 +387,36 @@ std::string collective_text(const Explanation& e, const ExplainedCollective& c) 
         std::string row = "  " + cell(l) + " | " + cell(l + 16);
         row.erase(row.find_last_not_of(' ') + 1);
         out += row + "\n";
+    }
+    return out;
+}
+
+// The summary's collectives: one entry each (what the lanes read or voted, the run's executions), the
+// source chain and the reason once per kind.
+std::string collectives_summary(const Explanation& e) {
+    std::string out;
+    for (size_t i = 0; i < e.collectives.size(); ++i) {
+        const ExplainedCollective& c = e.collectives[i];
+        const bool first_of_kind = i == 0 || e.collectives[i - 1].what != c.what;
+        const bool last_of_kind = i + 1 == e.collectives.size() || e.collectives[i + 1].what != c.what;
+        if (first_of_kind) out += "\n";
+        std::string text = fmt::format("PTX line {}: ", c.ptx_line);
+        if (!c.sampled) {
+            text += c.why;
+        } else {
+            const std::string note =
+                sample_note(c.from_chosen_warp, c.block, c.sample.first.site.warp, 1, e.sample_whole);
+            // The predicate output's aside is for --lanes; the summary keeps one entry to two lines.
+            std::string pattern = c.pattern;
+            const std::string aside = " (the optional predicate output is false there)";
+            if (const auto at = pattern.find(aside); at != std::string::npos) pattern.erase(at, aside.size());
+            text += fmt::format(
+                "{} executed it: {}; {} over the run{}", mask_text(c.sample.first.executing_mask), pattern,
+                plural(c.run_executions, "warp execution"), note.empty() ? "" : " (" + note + ")");
+        }
+        out += wrap(text, fmt::format("{:<14}", c.what), kIndent, kWidth);
+        if (first_of_kind && !c.inlined.empty()) out += wrap(c.inlined, "  source      ", kIndent, kWidth);
+        if (last_of_kind && c.sampled) out += wrap(c.why, "  why         ", kIndent, kWidth);
     }
     return out;
 }
@@ -424,14 +482,174 @@ nlohmann::ordered_json collective_json(const ExplainedCollective& c) {
     return j;
 }
 
+std::string plural_what(size_t n, const std::string& what) {
+    return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+}
+
+// The first line of the summary: what the line does, per kind of access and array, and how often the shown
+// warp ran it.
+std::string does_line(const Explanation& e) {
+    std::vector<std::pair<std::string, size_t>> parts;  // "shared load|As" -> count, in first-seen order
+    auto count = [&](const std::string& key) {
+        for (auto& [k, n] : parts)
+            if (k == key) return void(++n);
+        parts.emplace_back(key, 1);
+    };
+    uint64_t runs = 0;
+    for (const auto& x : e.accesses) {
+        std::string arrays;
+        for (const auto& a : x.arrays) arrays += (arrays.empty() ? "" : " and ") + a;
+        count(x.what + "|" + arrays);
+        if (x.sampled && x.from_chosen_warp) runs = std::max(runs, x.sample.executions);
+    }
+    for (const auto& b : e.branches) {
+        count(std::string(b.backward ? "loop branch" : "conditional branch") + "|");
+        if (b.sampled && b.from_chosen_warp) runs = std::max(runs, b.sample.executions);
+    }
+    for (const auto& c : e.collectives) {
+        count(c.what + "|");
+        if (c.sampled && c.from_chosen_warp) runs = std::max(runs, c.sample.executions);
+    }
+    std::string out;
+    for (const auto& [key, n] : parts) {
+        const auto bar = key.find('|');
+        const std::string arrays = key.substr(bar + 1);
+        out += (out.empty() ? "" : ", ") + plural_what(n, key.substr(0, bar)) +
+               (arrays.empty() ? "" : " of " + arrays);
+    }
+    if (runs > 1) {
+        out += fmt::format("; this warp ran them {} times{}, the first is shown", runs,
+                           e.sample_whole ? "" : " (or more: the sample stopped first)");
+    }
+    return out;
+}
+
+// One access group of the summary: what, where, the arrays, this warp's cost, the whole run's, and why.
+std::string group_text(const Explanation& e, const AccessGroup& g) {
+    size_t lead = g.members.front();
+    for (size_t i : g.members) {
+        if (!e.accesses[i].merged_follower) {
+            lead = i;
+            break;
+        }
+    }
+    const ExplainedAccess& x = e.accesses[lead];
+    const size_t n = g.members.size();
+    std::string out;
+    if (n == 1) {
+        out = wrap(fmt::format("PTX line {}: {}", x.ptx_line, x.instruction), fmt::format("{:<14}", x.what),
+                   kIndent, kWidth);
+    } else {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t i : g.members) {
+            lo = std::min(lo, e.accesses[i].ptx_line);
+            hi = std::max(hi, e.accesses[i].ptx_line);
+        }
+        out = wrap(fmt::format("{} instructions, PTX lines {}-{} (the first: {})", n, lo, hi, x.instruction),
+                   fmt::format("{:<14}", x.what), kIndent, kWidth);
+    }
+    if (!x.inlined.empty())
+        out += wrap(x.inlined + (n > 1 ? " (the first)" : ""), "  source      ", kIndent, kWidth);
+    if (!x.sampled) return out + wrap(x.why, "  why         ", kIndent, kWidth);
+    if (!x.from_chosen_warp) {
+        out +=
+            wrap(fmt::format("this warp never executed {}; shown instead: block {} warp {}, the first warp "
+                             "that did",
+                             n == 1 ? "it" : "them", triple(x.block), x.sample.first.warp),
+                 "  note        ", kIndent, kWidth);
+    }
+    out += wrap(arrays_text(x) + (n > 1 && !x.span.empty() ? " (the first instruction's lanes)" : ""),
+                "  arrays      ", kIndent, kWidth);
+    std::string cost = warp_line(x);
+    const size_t counted = n - g.merged;
+    if (counted > 1 && cost.starts_with("1 request: "))
+        cost = fmt::format("{} requests, each {}", counted, cost.substr(11));
+    if (g.merged) {
+        cost += fmt::format(
+            "; ptxas merged {} of the {} into the other {} (one wider SASS access each, counted "
+            "there)",
+            g.merged, n, counted);
+    }
+    out += wrap(cost, "  this warp   ", kIndent, kWidth);
+    out += wrap(run_line(x.space, x.kind, g.run_cost), "  whole run   ", kIndent, kWidth);
+    return out + wrap(x.why, "  why         ", kIndent, kWidth);
+}
+
+nlohmann::ordered_json stats_json(AccessSpace space, const LineStats& c) {
+    nlohmann::ordered_json o = {{"requests", c.requests}};
+    if (space == AccessSpace::shared) {
+        o["wavefronts"] = c.wavefronts;
+        o["ideal_wavefronts"] = c.ideal_wavefronts;
+    } else {
+        o["sectors"] = c.sectors;
+        o["ideal_sectors"] = c.ideal_sectors;
+    }
+    return o;
+}
+
+nlohmann::ordered_json group_json(const Explanation& e, const AccessGroup& g) {
+    const ExplainedAccess& first = e.accesses[g.members.front()];
+    const ExplainedAccess* lead = &first;
+    nlohmann::ordered_json ptx_lines = nlohmann::ordered_json::array();
+    for (size_t i : g.members) {
+        ptx_lines.push_back(e.accesses[i].ptx_line);
+        if (lead->merged_follower && !e.accesses[i].merged_follower) lead = &e.accesses[i];
+    }
+    nlohmann::ordered_json j = {{"access", lead->what},
+                                {"instructions", g.members.size()},
+                                {"ptx_lines", ptx_lines},
+                                {"merged", g.merged},
+                                {"arrays", lead->arrays}};
+    if (!lead->span.empty()) j["span"] = lead->span;
+    j["this_warp"] = stats_json(lead->space, g.warp_cost);
+    j["run"] = stats_json(lead->space, g.run_cost);
+    j["why"] = lead->why;
+    return j;
+}
+
+nlohmann::ordered_json worst_json(const WorstChoice& w) {
+    auto cost = [](const WarpCost& c) {
+        return nlohmann::ordered_json{{"excess", c.excess},
+                                      {"split_branches", c.splits},
+                                      {"idle_lanes", c.idle},
+                                      {"executions", c.executions}};
+    };
+    return {{"warps_ranked", w.warps},
+            {"blocks_seen", w.blocks_seen},
+            {"whole_grid", w.complete},
+            {"cost", cost(w.chosen)},
+            {"first_warp",
+             {{"block", {w.first_block[0], w.first_block[1], w.first_block[2]}},
+              {"warp", w.first_warp},
+              {"cost", cost(w.first)}}},
+            {"why", w.why}};
+}
+
 }  // namespace
 
-std::string explain_text(const Explanation& e) {
+std::string explain_text(const Explanation& e, bool lanes) {
     std::string out = header(e);
-    for (const auto& x : e.accesses) out += "\n" + access_text(e, x);
+    if (!e.accesses.empty() || !e.branches.empty() || !e.collectives.empty())
+        out += wrap(does_line(e), "does      ", std::string(10, ' '), kWidth);
+    if (lanes) {
+        for (const auto& x : e.accesses) out += "\n" + access_text(e, x);
+    } else {
+        for (const auto& g : e.groups) out += "\n" + group_text(e, g);
+    }
     for (const auto& b : e.branches) out += "\n" + branch_text(e, b);
-    for (const auto& c : e.collectives) out += "\n" + collective_text(e, c);
-    if (e.accesses.empty()) return out;
+    if (lanes) {
+        for (const auto& c : e.collectives) out += "\n" + collective_text(e, c, lanes);
+    } else {
+        out += collectives_summary(e);
+    }
+    if (!lanes && (!e.accesses.empty() || !e.collectives.empty() || !e.branches.empty())) {
+        return out + "\n" +
+               wrap(
+                   "more: --lanes (lane by lane: threads, addresses, sectors or banks, elements), --worst "
+                   "(the costliest warp)",
+                   "", "", kWidth);
+    }
+    if (!lanes || e.accesses.empty()) return out;
     out += "\n" +
            wrap(
                "sector: an aligned 32-byte piece of memory, the unit global loads and stores move; "
@@ -454,8 +672,17 @@ nlohmann::ordered_json explain_json(const Explanation& e) {
         j["warp"] = {{"block", {(*e.block)[0], (*e.block)[1], (*e.block)[2]}},
                      {"warp", e.warp},
                      {"requested", e.warp_requested},
+                     {"chosen_by", e.worst              ? "worst"
+                                   : e.warp_fully_named ? "requested"
+                                   : e.warp_requested   ? "first matching"
+                                                        : "first"},
                      {"whole", e.sample_whole}};
+        if (e.worst) j["warp"]["worst"] = worst_json(*e.worst);
     }
+    nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+    for (const auto& g : e.groups) groups.push_back(group_json(e, g));
+    if (!e.accesses.empty() || !e.branches.empty() || !e.collectives.empty())
+        j["summary"] = {{"does", does_line(e)}, {"groups", groups}};
     nlohmann::ordered_json accesses = nlohmann::ordered_json::array();
     for (const auto& x : e.accesses) accesses.push_back(access_json(e, x));
     j["accesses"] = accesses;

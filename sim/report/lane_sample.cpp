@@ -148,6 +148,7 @@ launch::Outcome<LaneSamples> sample_lanes(const session::PreparedLaunch& p, cons
     using Fail = launch::Outcome<LaneSamples>;
     auto setup = session::setup_launch(p, run.preset, run.registers.registers);
     if (!setup) return Fail::failure(setup.error());
+    if (options.on_setup) options.on_setup(*setup);
     engine::LaunchConfig& cfg = setup->cfg;
     cfg.max_instructions = options.max_thread_instructions;
     cfg.progress = options.progress;

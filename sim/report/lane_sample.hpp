@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -148,6 +149,9 @@ struct SampleOptions {
     uint64_t max_blocks = 256;         // blocks whose warp activity is kept
     const WarpFocus* focus = nullptr;  // also follow these instructions in one warp (warpsim explain)
     engine::LaunchProgress* progress = nullptr;  // the sample run's progress counters (a progress bar)
+    // Called with the sample run's simulator, buffers and parameters before it launches (optional): where
+    // the buffers lie, to name the sampled addresses.
+    std::function<void(const session::LaunchSetup&)> on_setup;
 };
 
 // Runs the prepared launch once more on a fresh simulator with a LaneSampler attached (same buffers,

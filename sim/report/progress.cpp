@@ -23,9 +23,8 @@ std::string human_rate(double per_second) {
 
 // Columns of the terminal behind `out`, or 80 when it does not say.
 size_t terminal_width(std::FILE* out) {
-    winsize ws{};
-    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
-    return 80;
+    const auto columns = terminal_columns(out);
+    return columns && *columns >= 20 ? *columns : 80;
 }
 
 }  // namespace
@@ -47,6 +46,13 @@ std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_
 
 bool is_terminal(std::FILE* stream) {
     return stream && isatty(fileno(stream)) == 1;
+}
+
+std::optional<size_t> terminal_columns(std::FILE* stream) {
+    winsize ws{};
+    if (!is_terminal(stream) || ioctl(fileno(stream), TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+        return std::nullopt;
+    return ws.ws_col;
 }
 
 ProgressMeter::ProgressMeter(std::FILE* out, uint64_t blocks_total, bool enabled,

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -28,6 +29,8 @@ std::string format_progress(uint64_t blocks_done, uint64_t blocks_total, uint64_
 
 // Whether `stream` is a terminal (isatty on its file descriptor).
 bool is_terminal(std::FILE* stream);
+// The columns of the terminal behind `stream`, or nullopt when it is not one or does not say.
+std::optional<size_t> terminal_columns(std::FILE* stream);
 
 struct ProgressOptions {
     double delay_seconds = 1.0;     // nothing is drawn before the launch has run this long

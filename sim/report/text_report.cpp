@@ -34,10 +34,10 @@ std::string fixed2(double v) {
     return fmt::format("{:.2f}", v);
 }
 
-std::string row_source(const SourceRow& r) {
+std::string row_source(const SourceRow& r, size_t width) {
     if (r.compiler_generated) return "(no source line: compiler setup)";
     if (!r.file) return "(PTX line, no .loc)";
-    return code_only(r.text, kSourceWidth);
+    return code_only(r.text, width);
 }
 
 // The table's access columns for one access row: label, requests, per request, ideal, used/way.
@@ -49,16 +49,17 @@ std::string access_columns(const AccessRow& a) {
     return cols;
 }
 
-std::string table_header() {
-    return fmt::format("{:>5}  {:<35} {:>9} {:>5}  {:<15} {:>8} {:>7} {:>6}  {}\n", "line", "source",
-                       "warp inst", "lanes", "access", "requests", "per req", "ideal", "used/way");
+std::string table_header(size_t source_width) {
+    return fmt::format("{:>5}  {:<{}} {:>9} {:>5}  {:<15} {:>8} {:>7} {:>6}  {}\n", "line", "source",
+                       source_width, "warp inst", "lanes", "access", "requests", "per req", "ideal",
+                       "used/way");
 }
 
-std::string format_row(const SourceRow& r) {
+std::string format_row(const SourceRow& r, size_t source_width) {
     std::string out;
     const std::string lead =
-        fmt::format("{:>5}  {:<35} {:>9} {:>5}", r.compiler_generated ? "-" : std::to_string(r.line),
-                    row_source(r), r.total.warp_insts, fixed2(r.lanes()));
+        fmt::format("{:>5}  {:<{}} {:>9} {:>5}", r.compiler_generated ? "-" : std::to_string(r.line),
+                    row_source(r, source_width), source_width, r.total.warp_insts, fixed2(r.lanes()));
     out += r.accesses.empty() ? lead + "\n" : lead + "  " + access_columns(r.accesses.front()) + "\n";
     for (size_t i = 1; i < r.accesses.size(); ++i) {
         out += std::string(lead.size(), ' ') + "  " + access_columns(r.accesses[i]) + "\n";
@@ -287,9 +288,18 @@ std::string text_report(const session::PreparedLaunch& p, const session::SimRun&
     const ReportModel m = build_model(p, run, options.samples);
     if (m.rows.empty()) return out.str();
     out << "\n" << summary(m, r.error.has_value(), run.stopped_at_budget());
-    out << "\n" << table_header();
     const auto shown = shown_rows(m, options.max_lines);
-    for (size_t i : shown) out << format_row(m.rows[i]);
+    // The source column: as wide as the longest line shown, from kSourceWidth up to options.source_width;
+    // longer lines are cut with "...".
+    size_t source_width = kSourceWidth;
+    for (size_t i : shown) {
+        const SourceRow& row = m.rows[i];
+        if (!row.compiler_generated && row.file)
+            source_width = std::max(source_width, code_only(row.text, std::string::npos).size());
+    }
+    source_width = std::min(source_width, std::max(kSourceWidth, options.source_width));
+    out << "\n" << table_header(source_width);
+    for (size_t i : shown) out << format_row(m.rows[i], source_width);
     if (shown.size() < m.rows.size()) {
         out << fmt::format("       ({} lines with fewer instructions not shown)\n",
                            m.rows.size() - shown.size());

@@ -16,6 +16,10 @@ namespace warpsim::report {
 struct TextReportOptions {
     size_t max_lines = 40;  // source lines shown; the busiest (and every line with a note) first
     const LaneSamples* samples = nullptr;  // per-lane addresses (sample_lanes) for strides and idle warps
+    // The most columns the table's source column may take (35 at least): it is as wide as the longest source
+    // line shown up to this, and longer lines are cut with "...". 35 keeps the table within 110 columns;
+    // `warpsim run` gives the room a terminal has, or 100 when its output is not a terminal.
+    size_t source_width = 35;
 };
 
 std::string text_report(const session::PreparedLaunch& p, const session::SimRun& run,

@@ -144,7 +144,8 @@ struct SassBlocks {
     std::vector<uint32_t> begin, end;
     std::vector<std::vector<uint32_t>> succs, preds;
     std::vector<bool> reachable;
-    std::string error;  // why the SASS cannot be mapped ("" when it can)
+    std::vector<uint32_t> calls;  // indices of the reachable CALL instructions
+    std::string error;            // why the SASS cannot be mapped ("" when it can)
 };
 
 Flow flow_of(const Instruction& in) {
@@ -170,11 +171,12 @@ SassBlocks sass_blocks(const Function& code) {
             break;
         }
         switch (flow_of(in)) {
+            // A CALL returns to the instruction after it, so the caller's flow goes on there; the subroutine
+            // (after the kernel's last EXIT) is reached through no edge. Whether a reachable call can be
+            // counted is for the planner to say; a RET or an indirect branch in reachable code cannot.
             case Flow::Call:
             case Flow::Return:
             case Flow::Indirect:
-                out.error = fmt::format("the SASS calls, returns or branches indirectly ({} at {:#06x})",
-                                        in.op->mnemonic, in.offset);
                 break;
             case Flow::Branch: {
                 auto it = index_of.find(in.target);
@@ -225,6 +227,14 @@ SassBlocks sass_blocks(const Function& code) {
         out.reachable[b] = true;
         for (uint32_t s : out.succs[b]) work.push_back(s);
     }
+    for (uint32_t i = 0; i < n && out.error.empty(); ++i) {
+        const Instruction& in = code.code[i];
+        if (!out.reachable[block_of[i]]) continue;
+        if (flow_of(in) == Flow::Call) out.calls.push_back(i);
+        if (flow_of(in) == Flow::Return || flow_of(in) == Flow::Indirect)
+            out.error = fmt::format("the SASS returns or branches indirectly ({} at {:#06x})",
+                                    in.op->mnemonic, in.offset);
+    }
     return out;
 }
 
@@ -236,6 +246,25 @@ bool is_memory(const ir::Instruction& in) {
     const bool op = in.op == ir::Opcode::ld || in.op == ir::Opcode::st || in.op == ir::Opcode::atom ||
                     in.op == ir::Opcode::red;
     return op && in.d.space != ir::Space::param && in.d.space != ir::Space::const_;
+}
+
+// An f32 division or reciprocal whose SASS may call a slow-path subroutine, counted as
+// SassPlan::Runs::on_slow_path: div.rn.f32 and rcp.rn.f32 without .ftz (sim/arith/slow_path.hpp knows their
+// operands' rule; the engine tells the counters of every warp that needs it).
+bool has_counted_slow_path(const ir::Instruction& in) {
+    return (in.op == ir::Opcode::div || in.op == ir::Opcode::rcp) && in.d.type == ir::Type::f32 &&
+           in.d.rnd == ir::Rounding::rn && !in.d.ftz && !in.d.approx;
+}
+
+// `@p bra A; bra.uni B`: ptxas makes the pair one predicated BRA to B with the line of the bra.uni. The
+// guarded branch before an unguarded one at pc, whose lanes and divergence are the SASS branch's (nullopt:
+// none).
+std::optional<uint32_t> paired_guarded_branch(const ir::Function& f, uint32_t pc) {
+    const auto is_bra = [&](uint32_t at) { return f.body[at].op == ir::Opcode::bra; };
+    if (pc == 0 || !is_bra(pc) || f.body[pc].pred.reg != ir::kNoReg || !is_bra(pc - 1) ||
+        f.body[pc - 1].pred.reg == ir::kNoReg)
+        return std::nullopt;
+    return pc - 1;
 }
 
 // The PTX pc of a SASS instruction's line. BSYNC, the reconvergence point a branch's paths meet at, takes the
@@ -349,6 +378,22 @@ counts::SassPlan::LineShare lanes_of(const ir::Function& f, const PtxShape& ptx,
     if (!pc) return share;
     const ir::Instruction& p = f.body[*pc];
     const bool guarded = p.pred.reg != ir::kNoReg;
+    // The branch around a slow-path call: while no lane needs the call (else the totals are PTX-level), every
+    // active lane takes the fast side.
+    if (has_counted_slow_path(p) && flow_of(in) == Flow::Branch) {
+        share.lanes = L::issued;
+        return share;
+    }
+    if (const auto guard = paired_guarded_branch(f, *pc); guard && flow_of(in) == Flow::Branch) {
+        // The SASS branch goes where the bra.uni goes (the guard false) or where the guarded bra goes.
+        const uint32_t sass_target = anchor_of(in.target);
+        share.lanes_pc = *guard;
+        if (sass_target != kNone && sass_target == branch_target_block(f, ptx, *pc))
+            share.lanes = L::guard_off;
+        if (sass_target != kNone && sass_target == branch_target_block(f, ptx, *guard))
+            share.lanes = L::guard_on;
+        return share;
+    }
     if (p.op == ir::Opcode::bra && guarded && flow_of(in) == Flow::Branch) {
         const uint32_t taken = branch_target_block(f, ptx, *pc);
         const uint32_t fall = *pc + 1 < f.body.size() ? ptx.cfg.block_of_pc[*pc + 1] : kNone;
@@ -411,7 +456,7 @@ std::vector<counts::SassPlan::Block> edge_blocks(const ir::Function& f, const Pt
 // The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
 // a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
 bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
-                  counts::SassPlan& plan, std::string& why) {
+                  const std::vector<bool>& live, counts::SassPlan& plan, std::string& why) {
     std::map<int64_t, uint32_t> index_of;
     for (uint32_t i = 0; i < code.code.size(); ++i) index_of.emplace(code.code[i].offset, i);
     struct Region {
@@ -420,7 +465,7 @@ bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx,
     std::vector<Region> regions;
     for (uint32_t i = 0; i < code.code.size(); ++i) {
         const Instruction& in = code.code[i];
-        if (!in.op || in.op->mnemonic != "BSSY") continue;
+        if (!live[i] || !in.op || in.op->mnemonic != "BSSY") continue;
         auto it = index_of.find(in.target - 16);
         if (it == index_of.end() || it->second <= i || code.code[it->second].mnemonic() != "BSYNC") {
             why = fmt::format("the BSSY at SASS {:#06x} has no BSYNC before its target", in.offset);
@@ -430,12 +475,16 @@ bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx,
     }
     for (uint32_t k = 0; k < code.code.size(); ++k) {
         const Instruction& in = code.code[k];
-        if (!in.op || in.op->flow != Flow::Branch || in.always()) continue;
+        if (!live[k] || !in.op || in.op->flow != Flow::Branch || in.always()) continue;
+        // A slow-path call's branch sends no lane to the call while the counts hold (Runs::on_slow_path).
+        if (const auto pc = line_pc(ptx, in); pc && has_counted_slow_path(f.body[*pc])) continue;
         const Region* inner = nullptr;
         for (const auto& r : regions)
             if (r.begin < k && k < r.bsync && (!inner || r.begin > inner->begin)) inner = &r;
         if (!inner) continue;
-        const auto pc = line_pc(ptx, in);
+        auto pc = line_pc(ptx, in);
+        if (pc)
+            if (const auto guard = paired_guarded_branch(f, *pc)) pc = guard;
         if (!pc || f.body[*pc].op != ir::Opcode::bra || f.body[*pc].pred.reg == ir::kNoReg) {
             why = fmt::format("the branch at SASS {:#06x} inside a BSSY region is no PTX branch", in.offset);
             return false;
@@ -458,18 +507,51 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     const SassBlocks sb = sass_blocks(code);
     if (!sb.error.empty()) return refuse(plan, sb.error);
     const PtxShape ptx(f);
+    // Blocks holding a slow-path call run with the division or reciprocal at slow_pc (Runs::on_slow_path).
+    const auto n = static_cast<uint32_t>(sb.begin.size());
+    std::vector<uint32_t> slow_pc(n, kNone);
+    std::vector<bool> live(code.code.size(), false);
+    for (uint32_t b = 0; b < n; ++b) {
+        if (!sb.reachable[b]) continue;
+        for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+            live[i] = true;
+            if (flow_of(code.code[i]) != Flow::Call) continue;
+            const auto pc = ptx.pc(code.code[i].ptx_line);
+            if (!pc || !has_counted_slow_path(f.body[*pc]))
+                return refuse(plan, fmt::format("the SASS calls a subroutine at {:#06x} (PTX line {}), whose "
+                                                "path the counts do not follow",
+                                                code.code[i].offset, code.code[i].ptx_line));
+            if (slow_pc[b] != kNone && slow_pc[b] != *pc)
+                return refuse(plan, fmt::format("the SASS block at {:#06x} calls two slow paths",
+                                                code.code[sb.begin[b]].offset));
+            slow_pc[b] = *pc;
+        }
+    }
+    auto slow = [&](uint32_t b) { return slow_pc[b] != kNone; };
+    // Successors and predecessors apart from slow-path blocks: the flow while no lane takes a slow path.
+    auto fast_succs = [&](uint32_t b) {
+        std::vector<uint32_t> out;
+        for (uint32_t s : sb.succs[b])
+            if (!slow(s)) out.push_back(s);
+        return out;
+    };
+    auto fast_preds = [&](uint32_t b) {
+        std::vector<uint32_t> out;
+        for (uint32_t p : sb.preds[b])
+            if (!slow(p)) out.push_back(p);
+        return out;
+    };
     if (auto line = duplicated_memory_line(f, ptx, code, sb))
         return refuse(plan,
                       fmt::format("ptxas emitted the memory access of PTX line {} more than once, as in "
                                   "an unrolled loop",
                                   *line));
-    const auto n = static_cast<uint32_t>(sb.begin.size());
     const auto sass_idom = dominators(sb.succs);
     const auto sass_depth = loop_depths(sb.succs, sass_idom);
     std::vector<uint32_t> anchor(n, kNone);
     std::string why;
     for (uint32_t b = 0; b < n; ++b) {
-        if (!sb.reachable[b]) continue;
+        if (!sb.reachable[b] || slow(b)) continue;
         auto a = choose_anchor(f, ptx, code, sb.begin[b], sb.end[b], why);
         if (!why.empty()) return refuse(plan, why);
         if (a) anchor[b] = *a;
@@ -479,14 +561,13 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t b = 0; b < n; ++b) {
-            if (!sb.reachable[b] || anchor[b] != kNone) continue;
-            if (sb.preds[b].size() == 1 && sb.succs[sb.preds[b][0]].size() == 1 &&
-                anchor[sb.preds[b][0]] != kNone) {
-                anchor[b] = anchor[sb.preds[b][0]];
+            if (!sb.reachable[b] || slow(b) || anchor[b] != kNone) continue;
+            const auto preds = fast_preds(b), succs = fast_succs(b);
+            if (preds.size() == 1 && fast_succs(preds[0]).size() == 1 && anchor[preds[0]] != kNone) {
+                anchor[b] = anchor[preds[0]];
                 changed = true;
-            } else if (sb.succs[b].size() == 1 && sb.preds[sb.succs[b][0]].size() == 1 &&
-                       anchor[sb.succs[b][0]] != kNone) {
-                anchor[b] = anchor[sb.succs[b][0]];
+            } else if (succs.size() == 1 && fast_preds(succs[0]).size() == 1 && anchor[succs[0]] != kNone) {
+                anchor[b] = anchor[succs[0]];
                 changed = true;
             }
         }
@@ -495,7 +576,7 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     std::map<uint32_t, std::vector<uint32_t>> sass_of_ptx;
     std::map<std::pair<uint32_t, counts::SassPlan::Runs>, uint32_t> sass_of_edge;
     for (uint32_t b = 0; b < n; ++b) {
-        if (!sb.reachable[b]) continue;
+        if (!sb.reachable[b] || slow(b)) continue;
         if (edges[b].runs != counts::SassPlan::Runs::with_block) {
             if (!sass_of_edge.emplace(std::pair{edges[b].anchor_pc, edges[b].runs}, b).second)
                 return refuse(plan, fmt::format("two SASS blocks on one edge of the PTX branch at line {}",
@@ -516,7 +597,8 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     for (const auto& [pb, list] : sass_of_ptx) {
         for (std::size_t k = 1; k < list.size(); ++k) {
             const uint32_t x = list[k - 1], y = list[k];
-            if (sb.succs[x].size() != 1 || sb.succs[x][0] != y || sb.preds[y].size() != 1)
+            const auto succs = fast_succs(x);
+            if (succs.size() != 1 || succs[0] != y || fast_preds(y).size() != 1)
                 return refuse(plan,
                               fmt::format("the PTX block at line {} runs in SASS blocks {:#06x} and {:#06x} "
                                           "that need not run together (duplicated or unrolled code)",
@@ -536,6 +618,16 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     plan.pred_on_mapped = true;
     for (uint32_t b = 0; b < n; ++b) {
         if (!sb.reachable[b]) continue;
+        if (slow(b)) {
+            const auto index = static_cast<uint32_t>(plan.blocks.size());
+            plan.blocks.push_back(
+                {function, slow_pc[b], sb.end[b] - sb.begin[b], counts::SassPlan::Runs::on_slow_path});
+            for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+                const auto pc = line_pc(ptx, code.code[i]).value_or(slow_pc[b]);
+                plan.line_shares.push_back({index, pc, counts::SassPlan::Lanes::issued, pc});
+            }
+            continue;
+        }
         const bool edge = edges[b].runs != counts::SassPlan::Runs::with_block;
         const uint32_t anchor_pc = edge ? edges[b].anchor_pc : ptx.cfg.blocks[anchor[b]].begin;
         const auto index = static_cast<uint32_t>(plan.blocks.size());
@@ -548,7 +640,7 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
         }
     }
     plan.rejoins.clear();
-    if (!plan_rejoins(f, function, ptx, code, plan, why)) return refuse(plan, why);
+    if (!plan_rejoins(f, function, ptx, code, live, plan, why)) return refuse(plan, why);
     plan.instructions_mapped = true;
     plan.instruction_counting = "per SASS instruction (ptxas sm_90)";
 }

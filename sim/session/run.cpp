@@ -466,6 +466,16 @@ void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfi
     run.warp_instructions = result.warp_instructions;
     run.thread_instructions = result.thread_instructions;
     run.started = result.host_workers != 0;
+    if (const auto taken = run.counters.slow_paths_taken(); taken.warps != 0) {
+        // The plan counted on no warp calling an f32 division's or reciprocal's slow-path subroutine.
+        const auto& at = p.module->functions.at(taken.function).body.at(taken.pc);
+        run.counting = fmt::format(
+            "per SASS instruction (ptxas {}) for shared memory; instruction totals: PTX-level counts (the "
+            "slow-path subroutine of the {} at PTX line {} ran in {} warp{}, and its own path is not "
+            "counted)",
+            run.preset.arch(), at.op == ir::Opcode::div ? "division" : "reciprocal", at.loc.ptx_line,
+            taken.warps, taken.warps == 1 ? "" : "s");
+    }
     auto& r = run.report;
     r.kernel = p.spec.kernel;
     r.device = run.preset.name;

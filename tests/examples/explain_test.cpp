@@ -1,6 +1,7 @@
 // tests/examples/explain_test.cpp — `warpsim explain` on the examples: per-lane addresses, sectors, banks and
 // passes of one chosen warp, worked out by hand from the kernels' index arithmetic, and the errors for lines
 // that cannot be explained.
+#include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
@@ -78,7 +79,9 @@ TEST_CASE("explain: the naive transpose reads 4 sectors and writes 32, 4096 byte
     CHECK(st.run_cost.requests == 32768);
     CHECK(st.run_cost.sectors == 32768ull * 32);
 
-    const std::string text = report::explain_text(x);
+    // The sector list is part of the lane-by-lane view (--lanes), not of the summary.
+    CHECK_THAT(report::explain_text(x), !Catch::Contains("32 sectors, 128 apart"));
+    const std::string text = report::explain_text(x, true);
     CHECK_THAT(text, Catch::Contains("+0 +128 +256 ... +3968: 32 sectors, 128 apart"));
     for (size_t pos = 0, next; pos < text.size(); pos = next + 1) {
         next = text.find('\n', pos);
@@ -116,7 +119,7 @@ TEST_CASE("explain: the column read of tile[32][32] puts warp 0 in bank 0 32 tim
         CHECK(ld->passes[0].max_way == 32);
         CHECK(ld->passes[0].worst_bank == 0);
         CHECK_THAT(ld->why, Catch::Contains("32-way bank conflict") && Catch::Contains("bank 0"));
-        CHECK_THAT(report::explain_text(x),
+        CHECK_THAT(report::explain_text(x, true),
                    Catch::Contains("lanes 0-31: 32 wavefronts where 1 would do (bank 0 is asked for 32 "
                                    "different words)"));
     }
@@ -260,7 +263,7 @@ TEST_CASE("explain: 16-byte shared loads go in two half-warp passes; two words p
     CHECK(a.warp_cost.wavefronts == 4);
     CHECK(a.warp_cost.ideal_wavefronts == 4);
     CHECK_THAT(a.why, Catch::Contains("no bank conflict"));
-    const std::string text = report::explain_text(x);
+    const std::string text = report::explain_text(x, true);
     CHECK(text.find("bank conflict)") == std::string::npos);
     CHECK_THAT(text, Catch::Contains("lanes 0-15: 2 wavefronts; lanes 16-31: 2 wavefronts"));
 }
@@ -369,6 +372,25 @@ TEST_CASE(
         CHECK_THAT(c.pattern, Catch::Contains(fmt::format("lane i reads lane i+{}", offsets[k])));
     }
     CHECK_THAT(report::explain_text(x), Catch::Contains("keep their own value"));
+    // The summary gives each of the 10 shuffles one entry and the reason once; the tables of which lane each
+    // lane read come with --lanes (one per shuffle). Lane 31 is alone past the end for offset 1.
+    REQUIRE(x.collectives.size() == 10);
+    const std::string text = report::explain_text(x);
+    CHECK_THAT(text, !Catch::Contains("lane thread"));
+    CHECK_THAT(
+        x.collectives[4].pattern,
+        Catch::Contains("lane 31 asks for a lane past the end of its segment and keeps its own value"));
+    size_t whys = 0;
+    for (size_t at = text.find("\n  why "); at != std::string::npos; at = text.find("\n  why ", at + 1))
+        ++whys;
+    CHECK(whys == 1);
+    CHECK(std::count(text.begin(), text.end(), '\n') <= 32);
+    const std::string full = report::explain_text(x, true);
+    size_t tables = 0;
+    for (size_t at = full.find("\n  lane thread       reads"); at != std::string::npos;
+         at = full.find("\n  lane thread       reads", at + 1))
+        ++tables;
+    CHECK(tables == 10);
 }
 
 TEST_CASE("explain: a ballot shows which lanes voted true; inside a branch only the lanes that took it vote",
@@ -392,4 +414,224 @@ TEST_CASE("explain: a ballot shows which lanes voted true; inside a branch only 
     CHECK((ev.vote_true_mask & ev.executing_mask) == 0x08208208u);
     CHECK_THAT(y.collectives[0].pattern,
                Catch::Contains("5 of the 11 executing lanes") && Catch::Contains("0x08208208"));
+}
+
+TEST_CASE("explain: the tiled matmul's addresses are named A and As, B and Bs, as check names them",
+          "[examples][explain]") {
+    // matmul.cu (TILE 32, n = 128): As and Bs are .b8 arrays of 4096 bytes in the PTX, so their elements are
+    // counted in 4-byte units (As[ty][tx] is element 32 ty + tx); A and B are named after the C++ parameters.
+    auto e = prepared_run("matmul_tiled32_128", true);
+    report::ExplainRequest r;
+    r.block = std::array<uint32_t, 3>{0, 0, 0};
+    const std::string unit = " (in 4-byte elements)";
+    {
+        r.line = 24;  // As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];
+        r.warp = 0;   // ty = 0, row = 0; the first execution is t = 0: A[lane] into As[0][lane]
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.accesses.size() == 2);
+        const auto& ld = x.accesses[0];
+        const auto& st = x.accesses[1];
+        CHECK(ld.what == "global load");
+        CHECK(ld.arrays == std::vector<std::string>{"args[0] A"});
+        CHECK(ld.span == "A[0] to A[31]");
+        CHECK(st.what == "shared store");
+        CHECK(st.arrays == std::vector<std::string>{"As"});
+        CHECK(st.span == "As[0] to As[31]" + unit);
+        for (uint32_t l = 0; l < 32; ++l) {
+            CHECK(ld.lane_names[l] == fmt::format("args[0] A[{}]", l));
+            CHECK(st.lane_names[l] == fmt::format("As[{}]{}", l, unit));
+        }
+    }
+    {
+        r.line = 25;  // Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * n + col];
+        r.warp = 1;   // ty = 1, t = 0: B[128 + lane] into Bs[1][lane], element 32 + lane
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.accesses.size() == 2);
+        CHECK(x.accesses[0].arrays == std::vector<std::string>{"args[1] B"});
+        CHECK(x.accesses[1].arrays == std::vector<std::string>{"Bs"});
+        for (uint32_t l = 0; l < 32; ++l) {
+            CHECK(x.accesses[0].lane_names[l] == fmt::format("args[1] B[{}]", 128 + l));
+            CHECK(x.accesses[1].lane_names[l] == fmt::format("Bs[{}]{}", 32 + l, unit));
+        }
+    }
+    r.line = 28;  // sum += As[threadIdx.y][k] * Bs[k][threadIdx.x]; (k unrolled: 32 loads of each)
+    r.warp = 5;   // ty = 5: As[5][k] is element 160 + k for every lane; Bs[k][lane] is element 32 k + lane
+    const auto x = explain_ok(e, r);
+    REQUIRE(x.accesses.size() == 64);
+    uint32_t as_k = 0, bs_k = 0;
+    for (const auto& a : x.accesses) {
+        REQUIRE(a.arrays.size() == 1);
+        if (a.arrays[0] == "As") {
+            for (uint32_t l = 0; l < 32; ++l)
+                CHECK(a.lane_names[l] == fmt::format("As[{}]{}", 160 + as_k, unit));
+            ++as_k;
+        } else {
+            CHECK(a.arrays[0] == "Bs");
+            for (uint32_t l = 0; l < 32; ++l)
+                CHECK(a.lane_names[l] == fmt::format("Bs[{}]{}", 32 * bs_k + l, unit));
+            ++bs_k;
+        }
+    }
+    CHECK(as_k == 32);
+    CHECK(bs_k == 32);
+    // The summary: one group per array. ptxas merges the As loads four at a time into LDS.128 (24 of the 32
+    // are counted in the other 8); each Bs load is its own 1-wavefront request.
+    REQUIRE(x.groups.size() == 2);
+    for (const auto& g : x.groups) {
+        CHECK(g.members.size() == 32);
+        const auto& first = x.accesses[g.members.front()];
+        if (first.arrays[0] == "As") {
+            CHECK(g.merged == 24);
+            CHECK(g.warp_cost.requests == 8);
+        } else {
+            CHECK(g.merged == 0);
+            CHECK(g.warp_cost.requests == 32);
+            CHECK(g.warp_cost.wavefronts == 32);
+        }
+    }
+    // The default text is the summary: short, no lane table; --lanes adds the 64 tables.
+    const std::string text = report::explain_text(x);
+    const auto lines = std::count(text.begin(), text.end(), '\n');
+    INFO(text);
+    CHECK(lines <= 25);
+    CHECK_THAT(text, Catch::Contains("32 shared loads of Bs, 32 shared loads of As"));
+    CHECK_THAT(text, Catch::Contains("arrays      As: As[160] (in 4-byte elements)"));
+    CHECK_THAT(text, !Catch::Contains("lane thread"));
+    const std::string full = report::explain_text(x, true);
+    size_t tables = 0;
+    for (size_t at = full.find("\n  lane thread"); at != std::string::npos;
+         at = full.find("\n  lane thread", at + 1))
+        ++tables;
+    CHECK(tables == 64);
+    // Lane 1 of the second Bs load (k = 1): Bs[1][1], element 33, at byte 4096 + 132 of the block's shared
+    // memory after the 1 KB the driver reserves (As comes first): offset 5252, word 1313, bank 1.
+    CHECK_THAT(full, Catch::Contains("   1 (1,5,0)        5252   1313     1 Bs[33]"));
+    for (size_t pos = 0, next; pos < full.size(); pos = next + 1) {
+        next = full.find('\n', pos);
+        if (next == std::string::npos) next = full.size();
+        INFO(full.substr(pos, next - pos));
+        CHECK(next - pos <= 110);
+    }
+    const auto j = report::explain_json(x);
+    CHECK(j["accesses"][0]["lanes"][1]["element"] == "Bs[1]" + unit);
+    CHECK(j["summary"]["groups"].size() == 2);
+    CHECK(j["summary"]["groups"][1]["arrays"] == nlohmann::ordered_json::array({"As"}));
+    CHECK(j["summary"]["groups"][1]["merged"] == 24);
+    CHECK(j["warp"]["chosen_by"] == "requested");
+}
+
+TEST_CASE("explain: a shared array read mirrored, and the store named by the kernel's parameter",
+          "[examples][explain]") {
+    // explain_worst.cu shared_row, one block of 64 threads: lane l of warp 0 reads row[63 - l] (byte 4 (63 -
+    // l) of the array), then writes out[l].
+    auto e = prepared_run("explain_shared_row", true);
+    report::ExplainRequest r;
+    r.line = 21;
+    r.block = std::array<uint32_t, 3>{0, 0, 0};
+    r.warp = 0;
+    const auto x = explain_ok(e, r);
+    REQUIRE(x.accesses.size() == 2);
+    const auto& ld = x.accesses[0];
+    const auto& st = x.accesses[1];
+    CHECK(ld.arrays == std::vector<std::string>{"row"});
+    CHECK(st.arrays == std::vector<std::string>{"args[0] out"});
+    for (uint32_t l = 0; l < 32; ++l) {
+        CHECK(ld.lane_names[l] == fmt::format("row[{}] (in 4-byte elements)", 63 - l));
+        CHECK(st.lane_names[l] == fmt::format("args[0] out[{}]", l));
+    }
+    // The span runs from the lowest address (lane 31's row[32]) to the highest (lane 0's row[63]).
+    CHECK(ld.span == "row[32] to row[63] (in 4-byte elements)");
+    CHECK(st.span == "out[0] to out[31]");
+}
+
+TEST_CASE(
+    "explain --worst: the one misaligned warp, the partial warp of vector add, the one warp that splits",
+    "[examples][explain]") {
+    {
+        // last_warp_shifted, grid 2 x 128 threads: only block 1 warp 3 (i = 224..255) reads in[i + 1],
+        // in[225..256] = bytes 900..1027 of a 256-byte aligned buffer: sectors 28..32, 5 where 4 would do.
+        // Every other warp reads and writes 4 aligned sectors, all 32 lanes active.
+        auto e = prepared_run("explain_last_warp_shifted", true);
+        report::ExplainRequest r;
+        r.line = 12;  // out[i] = in[i + shift];
+        const auto first = explain_ok(e, r);
+        REQUIRE(first.block);
+        CHECK((*first.block)[0] == 0);
+        CHECK_FALSE(first.worst);
+        r.worst = true;
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.block);
+        CHECK(*x.block == std::array<uint32_t, 3>{1, 0, 0});
+        CHECK(x.warp == 3);
+        REQUIRE(x.worst);
+        CHECK(x.worst->warps == 8);
+        CHECK(x.worst->complete);
+        CHECK(x.worst->chosen.excess == 1);
+        CHECK(x.worst->chosen.executions == 2);  // the load and the store, once each
+        CHECK(x.worst->first.excess == 0);
+        CHECK(x.worst->first_block == std::array<uint32_t, 3>{0, 0, 0});
+        REQUIRE(x.accesses.size() == 2);
+        CHECK(x.accesses[0].warp_cost.sectors == 5);
+        CHECK(x.accesses[0].warp_cost.ideal_sectors == 4);
+        CHECK(x.accesses[0].span == "in[225] to in[256]");
+        const std::string text = report::explain_text(x);
+        CHECK_THAT(text, Catch::Contains("picked by --worst, the costliest of the 8 warps"));
+        CHECK(report::explain_json(x)["warp"]["chosen_by"] == "worst");
+        CHECK(report::explain_json(x)["warp"]["worst"]["cost"]["excess"] == 1);
+    }
+    {
+        // The same kernel with blocks of 112 threads: warp 3 of each block has 16 lanes (16 idle lanes in
+        // each of its 2 accesses: 32), and `last` is warp 112 / 32 - 1 = 2 of block 1: i = 176..207 reads
+        // in[177..208], bytes 708..835, sectors 22..26, 5 where 4 would do. Excess ranks before idle lanes,
+        // so
+        // --worst picks block 1 warp 2 (with idle lanes first it would be block 0 warp 3).
+        auto e = prepared_run("explain_shifted_partial", true);
+        report::ExplainRequest r;
+        r.line = 12;
+        r.worst = true;
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.block);
+        CHECK(*x.block == std::array<uint32_t, 3>{1, 0, 0});
+        CHECK(x.warp == 2);
+        REQUIRE(x.worst);
+        CHECK(x.worst->warps == 8);
+        CHECK(x.worst->chosen.excess == 1);
+        CHECK(x.worst->chosen.idle == 0);
+    }
+    {
+        // vector add, n = 1000, blocks of 256: every access costs its ideal; block 3 warp 7 (i = 992..1023)
+        // has 8 lanes active, so 24 idle lanes in each of its 3 accesses: 72, the only warp with any.
+        auto e = prepared_run("vector_add_1000");
+        report::ExplainRequest r;
+        r.line = 9;
+        r.worst = true;
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.block);
+        CHECK(*x.block == std::array<uint32_t, 3>{3, 0, 0});
+        CHECK(x.warp == 7);
+        REQUIRE(x.worst);
+        CHECK(x.worst->warps == 32);
+        CHECK(x.worst->chosen.excess == 0);
+        CHECK(x.worst->chosen.idle == 72);
+        CHECK(x.worst->first.idle == 0);
+    }
+    {
+        // last_warp_branch, one block of 128: at `if (threadIdx.x >= 112)` warps 0-2 all skip the body, warp
+        // 3 (threads 96-127) splits: lanes 0-15 jump over it, lanes 16-31 go in. No access on the line.
+        auto e = prepared_run("explain_last_warp_branch", true);
+        report::ExplainRequest r;
+        r.line = 28;
+        r.worst = true;
+        const auto x = explain_ok(e, r);
+        REQUIRE(x.block);
+        CHECK(x.warp == 3);
+        REQUIRE(x.worst);
+        CHECK(x.worst->warps == 4);
+        CHECK(x.worst->chosen.splits == 1);
+        CHECK(x.worst->chosen.excess == 0);
+        CHECK(x.worst->first.splits == 0);
+        REQUIRE(x.branches.size() == 1);
+        CHECK(x.branches[0].taken.lanes == 0x0000ffffu);
+        CHECK(x.branches[0].not_taken.lanes == 0xffff0000u);
+    }
 }

@@ -87,6 +87,18 @@ TEST_CASE("report sentences: the naive transpose writes 4096 bytes apart, the [3
         const std::string text = report::text_report(r.p, r.run, {40, &r.samples});
         // out[x * M + (y + j)] with M = 1024 floats: consecutive x are 4096 bytes apart.
         CHECK_THAT(text, Catch::Contains("global store: lanes write addresses 4096 bytes apart"));
+        // transpose.cu:10 is 68 characters of code: the default 35-column source cell holds its first 32 and
+        // "..."; with room for 100 the column widens to the longest line shown and holds it whole.
+        CHECK_THAT(text, Catch::Contains("   10  if (x < N && y + j < M) out[x * ...   "));
+        report::TextReportOptions wide{40, &r.samples};
+        wide.source_width = 100;
+        const std::string full = report::text_report(r.p, r.run, wide);
+        CHECK_THAT(full, Catch::Contains(
+                             "   10  if (x < N && y + j < M) out[x * M + (y + j)] = in[(y + j) * N + x]"));
+        CHECK_THAT(full, !Catch::Contains("..."));
+        wide.source_width = 50;  // 47 characters and "..."
+        CHECK_THAT(report::text_report(r.p, r.run, wide),
+                   Catch::Contains("   10  if (x < N && y + j < M) out[x * M + (y + j)] = ...  "));
     }
     {
         auto r = run_with_samples("shared_tile_32x32");

@@ -122,3 +122,77 @@ TEST_CASE("SASS blocks: a loop ptxas unrolled keeps PTX-level totals and says wh
     const Totals t = run_of("counted_loop");
     CHECK(t.counting.find("instruction totals: PTX-level counts (") != std::string::npos);
 }
+
+namespace {
+
+Totals ptx_level_of(const std::string& kernel) {
+    auto prep = session::prepare(kRoot + "/tests/sass/specs/" + kernel + ".json");
+    REQUIRE(bool(prep));
+    session::SimOptions options;
+    options.ptx_level_counts = true;
+    auto run = session::run_simulated(prep.value(), options);
+    REQUIRE(bool(run));
+    const auto& m = run.value().report.metrics;
+    return {m.at("smsp__inst_executed.sum"), m.at("smsp__thread_inst_executed.sum"),
+            m.at("smsp__thread_inst_executed_pred_on.sum"), run.value().counting};
+}
+
+}  // namespace
+
+TEST_CASE("SASS blocks: the slow-path call of an f32 division or reciprocal runs only where operands need it",
+          "[sass][blocks][slow_path]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // tests/sass/cases/slow_path.cu, 4 blocks of 256 threads, n = 1000: 32 warps, the last with 8 lanes in
+    // range. `divide` (ptxas 13, sm_90): 0x0000-0x0070 (8 instructions, ending in `@P0 EXIT` for i >= n),
+    // 0x0080-0x0170 (16: the loads, MUFU.RCP, FCHK, five FFMAs, `@!P0 BRA 0x1b0`), 0x0180-0x01a0 (MOV, CALL,
+    // IMAD: the slow path), 0x01b0-0x01f0 (BSYNC, LDC, IMAD, STG, EXIT). With divisors 3 no lane calls:
+    // 32 * (8 + 16 + 5) = 928 warp instructions; 32 * 32 * 8 + 1000 * 21 = 29192 thread instructions, and
+    // 24 fewer with a true predicate (the EXIT's) than 32 * 32 * 8 in the first block: 28192. The H200
+    // measured exactly these (tests/hardware/slowpath/slow_path_ncu.csv, launch 0).
+    auto p = plan_of("slow_divide_normal");
+    REQUIRE(p.plan.instructions_mapped);
+    std::size_t slow_blocks = 0;
+    for (const auto& b : p.plan.blocks)
+        if (b.runs == counts::SassPlan::Runs::on_slow_path) {
+            ++slow_blocks;
+            CHECK(b.instructions == 3);
+        }
+    CHECK(slow_blocks == 1);
+    Totals t = run_of("slow_divide_normal");
+    CHECK(t.counting == "per SASS instruction (ptxas sm_90)");
+    CHECK(t.warp == 928);
+    CHECK(t.threads == 29192);
+    CHECK(t.pred_on == 28192);
+    // `reciprocal`: 8, then 9 (the load, the exponent test, `@P0 BRA 0x140`), the slow block (MOV, CALL,
+    // MOV, BRA), 4 of the fast sequence, 5 (BSYNC ... EXIT): 32 * 26 = 832; 8192 + 1000 * 18 = 26192; 25192
+    // (the H200's, launch 3).
+    t = run_of("slow_reciprocal_normal");
+    CHECK(t.counting == "per SASS instruction (ptxas sm_90)");
+    CHECK(t.warp == 832);
+    CHECK(t.threads == 26192);
+    CHECK(t.pred_on == 25192);
+    // Subnormal divisors send every warp to the call, a divisor of 0 (b = iota) only the first warp, 1e38
+    // every reciprocal: the H200 then issues the subroutine too (3200, 967 and 2144 warp instructions,
+    // launches 1, 2 and 4), whose path is not followed, so the totals are the PTX-level ones, and the report
+    // says why.
+    const struct {
+        const char* spec;
+        const char* says;
+    } slow[] = {
+        {"slow_divide_subnormal", "the slow-path subroutine of the division at PTX line 53 ran in 32 warps"},
+        {"slow_divide_by_zero", "the slow-path subroutine of the division at PTX line 53 ran in 1 warp,"},
+        {"slow_reciprocal_huge", "the slow-path subroutine of the reciprocal at PTX line 97 ran in 32 warps"},
+    };
+    for (const auto& c : slow) {
+        INFO(c.spec);
+        t = run_of(c.spec);
+        CHECK(t.counting.find("instruction totals: PTX-level counts (") != std::string::npos);
+        CHECK(t.counting.find(c.says) != std::string::npos);
+        const Totals ptx = ptx_level_of(c.spec);
+        CHECK(t.warp == ptx.warp);
+        CHECK(t.threads == ptx.threads);
+    }
+}
