@@ -116,7 +116,7 @@ int run_command(const RunArgs& args, const char* argv0) {
     options.time_limit_seconds = args.time_limit;
     options.printf_fifo_bytes = args.printf_buffer;
     options.workers = args.workers;
-    options.verbose = args.verbose;
+    options.verbose = args.verbose > 0;
     options.ptx_level_counts = args.ptx_counts;
     // A progress bar on stderr while the simulation runs, when it takes more than a second and stderr is a
     // terminal.

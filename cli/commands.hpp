@@ -17,7 +17,9 @@ inline constexpr uint64_t kRunSampleAboveDefault = 10'000'000'000ull;
 
 struct RunArgs {
     std::string spec;
-    bool json = false, quiet = false, verbose = false, profile = false;
+    bool json = false, quiet = false, profile = false;
+    int verbose =
+        0;  // -v: the log's decisions (compiler, ptxas, occupancy, sampling) on stderr; -vv: details
     bool ptx_counts = false;  // --ptx-counts: count the PTX as written, not per SASS instruction
     std::string device = "h200";
     std::string backend = "sim";
@@ -76,6 +78,7 @@ struct CheckArgs {
     uint32_t schedules = 1;
     uint64_t schedule_seed = 0;
     bool json = false, shared_only = false, quiet = false;
+    int verbose = 0;  // -v / -vv, as for run
 };
 int check_command(const CheckArgs& args);
 

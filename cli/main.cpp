@@ -8,11 +8,11 @@
 #include <string>
 #include <string_view>
 
-#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
 #include "launch/cleanup.hpp"
+#include "launch/log.hpp"
 #include "launch/version.hpp"
 
 namespace {
@@ -73,7 +73,10 @@ int dispatch(int argc, char** argv) {
     run_cmd->add_flag("--json", run.json,
                       "Print one JSON object (the launch-spec contract) instead of the report");
     run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors; the exit code says whether it worked");
-    run_cmd->add_flag("-v,--verbose", run.verbose, "Print the engine's log");
+    constexpr const char* kVerboseHelp =
+        "-v: log the runtime's and the engine's decisions on stderr (what is launched, which compiler, "
+        "ptxas and its cache, occupancy limits, sampling); -vv: also their details";
+    run_cmd->add_flag("-v,--verbose", run.verbose, kVerboseHelp);
     run_cmd->add_flag(
         "--ptx-counts", run.ptx_counts,
         "Count the PTX as written (PTX-level counts), not per SASS instruction as ptxas compiled it");
@@ -190,6 +193,7 @@ int dispatch(int argc, char** argv) {
                         "default)");
     chk_cmd->add_flag("--shared-only", chk.shared_only, "racecheck: shared memory only (not global)");
     chk_cmd->add_flag("--json", chk.json, "JSON output");
+    chk_cmd->add_flag("-v,--verbose", chk.verbose, kVerboseHelp);
     chk_cmd->add_flag("--quiet", chk.quiet,
                       "Print nothing but errors in the input; the exit code says whether "
                       "anything was found (0 nothing, 1 findings)");
@@ -240,7 +244,10 @@ int dispatch(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
-    spdlog::set_level(run.verbose ? spdlog::level::debug : spdlog::level::warn);
+    const int verbose = run_cmd->parsed() ? run.verbose : chk_cmd->parsed() ? chk.verbose : 0;
+    warpsim::launch::log::set_level(verbose >= 2   ? spdlog::level::debug
+                                    : verbose == 1 ? spdlog::level::info
+                                                   : spdlog::level::warn);
     if (run_cmd->parsed()) return run_command(run, argv[0]);
     if (ptx_cmd->parsed()) return ptx_command(ptx);
     if (occ_cmd->parsed()) return occupancy_command(occ);

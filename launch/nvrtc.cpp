@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "launch/log.hpp"
 #include "launch/source.hpp"
 #include "launch/tools.hpp"
 
@@ -138,7 +139,17 @@ Outcome<CompiledPtx> compile_uncached(const std::string& source, const std::stri
             auto compiled = nvrtc_compile(*n, source, name, arch);
             // NVRTC compiles device code only: a source with host code or host headers (<cstdio>, a main())
             // goes to nvcc when there is one, as a whole program would.
+            if (compiled)
+                log::logger().info("compiled {} for {} in process with NVRTC {}.{} ({})", name, arch,
+                                   n->major, n->minor, n->path);
             if (compiled || which == CudaCompiler::nvrtc || find_nvcc().empty()) return compiled;
+            log::logger().info(
+                "NVRTC could not compile {} (device code only; host code or headers?): nvcc "
+                "compiles it",
+                name);
+            log::logger().debug("NVRTC said: {}", compiled.error());
+        } else if (which == CudaCompiler::automatic) {
+            log::logger().info("no libnvrtc.so.13 or .12 could be loaded: nvcc compiles {}", name);
         }
         if (which == CudaCompiler::nvrtc)
             return Fail::failure(
@@ -153,6 +164,7 @@ Outcome<CompiledPtx> compile_uncached(const std::string& source, const std::stri
                              "found; install the toolkit (or just its NVRTC) or give the .ptx");
     auto ptx = compile_cu_text(source, name, arch);
     if (!ptx) return Fail::failure(ptx.error());
+    log::logger().info("compiled {} for {} with nvcc ({})", name, arch, find_nvcc());
     return CompiledPtx{std::move(ptx.value()), "nvcc"};
 }
 
@@ -168,7 +180,11 @@ Outcome<CompiledPtx> compile_cuda(const std::string& source, const std::string& 
     Key key{source, name, arch, which};
     {
         std::lock_guard<std::mutex> lock(mutex);
-        if (auto it = cache.find(key); it != cache.end()) return it->second;
+        if (auto it = cache.find(key); it != cache.end()) {
+            log::logger().debug("{}: the PTX {} made of this source for {} before, from the process's cache",
+                                name, it->second.compiler, arch);
+            return it->second;
+        }
     }
     auto compiled = compile_uncached(source, name, arch, which);
     if (compiled) {

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -92,12 +93,12 @@ warpsim::Arg scalar_for(const py::handle& value, const warpsim::Param& p, const 
                          " parameter " + p.name);
 }
 
-// One launch: arguments converted from Python (arrays stay where they are until the run has read them),
-// the run, and each array written back in place.
-warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
-                       const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
-                       uint32_t shared_bytes, const py::sequence& args, const std::string& device,
-                       uint32_t workers, bool sample) {
+// A launch with its arguments converted from Python: arrays stay where they are (the run reads them in
+// place), and a writable one is also where its buffer is written back (Arg::write_back). The caller keeps the
+// arrays alive until the run returns.
+warpsim::Launch describe_launch(const warpsim::Module& module, const std::string& kernel,
+                                const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                                uint32_t shared_bytes, const py::sequence& args) {
     const std::vector<warpsim::Param> params = module.parameters(kernel);
     const std::string where = kernel;
     if (args.size() != params.size())
@@ -110,7 +111,6 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
         return warpsim::Dim3(d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1);
     };
     warpsim::Launch l{kernel, dim(grid, "grid"), dim(block, "block"), shared_bytes, {}};
-    std::vector<std::pair<std::size_t, py::array>> outputs;  // argument index, the array to write back
     for (std::size_t i = 0; i < args.size(); ++i) {
         const py::object a = args[i];
         const warpsim::Param& p = params[i];
@@ -127,9 +127,12 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
             arg.type = type_of_dtype(arr.dtype(), what);
             arg.count = static_cast<uint64_t>(arr.size());
             arg.data = {static_cast<const std::byte*>(arr.data()), static_cast<std::size_t>(arr.nbytes())};
-            arg.name = p.name;
+            if (arr.writeable()) {
+                // Written straight from the simulator's memory into the array after the kernel (one copy).
+                arg.write_back = {static_cast<std::byte*>(arr.mutable_data()),
+                                  static_cast<std::size_t>(arr.nbytes())};
+            }
             l.args.push_back(std::move(arg));
-            if (arr.writeable()) outputs.emplace_back(i, arr);
         } else if (py::isinstance<py::array>(a) || py::hasattr(a, "dtype")) {
             // A NumPy scalar (np.int32(5)) or a 0-d array: its own type, which must have the parameter's
             // size.
@@ -145,32 +148,127 @@ warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
             arg.type = t;
             arg.value.resize(p.bytes);
             std::memcpy(arg.value.data(), arr.data(), p.bytes);
-            arg.name = p.name;
             l.args.push_back(std::move(arg));
         } else {
             l.args.push_back(scalar_for(a, p, what));
+            // No name: reports and findings then name the argument by the C++ signature where there is
+            // one ("args[1] y[1024]"), else by its position, not by the PTX's _Z..._param_1.
+            l.args.back().name.clear();
         }
     }
+    return l;
+}
+
+// One launch: the run, and each array written back in place.
+warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
+                       const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                       uint32_t shared_bytes, const py::sequence& args, const std::string& device,
+                       uint32_t workers, bool sample, bool reports) {
+    // The arrays to update carry their memory as Arg::write_back: the run writes them after a kernel that did
+    // not fault (not after a sampled one, which produces no buffers).
+    const warpsim::Launch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
     warpsim::RunOptions options;
     options.device = device;
     options.workers = workers;
     options.sample = sample;
+    options.reports = reports;
     warpsim::Result r;
     {
         py::gil_scoped_release release;  // the simulation runs on its own threads; other Python threads go on
         r = warpsim::run(module, l, options);
     }
-    if (r.ok() && !sample) {  // a sampled run produces no buffers: the arrays keep their contents
-        for (auto& [index, arr] : outputs) {
-            const auto& bytes = r.buffers.at(index);
-            if (bytes.size() != static_cast<std::size_t>(arr.nbytes()))
-                throw warpsim::Error(where + ": argument " + std::to_string(index) + ": " +
-                                     std::to_string(bytes.size()) + " bytes came back for an array of " +
-                                     std::to_string(arr.nbytes()));
-            std::memcpy(arr.mutable_data(), bytes.data(), bytes.size());
-        }
-    }
     return r;
+}
+
+// `warpsim check` on a launch: nothing is written back (the checkers' run is a diagnosis, not the user's
+// run).
+warpsim::CheckReport check(const warpsim::Module& module, const std::string& kernel,
+                           const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
+                           uint32_t shared_bytes, const py::sequence& args,
+                           const warpsim::CheckOptions& options) {
+    const warpsim::Launch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
+    py::gil_scoped_release release;
+    return warpsim::check_launch(module, l, options);
+}
+
+// The log's messages while the Python side collects them (warpsim.set_log with a sink): queued here by
+// whichever thread logs, and handed to Python by take_log after each call into the module. The simulator's
+// threads never call into Python, so a sink cannot deadlock them against the GIL. At most kMaxQueued are
+// kept between two calls; the rest are counted.
+struct LogQueue {
+    std::mutex mutex;
+    std::vector<std::pair<warpsim::LogLevel, std::string>> messages;
+    uint64_t dropped = 0;
+};
+constexpr std::size_t kMaxQueued = 100000;
+
+LogQueue& log_queue() {
+    static LogQueue queue;  // the process's, like the log itself
+    return queue;
+}
+
+const char* level_name(warpsim::LogLevel l) {
+    switch (l) {
+        case warpsim::LogLevel::debug:
+            return "debug";
+        case warpsim::LogLevel::info:
+            return "info";
+        case warpsim::LogLevel::warning:
+            return "warning";
+        case warpsim::LogLevel::error:
+            return "error";
+        default:
+            return "off";
+    }
+}
+
+void set_log(const std::string& level, bool collect) {
+    using L = warpsim::LogLevel;
+    L l = L::off;
+    if (level == "debug")
+        l = L::debug;
+    else if (level == "info")
+        l = L::info;
+    else if (level == "warning")
+        l = L::warning;
+    else if (level == "error")
+        l = L::error;
+    else if (level != "off")
+        throw warpsim::Error(
+            "warpsim.set_log: the level is \"debug\", \"info\", \"warning\", \"error\" or "
+            "\"off\", not \"" +
+            level + "\"");
+    if (!collect) {
+        warpsim::set_log(l);
+        return;
+    }
+    warpsim::set_log(l, [](warpsim::LogLevel at, std::string_view message) {
+        LogQueue& q = log_queue();
+        std::lock_guard<std::mutex> lock(q.mutex);
+        if (q.messages.size() < kMaxQueued)
+            q.messages.emplace_back(at, std::string(message));
+        else
+            ++q.dropped;
+    });
+}
+
+// The queued messages as (level name, text), oldest first; a last one says how many were dropped.
+std::vector<std::pair<std::string, std::string>> take_log() {
+    LogQueue& q = log_queue();
+    std::lock_guard<std::mutex> lock(q.mutex);
+    std::vector<std::pair<std::string, std::string>> out;
+    out.reserve(q.messages.size() + 1);
+    for (auto& [level, text] : q.messages) out.emplace_back(level_name(level), std::move(text));
+    if (q.dropped)
+        out.emplace_back("warning", std::to_string(q.dropped) + " log messages dropped (more than " +
+                                        std::to_string(kMaxQueued) + " in one call)");
+    q.messages.clear();
+    q.dropped = 0;
+    return out;
+}
+
+std::string xyz(const std::array<uint32_t, 3>& v) {
+    return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
 }
 
 }  // namespace
@@ -235,10 +333,68 @@ PYBIND11_MODULE(_core, m) {
         .def_readonly("printf_output", &warpsim::Result::printf_output)
         .def_readonly("json", &warpsim::Result::json)
         .def_readonly("warnings", &warpsim::Result::warnings)
-        .def_property_readonly("ok", &warpsim::Result::ok);
+        .def_property_readonly("ok", &warpsim::Result::ok)
+        .def_property_readonly("has_reports", [](const warpsim::Result& r) { return r.reports != nullptr; })
+        .def("text_report", &warpsim::Result::text_report)
+        .def("html_report", &warpsim::Result::html_report);
 
     m.def("launch", &launch, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
           py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"),
-          py::arg("sample") = false,
+          py::arg("sample") = false, py::arg("reports") = false,
           "Runs one launch; arrays are read before and written back after it, in place.");
+
+    py::class_<warpsim::CheckOptions>(m, "CheckOptions")
+        .def(py::init<>())
+        .def_readwrite("tools", &warpsim::CheckOptions::tools)
+        .def_readwrite("device", &warpsim::CheckOptions::device)
+        .def_readwrite("race_global", &warpsim::CheckOptions::race_global)
+        .def_readwrite("schedules", &warpsim::CheckOptions::schedules);
+
+    py::class_<warpsim::FindingParty>(m, "FindingParty")
+        .def_readonly("what", &warpsim::FindingParty::what)
+        .def_readonly("location", &warpsim::FindingParty::location)
+        .def_readonly("where", &warpsim::FindingParty::where)
+        .def_readonly("line", &warpsim::FindingParty::line)
+        .def_readonly("ptx_line", &warpsim::FindingParty::ptx_line)
+        .def_readonly("function", &warpsim::FindingParty::function)
+        .def_property_readonly("thread",
+                               [](const warpsim::FindingParty& p) {
+                                   return py::make_tuple(p.thread[0], p.thread[1], p.thread[2]);
+                               })
+        .def_property_readonly(
+            "block",
+            [](const warpsim::FindingParty& p) { return py::make_tuple(p.block[0], p.block[1], p.block[2]); })
+        .def("__repr__", [](const warpsim::FindingParty& p) {
+            return "<FindingParty " + p.what + " at " + p.location + " by thread " + xyz(p.thread) +
+                   " of block " + xyz(p.block) + ">";
+        });
+
+    py::class_<warpsim::Finding>(m, "Finding")
+        .def_readonly("tool", &warpsim::Finding::tool)
+        .def_readonly("kind", &warpsim::Finding::kind)
+        .def_readonly("title", &warpsim::Finding::title)
+        .def_readonly("parties", &warpsim::Finding::parties)
+        .def_readonly("address", &warpsim::Finding::address)
+        .def_readonly("space", &warpsim::Finding::space)
+        .def_readonly("variable", &warpsim::Finding::variable)
+        .def_readonly("notes", &warpsim::Finding::notes)
+        .def_readonly("fix", &warpsim::Finding::fix)
+        .def_readonly("count", &warpsim::Finding::count);
+
+    py::class_<warpsim::CheckReport>(m, "CheckReport")
+        .def_readonly("kernel", &warpsim::CheckReport::kernel)
+        .def_readonly("findings", &warpsim::CheckReport::findings)
+        .def_readonly("notes", &warpsim::CheckReport::notes)
+        .def_readonly("incomplete", &warpsim::CheckReport::incomplete)
+        .def_readonly("text", &warpsim::CheckReport::text)
+        .def_readonly("json", &warpsim::CheckReport::json);
+
+    m.def(
+        "set_log", &set_log, py::arg("level"), py::arg("collect"),
+        "The log's level; collect=True queues the messages for take_log instead of writing them to stderr.");
+    m.def("take_log", &take_log, "The messages queued since the last call, as (level, text), oldest first.");
+
+    m.def("check", &check, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
+          py::arg("shared_bytes"), py::arg("args"), py::arg("options"),
+          "Runs one launch with the checkers; the arrays are read, not written.");
 }

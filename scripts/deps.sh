@@ -16,6 +16,8 @@ if [ "$what" != demo ]; then
   packages+=(python3-numpy)
   # pybind11-dev, python3-dev, python3-pytest: the Python module (python/) and its tests (tests/python).
   packages+=(pybind11-dev python3-dev python3-pytest)
+  # python3-distributed: warpsim.sweep on a Dask cluster, tested on a LocalCluster (tests/python/test_sweep.py).
+  packages+=(python3-distributed)
   # clang-format, clang-tidy: scripts/format.sh and scripts/tidy.sh (Debian 12's version 14, as .clang-format
   # expects).
   packages+=(clang-format clang-tidy)

@@ -3,18 +3,28 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+
+#include <spdlog/sinks/base_sink.h>
 
 #include "cuda/gpu_run.hpp"
 #include "kernels_ir/ir.hpp"
 #include "kernels_ir/names.hpp"
+#include "kernels_ir/source_chain.hpp"
 #include "launch/elem_type.hpp"
 #include "launch/launch_spec.hpp"
+#include "launch/log.hpp"
 #include "launch/nvrtc.hpp"
 #include "launch/result.hpp"
 #include "launch/source.hpp"
 #include "launch/version.hpp"
+#include "sim/check/run_check.hpp"
+#include "sim/report/html_report.hpp"
+#include "sim/report/lane_sample.hpp"
+#include "sim/report/text_report.hpp"
 #include "sim/session/run.hpp"
+#include "sim/session/sampled_run.hpp"
 #include "sim/timing/timing.hpp"
 
 namespace warpsim {
@@ -25,6 +35,15 @@ struct Module::Impl {
     std::string cu_source;  // the CUDA source when compiled from one: parameter names and C++ types
     std::string compiler;   // "nvrtc 13.0", "nvcc" or "" (PTX given)
     std::shared_ptr<ir::Module> module;
+};
+
+// What the text and HTML reports are made of: the launch as prepared (its buffers' initial data no longer
+// referenced: the caller's memory may be gone), the simulated run, one warp's addresses per instruction.
+struct Result::Reports {
+    session::PreparedLaunch prepared;
+    session::SimRun run;
+    std::optional<report::LaneSamples> samples;
+    std::string timing_text;
 };
 
 namespace {
@@ -67,6 +86,10 @@ launch::LaunchSpec make_spec(const Module& m, const Launch& l) {
                 s.init.host = {reinterpret_cast<const uint8_t*>(a.data.data()), a.data.size()};
                 s.init.text = "host data";
             }
+            if (!a.write_back.empty() && a.write_back.size() != a.count * type_bytes(a.type))
+                throw Error(spec.path + ": args[" + std::to_string(i) + "]: write_back has " +
+                            std::to_string(a.write_back.size()) + " bytes for " + std::to_string(a.count) +
+                            " elements of " + std::string(type_name(a.type)));
         } else {
             s.kind = launch::ArgSpec::Kind::scalar;
             if (a.value.size() != type_bytes(a.type))
@@ -104,6 +127,40 @@ Result from_report(const launch::RunReport& r) {
 
 std::string_view version() {
     return launch::version();
+}
+
+namespace {
+
+// Hands each message's text, without the stderr sink's "warpsim: info: " prefix, to a user's function.
+class FunctionSink : public spdlog::sinks::base_sink<std::mutex> {
+  public:
+    explicit FunctionSink(LogSink to) : sink_(std::move(to)) {}
+
+  protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+        const LogLevel level = msg.level <= spdlog::level::debug  ? LogLevel::debug
+                               : msg.level == spdlog::level::info ? LogLevel::info
+                               : msg.level == spdlog::level::warn ? LogLevel::warning
+                                                                  : LogLevel::error;
+        sink_(level, std::string_view(msg.payload.data(), msg.payload.size()));
+    }
+    void flush_() override {}
+
+  private:
+    LogSink sink_;
+};
+
+}  // namespace
+
+void set_log(LogLevel level, LogSink sink) {
+    using L = spdlog::level::level_enum;
+    const L to = level == LogLevel::debug     ? L::debug
+                 : level == LogLevel::info    ? L::info
+                 : level == LogLevel::warning ? L::warn
+                 : level == LogLevel::error   ? L::err
+                                              : L::off;
+    launch::log::set_sink(sink ? std::make_shared<FunctionSink>(std::move(sink)) : nullptr);
+    launch::log::set_level(to);
 }
 
 std::string_view type_name(Type t) {
@@ -198,6 +255,13 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
         out.buffers = std::move(buffers);
         out.warnings = prepared->warnings;
         out.buffers.resize(spec.args.size());
+        for (std::size_t i = 0; i < launch.args.size() && i < out.buffers.size(); ++i) {
+            const auto& to = launch.args[i].write_back;
+            if (to.empty()) continue;
+            if (out.ok() && out.buffers[i].size() == to.size())
+                std::memcpy(to.data(), out.buffers[i].data(), to.size());
+            out.buffers[i].clear();
+        }
         return out;
     }
     session::SimOptions sim;
@@ -205,13 +269,132 @@ Result run(const Module& module, const Launch& launch, const RunOptions& options
     sim.workers = options.workers;
     sim.keep_buffers = !options.sample;
     sim.sample = options.sample ? session::SampleMode::on : session::SampleMode::off;
+    // The buffers go straight into the caller's memory, except when the report's lane sample still has to
+    // re-run the first blocks on their initial contents (often that same memory): then after it.
+    if (!options.reports)
+        for (const Arg& a : launch.args)
+            sim.write_back.emplace_back(reinterpret_cast<uint8_t*>(a.write_back.data()), a.write_back.size());
     auto run = session::run_simulated(*prepared, sim);
     if (!run) throw Error(run.error());
-    if (!run->report.error) run->report.predicted = timing::predict_run(*prepared, *run).predicted;
+    std::string timing_text;
+    if (!run->report.error) {
+        auto timing = timing::predict_run(*prepared, *run);
+        run->report.predicted = timing.predicted;
+        timing_text = std::move(timing.text);
+    }
     Result out = from_report(run->report);
     out.buffers = std::move(run->final_buffers);
+    run->final_buffers.clear();
     out.warnings = prepared->warnings;
     out.buffers.resize(spec.args.size());
+    if (options.reports) {
+        auto kept = std::make_shared<Result::Reports>();
+        // The lane sample re-runs the first blocks on the buffers' initial data, still the caller's here.
+        if (auto s = report::sample_lanes(*prepared, *run)) kept->samples = std::move(s.value());
+        kept->prepared = std::move(prepared.value());
+        for (auto& a : kept->prepared.spec.args) a.init.host = {};
+        kept->run = std::move(run.value());
+        kept->timing_text = std::move(timing_text);
+        out.reports = std::move(kept);
+        for (std::size_t i = 0; i < launch.args.size() && i < out.buffers.size(); ++i) {
+            const auto& to = launch.args[i].write_back;
+            if (to.empty()) continue;
+            if (out.ok() && !options.sample && out.buffers[i].size() == to.size())
+                std::memcpy(to.data(), out.buffers[i].data(), to.size());
+            out.buffers[i].clear();
+        }
+    }
+    return out;
+}
+
+std::string Result::text_report() const {
+    if (!reports) throw Error("warpsim::Result::text_report: the run kept no report (RunOptions::reports)");
+    const Reports& r = *reports;
+    report::TextReportOptions text_options;
+    text_options.samples = r.samples ? &*r.samples : nullptr;
+    std::string out = report::text_report(r.prepared, r.run, text_options);
+    if (!r.timing_text.empty()) out += "\n" + r.timing_text + (r.timing_text.ends_with('\n') ? "" : "\n");
+    if (r.run.sampling) out += "\n" + session::sampling_text(*r.run.sampling);
+    return out;
+}
+
+std::string Result::html_report() const {
+    if (!reports) throw Error("warpsim::Result::html_report: the run kept no report (RunOptions::reports)");
+    return report::html_report(reports->prepared, reports->run,
+                               reports->samples ? &*reports->samples : nullptr);
+}
+
+namespace {
+
+FindingParty party_of(const check::Party& p, const check::CheckContext& ctx) {
+    FindingParty out;
+    out.what = p.what;
+    out.where = ctx.where(p.at);
+    out.ptx_line = ctx.ptx_line(p.at);
+    out.function = ctx.function_name(p.at);
+    out.thread = p.thread;
+    out.block = p.block;
+    const ir::Instruction* in = ctx.instruction(p.at);
+    if (const uint32_t line = ctx.cuda_line(p.at); line != 0 && in) {
+        out.line = line;
+        out.location =
+            ir::frame_text(*ctx.module, ir::call_site(*ctx.module, in->loc), ir::PathStyle::relative);
+    } else {
+        out.line = out.ptx_line;
+        out.location = ctx.ptx_file + ":" + std::to_string(out.ptx_line);
+    }
+    return out;
+}
+
+}  // namespace
+
+CheckReport check_launch(const Module& module, const Launch& launch, const CheckOptions& options) {
+    const Module::Impl& m = module.impl();
+    check::CheckOptions o;
+    if (auto err = check::select_tools(options.tools, o)) throw Error("warpsim::check_launch: " + *err);
+    o.device = options.device;
+    o.race_global = options.race_global;
+    o.schedules = std::max<uint32_t>(1, options.schedules);
+    auto prepared = session::prepare_module(make_spec(module, launch), m.ptx, m.name, m.module, m.cu_source);
+    if (!prepared) throw Error(prepared.error());
+    auto checked = check::check_prepared(*prepared, o);
+    if (!checked) throw Error(checked.error());
+    const check::CheckResult& r = *checked;
+    CheckReport out;
+    out.kernel = r.kernel;
+    out.notes = r.notes;
+    out.incomplete = r.incomplete;
+    for (const check::Finding& f : r.log.findings()) {
+        Finding g;
+        g.tool = std::string(check::tool_name(f.tool));
+        g.kind = f.kind;
+        g.title = f.title;
+        for (const auto& p : f.parties) g.parties.push_back(party_of(p, r.ctx));
+        g.address = f.address;
+        g.space = f.space;
+        g.variable = f.variable;
+        g.notes = f.notes;
+        g.fix = f.fix;
+        g.count = f.count;
+        out.findings.push_back(std::move(g));
+    }
+    std::string tools;
+    for (auto [on, name] : {std::pair{o.memcheck, "memcheck"},
+                            {o.racecheck, "racecheck"},
+                            {o.synccheck, "synccheck"},
+                            {o.initcheck, "initcheck"}})
+        if (on) tools += (tools.empty() ? "" : " ") + std::string(name);
+    std::string header = r.kernel + " (" + r.spec + "), tools: " + tools;
+    for (const auto& n : r.notes) header += "\n========= note: " + n;
+    if (!r.incomplete.empty())
+        header +=
+            "\n========= the check is incomplete: " + r.incomplete + "; findings before that point follow";
+    out.text = check::render_text(r.log, r.ctx, header);
+    nlohmann::json j = check::render_json(r.log, r.ctx);
+    j["kernel"] = r.kernel;
+    j["notes"] = r.notes;
+    if (!r.incomplete.empty()) j["incomplete"] = r.incomplete;
+    out.json = j.dump(2);
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,6 +23,16 @@ namespace warpsim {
 
 // The library's version, the CMake project version it was built as ("0.2.0").
 std::string_view version();
+
+// The library's log: what the runtime and the engine decide (what is launched, which compiler, ptxas and its
+// cache, occupancy limits, sampling), one line per message; decisions at info, their details at debug. By
+// default it goes to stderr at warning and above ("warpsim: info: ..."). set_log(level) changes the level;
+// set_log(level, sink) hands each message at `level` or above to `sink` instead (called from whichever thread
+// logs, one message at a time); set_log(LogLevel::off) silences it. The log is the process's, shared by all
+// its launches.
+enum class LogLevel : uint8_t { debug, info, warning, error, off };
+using LogSink = std::function<void(LogLevel level, std::string_view message)>;
+void set_log(LogLevel level, LogSink sink = {});
 
 // Bad input (PTX that does not parse, an unknown kernel, arguments that do not fit the kernel's
 // parameters, a device preset that does not exist). The message names the file, line or argument.
@@ -112,6 +123,10 @@ struct Arg {
     std::span<const std::byte> data;  // buffer: the initial contents (empty: zeros); not owned
     std::vector<std::byte> value;     // scalar: little-endian bits
     std::string name;                 // optional, for messages
+    // buffer (optional): where its bytes go after a kernel that did not fault (the caller's memory, of
+    // exactly the buffer's size, written straight from the simulator's); Result::buffers then has no copy
+    // of them (an empty entry). Often the same memory as `data`: the buffer is updated in place.
+    std::span<std::byte> write_back;
 
     template <class T>
     static Arg buffer(std::span<const T> initial, std::string name = {}) {
@@ -174,6 +189,10 @@ struct RunOptions {
     bool sample = false;
     uint32_t gpu_runs = 20;  // gpu: timed launches after `gpu_warmup` (0: no timing)
     uint32_t gpu_warmup = 3;
+    // simulator: keep what Result::text_report() and Result::html_report() need; costs a short second run
+    // of the first blocks (one warp's addresses per instruction for the lane diagrams), as `warpsim run`
+    // makes for its report.
+    bool reports = false;
 };
 
 struct Predicted {
@@ -186,10 +205,11 @@ struct Result {
     std::string device;
     // The launch's fault or launch error as CUDA names it ("cudaErrorIllegalAddress"), or empty.
     std::string error, error_message;
-    std::vector<std::vector<uint8_t>> buffers;  // per argument, its bytes after the kernel; empty for scalars
-    std::map<std::string, double> metrics;      // Nsight Compute metric names
-    std::optional<Predicted> predicted;         // simulator
-    std::optional<double> measured_time_us;     // gpu: median of the timed launches
+    // Per argument, its bytes after the kernel; empty for scalars and for buffers with Arg::write_back.
+    std::vector<std::vector<uint8_t>> buffers;
+    std::map<std::string, double> metrics;   // Nsight Compute metric names
+    std::optional<Predicted> predicted;      // simulator
+    std::optional<double> measured_time_us;  // gpu: median of the timed launches
     std::string printf_output;
     std::string json;  // the whole report, as `warpsim run --json` prints it
     // What the launch's checks found questionable but ran anyway (a buffer whose element type differs from
@@ -197,6 +217,12 @@ struct Result {
     std::vector<std::string> warnings;
 
     bool ok() const { return error.empty(); }
+    // The report `warpsim run` prints (launch, occupancy, what to look at, per source line the accesses,
+    // the timing), and the page `warpsim run --html` writes. Need RunOptions::reports; else throw Error.
+    std::string text_report() const;
+    std::string html_report() const;
+    struct Reports;
+    std::shared_ptr<const Reports> reports;  // what the two need, kept by a run with RunOptions::reports
     // Argument `arg`'s buffer as elements of T; throws Error when it is no buffer or T has another size.
     template <class T>
     std::vector<T> buffer(std::size_t arg) const {
@@ -212,5 +238,51 @@ struct Result {
 // Runs one launch. Bad input throws Error; what the kernel does wrong (an out-of-bounds access, a trap, a
 // launch the device refuses) comes back in Result::error, as on a GPU.
 Result run(const Module& module, const Launch& launch, const RunOptions& options = {});
+
+// `warpsim check`: the launch on the simulator with compute-sanitizer's checkers attached (docs/CHECKERS.md).
+struct CheckOptions {
+    // "memcheck", "racecheck", "synccheck", "initcheck", or "all".
+    std::vector<std::string> tools{"all"};
+    std::string device = "h200";
+    bool race_global = true;  // racecheck also global memory within a block (false: shared memory only)
+    uint32_t schedules = 1;   // > 1: also run that many legal warp orders and report buffers that differ
+};
+
+// One party of a finding: what it did ("write", "read", "waits at barrier") where, and who.
+struct FindingParty {
+    std::string what;
+    std::string location;  // the user's line, "reverse.cu:19" (the CUDA source where .loc says, else PTX)
+    std::string where;     // the full place: "reverse.cu:19 (reverse.ptx:52)", inlined frames included
+    uint32_t line = 0;     // the line of `location`
+    uint32_t ptx_line = 0;
+    std::string function;  // the demangled kernel or function
+    std::array<uint32_t, 3> thread{0, 0, 0}, block{0, 0, 0};
+};
+
+struct Finding {
+    std::string tool;   // "memcheck", "racecheck", "synccheck", "initcheck", "schedules"
+    std::string kind;   // a stable id: "race.raw.shared", "sync.barrier_partial", "mem.oob.global" ...
+    std::string title;  // "Read-after-write hazard on shared memory"
+    std::vector<FindingParty> parties;  // 1 or 2; the first is where it was seen
+    std::optional<uint64_t> address;
+    std::string space;     // "shared", "global" ...
+    std::string variable;  // "tile[255]", "args[1] y[1024]"
+    std::vector<std::string> notes;
+    std::string fix;     // "add __syncthreads() between line 19 and line 20"
+    uint64_t count = 1;  // occurrences folded into this finding
+};
+
+struct CheckReport {
+    std::string kernel;
+    std::vector<Finding> findings;
+    std::vector<std::string> notes;
+    std::string incomplete;  // non-empty: the simulator could not run the kernel to the end (not a finding)
+    std::string text;        // as `warpsim check` prints it (compute-sanitizer's form)
+    std::string json;        // as `warpsim check --json` prints it
+    bool clean() const { return findings.empty() && incomplete.empty(); }
+};
+
+// Bad input (and an unknown tool name) throws Error; what the checkers find comes back in the report.
+CheckReport check_launch(const Module& module, const Launch& launch, const CheckOptions& options = {});
 
 }  // namespace warpsim

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "launch/buffer_init.hpp"
+#include "launch/log.hpp"
 #include "launch/params.hpp"
 #include "sim/check/check_observer.hpp"
 #include "sim/check/memcheck.hpp"
@@ -97,6 +98,13 @@ launch::Outcome<CheckResult> check_prepared(const session::PreparedLaunch& p, co
     cfg.max_instructions = options.max_instructions;
     cfg.time_limit_seconds = options.time_limit_seconds;
     cfg.host_workers = 1;
+    launch::log::logger().info(
+        "check {}: grid ({},{},{}) x block ({},{},{}) on the simulated {}, one host thread, memcheck {}, "
+        "racecheck {} ({}), synccheck {}, initcheck {}, {} schedule(s)",
+        p.spec.kernel, p.spec.grid[0], p.spec.grid[1], p.spec.grid[2], p.spec.block[0], p.spec.block[1],
+        p.spec.block[2], options.device, options.memcheck ? "on" : "off", options.racecheck ? "on" : "off",
+        options.race_global ? "shared and global" : "shared only", options.synccheck ? "on" : "off",
+        options.initcheck ? "on" : "off", options.schedules);
     cfg.schedule_seed = options.schedule_seed;
     CheckObserver observer(r.ctx, r.log, &sim.memory(), options.racecheck, options.race_global,
                            options.synccheck, options.initcheck);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <tuple>
 
 #include "launch/cleanup.hpp"
+#include "launch/log.hpp"
 #include "launch/process.hpp"
 #include "launch/tools.hpp"
 
@@ -178,6 +180,10 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
     {
         std::lock_guard<std::mutex> lock(cache_mutex);
         if (auto it = cache.find(key); it != cache.end()) {
+            launch::log::logger().debug(
+                "ptxas -arch={}: this PTX ({} bytes) was compiled before, its output "
+                "from the process's cache",
+                target, ptx_text.size());
             out = it->second.log;
             if (cubin_bytes) *cubin_bytes = it->second.cubin;
             return parse_ptxas_verbose(out);
@@ -192,7 +198,13 @@ std::optional<std::vector<PtxasUsage>> ptxas_usage_all(std::string_view ptx_text
     std::vector<std::string> args{*ptxas, "-v", "-arch=" + target, "-o", cubin->path(), ptx->path()};
     if (cubin_bytes)
         args.insert(args.begin() + 1, "-lineinfo");  // line info changes no code, only adds a table
+    const auto started = std::chrono::steady_clock::now();
     launch::ProcessResult run = launch::run_process(args);
+    launch::log::logger().info(
+        "ran {} -v -arch={} on the PTX ({} bytes) for registers and SASS: {:.0f} ms, exit {}", *ptxas, target,
+        ptx_text.size(),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(),
+        run.status);
     out = std::move(run.output);
     const int status = run.status;
     if (status != 0) {

@@ -2,8 +2,10 @@
 #include "sim/session/run.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +24,7 @@
 #include "kernels_ir/verifier.hpp"
 #include "launch/buffer_init.hpp"
 #include "launch/hash.hpp"
+#include "launch/log.hpp"
 #include "launch/memory_budget.hpp"
 #include "launch/params.hpp"
 #include "launch/source.hpp"
@@ -566,14 +569,38 @@ launch::Outcome<SimRun> new_run(const PreparedLaunch& p, const SimOptions& optio
     SimRun run;
     run.preset = preset.value();
     run.registers = kernel_registers(p, run.preset);
+    auto& log = launch::log::logger();
+    log.info("{}: {} registers per thread ({}), {} bytes of static shared memory", p.spec.kernel,
+             run.registers.registers, run.registers.method, run.registers.static_shared_bytes);
     auto occ = launch_occupancy(p, run.preset, run.registers);
-    if (occ) run.occupancy = occ.value();
+    if (occ) {
+        run.occupancy = occ.value();
+        const auto& o = *run.occupancy;
+        auto limit = [](int v) {
+            return v == device::OccupancyLimits::unlimited ? std::string("-") : fmt::format("{}", v);
+        };
+        log.info(
+            "{}: occupancy on {}: {} blocks per SM, {} warps ({:.1f} %), limited by {}; blocks per SM "
+            "each resource allows: warps {}, registers {}, shared memory {}, blocks {}, barriers {}",
+            p.spec.kernel, options.device, o.blocks_per_sm, o.warps_per_sm, 100 * o.occupancy,
+            device::limiter_name(o.limiter), limit(o.limits.warps), limit(o.limits.registers),
+            limit(o.limits.shared), limit(o.limits.blocks), limit(o.limits.barriers));
+    } else {
+        log.info("{}: no occupancy: {}", p.spec.kernel, occ.error());
+    }
     return run;
 }
 
 launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions& options) {
     using Fail = launch::Outcome<SimRun>;
-    if (options.sample == SampleMode::on) return run_sampled(p, options);
+    if (options.sample == SampleMode::on) {
+        auto sampled = run_sampled(p, options);
+        if (sampled && sampled->sampling)
+            launch::log::logger().info("{}: sampled: {} of {} blocks run ({})", p.spec.kernel,
+                                       sampled->sampling->blocks_run, sampled->sampling->grid_blocks,
+                                       sampled->sampling->reason);
+        return sampled;
+    }
     auto started = new_run(p, options);
     if (!started) return started;
     SimRun run = std::move(started.value());
@@ -583,11 +610,30 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
     auto& sim = *setup->sim;
     engine::LaunchConfig cfg = setup->cfg;
     configure_launch(run, p, cfg, options);
+    auto& log = launch::log::logger();
+    log.info(
+        "launch {} ({}): grid ({},{},{}) x block ({},{},{}), {} bytes of dynamic shared memory, on the "
+        "simulated {}",
+        p.spec.kernel, p.ptx_name, p.spec.grid[0], p.spec.grid[1], p.spec.grid[2], p.spec.block[0],
+        p.spec.block[1], p.spec.block[2], p.spec.shared_bytes, options.device);
+    log.debug("{}: counted {}", p.spec.kernel, run.counting);
     // A pilot block says whether the launch is large enough to sample; if not, the whole run leaves it out.
     std::optional<engine::BlockCounts> pilot;
-    if (options.sample == SampleMode::automatic && sample_if_large(run, p, *setup, cfg, options, pilot))
+    if (options.sample == SampleMode::automatic && sample_if_large(run, p, *setup, cfg, options, pilot)) {
+        if (run.sampling)
+            log.info("{}: sampled: {} of {} blocks run ({})", p.spec.kernel, run.sampling->blocks_run,
+                     run.sampling->grid_blocks, run.sampling->reason);
         return run;
+    }
+    log.debug("{}: every block runs ({})", p.spec.kernel,
+              options.sample == SampleMode::off ? "sampling off"
+              : pilot ? "a pilot block says the grid is below the sampling threshold"
+                      : "a launch that is small, keeps buffers, prints or whose blocks interact");
     launch_configured(run, sim, p, cfg, setup->params, pilot ? &*pilot : nullptr);
+    log.debug(
+        "{}: simulated in {:.3f} s: {} PTX warp instructions, {} thread instructions{}", p.spec.kernel,
+        run.launch_seconds, run.warp_instructions, run.thread_instructions,
+        run.fault ? fmt::format("; stopped: {}", run.report.error ? run.report.error->name : "fault") : "");
     auto& r = run.report;
     bool has_expect = false;
     for (const auto& a : p.spec.args) has_expect = has_expect || a.expect.has_value();
@@ -600,6 +646,11 @@ launch::Outcome<SimRun> run_simulated(const PreparedLaunch& p, const SimOptions&
         if (!bytes && n) continue;
         r.buffers.push_back(
             {static_cast<uint32_t>(i), launch::hex16(launch::fnv1a64(std::span<const uint8_t>(bytes, n)))});
+        if (i < options.write_back.size() && !options.write_back[i].empty()) {
+            assert(options.write_back[i].size() == n && "SimOptions::write_back: a span of another size");
+            if (!run.fault && !r.error && n) std::memcpy(options.write_back[i].data(), bytes, n);
+            continue;
+        }
         if (keep) run.final_buffers[i].assign(bytes, bytes + n);
     }
     if (has_expect && !run.fault) {

@@ -97,6 +97,10 @@ struct SimOptions {
     bool ptx_level_counts = false;  // count the PTX as written even where the SASS could be decoded
     engine::LaunchProgress* progress = nullptr;  // optional: the launch's progress counters (a progress bar)
     bool keep_buffers = false;  // keep every buffer's bytes after the kernel in SimRun::final_buffers
+    // Per spec argument (optional): where that buffer's bytes go after a kernel that did not fault, straight
+    // from the simulator's memory (the caller's array: no copy in between); that argument's final_buffers
+    // entry then stays empty. A span of another size than the buffer is an internal error.
+    std::vector<std::span<uint8_t>> write_back;
     SampleMode sample = SampleMode::off;
     uint64_t sample_above = kDefaultSampleAbove;  // SampleMode::automatic: thread-instructions (estimated)
 };

@@ -1,7 +1,11 @@
 // The consumer: the seed's vecAdd (n = 1000, 4 blocks of 256) through the installed warpsim package.
 // Expected values by hand: c[i] = a[i] + b[i] = 3i; a warp reads 32 floats = 4 sectors from each input,
-// 31 full warps and one with 8 lanes (1 sector) make 125 sectors per input, 250 for both.
+// 31 full warps and one with 8 lanes (1 sector) make 125 sectors per input, 250 for both. The library's log
+// goes to a function of ours (it names the launch: 4 blocks of 256), and the same launch under the checkers
+// has no finding (every thread reads and writes its own element, i < n).
 #include <cstdio>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <warpsim/warpsim.hpp>
@@ -27,7 +31,37 @@ int main(int argc, char** argv) {
             0,
             {warpsim::Arg::buffer(a), warpsim::Arg::buffer(b), warpsim::Arg::zeros(warpsim::Type::f32, n),
              warpsim::Arg::scalar<int32_t>(n)}};
+        std::vector<std::string> logged;
+        warpsim::set_log(warpsim::LogLevel::info, [&logged](warpsim::LogLevel, std::string_view message) {
+            logged.emplace_back(message);
+        });
         warpsim::Result r = warpsim::run(module, launch);
+        warpsim::set_log(warpsim::LogLevel::off);
+        int launch_lines = 0;
+        for (const auto& m : logged)
+            launch_lines += m.starts_with("launch vecAdd (") &&
+                            m.find("grid (4,1,1) x block (256,1,1)") != std::string::npos;
+        if (launch_lines != 1) {
+            std::fprintf(stderr, "the log named the launch %d times in %zu messages\n", launch_lines,
+                         logged.size());
+            return 1;
+        }
+        const warpsim::CheckReport checked = warpsim::check_launch(module, launch);
+        if (!checked.clean()) {
+            std::fprintf(stderr, "check found something in vecAdd:\n%s", checked.text.c_str());
+            return 1;
+        }
+        // c written straight into our memory (Arg::write_back): 3i again, and no copy in Result::buffers.
+        std::vector<float> c_here(n, -1.0f);
+        launch.args[2].write_back = std::as_writable_bytes(std::span<float>(c_here));
+        const warpsim::Result direct = warpsim::run(module, launch);
+        int wrong_here = 0;
+        for (int i = 0; i < n; ++i) wrong_here += c_here[i] != static_cast<float>(3 * i);
+        if (!direct.ok() || wrong_here || !direct.buffers.at(2).empty()) {
+            std::fprintf(stderr, "write_back: %d wrong, %zu bytes also in Result::buffers\n", wrong_here,
+                         direct.buffers.at(2).size());
+            return 1;
+        }
         if (!r.ok()) {
             std::fprintf(stderr, "launch failed: %s %s\n", r.error.c_str(), r.error_message.c_str());
             return 1;

@@ -44,7 +44,7 @@ def test_vector_add_fills_the_output_in_place_and_counts_by_hand():
     assert m[LD_SECTORS] == 2 * (31 * 4 + 1) == 250
     assert m[ST_SECTORS] == 31 * 4 + 1 == 125
     assert run.predicted.time_us > 0
-    report = run.report()
+    report = run.report("dict")
     assert report["kernel"] == "vecAdd" and report["backend"] == "sim"
     assert report["warpsim_version"] == warpsim.__version__
 
@@ -59,7 +59,7 @@ def test_sampled_launch_counts_like_the_whole_one_and_leaves_the_arrays():
     assert m[LD_REQUESTS] == 2 * n // 32
     assert m[LD_SECTORS] == 2 * n // 8
     assert m[ST_SECTORS] == n // 8
-    sampling = run.report()["sampling"]
+    sampling = run.report("dict")["sampling"]
     assert sampling["grid_blocks"] == 256 and sampling["blocks_run"] < 256
     assert sampling["buffers"] == "not produced"
     assert sampling["bounds"][LD_SECTORS]["bound"] == 0
@@ -149,7 +149,7 @@ def test_signature_and_faults():
         mod.scale[1, 64](np.zeros(64, dtype=np.int32), 64, 0.5)
     with pytest.raises(warpsim.LaunchError, match="cudaErrorIllegalAddress") as fault:
         mod.out_of_bounds[1, 32](np.zeros(32, dtype=np.int32))
-    assert fault.value.run.report()["error"]["name"] == "cudaErrorIllegalAddress"
+    assert fault.value.run.report("dict")["error"]["name"] == "cudaErrorIllegalAddress"
 
 
 @needs_nvcc
