@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/engine/memory_access.hpp"
@@ -107,8 +108,10 @@ void mbarrier(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* arg = lanes_of(x, in.src[0]);
     const bool has_arg = in.nsrc >= 1;
-    const bool parity = in.ir->has_mod("parity"), expect_tx = in.ir->has_mod("expect_tx");
-    const bool noinc = in.ir->has_mod("noinc");
+    const ir::MbarrierForm* form = ir::form_as<ir::MbarrierForm>(*in.ir);
+    const ir::CpForm* cp_form = ir::form_as<ir::CpForm>(*in.ir);  // cp.async.mbarrier.arrive
+    const bool parity = form && form->parity, expect_tx = form && form->expect_tx;
+    const bool noinc = cp_form && cp_form->noinc;
     AccessRecorder rec(x, in, counts::AccessKind::atomic, 8);
     bool waiting = false;
     for (uint32_t m = e; m; m &= m - 1) {
@@ -227,29 +230,55 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
     }
 }
 
+// The copies run at issue, so the group operations have nothing left to wait for. Tensor copies and
+// prefetches are not executed.
 Handler select_cp(const ir::Instruction& inst, const DInst& in) {
-    if (inst.has_mod("commit_group") || inst.has_mod("wait_group") || inst.has_mod("wait_all")) return &nop;
-    if (inst.has_mod("mbarrier") && inst.has_mod("arrive")) return &mbarrier<MOp::cp_arrive>;
-    if (!inst.has_mod("async")) return nullptr;
-    if (inst.has_mod("bulk")) {
-        if (inst.has_mod("tensor") || in.naddr < 2) return nullptr;
-        const bool to_shared = inst.d.space == ir::Space::shared || inst.d.space == ir::Space::shared_cta ||
-                               inst.d.space == ir::Space::shared_cluster;
-        return to_shared ? &bulk_copy<true> : &bulk_copy<false>;
+    const ir::CpForm* f = ir::form_as<ir::CpForm>(inst);
+    if (!f) return nullptr;
+    using C = ir::CpOp;
+    switch (f->op) {
+        case C::async_commit_group:
+        case C::async_wait_group:
+        case C::async_wait_all:
+        case C::bulk_commit_group:
+        case C::bulk_wait_group:
+            return &nop;
+        case C::async_mbarrier_arrive:
+            return &mbarrier<MOp::cp_arrive>;
+        case C::async_copy:
+            return in.naddr == 2 ? &cp_async : nullptr;
+        case C::bulk_copy:
+            if (in.naddr < 2) return nullptr;
+            return f->dst == ir::Space::global ? &bulk_copy<false> : &bulk_copy<true>;
+        default:
+            return nullptr;
     }
-    return in.naddr == 2 ? &cp_async : nullptr;
 }
 
 Handler select_mbarrier(const ir::Instruction& inst) {
-    if (inst.has_mod("init")) return &mbarrier<MOp::init>;
-    if (inst.has_mod("inval")) return &mbarrier<MOp::inval>;
-    if (inst.has_mod("arrive_drop")) return &mbarrier<MOp::arrive_drop>;
-    if (inst.has_mod("arrive")) return &mbarrier<MOp::arrive>;
-    if (inst.has_mod("expect_tx")) return &mbarrier<MOp::expect_tx>;
-    if (inst.has_mod("complete_tx")) return &mbarrier<MOp::complete_tx>;
-    if (inst.has_mod("test_wait")) return &mbarrier<MOp::test_wait>;
-    if (inst.has_mod("try_wait")) return &mbarrier<MOp::try_wait>;
-    if (inst.has_mod("pending_count")) return &mbarrier<MOp::pending_count>;
+    const ir::MbarrierForm* f = ir::form_as<ir::MbarrierForm>(inst);
+    if (!f) return nullptr;
+    using O = ir::MbarrierOp;
+    switch (f->op) {
+        case O::init:
+            return &mbarrier<MOp::init>;
+        case O::inval:
+            return &mbarrier<MOp::inval>;
+        case O::arrive:
+            return &mbarrier<MOp::arrive>;
+        case O::arrive_drop:
+            return &mbarrier<MOp::arrive_drop>;
+        case O::expect_tx:
+            return &mbarrier<MOp::expect_tx>;
+        case O::complete_tx:
+            return &mbarrier<MOp::complete_tx>;
+        case O::test_wait:
+            return &mbarrier<MOp::test_wait>;
+        case O::try_wait:
+            return &mbarrier<MOp::try_wait>;
+        case O::pending_count:
+            return &mbarrier<MOp::pending_count>;
+    }
     return nullptr;
 }
 
