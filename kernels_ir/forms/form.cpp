@@ -6,6 +6,8 @@ namespace forms_detail {
 Form decode_cp(const std::vector<std::string>& mods);
 Form decode_cp_reduce(const std::vector<std::string>& mods);
 Form decode_mbarrier(const std::vector<std::string>& mods);
+Form decode_wgmma(const std::vector<std::string>& mods);
+Form decode_matrix_move(const std::vector<std::string>& mods, bool store);
 }  // namespace forms_detail
 
 Form decode_form(Opcode op, const std::vector<std::string>& mods) {
@@ -16,6 +18,12 @@ Form decode_form(Opcode op, const std::vector<std::string>& mods) {
             return forms_detail::decode_cp_reduce(mods);
         case Opcode::mbarrier:
             return forms_detail::decode_mbarrier(mods);
+        case Opcode::wgmma:
+            return forms_detail::decode_wgmma(mods);
+        case Opcode::ldmatrix:
+            return forms_detail::decode_matrix_move(mods, false);
+        case Opcode::stmatrix:
+            return forms_detail::decode_matrix_move(mods, true);
         default:
             return Form{};
     }

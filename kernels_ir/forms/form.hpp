@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "kernels_ir/forms/async.hpp"
+#include "kernels_ir/forms/tensor.hpp"
 #include "kernels_ir/ir.hpp"
 
 namespace warpsim::ir {
@@ -23,7 +24,7 @@ struct FormError {
 };
 
 struct Form {
-    std::variant<std::monostate, FormError, CpForm, MbarrierForm> v;
+    std::variant<std::monostate, FormError, CpForm, MbarrierForm, WgmmaForm, MatrixMoveForm> v;
 };
 
 // The form of (op, mods): a family's form, a FormError, or monostate for opcodes without typed forms.

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernels_ir/forms/form.hpp"
+#include "kernels_ir/forms/tensor.hpp"
 #include "kernels_ir/parser.hpp"
 #include "kernels_ir/verifier.hpp"
 
@@ -205,6 +206,127 @@ mbarrier.arrive.expect_tx.shared.b64 %rd0, [%r1];
         "f.ptx:28:1: error: 'mbarrier.init.shared' expects 2 operands, got 1",
         // ptxas: Arguments mismatch for instruction 'mbarrier.arrive.expect_tx'
         "f.ptx:29:1: error: 'mbarrier.arrive.expect_tx.shared' expects 3 operands, got 2",
+    };
+    CHECK(errs == expected);
+}
+
+TEST_CASE("a wgmma form carries its shape and types", "[forms]") {
+    auto r = parse_body(
+        ".reg .f32 %f<4>;\nwgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f0, %f1, %f2, %f3}, %rd1, "
+        "%rd2, "
+        "1, 1, 1, 0, 0;\n");
+    const WgmmaForm* f = form_as<WgmmaForm>(first(r));
+    REQUIRE(f);
+    CHECK(f->op == WgmmaOp::mma_async);
+    CHECK(f->aligned);
+    CHECK(!f->sparse);
+    CHECK(f->shape == MatrixShape{64, 8, 16});
+    CHECK(f->dtype == Type::f32);
+    CHECK(f->atype == Type::bf16);
+    CHECK(f->btype == Type::bf16);
+}
+
+TEST_CASE("wgmma forms ptxas accepts verify cleanly", "[forms]") {
+    // Each line assembled with `ptxas -arch=sm_90a` without a message (CUDA 13).
+    auto errs = verify_body(R"(.reg .f32 %f<4>;
+wgmma.fence.sync.aligned;
+wgmma.fence.sync;
+wgmma.commit_group.sync.aligned;
+wgmma.wait_group.sync.aligned 0;
+wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m64n8k32.f16.e4m3.e5m2 {%r0, %r1}, %rd1, %rd1, 1, 1, 1;
+wgmma.mma_async.sync.aligned.m64n24k32.s32.s8.s8 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, %rd1, %rd1, 1;
+wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r0, %r1, %r2, %r3}, %rd1, %rd1, 1;
+wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, %r1, 0, 1, 1, 1, 0, 0;
+)");
+    for (const auto& e : errs) INFO(e);
+    CHECK(errs.empty());
+}
+
+TEST_CASE("wgmma shapes and types ptxas rejects are errors at the modifier", "[forms]") {
+    auto errs = verify_body(R"(.reg .f32 %f<4>;
+wgmma.mma_async.sync.aligned.m64n63k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m64n64k8.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m32n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m64n40k32.s32.s8.s8 {%r0, %r1}, %rd1, %rd1, 1;
+wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f32 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m64n8k16.satfinite.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+wgmma.fence.aligned;
+wgmma.mma_asyn.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, 0, 0;
+)");
+    const std::vector<std::string> expected = {
+        // ptxas: Unknown modifier '.m64n63k16'
+        "f.ptx:11:29: error: wgmma.mma_async: '.m64n63k16' is not a wgmma shape: N is 8 to 256 in steps of 8 "
+        "(PTX "
+        "ISA 9.7.17)",
+        // ptxas: Illegal instruction types specified for 'wgmma.mma_async with floating point types' with
+        // shape
+        // '.m64n64k8'
+        "f.ptx:12:29: error: wgmma.mma_async: '.m64n64k8' is not a wgmma shape for .f16: K is 16 (PTX ISA "
+        "9.7.17)",
+        // ptxas: Illegal matrix shape '.m32n8k16' for instruction 'wgmma.mma_async with floating point types'
+        "f.ptx:13:29: error: wgmma.mma_async: '.m32n8k16' is not a wgmma shape: M is 64 (PTX ISA 9.7.17)",
+        // ptxas: Illegal matrix shape '.m64n40k32' for instruction 'wgmma.mma_async with integer types'
+        "f.ptx:14:29: error: wgmma.mma_async: '.m64n40k32' is not a wgmma shape for integer types: N above "
+        "32 is a "
+        "multiple of 16 (PTX ISA 9.7.17)",
+        // ptxas: Unexpected instruction types specified for 'wgmma.mma_async'
+        "f.ptx:15:38: error: wgmma.mma_async: '.f32.f16.f32' is not a D.A.B type combination it takes (PTX "
+        "ISA "
+        "9.7.17)",
+        // ptxas: Illegal modifier '.satfinite' for instruction 'wgmma.mma_async with floating point types'
+        "f.ptx:16:38: error: wgmma.mma_async: '.satfinite' needs integer types (PTX ISA 9.7.17)",
+        // ptxas: Unexpected instruction types specified for 'wgmma.mma_async'
+        "f.ptx:17:50: error: wgmma.mma_async: '.f16' is a fourth type (PTX ISA 9.7.17)",
+        // ptxas: .sync modifier required for instruction 'wgmma.fence'
+        "f.ptx:18:1: error: wgmma.fence: needs .sync (PTX ISA 9.7.17)",
+        // ptxas: Unknown modifier '.mma_asyn'
+        "f.ptx:19:6: error: wgmma: '.mma_asyn' is not a wgmma operation (expected .mma_async, .fence, "
+        ".commit_group or .wait_group) (PTX ISA 9.7.17)",
+    };
+    CHECK(errs == expected);
+}
+
+TEST_CASE("ldmatrix and stmatrix forms: what ptxas accepts, and its rejections at the modifier", "[forms]") {
+    // Accepted by ptxas -arch=sm_90a; the .b8 shapes only as "not supported on .target 'sm_90a'" (sm_100 has
+    // them), so they are well-formed.
+    auto ok = verify_body(R"(ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r0, %r1, %r2, %r3}, [%r2];
+ldmatrix.sync.aligned.m8n8.x4.b16 {%r0, %r1, %r2, %r3}, [%r2];
+ldmatrix.sync.aligned.m8n8.x1.trans.shared::cta.b16 {%r0}, [%r2];
+stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r2], {%r0};
+ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [%r2];
+ldmatrix.sync.aligned.m8n16.x1.shared.b8x16.b6x16_p32 {%r0}, [%r2];
+stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%r2], {%r0};
+)");
+    for (const auto& e : ok) INFO(e);
+    CHECK(ok.empty());
+    auto r = parse_body("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r0, %r1}, [%r2];\n");
+    const MatrixMoveForm* f = form_as<MatrixMoveForm>(first(r));
+    REQUIRE(f);
+    CHECK(!f->store);
+    CHECK(f->shape == MatrixShape{8, 8, 0});
+    CHECK(f->count == 2);
+    CHECK(f->trans);
+    CHECK(f->type == Type::b16);
+
+    auto errs = verify_body(R"(ldmatrix.sync.m8n8.x4.shared.b16 {%r0, %r1, %r2, %r3}, [%r2];
+ldmatrix.sync.aligned.m8n8.x3.shared.b16 {%r0, %r1, %r2}, [%r2];
+ldmatrix.sync.aligned.m8n8.x4.shared.b32 {%r0, %r1, %r2, %r3}, [%r2];
+stmatrix.sync.aligned.m8n8.x2.global.b16 [%rd1], {%r0, %r1};
+)");
+    const std::vector<std::string> expected = {
+        // ptxas: .aligned modifier required for instruction 'ldmatrix'
+        "f.ptx:10:1: error: ldmatrix: needs .aligned (PTX ISA 9.7.16.5)",
+        // ptxas: Unknown modifier '.x3'
+        "f.ptx:11:27: error: ldmatrix: unknown modifier '.x3' (PTX ISA 9.7.16.5)",
+        // ptxas: Unexpected instruction types specified for 'ldmatrix'
+        "f.ptx:12:37: error: ldmatrix: '.b32' is not the type of '.m8n8' (expected .b16) (PTX ISA 9.7.16.5)",
+        // ptxas: State space incorrect for instruction 'stmatrix'
+        "f.ptx:13:30: error: stmatrix: '.global' is not a state space it takes (expected .shared{::cta}) "
+        "(PTX ISA "
+        "9.7.16.5)",
     };
     CHECK(errs == expected);
 }
