@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/verify_types.hpp"
 
 namespace warpsim::ir {
@@ -141,6 +142,11 @@ class Verifier {
                 report(inst, "guard '" + fn.regs[inst.pred.reg].name + "' is not a .pred register");
             }
         }
+        // The families with typed forms (kernels_ir/forms/): a modifier combination PTX does not have is an
+        // error at that modifier.
+        if (const FormError* e = form_error(inst))
+            out_.push_back({file_, e->line, e->col, Diagnostic::Severity::error, e->message});
+        if (const MbarrierForm* mb = form_as<MbarrierForm>(inst)) check_mbarrier_operands(inst, *mb);
         if (inst.op == Opcode::call) return check_call(fn, inst);
         const Signature* sig = signature_of(inst.op);
         if (!sig) return;  // parse-only instruction
@@ -174,6 +180,47 @@ class Verifier {
                                  std::string(letter_name(letters[i])));
             }
         }
+    }
+
+    // The operands each mbarrier operation takes (PTX ISA 9.7.15.16; ptxas: "Arguments mismatch").
+    void check_mbarrier_operands(const Instruction& inst, const MbarrierForm& f) {
+        using O = MbarrierOp;
+        std::size_t lo = 2, hi = 2;
+        switch (f.op) {
+            case O::inval:
+                lo = hi = 1;
+                break;
+            case O::arrive:
+            case O::arrive_drop:
+                lo = f.expect_tx || f.no_complete ? 3 : 2;
+                hi = 3;
+                break;
+            case O::test_wait:
+                lo = hi = 3;
+                break;
+            case O::try_wait:
+                lo = 3;
+                hi = 4;
+                break;
+            default:
+                break;
+        }
+        std::string name = "mbarrier";
+        for (const auto& m : inst.mods) {
+            if (type_from_name(m)) break;
+            name += "." + m;
+        }
+        const std::size_t n = inst.args.size();
+        if (n < lo || n > hi) {
+            report(inst, "'" + name + "' expects " + std::to_string(lo) +
+                             (hi == lo ? "" : " to " + std::to_string(hi)) + " operands, got " +
+                             std::to_string(n));
+            return;
+        }
+        const bool remote = f.space == Space::shared_cluster;
+        if ((f.op == O::arrive || f.op == O::arrive_drop) && remote &&
+            inst.args[0].kind != Operand::Kind::sink)
+            report(inst, "'" + name + "' on .shared::cluster returns no state: its destination must be '_'");
     }
 
     void check_label(const Function& fn, const Instruction& inst) {

@@ -12,8 +12,10 @@ namespace warpsim::ir {
 // Operand count and kinds per opcode for the executable families (a table in verifier.cpp), registers in
 // range and predicate guards of type .pred, resolved labels, call targets and prototypes that exist, and the
 // type/modifier combinations PTX forbids (.ftz on integers, rounding on integer add, setp without a compare,
-// cvt without two types, ...). Instructions the simulator only parses (mma, wgmma, ...) get the register
-// and label checks only. Diagnostics point at the instruction's PTX line and column.
+// cvt without two types, ...), and the modifiers of the families with typed forms (kernels_ir/forms/: cp,
+// cp.reduce, mbarrier, wgmma, ldmatrix, stmatrix), each error at the modifier it is about. Instructions
+// outside both get the register and label checks only. Diagnostics point at the instruction's PTX line and
+// column.
 std::vector<Diagnostic> verify(const Module& module, std::string_view file_name);
 
 }  // namespace warpsim::ir

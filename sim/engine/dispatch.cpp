@@ -140,6 +140,7 @@ constexpr Selector selector_of(ir::Opcode op) {
         case O::wgmma:
             return &select_wgmma;
         case O::cp:
+        case O::cp_reduce:
         case O::mbarrier:
         case O::griddepcontrol:
         case O::setmaxnreg:

@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/arith/dot_sum.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -75,11 +76,13 @@ void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec);
 
 template <bool Store>
 Handler pick_move_matrix(const ir::Instruction& inst, const DInst& in) {
-    if (inst.has_mod("m16n16") || inst.has_mod("m8n16") || inst.has_mod("m16n8")) return &reject_b8_shape;
-    if (!inst.has_mod("m8n8") || !inst.has_mod("b16")) return nullptr;
-    const uint32_t n = inst.has_mod("x4") ? 4 : inst.has_mod("x2") ? 2 : inst.has_mod("x1") ? 1 : 0;
+    const ir::MatrixMoveForm* f = ir::form_as<ir::MatrixMoveForm>(inst);
+    if (!f) return nullptr;
+    if (!(f->shape == ir::MatrixShape{8, 8, 0})) return &reject_b8_shape;
+    if (f->type != ir::Type::b16) return nullptr;
+    const uint32_t n = f->count;
     if (n == 0 || (Store ? in.nsrc : in.ndst) != n) return nullptr;
-    const bool t = inst.has_mod("trans");
+    const bool t = f->trans;
     switch (n) {
         case 1:
             return t ? &move_matrix<1, true, Store> : &move_matrix<1, false, Store>;
