@@ -13,9 +13,9 @@ namespace warpsim::ir {
 // range and predicate guards of type .pred, resolved labels, call targets and prototypes that exist, and the
 // type/modifier combinations PTX forbids (.ftz on integers, rounding on integer add, setp without a compare,
 // cvt without two types, ...), and the modifiers of the families with typed forms (kernels_ir/forms/: cp,
-// cp.reduce, mbarrier, wgmma, ldmatrix, stmatrix), each error at the modifier it is about. Instructions
-// outside both get the register and label checks only. Diagnostics point at the instruction's PTX line and
-// column.
+// cp.reduce, mbarrier, wgmma, ldmatrix, stmatrix, wmma, mma), each error at the modifier it is about.
+// Instructions outside both get the register and label checks only. Diagnostics point at the instruction's
+// PTX line and column.
 std::vector<Diagnostic> verify(const Module& module, std::string_view file_name);
 
 }  // namespace warpsim::ir

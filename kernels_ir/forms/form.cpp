@@ -8,6 +8,8 @@ Form decode_cp_reduce(const std::vector<std::string>& mods);
 Form decode_mbarrier(const std::vector<std::string>& mods);
 Form decode_wgmma(const std::vector<std::string>& mods);
 Form decode_matrix_move(const std::vector<std::string>& mods, bool store);
+Form decode_wmma(const std::vector<std::string>& mods);
+Form decode_mma(const std::vector<std::string>& mods);
 }  // namespace forms_detail
 
 Form decode_form(Opcode op, const std::vector<std::string>& mods) {
@@ -24,6 +26,10 @@ Form decode_form(Opcode op, const std::vector<std::string>& mods) {
             return forms_detail::decode_matrix_move(mods, false);
         case Opcode::stmatrix:
             return forms_detail::decode_matrix_move(mods, true);
+        case Opcode::wmma:
+            return forms_detail::decode_wmma(mods);
+        case Opcode::mma:
+            return forms_detail::decode_mma(mods);
         default:
             return Form{};
     }

@@ -24,7 +24,9 @@ struct FormError {
 };
 
 struct Form {
-    std::variant<std::monostate, FormError, CpForm, MbarrierForm, WgmmaForm, MatrixMoveForm> v;
+    std::variant<std::monostate, FormError, CpForm, MbarrierForm, WgmmaForm, MatrixMoveForm, WmmaForm,
+                 MmaForm>
+        v;
 };
 
 // The form of (op, mods): a family's form, a FormError, or monostate for opcodes without typed forms.

@@ -1,5 +1,5 @@
 // kernels_ir/forms/tensor.hpp — the typed forms of the tensor family: wgmma (PTX ISA 9.7.17) and
-// ldmatrix/stmatrix (9.7.16.5). mma and wmma have none yet (their modifiers stay strings).
+// ldmatrix/stmatrix (9.7.16.5), wmma (9.7.16.4) and mma (9.7.16.5.14).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +37,43 @@ struct MatrixMoveForm {
     Space space = Space::none;  // .shared / .shared::cta; none: generic
     Type type = Type::none;     // .b16 or .b8 (.b8x16 for m8n16)
     MatrixSourceFormat source = MatrixSourceFormat::none;
+};
+
+// The layout of a matrix in memory (wmma.load/store) or of an mma operand (.row / .col).
+enum class MatrixLayout : uint8_t { row, col };
+
+// The single-bit forms' operation: .xor.popc or .and.popc (none for every other type).
+enum class BitOp : uint8_t { none, xor_popc, and_popc };
+
+// wmma.load.{a,b,c} / wmma.store.d / wmma.mma (PTX ISA 9.7.16.4): the shapes, layouts and element types the
+// ISA lists for each of them.
+enum class WmmaOp : uint8_t { load, store, mma };
+enum class WmmaMatrix : uint8_t { a, b, c, d };
+
+struct WmmaForm {
+    WmmaOp op = WmmaOp::load;
+    WmmaMatrix matrix = WmmaMatrix::a;  // load: .a, .b or .c; store and mma: d
+    MatrixShape shape;  // .m16n16k16, .m32n8k16, .m8n32k16, .m16n16k8, .m8n8k4, .m8n8k32, .m8n8k128
+    MatrixLayout layout = MatrixLayout::row;   // load/store: the matrix's; mma: A's
+    MatrixLayout blayout = MatrixLayout::row;  // mma: B's
+    Space space = Space::none;                 // load/store: .global, .shared{::cta}; none: generic
+    Type type = Type::none;                    // load/store: the element type
+    // mma: D, A, B and C (A and B are .f16 when the instruction names only D and C).
+    Type dtype = Type::none, atype = Type::none, btype = Type::none, ctype = Type::none;
+    bool satfinite = false;         // mma: integer forms only
+    Rounding rnd = Rounding::none;  // mma: .f64 only
+    BitOp bit_op = BitOp::none;     // mma: .b1 only
+};
+
+// mma.sync.aligned (PTX ISA 9.7.16.5.14), the dense forms up to sm_90 (and sm_89's .e4m3/.e5m2). The sparse
+// mma.sp and sm_120's .kind::* / .block_scale forms have no form yet (their modifiers stay strings).
+struct MmaForm {
+    MatrixShape shape;
+    MatrixLayout alayout = MatrixLayout::row, blayout = MatrixLayout::col;
+    Type dtype = Type::none, atype = Type::none, btype = Type::none, ctype = Type::none;
+    bool satfinite = false;         // integer forms only
+    Rounding rnd = Rounding::none;  // .f64 only
+    BitOp bit_op = BitOp::none;     // .b1 only
 };
 
 }  // namespace warpsim::ir

@@ -292,7 +292,7 @@ class FunctionDecoder {
         if (inst.op == ir::Opcode::call) decode_call(inst, in);
         Selector sel = dispatch_table()[static_cast<std::size_t>(inst.op)];
         Handler h = ok && sel ? sel(inst, in, ctx) : nullptr;
-        in.fn = h ? h : &exec_unsupported;
+        in.fn = h ? h : ir::form_error(inst) ? &exec_ill_formed : &exec_unsupported;
         in.access = access_flags(inst);
     }
 

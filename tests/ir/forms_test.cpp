@@ -1,5 +1,6 @@
-// tests/ir/forms_test.cpp — the typed forms of cp, cp.reduce and mbarrier: what ptxas (CUDA 13, sm_90a)
-// accepts decodes into the fields the PTX ISA names; what it rejects is a verifier error at the modifier.
+// tests/ir/forms_test.cpp — the typed forms of cp, cp.reduce, mbarrier, wgmma, ldmatrix/stmatrix, wmma and
+// mma: what ptxas (CUDA 13, sm_90a) accepts decodes into the fields the PTX ISA names; what it rejects is a
+// verifier error at the modifier.
 #include <catch2/catch.hpp>
 
 #include "kernels_ir/forms/form.hpp"
@@ -327,6 +328,211 @@ stmatrix.sync.aligned.m8n8.x2.global.b16 [%rd1], {%r0, %r1};
         "f.ptx:13:30: error: stmatrix: '.global' is not a state space it takes (expected .shared{::cta}) "
         "(PTX ISA "
         "9.7.16.5)",
+    };
+    CHECK(errs == expected);
+}
+
+TEST_CASE("wmma and mma forms ptxas accepts verify cleanly", "[forms]") {
+    // Each line assembled with `ptxas -arch=sm_90a` without an error (CUDA 13; the mma.sp line with an
+    // advisory to prefer .sp::ordered_metadata).
+    auto errs = verify_body(R"(.reg .b32 %m<32>; .reg .f64 %d<16>;
+wmma.load.a.sync.aligned.row.m16n16k16.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, [%rd1];
+wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, [%rd1], 16;
+wmma.load.c.sync.aligned.row.m32n8k16.shared::cta.f32 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, [%rd1];
+wmma.load.a.sync.aligned.row.m8n32k16.s8 {%m0}, [%rd1];
+wmma.load.a.sync.aligned.col.m16n16k16.bf16 {%m0, %m1, %m2, %m3}, [%rd1];
+wmma.load.b.sync.aligned.row.m16n16k8.tf32 {%m0, %m1, %m2, %m3}, [%rd1];
+wmma.load.a.sync.aligned.row.m8n8k32.s4 {%m0}, [%rd1];
+wmma.load.b.sync.aligned.col.m8n8k128.b1 {%m0}, [%rd1];
+wmma.load.c.sync.aligned.col.m8n8k4.f64 {%d0, %d1}, [%rd1];
+wmma.store.d.sync.aligned.col.m16n16k16.shared.f16 [%rd1], {%m0, %m1, %m2, %m3};
+wmma.store.d.sync.aligned.row.m8n8k32.s32 [%rd1], {%m0, %m1};
+wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11, %m12, %m13, %m14, %m15}, {%m16, %m17, %m18, %m19, %m20, %m21, %m22, %m23}, {%m24, %m25, %m26, %m27};
+wmma.mma.sync.aligned.col.row.m32n8k16.s32.u8.u8.s32.satfinite {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12}, {%m24, %m25, %m26, %m27, %m28, %m29, %m30, %m31};
+wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, {%m24, %m25, %m26, %m27, %m28, %m29, %m30, %m31};
+wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, {%m24, %m25, %m26, %m27, %m28, %m29, %m30, %m31};
+wmma.mma.sync.aligned.col.row.m8n8k4.rz.f64.f64.f64.f64 {%d0, %d1}, {%d2}, {%d3}, {%d4, %d5};
+wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32.satfinite {%m0, %m1}, {%m8}, {%m10}, {%m24, %m25};
+wmma.mma.and.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%m0, %m1}, {%m8}, {%m10}, {%m24, %m25};
+mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11}, {%m24, %m25, %m26, %m27};
+mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m8, %m9}, {%m10}, {%m24, %m25};
+mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16 {%m0, %m1}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11};
+mma.sync.aligned.m16n8k8.row.col.rn.f64.f64.f64.f64 {%d0, %d1, %d2, %d3}, {%d4, %d5, %d6, %d7}, {%d8, %d9}, {%d10, %d11, %d12, %d13};
+mma.sync.aligned.m8n8k16.row.col.satfinite.s32.s8.u8.s32 {%m0, %m1}, {%m4}, {%m8}, {%m10, %m11};
+mma.sync.aligned.m16n8k64.row.col.s32.u4.s4.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m10, %m11, %m12, %m13}, %m14, 0x0;
+)");
+    for (const auto& e : errs) INFO(e);
+    CHECK(errs.empty());
+}
+
+TEST_CASE("wmma and mma forms carry their shape, layouts and types", "[forms]") {
+    auto w = parse_body(
+        ".reg .b32 %m<32>;\nwmma.load.b.sync.aligned.col.m32n8k16.shared::cta.u8 {%m0}, [%rd1], 32;\n");
+    const WmmaForm* lb = form_as<WmmaForm>(w.module.functions.at(0).body.at(0));
+    REQUIRE(lb);
+    CHECK(lb->op == WmmaOp::load);
+    CHECK(lb->matrix == WmmaMatrix::b);
+    CHECK(lb->layout == MatrixLayout::col);
+    CHECK(lb->shape == MatrixShape{32, 8, 16});
+    CHECK(lb->space == Space::shared_cta);
+    CHECK(lb->type == Type::u8);
+
+    // The .f16 form names only D and C: A and B are .f16.
+    auto m = parse_body(
+        ".reg .b32 %m<32>;\nwmma.mma.sync.aligned.col.row.m8n32k16.f16.f32 {%m0, %m1, %m2, %m3}, {%m0, %m1, "
+        "%m2, "
+        "%m3, %m4, %m5, %m6, %m7}, {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m0, %m1, %m2, %m3, %m4, %m5, "
+        "%m6, "
+        "%m7};\n");
+    const WmmaForm* mm = form_as<WmmaForm>(m.module.functions.at(0).body.at(0));
+    REQUIRE(mm);
+    CHECK(mm->op == WmmaOp::mma);
+    CHECK(mm->layout == MatrixLayout::col);
+    CHECK(mm->blayout == MatrixLayout::row);
+    CHECK(mm->shape == MatrixShape{8, 32, 16});
+    CHECK(mm->dtype == Type::f16);
+    CHECK(mm->atype == Type::f16);
+    CHECK(mm->btype == Type::f16);
+    CHECK(mm->ctype == Type::f32);
+
+    auto s = parse_body(
+        ".reg .b32 %m<32>;\nmma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32 {%m0, %m1, %m2, %m3}, "
+        "{%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m0, %m1, %m2, %m3};\n");
+    const MmaForm* f = form_as<MmaForm>(s.module.functions.at(0).body.at(0));
+    REQUIRE(f);
+    CHECK(f->shape == MatrixShape{16, 8, 32});
+    CHECK(f->alayout == MatrixLayout::row);
+    CHECK(f->blayout == MatrixLayout::col);
+    CHECK(f->dtype == Type::s32);
+    CHECK(f->atype == Type::u8);
+    CHECK(f->btype == Type::s8);
+    CHECK(f->ctype == Type::s32);
+    CHECK(f->satfinite);
+    CHECK(f->bit_op == BitOp::none);
+
+    // mma.sp has no typed form yet: no form, and no error.
+    auto sp = parse_body(
+        ".reg .b32 %m<32>;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, "
+        "%m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m0, %m1, %m2, %m3}, %m12, 0x0;\n");
+    CHECK(sp.module.functions.at(0).body.at(0).form == nullptr);
+}
+
+TEST_CASE("wmma and mma forms ptxas rejects are errors at the modifier", "[forms]") {
+    // The rules of PTX ISA 9.4 sections 9.7.16.4 (wmma) and 9.7.16.5.14 (mma); ptxas's message beside each.
+    auto errs = verify_body(R"(.reg .b32 %m<32>; .reg .f64 %d<16>;
+wmma.load.a.sync.row.m16n16k16.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, [%rd1];
+wmma.load.a.sync.aligned.row.m16n16k8.f32 {%m0, %m1, %m2, %m3}, [%rd1];
+wmma.load.c.sync.aligned.row.m16n16k16.bf16 {%m0, %m1, %m2, %m3}, [%rd1];
+wmma.load.a.sync.aligned.row.m16n16k16.local.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, [%rd1];
+wmma.load.a.sync.aligned.col.m8n8k32.s4 {%m0}, [%rd1];
+wmma.load.b.sync.aligned.row.m8n8k128.b1 {%m0}, [%rd1];
+wmma.load.sync.aligned.row.m16n16k16.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, [%rd1];
+wmma.load.a.sync.aligned.row.m16n8k16.f16 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, [%rd1];
+wmma.store.d.sync.aligned.row.m16n16k16.bf16 [%rd1], {%m0, %m1, %m2, %m3};
+wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11, %m12, %m13, %m14, %m15}, {%m16, %m17, %m18, %m19, %m20, %m21, %m22, %m23}, {%m24, %m25, %m26, %m27, %m28, %m29, %m30, %m31};
+wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.u8.s32 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11}, {%m24, %m25, %m26, %m27, %m28, %m29, %m30, %m31};
+wmma.mma.sync.aligned.row.col.m16n16k16.rn.f32.f32 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11, %m12, %m13, %m14, %m15}, {%m16, %m17, %m18, %m19, %m20, %m21, %m22, %m23}, {%m24, %m25, %m26, %m27, %m28, %m29, %m30, %m31};
+wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%m0, %m1}, {%m8}, {%m10}, {%m24, %m25};
+wmma.mma.sync.aligned.col.row.m8n8k32.s32.s4.s4.s32 {%m0, %m1}, {%m8}, {%m10}, {%m24, %m25};
+wmma.mma.sync.aligned.row.col.m16n16k8.f32.bf16.bf16.f32 {%m0, %m1, %m2, %m3, %m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, {%m24, %m25, %m26, %m27, %m28, %m29, %m30, %m31};
+mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f16 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m6}, {%m8, %m9};
+mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m6, %m7}, {%m8, %m9, %m10, %m11, %m12, %m13, %m14, %m15};
+mma.sync.aligned.m16n8k16.col.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k8.row.col.f32.bf16.tf32.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m6}, {%m8, %m9, %m10, %m11};
+mma.sync.aligned.m16n8k32.row.col.f32.s8.s8.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k256.row.col.satfinite.s32.b1.b1.s32.and.popc {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k8.row.col.rn.f32.tf32.tf32.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.m16n8k8.row.col.f32.tf32.tf32.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m8n8k4.col.row.f64.f64.f64.f64 {%d0, %d1}, {%d2}, {%d3}, {%d4, %d5};
+mma.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9}, {%m10, %m11, %m12, %m13};
+mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f16 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8}, {%m10, %m11};
+)");
+    const std::string mma_combos =
+        "' is not a D.A.B.C type combination it takes (A and B alike; .s32 with .s8, .u8, .s4, .u4, .b1; "
+        ".f32 "
+        "with .bf16, .tf32; .f64 throughout) (PTX ISA 9.7.16.4)";
+    const std::string wmma_shapes =
+        " (expected .m16n16k16, .m32n8k16, .m8n32k16, .m16n16k8, .m8n8k4, .m8n8k32 or .m8n8k128) (PTX ISA "
+        "9.7.16.4)";
+    const std::vector<std::string> expected = {
+        // ptxas: .aligned modifier required for instruction 'wmma.load.a'
+        "f.ptx:11:1: error: wmma.load.a: needs .aligned (PTX ISA 9.7.16.4)",
+        // ptxas: Incorrect instruction type specified for wmma.load.a with shape '.m16n16k8'
+        "f.ptx:12:38: error: wmma.load.a: '.f32' is not an element type of A for '.m16n16k8' (PTX ISA "
+        "9.7.16.4)",
+        // ptxas: Unexpected instruction types specified for 'wmma.load.c'
+        "f.ptx:13:39: error: wmma.load.c: '.bf16' is not an element type of C for '.m16n16k16' (PTX ISA "
+        "9.7.16.4)",
+        // ptxas: State space incorrect for instruction 'wmma.load.a'
+        "f.ptx:14:39: error: wmma.load.a: '.local' is not a state space it takes (expected .global or "
+        ".shared{::cta}) (PTX ISA 9.7.16.4)",
+        // ptxas: Illegal alayout '.col' for instruction 'wmma.load.a'
+        "f.ptx:15:25: error: wmma.load.a: '.col' is not allowed: sub-byte and single-bit A is .row (PTX ISA "
+        "9.7.16.4)",
+        // ptxas: Illegal alayout '.row' for instruction 'wmma.load.b'
+        "f.ptx:16:25: error: wmma.load.b: '.row' is not allowed: sub-byte and single-bit B is .col (PTX ISA "
+        "9.7.16.4)",
+        // ptxas: Unknown modifier '.load' (and: Not a name of any known instruction: 'wmma')
+        "f.ptx:17:1: error: wmma.load: needs the matrix it loads, .a, .b or .c (PTX ISA 9.7.16.4)",
+        // ptxas: Illegal matrix shape '.m16n8k16' for instruction 'wmma.load.a'
+        "f.ptx:18:29: error: wmma.load.a: '.m16n8k16' is not a wmma shape" + wmma_shapes,
+        // ptxas: Unexpected instruction types specified for 'wmma.store.d'
+        "f.ptx:19:40: error: wmma.store.d: '.bf16' is not an element type of D for '.m16n16k16' (PTX ISA "
+        "9.7.16.4)",
+        // ptxas: Instruction ''wmma.mma' with floating point type' with '.satfinite' is not supported
+        // starting from PTX ISA version 6.5
+        "f.ptx:20:48: error: wmma.mma: '.satfinite' is not allowed on floating-point wmma.mma (removed in "
+        "PTX "
+        "ISA 6.5) (PTX ISA 9.7.16.4)",
+        // ptxas: Unexpected instruction types specified for 'wmma.mma'
+        "f.ptx:21:40: error: wmma.mma: '.s32.s8.u8.s32" + mma_combos,
+        // ptxas: Illegal rounding modifier for instruction 'wmma.mma'
+        "f.ptx:22:40: error: wmma.mma: '.rn' rounding is for .f64 wmma.mma only (PTX ISA 9.7.16.4)",
+        // ptxas: Boolean operation is required for instruction 'wmma.mma'
+        "f.ptx:23:1: error: wmma.mma: .b1 wmma.mma needs its operation, .xor.popc or .and.popc (PTX ISA "
+        "9.7.16.4)",
+        // ptxas: Illegal alayout '.col' for instruction 'wmma.mma'
+        "f.ptx:24:22: error: wmma.mma: '.col' is not allowed: sub-byte and single-bit wmma.mma is .row.col "
+        "(PTX "
+        "ISA 9.7.16.4)",
+        // ptxas: Incorrect instruction type specified for wmma.mma with shape '.m16n16k8'
+        "f.ptx:25:30: error: wmma.mma: '.m16n16k8' is not a wmma.mma shape for .bf16 (expected .m16n16k16, "
+        ".m32n8k16 or .m8n32k16) (PTX ISA 9.7.16.4)",
+        // ptxas: .dtype must be '.f16' when .ctype is '.f16' for 'mma' instruction with shape '.m16n8k8'
+        "f.ptx:26:33: error: mma: '.f32.f16.f16.f16': .m16n8k8 forms need .dtype equal to .ctype (PTX ISA "
+        "9.7.16.5.14)",
+        // ptxas: .dtype must be '.f32' when .ctype is '.f32' for 'mma' instruction with shape '.m8n8k4'
+        "f.ptx:27:32: error: mma: '.f16.f16.f16.f32': .m8n8k4 with an .f32 C needs an .f32 D (PTX ISA "
+        "9.7.16.5.14)",
+        // ptxas: Illegal alayout '.col' for instruction 'mma'
+        "f.ptx:28:26: error: mma: '.col' is not allowed: mma .m16n8k16 with .f16 takes .row.col (PTX ISA "
+        "9.7.16.5.14)",
+        // ptxas: Incorrect instruction type specified for mma with shape '.m16n8k8'
+        "f.ptx:29:33: error: mma: '.f32.bf16.tf32.f32' is not a D.A.B.C type combination it takes (PTX ISA "
+        "9.7.16.5.14)",
+        // ptxas: Unexpected instruction types specified for 'mma'
+        "f.ptx:30:34: error: mma: '.f32.s8.s8.f32' is not a D.A.B.C type combination it takes (PTX ISA "
+        "9.7.16.5.14)",
+        // ptxas: Illegal modifier '.satfinite' for instruction 'mma'
+        "f.ptx:31:35: error: mma: '.satfinite' is for the .s8/.u8/.s4/.u4 forms only (PTX ISA 9.7.16.5.14)",
+        // ptxas: Illegal rounding modifier for instruction 'mma'
+        "f.ptx:32:33: error: mma: '.rn' rounding is for .f64 mma only (PTX ISA 9.7.16.5.14)",
+        // ptxas: .aligned modifier required for instruction 'mma'
+        "f.ptx:33:1: error: mma: needs .aligned (PTX ISA 9.7.16.5.14)",
+        // ptxas: Illegal alayout '.col' for instruction 'mma with double types'
+        "f.ptx:34:24: error: mma: '.col' is not allowed: mma .m8n8k4 with .f64 takes .row.col (PTX ISA "
+        "9.7.16.5.14)",
+        // ptxas: Illegal matrix shape '.m16n8k32' for instruction 'mma'
+        "f.ptx:35:17: error: mma: '.m16n8k32' is not an mma shape for .f16 (expected .m8n8k4, .m16n8k8 or "
+        ".m16n8k16) (PTX ISA 9.7.16.5.14)",
+        // ptxas: Unexpected instruction types specified for 'mma'
+        "f.ptx:36:34: error: mma: '.f32.e4m3.e4m3.f16': .m16n8k16 forms need .dtype equal to .ctype (PTX ISA "
+        "9.7.16.5.14)",
     };
     CHECK(errs == expected);
 }
