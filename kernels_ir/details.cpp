@@ -87,7 +87,7 @@ bool is_mul_op(Opcode op) {
 }
 bool is_reduction_op(Opcode op) {
     return op == Opcode::atom || op == Opcode::red || op == Opcode::redux || op == Opcode::multimem ||
-           op == Opcode::cp || op == Opcode::sured;
+           op == Opcode::cp || op == Opcode::cp_reduce || op == Opcode::sured;
 }
 bool is_barrier_op(Opcode op) {
     return op == Opcode::bar || op == Opcode::barrier;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -320,11 +321,18 @@ struct DebugString {
     bool operator==(const DebugString&) const = default;
 };
 
+// The typed form of an instruction's modifiers (kernels_ir/forms/form.hpp): what an mbarrier, cp, wgmma, ...
+// instruction is, decoded once. Declared here only, so that ir.hpp does not depend on every family's form.
+struct Form;
+
 struct Instruction {
     Opcode op = Opcode::mov;
     std::vector<std::string> mods;  // dotted suffixes as written, without dots: {"global","v4","f32"}
     Details d;                      // decoded from mods
-    std::vector<Operand> args;      // destination(s) first, as in the PTX text
+    // Decoded from op and mods by the parser (forms::attach_form) for the families that have typed forms;
+    // null for the others. Immutable once made, so copies of the instruction share it.
+    std::shared_ptr<const Form> form;
+    std::vector<Operand> args;  // destination(s) first, as in the PTX text
     Guard pred;
     SrcLoc loc;
     // Whether `m` is one of the dotted suffixes as written ("cluster", "satfinite", "trans").

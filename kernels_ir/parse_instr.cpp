@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels_ir/details.hpp"
+#include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/parser_impl.hpp"
 
 namespace warpsim::ir::detail {
@@ -42,6 +43,13 @@ void Parser::parse_instruction(BodyState& st) {
     }
     inst.op = *op;
     next();
+    // An opcode spelt with a dot (cp.reduce): the longer spelling wins over the opcode and a modifier.
+    if (cur().kind == TokKind::dotword && cur().glued) {
+        if (auto longer = opcode_from_name(std::string(op_tok.text) + std::string(cur().text))) {
+            inst.op = *longer;
+            next();
+        }
+    }
     while (cur().kind == TokKind::dotword && cur().glued) {
         inst.mods.emplace_back(cur().text.substr(1));
         next();
@@ -52,6 +60,7 @@ void Parser::parse_instruction(BodyState& st) {
         return skip_statement();
     }
     inst.d = decode_details(inst.op, inst.mods);
+    attach_form(inst, op_tok.col);
     uint32_t last_line = op_tok.line;
     if (!cur().is(';')) {
         while (true) {

@@ -4,13 +4,15 @@
 #include <optional>
 #include <string>
 
+#include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/verify_types.hpp"
 
 namespace warpsim::ir {
 namespace {
 
 // Operand signature letters: d destination (register, vector, pair or `_`), s source (register, immediate,
-// special register, symbol, vector), a address, l label. Letters after '[' are optional.
+// special register, symbol, vector), a address, l label, x source or address. Letters after '[' are
+// optional.
 // `typed`: the instruction must name a type.
 struct Signature {
     Opcode op;
@@ -19,30 +21,134 @@ struct Signature {
 };
 
 constexpr Signature kSignatures[] = {
-    {Opcode::add, "dss", true},       {Opcode::sub, "dss", true},      {Opcode::mul, "dss", true},
-    {Opcode::mad, "dsss", true},      {Opcode::mul24, "dss", true},    {Opcode::mad24, "dsss", true},
-    {Opcode::sad, "dsss", true},      {Opcode::div, "dss", true},      {Opcode::rem, "dss", true},
-    {Opcode::abs, "ds", true},        {Opcode::neg, "ds", true},       {Opcode::min, "dss[s", true},
-    {Opcode::max, "dss[s", true},     {Opcode::addc, "dss", true},     {Opcode::subc, "dss", true},
-    {Opcode::madc, "dsss", true},     {Opcode::popc, "ds", true},      {Opcode::clz, "ds", true},
-    {Opcode::bfind, "ds", true},      {Opcode::brev, "ds", true},      {Opcode::bfe, "dsss", true},
-    {Opcode::bfi, "dssss", true},     {Opcode::dp4a, "dsss", true},    {Opcode::dp2a, "dsss", true},
-    {Opcode::fma, "dsss", true},      {Opcode::copysign, "dss", true}, {Opcode::testp, "ds", true},
-    {Opcode::rcp, "ds", true},        {Opcode::sqrt, "ds", true},      {Opcode::rsqrt, "ds", true},
-    {Opcode::sin, "ds", true},        {Opcode::cos, "ds", true},       {Opcode::lg2, "ds", true},
-    {Opcode::ex2, "ds", true},        {Opcode::tanh, "ds", true},      {Opcode::setp, "dss[s", true},
-    {Opcode::set, "dss[s", true},     {Opcode::selp, "dsss", true},    {Opcode::slct, "dsss", true},
-    {Opcode::and_, "dss", true},      {Opcode::or_, "dss", true},      {Opcode::xor_, "dss", true},
-    {Opcode::not_, "ds", true},       {Opcode::cnot, "ds", true},      {Opcode::lop3, "dssss", true},
-    {Opcode::shf, "dsss", true},      {Opcode::shl, "dss", true},      {Opcode::shr, "dss", true},
-    {Opcode::prmt, "dsss", true},     {Opcode::mov, "ds", true},       {Opcode::ld, "da[s", true},
-    {Opcode::ldu, "da", true},        {Opcode::st, "as[s", true},      {Opcode::cvta, "ds", true},
-    {Opcode::cvt, "ds[s", true},      {Opcode::atom, "das[ss", true},  {Opcode::red, "as[s", true},
-    {Opcode::bra, "l", false},        {Opcode::brx, "sl", false},      {Opcode::ret, "", false},
-    {Opcode::exit, "", false},        {Opcode::trap, "", false},       {Opcode::bar, "[sss", false},
-    {Opcode::barrier, "[sss", false}, {Opcode::membar, "", false},     {Opcode::shfl, "dsss[s", true},
-    {Opcode::vote, "ds[s", true},     {Opcode::match, "dss", true},    {Opcode::redux, "dss", true},
-    {Opcode::activemask, "d", true},  {Opcode::nanosleep, "s", true},
+    {Opcode::add, "dss", true},
+    {Opcode::sub, "dss", true},
+    {Opcode::mul, "dss", true},
+    {Opcode::mad, "dsss", true},
+    {Opcode::mul24, "dss", true},
+    {Opcode::mad24, "dsss", true},
+    {Opcode::sad, "dsss", true},
+    {Opcode::div, "dss", true},
+    {Opcode::rem, "dss", true},
+    {Opcode::abs, "ds", true},
+    {Opcode::neg, "ds", true},
+    {Opcode::min, "dss[s", true},
+    {Opcode::max, "dss[s", true},
+    {Opcode::addc, "dss", true},
+    {Opcode::subc, "dss", true},
+    {Opcode::madc, "dsss", true},
+    {Opcode::popc, "ds", true},
+    {Opcode::clz, "ds", true},
+    {Opcode::bfind, "ds", true},
+    {Opcode::brev, "ds", true},
+    {Opcode::bfe, "dsss", true},
+    {Opcode::bfi, "dssss", true},
+    {Opcode::dp4a, "dsss", true},
+    {Opcode::dp2a, "dsss", true},
+    {Opcode::fma, "dsss", true},
+    {Opcode::copysign, "dss", true},
+    {Opcode::testp, "ds", true},
+    {Opcode::rcp, "ds", true},
+    {Opcode::sqrt, "ds", true},
+    {Opcode::rsqrt, "ds", true},
+    {Opcode::sin, "ds", true},
+    {Opcode::cos, "ds", true},
+    {Opcode::lg2, "ds", true},
+    {Opcode::ex2, "ds", true},
+    {Opcode::tanh, "ds", true},
+    {Opcode::setp, "dss[s", true},
+    {Opcode::set, "dss[s", true},
+    {Opcode::selp, "dsss", true},
+    {Opcode::slct, "dsss", true},
+    {Opcode::and_, "dss", true},
+    {Opcode::or_, "dss", true},
+    {Opcode::xor_, "dss", true},
+    {Opcode::not_, "ds", true},
+    {Opcode::cnot, "ds", true},
+    {Opcode::lop3, "dssss", true},
+    {Opcode::shf, "dsss", true},
+    {Opcode::shl, "dss", true},
+    {Opcode::shr, "dss", true},
+    {Opcode::prmt, "dsss", true},
+    {Opcode::mov, "ds", true},
+    {Opcode::ld, "da[s", true},
+    {Opcode::ldu, "da", true},
+    {Opcode::st, "as[s", true},
+    {Opcode::cvta, "ds", true},
+    {Opcode::cvt, "ds[s", true},
+    {Opcode::atom, "das[ss", true},
+    {Opcode::red, "as[s", true},
+    {Opcode::bra, "l", false},
+    {Opcode::brx, "sl", false},
+    {Opcode::ret, "", false},
+    {Opcode::exit, "", false},
+    {Opcode::trap, "", false},
+    {Opcode::bar, "[sss", false},
+    {Opcode::barrier, "[sss", false},
+    {Opcode::membar, "", false},
+    {Opcode::shfl, "dsss[s", true},
+    {Opcode::vote, "ds[s", true},
+    {Opcode::match, "dss", true},
+    {Opcode::redux, "dss", true},
+    {Opcode::activemask, "d", true},
+    {Opcode::nanosleep, "s", true},
+    // The rest of opcodes.def, each as its PTX ISA section writes the operands ('x': a register, immediate
+    // or address, where the forms of one opcode differ: createpolicy's fraction or [a], multimem's
+    // destination or address, the surface and texture operands).
+    {Opcode::fns, "dsss", true},
+    {Opcode::bmsk, "dss", true},
+    {Opcode::szext, "dss", true},
+    {Opcode::prefetch, "a", false},
+    {Opcode::prefetchu, "a", false},
+    {Opcode::applypriority, "as", false},
+    {Opcode::discard, "as", false},
+    {Opcode::createpolicy, "dx[ss", false},
+    {Opcode::isspacep, "ds", false},
+    {Opcode::mapa, "dss", true},
+    {Opcode::getctarank, "ds", true},
+    {Opcode::alloca, "ds[s", true},
+    {Opcode::stacksave, "d", true},
+    {Opcode::stackrestore, "s", true},
+    {Opcode::brkpt, "", false},
+    {Opcode::pmevent, "s", false},
+    {Opcode::fence, "[as", false},
+    {Opcode::griddepcontrol, "", false},
+    {Opcode::elect, "ds", false},
+    {Opcode::tensormap, "as[s", false},
+    {Opcode::setmaxnreg, "s", true},
+    {Opcode::multimem, "xx[ss", false},
+    {Opcode::suld, "dx", true},
+    {Opcode::sust, "xs", true},
+    {Opcode::sured, "xs", true},
+    {Opcode::suq, "dx", true},
+    {Opcode::tex, "dx[xx", true},
+    {Opcode::tld4, "dx[xx", true},
+    {Opcode::txq, "dx", true},
+    {Opcode::istypep, "ds", false},
+    {Opcode::vabsdiff, "dss[s", true},
+    {Opcode::vadd, "dss[s", true},
+    {Opcode::vsub, "dss[s", true},
+    {Opcode::vmin, "dss[s", true},
+    {Opcode::vmax, "dss[s", true},
+    {Opcode::vset, "dss[s", true},
+    {Opcode::vshl, "dss[s", true},
+    {Opcode::vshr, "dss[s", true},
+    {Opcode::vmad, "dsss", true},
+    {Opcode::vadd2, "dsss", true},
+    {Opcode::vadd4, "dsss", true},
+    {Opcode::vsub2, "dsss", true},
+    {Opcode::vsub4, "dsss", true},
+    {Opcode::vavrg2, "dsss", true},
+    {Opcode::vavrg4, "dsss", true},
+    {Opcode::vabsdiff2, "dsss", true},
+    {Opcode::vabsdiff4, "dsss", true},
+    {Opcode::vmin2, "dsss", true},
+    {Opcode::vmin4, "dsss", true},
+    {Opcode::vmax2, "dsss", true},
+    {Opcode::vmax4, "dsss", true},
+    {Opcode::vset2, "dsss", true},
+    {Opcode::vset4, "dsss", true},
+    {Opcode::movmatrix, "ds", true},
 };
 
 // The destinations the signatures list agree with the opcode table's operand signatures (opcodes.def), which
@@ -77,6 +183,8 @@ bool kind_fits(char letter, const Operand& o) {
             return o.kind == K::address;
         case 'l':
             return o.kind == K::symbol;
+        case 'x':
+            return kind_fits('s', o) || o.kind == K::address;
         default:
             return false;
     }
@@ -90,6 +198,8 @@ std::string_view letter_name(char letter) {
             return "a register, immediate or symbol";
         case 'a':
             return "an address [..]";
+        case 'x':
+            return "a register, immediate, symbol or address";
         default:
             return "a label";
     }
@@ -141,9 +251,14 @@ class Verifier {
                 report(inst, "guard '" + fn.regs[inst.pred.reg].name + "' is not a .pred register");
             }
         }
+        // The families with typed forms (kernels_ir/forms/): a modifier combination PTX does not have is an
+        // error at that modifier.
+        if (const FormError* e = form_error(inst))
+            out_.push_back({file_, e->line, e->col, Diagnostic::Severity::error, e->message});
+        if (const MbarrierForm* mb = form_as<MbarrierForm>(inst)) check_mbarrier_operands(inst, *mb);
         if (inst.op == Opcode::call) return check_call(fn, inst);
         const Signature* sig = signature_of(inst.op);
-        if (!sig) return;  // parse-only instruction
+        if (!sig) return;  // a family whose typed form carries its rules (kernels_ir/forms/)
         check_signature(inst, *sig, name);
         if (sig->typed && inst.d.type == Type::none)
             report(inst, "'" + name + "' needs a type such as .b32 or .f32");
@@ -174,6 +289,47 @@ class Verifier {
                                  std::string(letter_name(letters[i])));
             }
         }
+    }
+
+    // The operands each mbarrier operation takes (PTX ISA 9.7.15.16; ptxas: "Arguments mismatch").
+    void check_mbarrier_operands(const Instruction& inst, const MbarrierForm& f) {
+        using O = MbarrierOp;
+        std::size_t lo = 2, hi = 2;
+        switch (f.op) {
+            case O::inval:
+                lo = hi = 1;
+                break;
+            case O::arrive:
+            case O::arrive_drop:
+                lo = f.expect_tx || f.no_complete ? 3 : 2;
+                hi = 3;
+                break;
+            case O::test_wait:
+                lo = hi = 3;
+                break;
+            case O::try_wait:
+                lo = 3;
+                hi = 4;
+                break;
+            default:
+                break;
+        }
+        std::string name = "mbarrier";
+        for (const auto& m : inst.mods) {
+            if (type_from_name(m)) break;
+            name += "." + m;
+        }
+        const std::size_t n = inst.args.size();
+        if (n < lo || n > hi) {
+            report(inst, "'" + name + "' expects " + std::to_string(lo) +
+                             (hi == lo ? "" : " to " + std::to_string(hi)) + " operands, got " +
+                             std::to_string(n));
+            return;
+        }
+        const bool remote = f.space == Space::shared_cluster;
+        if ((f.op == O::arrive || f.op == O::arrive_drop) && remote &&
+            inst.args[0].kind != Operand::Kind::sink)
+            report(inst, "'" + name + "' on .shared::cluster returns no state: its destination must be '_'");
     }
 
     void check_label(const Function& fn, const Instruction& inst) {
@@ -266,6 +422,11 @@ class Verifier {
 };
 
 }  // namespace
+
+bool verifier_covers(Opcode op) {
+    return signature_of(op) != nullptr || op == Opcode::call ||
+           !std::holds_alternative<std::monostate>(decode_form(op, {}).v);
+}
 
 std::vector<Diagnostic> verify(const Module& module, std::string_view file_name) {
     return Verifier(module, file_name).run();

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/memory/address_map.hpp"
 
 namespace warpsim::check {
@@ -31,11 +32,19 @@ bool has_mod(const ir::Instruction& in, std::string_view m) {
 
 // mbarrier.arrive* releases (PTX: .release by default), test_wait/try_wait acquire (.acquire by default).
 ir::MemSem effective_sem(const engine::MemoryEvent& e, const ir::Instruction* in) {
-    if (e.sem != ir::MemSem::none || !in || in->op != ir::Opcode::mbarrier) return e.sem;
-    if (has_mod(*in, "test_wait") || has_mod(*in, "try_wait")) return ir::MemSem::acquire;
-    if (has_mod(*in, "arrive") || has_mod(*in, "arrive_drop") || has_mod(*in, "complete_tx"))
-        return ir::MemSem::release;
-    return e.sem;
+    const ir::MbarrierForm* f = in ? ir::form_as<ir::MbarrierForm>(*in) : nullptr;
+    if (e.sem != ir::MemSem::none || !f) return e.sem;
+    switch (f->op) {
+        case ir::MbarrierOp::test_wait:
+        case ir::MbarrierOp::try_wait:
+            return ir::MemSem::acquire;
+        case ir::MbarrierOp::arrive:
+        case ir::MbarrierOp::arrive_drop:
+        case ir::MbarrierOp::complete_tx:
+            return ir::MemSem::release;
+        default:
+            return e.sem;
+    }
 }
 bool releases(ir::MemSem s) {
     return s == ir::MemSem::release || s == ir::MemSem::acq_rel || s == ir::MemSem::sc;

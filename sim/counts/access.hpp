@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/ir.hpp"
 
 namespace warpsim::counts {
@@ -39,7 +40,8 @@ struct WarpAccess {
 // bulk_copy_mbarrier_16 likewise: op_atom 0). The engine still reports them as shared atomics to the
 // observers (the checkers order on them); the counters skip them.
 inline bool is_barrier_object_op(const ir::Instruction& in) {
-    return in.op == ir::Opcode::mbarrier || (in.op == ir::Opcode::cp && in.has_mod("mbarrier"));
+    const ir::CpForm* cp = ir::form_as<ir::CpForm>(in);
+    return in.op == ir::Opcode::mbarrier || (cp && cp->op == ir::CpOp::async_mbarrier_arrive);
 }
 
 }  // namespace warpsim::counts

@@ -7,6 +7,7 @@
 
 #include "kernels_ir/cfg.hpp"
 #include "kernels_ir/dataflow.hpp"
+#include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/layout.hpp"
 #include "kernels_ir/operand_roles.hpp"
 
@@ -210,17 +211,21 @@ class FunctionDecoder {
         DInst tmp;
         tmp.ir = in.ir;
         std::vector<ir::Space> spaces;
-        for (const auto& m : in.ir->mods) {
-            if (m == "global")
-                spaces.push_back(ir::Space::global);
-            else if (m == "shared" || m == "shared::cta" || m == "shared::cluster")
-                spaces.push_back(ir::Space::shared);
-            else if (m == "local")
-                spaces.push_back(ir::Space::local);
-            else if (m == "const")
-                spaces.push_back(ir::Space::const_);
-            else if (m == "param")
-                spaces.push_back(ir::Space::param);
+        if (const ir::CpForm* cp = ir::form_as<ir::CpForm>(*in.ir)) {
+            spaces = {cp->dst, cp->src};  // the copy's spaces as its form read them
+        } else {
+            for (const auto& m : in.ir->mods) {
+                if (m == "global")
+                    spaces.push_back(ir::Space::global);
+                else if (m == "shared" || m == "shared::cta" || m == "shared::cluster")
+                    spaces.push_back(ir::Space::shared);
+                else if (m == "local")
+                    spaces.push_back(ir::Space::local);
+                else if (m == "const")
+                    spaces.push_back(ir::Space::const_);
+                else if (m == "param")
+                    spaces.push_back(ir::Space::param);
+            }
         }
         fill_address(o, tmp, n < spaces.size() ? spaces[n] : ir::Space::shared);
         a.reg = tmp.addr_reg;
@@ -287,7 +292,7 @@ class FunctionDecoder {
         if (inst.op == ir::Opcode::call) decode_call(inst, in);
         Selector sel = dispatch_table()[static_cast<std::size_t>(inst.op)];
         Handler h = ok && sel ? sel(inst, in, ctx) : nullptr;
-        in.fn = h ? h : &exec_unsupported;
+        in.fn = h ? h : ir::form_error(inst) ? &exec_ill_formed : &exec_unsupported;
         in.access = access_flags(inst);
     }
 

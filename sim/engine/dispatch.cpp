@@ -140,6 +140,7 @@ constexpr Selector selector_of(ir::Opcode op) {
         case O::wgmma:
             return &select_wgmma;
         case O::cp:
+        case O::cp_reduce:
         case O::mbarrier:
         case O::griddepcontrol:
         case O::setmaxnreg:
@@ -157,7 +158,7 @@ constexpr Selector selector_of(ir::Opcode op) {
         case O::suq:
         case O::tld4:
         case O::txq:
-        case O::istypeof:
+        case O::istypep:
         case O::vabsdiff:
         case O::vadd:
         case O::vsub:

@@ -52,5 +52,8 @@ Handler select_int_x2(const ir::Instruction& inst);
 
 // The handler that stops a launch with "warpsim does not execute `...` yet (file:line)".
 void exec_unsupported(Exec& x, const DInst& in, uint32_t exec);
+// An instruction whose modifiers PTX does not have (its typed form is an ir::FormError): the verifier's
+// message, as a fault, for a kernel launched without verifying.
+void exec_ill_formed(Exec& x, const DInst& in, uint32_t exec);
 
 }  // namespace warpsim::engine

@@ -1,10 +1,12 @@
 // sim/engine/faults.cpp — guest faults as values: CUDA's error name and message plus a compute-sanitizer-like
 // description (address, nearest allocation, width, block, thread, PTX and CUDA lines).
 #include <fmt/format.h>
+#include <bit>
 #include <utility>
 
 #include "sim/engine/handler_util.hpp"
 
+#include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/source_chain.hpp"
 
@@ -73,6 +75,16 @@ void exec_unsupported(Exec& x, const DInst& in, uint32_t exec) {
     raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, Fault::not_supported,
                 fmt::format("warpsim does not execute `{}` yet ({})", spelled, loc),
                 fmt::format("warpsim does not execute `{}` yet ({})", spelled, loc));
+}
+
+void exec_ill_formed(Exec& x, const DInst& in, uint32_t exec) {
+    std::string spelled(ir::opcode_name(in.ir->op));
+    for (const auto& m : in.ir->mods) spelled += "." + m;
+    const ir::FormError* e = ir::form_error(*in.ir);
+    const std::string text =
+        fmt::format("`{}` ({}): {}", spelled, ptx_location(x, in), e ? e->message : "ill-formed modifiers");
+    raise_fault(x, in, exec ? static_cast<uint32_t>(std::countr_zero(exec)) : 0, Fault::invalid_ptx, text,
+                text);
 }
 
 }  // namespace warpsim::engine

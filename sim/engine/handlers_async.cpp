@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/engine/memory_access.hpp"
@@ -107,8 +109,10 @@ void mbarrier(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* arg = lanes_of(x, in.src[0]);
     const bool has_arg = in.nsrc >= 1;
-    const bool parity = in.ir->has_mod("parity"), expect_tx = in.ir->has_mod("expect_tx");
-    const bool noinc = in.ir->has_mod("noinc");
+    const ir::MbarrierForm* form = ir::form_as<ir::MbarrierForm>(*in.ir);
+    const ir::CpForm* cp_form = ir::form_as<ir::CpForm>(*in.ir);  // cp.async.mbarrier.arrive
+    const bool parity = form && form->parity, expect_tx = form && form->expect_tx;
+    const bool noinc = cp_form && cp_form->noinc;
     AccessRecorder rec(x, in, counts::AccessKind::atomic, 8);
     bool waiting = false;
     for (uint32_t m = e; m; m &= m - 1) {
@@ -227,30 +231,183 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
     }
 }
 
+// The copies run at issue, so the group operations have nothing left to wait for. Tensor copies and
+// prefetches are not executed.
 Handler select_cp(const ir::Instruction& inst, const DInst& in) {
-    if (inst.has_mod("commit_group") || inst.has_mod("wait_group") || inst.has_mod("wait_all")) return &nop;
-    if (inst.has_mod("mbarrier") && inst.has_mod("arrive")) return &mbarrier<MOp::cp_arrive>;
-    if (!inst.has_mod("async")) return nullptr;
-    if (inst.has_mod("bulk")) {
-        if (inst.has_mod("tensor") || in.naddr < 2) return nullptr;
-        const bool to_shared = inst.d.space == ir::Space::shared || inst.d.space == ir::Space::shared_cta ||
-                               inst.d.space == ir::Space::shared_cluster;
-        return to_shared ? &bulk_copy<true> : &bulk_copy<false>;
+    const ir::CpForm* f = ir::form_as<ir::CpForm>(inst);
+    if (!f) return nullptr;
+    using C = ir::CpOp;
+    switch (f->op) {
+        case C::async_commit_group:
+        case C::async_wait_group:
+        case C::async_wait_all:
+        case C::bulk_commit_group:
+        case C::bulk_wait_group:
+            return &nop;
+        case C::async_mbarrier_arrive:
+            return &mbarrier<MOp::cp_arrive>;
+        case C::async_copy:
+            return in.naddr == 2 ? &cp_async : nullptr;
+        case C::bulk_copy:
+            if (in.naddr < 2) return nullptr;
+            return f->dst == ir::Space::global ? &bulk_copy<false> : &bulk_copy<true>;
+        default:
+            return nullptr;
     }
-    return in.naddr == 2 ? &cp_async : nullptr;
 }
 
 Handler select_mbarrier(const ir::Instruction& inst) {
-    if (inst.has_mod("init")) return &mbarrier<MOp::init>;
-    if (inst.has_mod("inval")) return &mbarrier<MOp::inval>;
-    if (inst.has_mod("arrive_drop")) return &mbarrier<MOp::arrive_drop>;
-    if (inst.has_mod("arrive")) return &mbarrier<MOp::arrive>;
-    if (inst.has_mod("expect_tx")) return &mbarrier<MOp::expect_tx>;
-    if (inst.has_mod("complete_tx")) return &mbarrier<MOp::complete_tx>;
-    if (inst.has_mod("test_wait")) return &mbarrier<MOp::test_wait>;
-    if (inst.has_mod("try_wait")) return &mbarrier<MOp::try_wait>;
-    if (inst.has_mod("pending_count")) return &mbarrier<MOp::pending_count>;
+    const ir::MbarrierForm* f = ir::form_as<ir::MbarrierForm>(inst);
+    if (!f) return nullptr;
+    using O = ir::MbarrierOp;
+    switch (f->op) {
+        case O::init:
+            return &mbarrier<MOp::init>;
+        case O::inval:
+            return &mbarrier<MOp::inval>;
+        case O::arrive:
+            return &mbarrier<MOp::arrive>;
+        case O::arrive_drop:
+            return &mbarrier<MOp::arrive_drop>;
+        case O::expect_tx:
+            return &mbarrier<MOp::expect_tx>;
+        case O::complete_tx:
+            return &mbarrier<MOp::complete_tx>;
+        case O::test_wait:
+            return &mbarrier<MOp::test_wait>;
+        case O::try_wait:
+            return &mbarrier<MOp::try_wait>;
+        case O::pending_count:
+            return &mbarrier<MOp::pending_count>;
+    }
     return nullptr;
+}
+
+// ---- cp.reduce.async.bulk.dst.src.completion.redOp.type [dst], [src], size{, [mbar]} --------------------
+// Each element of the destination array becomes (destination op source), element by element, at issue (one
+// legal schedule, as for bulk_copy); the .mbarrier::complete_tx::bytes form then completes `size` bytes of
+// the mbarrier's transaction count. inc/dec are atom's: inc d = d >= s ? 0 : d + 1, dec d = d == 0 || d > s
+// ? s : d - 1.
+template <typename T>
+T reduce_element(ir::AtomOp op, T d, T s) {
+    using A = ir::AtomOp;
+    switch (op) {
+        case A::add:
+            return static_cast<T>(d + s);  // unsigned types: wraps modulo 2^bits
+        case A::min:
+            return std::min(d, s);
+        case A::max:
+            return std::max(d, s);
+        case A::inc:
+            return d >= s ? T{0} : static_cast<T>(d + 1);
+        case A::dec:
+            return d == 0 || d > s ? s : static_cast<T>(d - 1);
+        case A::and_:
+            return d & s;
+        case A::or_:
+            return d | s;
+        default:
+            return d ^ s;
+    }
+}
+
+template <typename T>
+void reduce_piece(ir::AtomOp op, uint8_t* dst, const uint8_t* src) {
+    for (uint32_t off = 0; off < 16; off += sizeof(T)) {
+        T d, s;
+        std::memcpy(&d, dst + off, sizeof(T));
+        std::memcpy(&s, src + off, sizeof(T));
+        // Signed add in the unsigned type: two's-complement wrap without signed overflow.
+        if constexpr (std::is_signed_v<T>) {
+            if (op == ir::AtomOp::add) {
+                using U = std::make_unsigned_t<T>;
+                d = static_cast<T>(static_cast<U>(d) + static_cast<U>(s));
+                std::memcpy(dst + off, &d, sizeof(T));
+                continue;
+            }
+        }
+        d = reduce_element(op, d, s);
+        std::memcpy(dst + off, &d, sizeof(T));
+    }
+}
+
+using ReducePiece = void (*)(ir::AtomOp, uint8_t*, const uint8_t*);
+
+// The integer element types (the ISA's table); floating-point reductions are not executed.
+ReducePiece reduce_piece_for(ir::Type t) {
+    using T = ir::Type;
+    switch (t) {
+        case T::b32:
+        case T::u32:
+            return &reduce_piece<uint32_t>;
+        case T::s32:
+            return &reduce_piece<int32_t>;
+        case T::b64:
+        case T::u64:
+            return &reduce_piece<uint64_t>;
+        case T::s64:
+            return &reduce_piece<int64_t>;
+        default:
+            return nullptr;
+    }
+}
+
+void bulk_reduce(Exec& x, const DInst& in, uint32_t e) {
+    const ir::CpForm& f = *ir::form_as<ir::CpForm>(*in.ir);
+    const ReducePiece piece_fn = reduce_piece_for(f.type);
+    const uint64_t* size = lanes_of(x, in.src[0]);
+    const bool to_global = f.dst == ir::Space::global;
+    for (uint32_t m = e; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        const uint32_t n = static_cast<uint32_t>(size[l]);
+        if (n % 16 != 0) {
+            raise_fault(x, in, l, Fault::illegal_instruction, {},
+                        fmt::format("cp.reduce.async.bulk size {} is not a multiple of 16", n));
+            return;
+        }
+        for (uint32_t off = 0; off < n; off += 16) {  // 16-byte pieces: alignment and bounds per piece
+            LaneTarget dst, src;
+            DInst piece = in;
+            piece.offset += off;
+            piece.more_addr[0].offset += off;
+            if (!resolve_lane(x, piece, l, 16, counts::AccessKind::atomic, dst)) return;
+            if (!resolve_extra(x, piece, piece.more_addr[0], l, 16, counts::AccessKind::load, src)) return;
+            piece_fn(f.red, dst.ptr, src.ptr);
+        }
+        if (x.block->counters && n && to_global) {  // the global side goes through L2 (the TMA)
+            LaneTarget global;
+            if (resolve_lane(x, in, l, 16, counts::AccessKind::atomic, global) &&
+                global.space == counts::AccessSpace::global)
+                x.block->counters->on_bulk_transfer(global.addr, n, true);
+        }
+        if (x.launch->observer && n) {
+            std::array<uint64_t, 32> a{};
+            LaneTarget dst, src;
+            resolve_lane(x, in, l, 16, counts::AccessKind::atomic, dst);
+            resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, src);
+            a[l] = src.addr;
+            report_memory(x, in, MemoryKind::read, static_cast<MemorySpace>(src.space), n, 1u << l, a, true);
+            a[l] = dst.addr;
+            report_memory(x, in, MemoryKind::atomic, static_cast<MemorySpace>(dst.space), n, 1u << l, a,
+                          true);
+        }
+        if (f.completion == ir::CpCompletion::mbarrier_complete_tx && in.naddr >= 3) {
+            LaneTarget mb;
+            if (!resolve_extra(x, in, in.more_addr[1], l, 8, counts::AccessKind::atomic, mb)) return;
+            MBar b = MBar::load(mb.ptr);
+            b.tx -= static_cast<int32_t>(n);
+            b.settle();
+            b.store(mb.ptr);
+            ++x.block->mbarrier_updates;
+        }
+    }
+}
+
+Handler select_cp_reduce(const ir::Instruction& inst, const DInst& in) {
+    const ir::CpForm* f = ir::form_as<ir::CpForm>(inst);
+    if (!f || f->op != ir::CpOp::reduce_bulk || in.naddr < 2 || !reduce_piece_for(f->type)) return nullptr;
+    if (f->completion == ir::CpCompletion::mbarrier_complete_tx && in.naddr < 3) return nullptr;
+    return &bulk_reduce;
 }
 
 // createpolicy.fractional.L2::evict_last.b64 d, f: a cache policy the engine ignores (its value is opaque).
@@ -266,6 +423,8 @@ Handler select_async(const ir::Instruction& inst, DInst& in, const SelectContext
     switch (inst.op) {
         case O::cp:
             return select_cp(inst, in);
+        case O::cp_reduce:
+            return select_cp_reduce(inst, in);
         case O::mbarrier:
             return select_mbarrier(inst);
         case O::griddepcontrol:

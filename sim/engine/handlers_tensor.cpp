@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/arith/dot_sum.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -75,11 +76,13 @@ void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec);
 
 template <bool Store>
 Handler pick_move_matrix(const ir::Instruction& inst, const DInst& in) {
-    if (inst.has_mod("m16n16") || inst.has_mod("m8n16") || inst.has_mod("m16n8")) return &reject_b8_shape;
-    if (!inst.has_mod("m8n8") || !inst.has_mod("b16")) return nullptr;
-    const uint32_t n = inst.has_mod("x4") ? 4 : inst.has_mod("x2") ? 2 : inst.has_mod("x1") ? 1 : 0;
+    const ir::MatrixMoveForm* f = ir::form_as<ir::MatrixMoveForm>(inst);
+    if (!f) return nullptr;
+    if (!(f->shape == ir::MatrixShape{8, 8, 0})) return &reject_b8_shape;
+    if (f->type != ir::Type::b16) return nullptr;
+    const uint32_t n = f->count;
     if (n == 0 || (Store ? in.nsrc : in.ndst) != n) return nullptr;
-    const bool t = inst.has_mod("trans");
+    const bool t = f->trans;
     switch (n) {
         case 1:
             return t ? &move_matrix<1, true, Store> : &move_matrix<1, false, Store>;
@@ -240,13 +243,6 @@ void reject(Exec& x, const DInst& in, uint32_t exec, std::string_view why) {
                 text);
 }
 
-void reject_mixed_f16(Exec& x, const DInst& in, uint32_t exec) {
-    reject(
-        x, in, exec,
-        "mma.sync .m16n8k8 and .m16n8k16 with f16 inputs need .dtype equal to .ctype (ptxas rejects "
-        ".f32.f16.f16.f16 and .f16.f16.f16.f32 for these shapes); use .f16.f16.f16.f16 or .f32.f16.f16.f32");
-}
-
 void reject_b8_shape(Exec& x, const DInst& in, uint32_t exec) {
     reject(x, in, exec,
            "ldmatrix's .m16n16 and .m8n16 and stmatrix's .m16n8 shapes (.b8, .b8x16) need sm_100a or later; "
@@ -281,38 +277,36 @@ Handler select_movmatrix(const ir::Instruction& inst, const DInst& in) {
     return &movmatrix_trans;
 }
 
+// mma.sync from its MmaForm (kernels_ir/forms/tensor.cpp checked the ISA's shape and type rules); the
+// engine runs the .row.col forms below and leaves the others unexecuted.
 Handler select_mma(const ir::Instruction& inst) {
-    std::vector<std::string_view> types;
-    for (const auto& m : inst.mods)
-        if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32")
-            types.push_back(m);
-    if (!inst.has_mod("sync") || !inst.has_mod("aligned") || !inst.has_mod("row") || !inst.has_mod("col") ||
-        types.size() != 4)
-        return nullptr;
-    const std::string_view dt = types[0], at = types[1], bt = types[2], ct = types[3];
-    const bool k8 = inst.has_mod("m16n8k8"), k16 = inst.has_mod("m16n8k16"), k32 = inst.has_mod("m16n8k32");
+    const ir::MmaForm* f = ir::form_as<ir::MmaForm>(inst);
+    if (!f || f->alayout != ir::MatrixLayout::row || f->blayout != ir::MatrixLayout::col) return nullptr;
+    using T = ir::Type;
+    const T dt = f->dtype, at = f->atype, bt = f->btype, ct = f->ctype;
+    const bool k8 = f->shape == ir::MatrixShape{16, 8, 8}, k16 = f->shape == ir::MatrixShape{16, 8, 16},
+               k32 = f->shape == ir::MatrixShape{16, 8, 32};
     using F = arith::DotFormat;
-    if (dt == "f32" && ct == "f32" && at == bt) {
-        if (at == "f16" && k16 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<16, F::f16>;
-        if (at == "bf16" && k16 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<16, F::bf16>;
-        if (at == "f16" && k8 && fragment_sizes(inst, 4, 2, 1, 4)) return &mma_float<8, F::f16>;
-        if (at == "bf16" && k8 && fragment_sizes(inst, 4, 2, 1, 4)) return &mma_float<8, F::bf16>;
-        if (at == "tf32" && k8 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<8, F::tf32>;
+    if (dt == T::f32 && ct == T::f32 && at == bt) {
+        if (at == T::f16 && k16 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<16, F::f16>;
+        if (at == T::bf16 && k16 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<16, F::bf16>;
+        if (at == T::f16 && k8 && fragment_sizes(inst, 4, 2, 1, 4)) return &mma_float<8, F::f16>;
+        if (at == T::bf16 && k8 && fragment_sizes(inst, 4, 2, 1, 4)) return &mma_float<8, F::bf16>;
+        if (at == T::tf32 && k8 && fragment_sizes(inst, 4, 4, 2, 4)) return &mma_float<8, F::tf32>;
         return nullptr;
     }
-    if (dt == "f16" && ct == "f16" && at == "f16" && bt == "f16") {
+    if (dt == T::f16 && ct == T::f16 && at == T::f16 && bt == T::f16) {
         if (k16 && fragment_sizes(inst, 2, 4, 2, 2)) return &mma_f16_f16<16>;
         if (k8 && fragment_sizes(inst, 2, 2, 1, 2)) return &mma_f16_f16<8>;
         return nullptr;
     }
-    if (at == "f16" && bt == "f16" && (k8 || k16) && dt != ct) return &reject_mixed_f16;
-    const bool int8 = (at == "s8" || at == "u8") && (bt == "s8" || bt == "u8");
-    if (dt == "s32" && ct == "s32" && int8) {
-        const bool sat = inst.has_mod("satfinite");
+    const bool int8 = (at == T::s8 || at == T::u8) && (bt == T::s8 || bt == T::u8);
+    if (dt == T::s32 && ct == T::s32 && int8) {
+        const std::string_view as = at == T::s8 ? "s8" : "u8", bs = bt == T::s8 ? "s8" : "u8";
         if (k32 && fragment_sizes(inst, 4, 4, 2, 4))
-            return sat ? pick_int8<32, true>(at, bt) : pick_int8<32, false>(at, bt);
+            return f->satfinite ? pick_int8<32, true>(as, bs) : pick_int8<32, false>(as, bs);
         if (k16 && fragment_sizes(inst, 4, 2, 1, 4))
-            return sat ? pick_int8<16, true>(at, bt) : pick_int8<16, false>(at, bt);
+            return f->satfinite ? pick_int8<16, true>(as, bs) : pick_int8<16, false>(as, bs);
     }
     return nullptr;
 }

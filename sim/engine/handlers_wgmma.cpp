@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/arith/dot_sum.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -94,8 +95,8 @@ using wgmma::MatrixDescriptor;
 
 enum class Kind : uint8_t { f16, bf16, tf32, s8s8, s8u8, u8s8, u8u8 };
 
-// What the selector read off the instruction, packed into DInst::aux: N (bits 0-8), the kind (9-11), and the
-// flags below.
+// What the selector read off the operands, in DInst::aux: where A comes from and the immediates (scale and
+// transpose). N, the kind and .satfinite are the instruction's WgmmaForm (kernels_ir/forms/tensor.hpp).
 constexpr uint32_t kARegs = 1u << 12, kNegA = 1u << 13, kNegB = 1u << 14, kTransA = 1u << 15,
                    kTransB = 1u << 16, kSat = 1u << 17;
 
@@ -111,8 +112,28 @@ struct Config {
     bool is_int() const { return kind >= Kind::s8s8; }
 };
 
-Config unpack(uint32_t aux) {
-    return {aux & 0x1ff, static_cast<Kind>((aux >> 9) & 7), aux & ~0xfffu};
+// The kind of a dense mma_async the engine executes (f32 accumulators from f16/bf16/tf32, s32 from 8-bit
+// integers), or nullopt.
+std::optional<Kind> kind_of(const ir::WgmmaForm& f) {
+    using T = ir::Type;
+    if (f.dtype == T::f32 && f.atype == f.btype) {
+        if (f.atype == T::f16) return Kind::f16;
+        if (f.atype == T::bf16) return Kind::bf16;
+        if (f.atype == T::tf32) return Kind::tf32;
+    }
+    const bool a8 = f.atype == T::s8 || f.atype == T::u8, b8 = f.btype == T::s8 || f.btype == T::u8;
+    if (f.dtype != T::s32 || !a8 || !b8) return std::nullopt;
+    const bool as = f.atype == T::s8, bs = f.btype == T::s8;
+    return as ? (bs ? Kind::s8s8 : Kind::s8u8) : (bs ? Kind::u8s8 : Kind::u8u8);
+}
+
+// The form (N, kind, .satfinite) and the operand flags the selector left in aux.
+Config config_of(const ir::WgmmaForm& f, uint32_t operand_flags) {
+    Config c;
+    c.n = f.shape.n;
+    c.kind = kind_of(f).value_or(Kind::f16);
+    c.flags = operand_flags | (f.satfinite ? kSat : 0);
+    return c;
 }
 
 std::string spelled(const ir::Instruction& inst) {
@@ -244,7 +265,7 @@ int64_t int_element(uint32_t v, bool is_signed) {
 
 void mma_async(Exec& x, const DInst& in, uint32_t e) {
     if (!e || !whole_warpgroup(x, in, e)) return;
-    const Config c = unpack(in.aux);
+    const Config c = config_of(*ir::form_as<ir::WgmmaForm>(*in.ir), in.aux);
     const auto& args = in.ir->args;
     const uint32_t n = c.n, k = c.k(), quarter = x.warp->index % 4;
     // A: this warp's 16 rows; B: all N columns (B[n][k]).
@@ -328,22 +349,6 @@ std::optional<int64_t> immediate(const ir::Instruction& inst, std::size_t i) {
     return inst.args[i].imm;
 }
 
-// The shape's N (m64nNkK with the K the types need), or 0.
-uint32_t shape_n(const ir::Instruction& inst, uint32_t k) {
-    for (const auto& m : inst.mods) {
-        const std::string suffix = fmt::format("k{}", k);
-        if (m.size() < 6 || m.rfind("m64n", 0) != 0 || !m.ends_with(suffix)) continue;
-        const std::string_view digits = std::string_view(m).substr(4, m.size() - 4 - suffix.size());
-        uint32_t n = 0;
-        for (char ch : digits) {
-            if (ch < '0' || ch > '9') return 0;
-            n = n * 10 + static_cast<uint32_t>(ch - '0');
-        }
-        return n >= 8 && n <= 256 && n % 8 == 0 ? n : 0;
-    }
-    return 0;
-}
-
 bool vector_of_regs(const ir::Operand& o, std::size_t size) {
     if (o.kind != ir::Operand::Kind::vector || o.elems.size() != size) return false;
     return std::all_of(o.elems.begin(), o.elems.end(),
@@ -355,27 +360,15 @@ bool scalar_source(const ir::Operand& o) {
 }
 
 // wgmma.mma_async.sync.aligned.shape{.satfinite}.dtype.atype.btype d, a(-desc), b-desc, scale-d{, imms};
-Handler select_mma_async(const ir::Instruction& inst, DInst& in) {
-    if (!inst.has_mod("sync") || !inst.has_mod("aligned") || inst.has_mod("sp")) return nullptr;
-    std::vector<std::string_view> types;
-    for (const auto& m : inst.mods)
-        if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32")
-            types.push_back(m);
-    if (types.size() != 3) return nullptr;
-    const std::string_view dt = types[0], at = types[1], bt = types[2];
+// The form's shape and types are checked by the verifier (kernels_ir/forms/tensor.cpp); here only what the
+// engine runs: dense, .sync.aligned, f32 or s32 accumulators.
+Handler select_mma_async(const ir::Instruction& inst, const ir::WgmmaForm& f, DInst& in) {
+    if (!f.aligned || f.sparse) return nullptr;
+    const auto kind = kind_of(f);
+    if (!kind) return nullptr;
     Config c;
-    if (dt == "f32" && at == bt && at == "f16")
-        c.kind = Kind::f16;
-    else if (dt == "f32" && at == bt && at == "bf16")
-        c.kind = Kind::bf16;
-    else if (dt == "f32" && at == bt && at == "tf32")
-        c.kind = Kind::tf32;
-    else if (dt == "s32" && (at == "s8" || at == "u8") && (bt == "s8" || bt == "u8"))
-        c.kind = at == "s8" ? (bt == "s8" ? Kind::s8s8 : Kind::s8u8) : (bt == "s8" ? Kind::u8s8 : Kind::u8u8);
-    else
-        return nullptr;
-    c.n = shape_n(inst, c.k());
-    if (c.n == 0 || (c.is_int() && c.n > 32 && c.n % 16 != 0)) return nullptr;
+    c.kind = *kind;
+    c.n = f.shape.n;
     const auto& args = inst.args;
     if (args.size() < 4 || !vector_of_regs(args[0], c.n / 2) || !scalar_source(args[2]) ||
         !scalar_source(args[3]))
@@ -383,10 +376,7 @@ Handler select_mma_async(const ir::Instruction& inst, DInst& in) {
     const bool a_regs = args[1].kind == ir::Operand::Kind::vector;
     if (a_regs ? !vector_of_regs(args[1], 4) : !scalar_source(args[1])) return nullptr;
     uint32_t flags = a_regs ? kARegs : 0;
-    if (inst.has_mod("satfinite")) {
-        if (!c.is_int()) return nullptr;
-        flags |= kSat;
-    }
+    if (f.satfinite && !c.is_int()) return nullptr;
     // Immediates after scale-d: floating point imm-scale-a, imm-scale-b, then imm-trans-a (A from shared
     // memory only) and imm-trans-b (f16/bf16 only); integer forms have none.
     const bool transposable = c.kind == Kind::f16 || c.kind == Kind::bf16;
@@ -409,17 +399,24 @@ Handler select_mma_async(const ir::Instruction& inst, DInst& in) {
         if (!tb || (*tb != 0 && *tb != 1)) return nullptr;
         if (*tb == 1) flags |= kTransB;
     }
-    in.aux = c.n | static_cast<uint32_t>(c.kind) << 9 | flags;
+    in.aux = flags;
     return &mma_async;
 }
 
 }  // namespace
 
 Handler select_wgmma(const ir::Instruction& inst, DInst& in, const SelectContext&) {
-    if (inst.has_mod("mma_async")) return select_mma_async(inst, in);
-    const bool sync_aligned = inst.has_mod("sync") && inst.has_mod("aligned");
-    if (sync_aligned && (inst.has_mod("fence") || inst.has_mod("commit_group"))) return &warpgroup_sync;
-    if (sync_aligned && inst.has_mod("wait_group") && immediate(inst, 0)) return &warpgroup_sync;
+    const ir::WgmmaForm* f = ir::form_as<ir::WgmmaForm>(inst);
+    if (!f) return nullptr;
+    switch (f->op) {
+        case ir::WgmmaOp::mma_async:
+            return select_mma_async(inst, *f, in);
+        case ir::WgmmaOp::fence:
+        case ir::WgmmaOp::commit_group:
+            return f->aligned ? &warpgroup_sync : nullptr;
+        case ir::WgmmaOp::wait_group:
+            return f->aligned && immediate(inst, 0) ? &warpgroup_sync : nullptr;
+    }
     return nullptr;
 }
 

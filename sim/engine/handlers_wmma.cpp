@@ -26,10 +26,12 @@
 // 32-bit elements (the accumulator, row-major). Registers that repeat others are not loaded again.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/arith/dot_sum.hpp"
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
@@ -142,34 +144,35 @@ RC fragment_element(const Frag& f, uint32_t lane, uint32_t e) {
 
 // ---- decoding the instruction ----------------------------------------------------------------------------
 
-bool parse_shape(const ir::Instruction& inst, WShape& s) {
-    if (inst.has_mod("m16n16k16"))
-        s = WShape::m16n16k16;
-    else if (inst.has_mod("m32n8k16"))
-        s = WShape::m32n8k16;
-    else if (inst.has_mod("m8n32k16"))
-        s = WShape::m8n32k16;
-    else if (inst.has_mod("m16n16k8"))
-        s = WShape::m16n16k8;
-    else
-        return false;
-    return true;
+// The shape and element type of a WmmaForm as the engine's fragments know them; nullopt for the forms it does
+// not execute (.m8n8k4 .f64, .m8n8k32 .s4/.u4, .m8n8k128 .b1).
+std::optional<WShape> shape_of(const ir::MatrixShape& s) {
+    if (s == ir::MatrixShape{16, 16, 16}) return WShape::m16n16k16;
+    if (s == ir::MatrixShape{32, 8, 16}) return WShape::m32n8k16;
+    if (s == ir::MatrixShape{8, 32, 16}) return WShape::m8n32k16;
+    if (s == ir::MatrixShape{16, 16, 8}) return WShape::m16n16k8;
+    return std::nullopt;
 }
 
-bool parse_elem(std::string_view m, WElem& t) {
-    static constexpr std::array<std::pair<std::string_view, WElem>, 7> kNames{{{"f16", WElem::f16},
-                                                                               {"bf16", WElem::bf16},
-                                                                               {"tf32", WElem::tf32},
-                                                                               {"s8", WElem::s8},
-                                                                               {"u8", WElem::u8},
-                                                                               {"f32", WElem::f32},
-                                                                               {"s32", WElem::s32}}};
-    for (auto [name, e] : kNames)
-        if (m == name) {
-            t = e;
-            return true;
-        }
-    return false;
+std::optional<WElem> elem_of(ir::Type t) {
+    switch (t) {
+        case ir::Type::f16:
+            return WElem::f16;
+        case ir::Type::bf16:
+            return WElem::bf16;
+        case ir::Type::tf32:
+            return WElem::tf32;
+        case ir::Type::s8:
+            return WElem::s8;
+        case ir::Type::u8:
+            return WElem::u8;
+        case ir::Type::f32:
+            return WElem::f32;
+        case ir::Type::s32:
+            return WElem::s32;
+        default:
+            return std::nullopt;
+    }
 }
 
 // Whether the element type fits the matrix and the shape (tf32 only on m16n16k8, which takes nothing else).
@@ -187,6 +190,19 @@ struct MemOp {
     bool col = false;  // column-major in memory
     bool store = false;
 };
+
+// The fragment a wmma.load / wmma.store moves, from its form; false for the forms the engine does not run.
+bool mem_op_of(const ir::WmmaForm& wf, MemOp& op) {
+    const auto shape = shape_of(wf.shape);
+    const auto elem = elem_of(wf.type);
+    if (wf.op == ir::WmmaOp::mma || !shape || !elem) return false;
+    op.store = wf.op == ir::WmmaOp::store;
+    op.f.shape = *shape;
+    op.f.mat = wf.matrix == ir::WmmaMatrix::a ? WMat::a : wf.matrix == ir::WmmaMatrix::b ? WMat::b : WMat::c;
+    op.f.elem = *elem;
+    op.col = wf.layout == ir::MatrixLayout::col;
+    return valid(op.f);
+}
 
 bool immediate(const ir::Operand& o) {
     return o.kind == ir::Operand::Kind::imm_int || o.kind == ir::Operand::Kind::imm_f32;
@@ -308,11 +324,7 @@ template <bool Store>
 void wmma_memory(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
     MemOp op;
-    op.f.shape = static_cast<WShape>((in.aux >> 16) & 3);
-    op.f.mat = static_cast<WMat>((in.aux >> 18) & 3);
-    op.f.elem = static_cast<WElem>((in.aux >> 20) & 7);
-    op.col = (in.aux >> 23) & 1;
-    op.store = Store;
+    mem_op_of(*ir::form_as<ir::WmmaForm>(*in.ir), op);  // the selector checked that it is one the engine runs
     const ElementAddrs a = element_addresses(x, in, op, exec);
     const uint32_t bits = elem_bits(op.f.elem), esize = bits / 8, per_reg = 32 / bits;
     const auto kind = Store ? counts::AccessKind::store : counts::AccessKind::load;
@@ -352,22 +364,10 @@ void wmma_memory(Exec& x, const DInst& in, uint32_t exec) {
     report_accesses(x, in, plan_accesses(a, op.f, exec), Store, exec);
 }
 
-Handler select_memory_op(const ir::Instruction& inst, DInst& in, bool store) {
+Handler select_memory_op(const ir::Instruction& inst, const ir::WmmaForm& wf) {
     MemOp op;
-    op.store = store;
-    if (!parse_shape(inst, op.f.shape)) return nullptr;
-    const bool row = inst.has_mod("row"), col = inst.has_mod("col");
-    if (row == col) return nullptr;
-    op.col = col;
-    if (store) {
-        if (!inst.has_mod("d")) return nullptr;
-        op.f.mat = WMat::c;
-    } else {
-        const bool a = inst.has_mod("a"), b = inst.has_mod("b"), c = inst.has_mod("c");
-        if (a + b + c != 1) return nullptr;
-        op.f.mat = a ? WMat::a : b ? WMat::b : WMat::c;
-    }
-    if (inst.mods.empty() || !parse_elem(inst.mods.back(), op.f.elem) || !valid(op.f)) return nullptr;
+    if (!mem_op_of(wf, op)) return nullptr;
+    const bool store = op.store;
     const std::size_t frag_arg = store ? 1 : 0, addr_arg = store ? 0 : 1;
     if (inst.args.size() < 2 || inst.args.size() > 3) return nullptr;
     const ir::Operand& v = inst.args[frag_arg];
@@ -377,10 +377,6 @@ Handler select_memory_op(const ir::Instruction& inst, DInst& in, bool store) {
     if (inst.args[addr_arg].kind != ir::Operand::Kind::address) return nullptr;
     const auto stride_kind = inst.args.size() == 3 ? inst.args[2].kind : ir::Operand::Kind::reg;
     if (stride_kind != ir::Operand::Kind::reg && stride_kind != ir::Operand::Kind::imm_int) return nullptr;
-    // The descriptor lives in aux's upper half: the lower bits are the decoder's (0x200: frame-relative
-    // address).
-    in.aux |= static_cast<uint32_t>(op.f.shape) << 16 | static_cast<uint32_t>(op.f.mat) << 18 |
-              static_cast<uint32_t>(op.f.elem) << 20 | uint32_t{op.col} << 23;
     return store ? &wmma_memory<true> : &wmma_memory<false>;
 }
 
@@ -392,6 +388,20 @@ struct MmaOp {
     WElem in = WElem::f16, c = WElem::f32, d = WElem::f32;
     bool sat = false;
 };
+
+// The operation of a wmma.mma from its form (whose decoder checked the ISA's type rules); false for the forms
+// the engine does not run.
+bool mma_op_of(const ir::WmmaForm& wf, MmaOp& op) {
+    const auto shape = shape_of(wf.shape);
+    const auto in = elem_of(wf.atype), c = elem_of(wf.ctype), d = elem_of(wf.dtype);
+    if (wf.op != ir::WmmaOp::mma || !shape || !in || !c || !d) return false;
+    op.shape = *shape;
+    op.in = *in;
+    op.c = *c;
+    op.d = *d;
+    op.sat = wf.satfinite;
+    return valid(Frag{op.shape, WMat::a, op.in}) && valid(Frag{op.shape, WMat::c, op.c});
+}
 
 // Element e of lane l's fragment operand `arg` (raw bits).
 uint32_t read_element(const Exec& x, const DInst& in, std::size_t arg, WElem t, uint32_t lane, uint32_t e) {
@@ -409,11 +419,7 @@ void for_fragment(const Frag& f, Fn fn) {
 void wmma_mma(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
     MmaOp op;
-    op.shape = static_cast<WShape>((in.aux >> 16) & 3);
-    op.in = static_cast<WElem>((in.aux >> 18) & 7);
-    op.c = static_cast<WElem>((in.aux >> 21) & 7);
-    op.d = static_cast<WElem>((in.aux >> 24) & 7);
-    op.sat = (in.aux >> 27) & 1;
+    mma_op_of(*ir::form_as<ir::WmmaForm>(*in.ir), op);  // the selector checked that it is one the engine runs
     const WShapeDims dm = kDims[static_cast<std::size_t>(op.shape)];
     std::vector<uint32_t> a(dm.m * dm.k), b(dm.n * dm.k), c(dm.m * dm.n);  // a[r][k], b[col][k], c[r][col]
     for_fragment(Frag{op.shape, WMat::a, op.in}, [&](uint32_t l, uint32_t e, RC p) {
@@ -474,50 +480,25 @@ bool fragment_operand(const ir::Operand& o, std::size_t regs, bool dest) {
     return true;
 }
 
-// wmma.mma.sync.aligned.alayout.blayout.shape: .dtype.ctype for f16 inputs, .dtype.atype.btype.ctype
-// otherwise.
-Handler select_mma_op(const ir::Instruction& inst, DInst& in) {
+// wmma.mma: the types come from the form, the fragments' sizes are checked here.
+Handler select_mma_op(const ir::Instruction& inst, const ir::WmmaForm& wf) {
     MmaOp op;
-    if (!parse_shape(inst, op.shape) || !inst.has_mod("sync") || !inst.has_mod("aligned")) return nullptr;
-    std::vector<WElem> types;
-    for (const auto& m : inst.mods) {
-        WElem t;
-        if (parse_elem(m, t)) types.push_back(t);
-    }
-    op.sat = inst.has_mod("satfinite");
-    if (types.size() == 2 && (types[0] == WElem::f16 || types[0] == WElem::f32) &&
-        (types[1] == WElem::f16 || types[1] == WElem::f32) && op.shape != WShape::m16n16k8 && !op.sat) {
-        op.in = WElem::f16, op.d = types[0], op.c = types[1];
-    } else if (types.size() == 4 && types[1] == types[2]) {
-        op.d = types[0], op.in = types[1], op.c = types[3];
-        const bool integer = op.in == WElem::s8 || op.in == WElem::u8;
-        if (integer ? op.d != WElem::s32 || op.c != WElem::s32
-                    : op.d != WElem::f32 || op.c != WElem::f32 || op.sat ||
-                          (op.in != WElem::bf16 && op.in != WElem::tf32))
-            return nullptr;
-    } else {
-        return nullptr;
-    }
-    if (!valid(Frag{op.shape, WMat::a, op.in}) || !valid(Frag{op.shape, WMat::c, op.c})) return nullptr;
+    if (!mma_op_of(wf, op)) return nullptr;
     if (inst.args.size() != 4 ||
         !fragment_operand(inst.args[0], Frag{op.shape, WMat::c, op.d}.regs(), true) ||
         !fragment_operand(inst.args[1], Frag{op.shape, WMat::a, op.in}.regs(), false) ||
         !fragment_operand(inst.args[2], Frag{op.shape, WMat::b, op.in}.regs(), false) ||
         !fragment_operand(inst.args[3], Frag{op.shape, WMat::c, op.c}.regs(), false))
         return nullptr;
-    in.aux |= static_cast<uint32_t>(op.shape) << 16 | static_cast<uint32_t>(op.in) << 18 |
-              static_cast<uint32_t>(op.c) << 21 | static_cast<uint32_t>(op.d) << 24 | uint32_t{op.sat} << 27;
     return &wmma_mma;
 }
 
 }  // namespace
 
-Handler select_wmma(const ir::Instruction& inst, DInst& in, const SelectContext&) {
-    if (inst.op != ir::Opcode::wmma || !inst.has_mod("sync") || !inst.has_mod("aligned")) return nullptr;
-    if (inst.has_mod("load")) return select_memory_op(inst, in, false);
-    if (inst.has_mod("store")) return select_memory_op(inst, in, true);
-    if (inst.has_mod("mma")) return select_mma_op(inst, in);
-    return nullptr;
+Handler select_wmma(const ir::Instruction& inst, DInst&, const SelectContext&) {
+    const ir::WmmaForm* wf = ir::form_as<ir::WmmaForm>(inst);
+    if (!wf) return nullptr;  // not a wmma instruction PTX has (the verifier says why)
+    return wf->op == ir::WmmaOp::mma ? select_mma_op(inst, *wf) : select_memory_op(inst, *wf);
 }
 
 }  // namespace warpsim::engine

@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "kernels_ir/forms/form.hpp"
 #include "sim/engine/handler_util.hpp"
 #include "sim/memory/address_map.hpp"
 
@@ -352,7 +353,8 @@ AccessFlags access_flags(const ir::Instruction& inst) {
     f.l1_cache_op = d.cache != ir::CacheOp::cg && d.cache != ir::CacheOp::cs && d.cache != ir::CacheOp::cv;
     f.combinable_atom = d.atom == ir::AtomOp::add || d.atom == ir::AtomOp::min || d.atom == ir::AtomOp::max ||
                         d.atom == ir::AtomOp::and_ || d.atom == ir::AtomOp::or_ || d.atom == ir::AtomOp::xor_;
-    f.async_copy = inst.op == ir::Opcode::cp && !inst.has_mod("bulk");
+    const ir::CpForm* cp = ir::form_as<ir::CpForm>(inst);
+    f.async_copy = inst.op == ir::Opcode::cp && cp && !ir::is_bulk(cp->op);
     f.barrier_object = counts::is_barrier_object_op(inst);
     return f;
 }
@@ -451,6 +453,10 @@ static_assert(static_cast<int>(MemorySpace::param) == static_cast<int>(counts::A
               static_cast<int>(MemorySpace::local) == static_cast<int>(counts::AccessSpace::local));
 
 namespace {
+bool is_async_copy_op(ir::Opcode op) {
+    return op == ir::Opcode::cp || op == ir::Opcode::cp_reduce;
+}
+
 MemoryEvent base_event(const Exec& x, const DInst& in, MemoryKind kind, MemorySpace space,
                        uint32_t bytes_per_lane, uint32_t mask) {
     MemoryEvent ev;
@@ -464,8 +470,8 @@ MemoryEvent base_event(const Exec& x, const DInst& in, MemoryKind kind, MemorySp
     ev.scope = d.scope;
     if (kind == MemoryKind::atomic) {
         ev.atomic_op = d.atom;
-        const bool init = in.ir->op == ir::Opcode::mbarrier &&
-                          std::find(in.ir->mods.begin(), in.ir->mods.end(), "init") != in.ir->mods.end();
+        const ir::MbarrierForm* mb = ir::form_as<ir::MbarrierForm>(*in.ir);
+        const bool init = mb && mb->op == ir::MbarrierOp::init;
         ev.read_modify_write = d.atom != ir::AtomOp::exch && !init;
         ev.returns_value = in.ir->op == ir::Opcode::atom;
     }
@@ -483,7 +489,7 @@ void AccessRecorder::notify(Exec& x) const {
         MemoryEvent ev =
             base_event(x, *in_, kind, static_cast<MemorySpace>(s), a.bytes_per_lane, a.active_mask);
         ev.addr = a.addr;
-        ev.async = in_->ir->op == ir::Opcode::cp;
+        ev.async = is_async_copy_op(in_->ir->op);
         x.launch->observer->on_memory(ev);
     }
     if (!remote_mask_) return;
@@ -492,7 +498,7 @@ void AccessRecorder::notify(Exec& x) const {
                                                                         : MemoryKind::atomic;
     MemoryEvent ev = base_event(x, *in_, kind, MemorySpace::shared, header_.bytes_per_lane, remote_mask_);
     for_lanes(remote_mask_, [&](uint32_t l) { ev.addr[l] = remote_addr_[l]; });
-    ev.async = in_->ir->op == ir::Opcode::cp;
+    ev.async = is_async_copy_op(in_->ir->op);
     x.launch->observer->on_memory(ev);
 }
 

@@ -16,6 +16,7 @@
 
 #include "kernels_ir/cfg.hpp"
 #include "kernels_ir/dataflow.hpp"
+#include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/names.hpp"
 #include "kernels_ir/printer.hpp"
 #include "kernels_ir/source_chain.hpp"
@@ -67,7 +68,7 @@ bool is_data_access(const ir::Instruction& inst) {
     const bool memory_op =
         inst.op == ir::Opcode::ld || inst.op == ir::Opcode::ldu || inst.op == ir::Opcode::st ||
         inst.op == ir::Opcode::atom || inst.op == ir::Opcode::red ||
-        (inst.op == ir::Opcode::cp && !inst.mods.empty() && inst.mods.front().starts_with("async"));
+        (inst.op == ir::Opcode::cp && ir::form_as<ir::CpForm>(inst) != nullptr);  // cp.async.*
     return memory_op && inst.d.space != ir::Space::param && inst.d.space != ir::Space::const_;
 }
 
