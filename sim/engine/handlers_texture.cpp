@@ -10,6 +10,7 @@
 
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
+#include "sim/engine/memory_access.hpp"
 #include "sim/engine/texture.hpp"
 
 namespace warpsim::engine {
@@ -265,6 +266,22 @@ bool surface_access(Exec& x, const DInst& in, uint32_t lane, const Lookup<Textur
     return false;
 }
 
+// The lanes' accesses to a surface's bytes, reported to the checkers (--check) as global-memory accesses to
+// the array's allocation once the instruction is done: lanes whose access was dropped (zero boundary) are not
+// in the mask.
+struct SurfaceAccesses {
+    std::array<uint64_t, 32> addr{};
+    uint32_t mask = 0;
+    void add(uint32_t lane, const TextureResource& r, int64_t offset) {
+        addr[lane] = r.base + static_cast<uint64_t>(offset);
+        mask |= 1u << lane;
+    }
+    void report(Exec& x, const DInst& in, MemoryKind kind, uint32_t bytes) const {
+        if (x.launch->observer && mask)
+            report_memory(x, in, kind, MemorySpace::global, bytes, mask, addr, false);
+    }
+};
+
 bool look_up_surface(Exec& x, const DInst& in, uint32_t lane, Lookup<TextureResource>& cache) {
     return look_up(
         x, in, lane, cache, [](const TextureTable& t, uint64_t h) { return t.surface(h); }, "surface");
@@ -278,17 +295,20 @@ void suld(Exec& x, const DInst& in, uint32_t e) {
     const uint32_t bytes = W * in.vec;
     const auto& masks = x.frame->code->reg_width_mask;
     Lookup<TextureResource> cache;
+    SurfaceAccesses seen;
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (!look_up_surface(x, in, l, cache)) return;
         int64_t offset = 0;
         if (!surface_access(x, in, l, cache, 1, bytes, offset)) return;
+        if (offset >= 0) seen.add(l, *cache.object, offset);
         for (uint32_t i = 0; i < in.vec; ++i) {
             uint64_t v = 0;
             if (offset >= 0) std::memcpy(&v, cache.bytes + offset + i * W, W);
             x.R[std::size_t{in.dst[i]} * 32 + l] = v & masks[in.dst[i]];
         }
     }
+    seen.report(x, in, MemoryKind::read, bytes);
 }
 
 // sust.b.{1d,2d,3d,a1d,a2d}{.v2,.v4}.bN [surface, {coordinates}], {values}
@@ -298,16 +318,19 @@ void sust(Exec& x, const DInst& in, uint32_t e) {
     count(x, counts::Stat::inst_surface_st);
     const uint32_t bytes = W * in.vec;
     Lookup<TextureResource> cache;
+    SurfaceAccesses seen;
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (!look_up_surface(x, in, l, cache)) return;
         int64_t offset = 0;
         if (!surface_access(x, in, l, cache, 0, bytes, offset)) return;
         if (offset < 0) continue;
+        seen.add(l, *cache.object, offset);
         uint8_t* dst = cache.bytes + offset;
         for (uint32_t i = 0; i < in.vec; ++i)
             std::memcpy(dst + i * W, &x.R[std::size_t{in.src[i]} * 32 + l], W);
     }
+    seen.report(x, in, MemoryKind::write, bytes);
 }
 
 // sust.p.{1d,2d,3d}{.v2,.v4}.b32 [surface, {coordinates}], {values}: the values as R, G, B, A converted to
@@ -316,6 +339,8 @@ void sust_formatted(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     count(x, counts::Stat::inst_surface_st);
     Lookup<TextureResource> cache;
+    SurfaceAccesses seen;
+    uint32_t width = 0;
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (!look_up_surface(x, in, l, cache)) return;
@@ -323,11 +348,14 @@ void sust_formatted(Exec& x, const DInst& in, uint32_t e) {
         int64_t offset = 0;
         if (!surface_access(x, in, l, cache, 0, bytes, offset, bytes)) return;
         if (offset < 0) continue;
+        seen.add(l, *cache.object, offset);
+        width = bytes;
         std::array<uint32_t, 4> v{0, 0, 0, 0};
         for (uint32_t i = 0; i < in.vec; ++i)
             v[i] = static_cast<uint32_t>(x.R[std::size_t{in.src[i]} * 32 + l]);
         store_formatted(cache.object->format, v, in.vec, cache.bytes + offset);
     }
+    seen.report(x, in, MemoryKind::write, width);
 }
 
 template <class T, ir::AtomOp Op>
@@ -353,6 +381,7 @@ void sured(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     count(x, counts::Stat::inst_surface_st);
     Lookup<TextureResource> cache;
+    SurfaceAccesses seen;
     const bool samples = in.ir->has_mod("p");
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
@@ -360,12 +389,14 @@ void sured(Exec& x, const DInst& in, uint32_t e) {
         int64_t offset = 0;
         if (!surface_access(x, in, l, cache, 0, sizeof(U), offset, samples ? sizeof(U) : 1)) return;
         if (offset < 0) continue;
+        seen.add(l, *cache.object, offset);
         const uint64_t v = x.R[std::size_t{in.src[0]} * 32 + l];
         if (cache.object->format.kind == ChannelKind::signed_int)
             reduce_at<S, Op>(cache.bytes + offset, v);
         else
             reduce_at<U, Op>(cache.bytes + offset, v);
     }
+    seen.report(x, in, MemoryKind::atomic, sizeof(U));
 }
 
 // `[reg, {n coordinates}]` as argument `arg` (`[reg]` for n = 0).

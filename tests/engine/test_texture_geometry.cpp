@@ -70,9 +70,11 @@ TEST_CASE("3D textures: point sampling picks the texel, trilinear weighs two bil
     const auto corner = volume([](int x, int y, int z) { return float(8 * x * y + 4 * z); });
     CHECK(f(engine::sample(tri, bytes_of(corner), at3(1.0625f, 0.53125f, 0.75f))[0]) == 1.125f);
     // Border in z: below slice 0 the border colour (0) takes weight 256 - c.
-    tri.sampler.address = {TextureAddressMode::border, TextureAddressMode::border, TextureAddressMode::border};
-    // z = 0.25: position -64, k = -1, c = 192: over x and z the weights 32, 32 (slice -1, the border colour 0)
-    // and 96, 96 (slice 0), each halved along y: slice 0's texels 0..3 weigh 48 each: 48 * 6 / 256 = 1.125.
+    tri.sampler.address = {TextureAddressMode::border, TextureAddressMode::border,
+                           TextureAddressMode::border};
+    // z = 0.25: position -64, k = -1, c = 192: over x and z the weights 32, 32 (slice -1, the border colour
+    // 0) and 96, 96 (slice 0), each halved along y: slice 0's texels 0..3 weigh 48 each: 48 * 6 / 256
+    // = 1.125.
     CHECK(f(engine::sample(tri, bytes_of(linear_values), at3(1.0f, 1.0f, 0.25f))[0]) == 1.125f);
 }
 
@@ -112,8 +114,8 @@ TEST_CASE("tld4 gathers one channel of the bilinear footprint counter-clockwise 
     CHECK(f(w[1]) == 21.0f);
     CHECK(f(w[2]) == 11.0f);
     CHECK(f(w[3]) == 10.0f);
-    // At (2.9, 0.2): i = 2, j = -1, the taps (2, 0), (3, 0), (3, -1), (2, -1); clamp makes each (2, 0), border
-    // gives the border colour for the three outside.
+    // At (2.9, 0.2): i = 2, j = -1, the taps (2, 0), (3, 0), (3, -1), (2, -1); clamp makes each (2, 0),
+    // border gives the border colour for the three outside.
     c.at = {2.9f, 0.2f, 0.5f};
     w = engine::gather(t, bytes_of(texels), c, 0);
     CHECK(w == engine::TexelWords{std::bit_cast<uint32_t>(2.0f), std::bit_cast<uint32_t>(2.0f),
@@ -334,10 +336,10 @@ TEST_CASE("tex.3d, tex.a2d, tld4, txq, suq, sust/suld .3d, sured and sust.p in a
     CHECK(f(got[5]) == 13.0f);
     CHECK(f(got[6]) == 11.0f);
     CHECK(f(got[7]) == 10.0f);
-    CHECK(got[8] == 2);          // array_size
-    CHECK(got[9] == 0x1234u);    // slice 9 clamped to slice 1
-    CHECK(got[10] == 2);         // suq.depth
-    CHECK(got[11] == 0);         // an array: not the linear layout
+    CHECK(got[8] == 2);        // array_size
+    CHECK(got[9] == 0x1234u);  // slice 9 clamped to slice 1
+    CHECK(got[10] == 2);       // suq.depth
+    CHECK(got[11] == 0);       // an array: not the linear layout
     const auto after = test::download<uint32_t>(sim, s.base, 8);
     CHECK(after[0] == 120u);     // 100 + 4 * 5
     CHECK(after[1] == 300u);     // sust.p: sample 1
