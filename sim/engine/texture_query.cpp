@@ -132,7 +132,7 @@ void store_formatted(const TexelFormat& f, const std::array<uint32_t, 4>& values
             }
             continue;
         }
-        // Integers saturate to the channel's range (300 -> 255 in an unsigned 8-bit channel, 0xffffff80 ->
+        // Integers saturate to the channel's range (300 -> 255 in an unsigned 8-bit channel, 0x80000000 ->
         // -128 in a signed one: sust.p.uchar4 and sust.p.char2 on the H200).
         uint32_t stored = v;
         if (f.kind == ChannelKind::unsigned_int && bytes < 4)
