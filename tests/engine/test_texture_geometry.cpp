@@ -292,6 +292,15 @@ constexpr const char* kGeometryPtx = R"(
     sust.p.3d.b32.trap [%rd3, {1, 0, 0, 0}], {%r5};
     ret;
 }
+.visible .entry layer_trap(.param .u64 surf)
+{
+    .reg .b64 %rd<2>;
+    .reg .b32 %r<2>;
+    ld.param.u64 %rd1, [surf];
+    mov.b32 %r1, 7;
+    sust.b.a2d.b32.trap [%rd1, {%r1, 0, 0, 0}], {%r1};
+    ret;
+}
 )";
 
 }  // namespace
@@ -344,4 +353,18 @@ TEST_CASE("tex.3d, tex.a2d, tld4, txq, suq, sust/suld .3d, sured and sust.p in a
     CHECK(after[0] == 120u);     // 100 + 4 * 5
     CHECK(after[1] == 300u);     // sust.p: sample 1
     CHECK(after[7] == 0x1234u);  // (1, 1, 1): byte 4 + 8 + 16
+    // A layer past the last in trap mode: the fault names the layer and the surface's layers.
+    const ir::Function* trap = k.find("layer_trap");
+    REQUIRE(trap);
+    engine::TextureResource layered = s;
+    layered.depth = 1;
+    layered.layers = 2;
+    table.surfaces[4] = layered;
+    test::Params q;
+    q.add(uint64_t{4});
+    auto bad = sim.launch(k.parsed.module, *trap, cfg, q.span(), nullptr);
+    REQUIRE(bad.error);
+    CHECK(bad.error->name == "cudaErrorIllegalAddress");
+    CHECK(bad.error->details.find("at byte x 0, row 0, layer 7 of a surface 8 bytes wide, 2 rows high and 2 "
+                                  "layers") != std::string::npos);
 }
