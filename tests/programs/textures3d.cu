@@ -1,10 +1,11 @@
 // Texture and surface objects beyond one 2D image: 3D arrays (tex3D, point and trilinear filtering; surf3D),
 // layered 1D and 2D arrays (tex1DLayered, tex2DLayered; surf1DLayered, surf2DLayered, layer indices out of
 // range), tex2Dgather (which four texels, in which order, per component), and by inline PTX formatted surface
-// stores (sust.p: `textures3d formatted`), surface reductions (sured: `textures3d reductions`) and the txq and
-// suq queries (only with -DPROBE_QUERIES=1). cudaMemcpy3D copies into and out of the arrays. Every fetch is printed as hex bits, so the simulated run must match the GPU's
-// bits; the host checks what the Programming Guide defines (point samples, gathers, copies, surface contents)
-// exactly and filtered values to within the guide's 8-bit weights.
+// stores (sust.p: `textures3d formatted`), surface reductions (sured: `textures3d reductions`) and the txq
+// and suq queries (only with -DPROBE_QUERIES=1). cudaMemcpy3D copies into and out of the arrays. Every fetch
+// is printed as hex bits, so the simulated run must match the GPU's bits; the host checks what the
+// Programming Guide defines (point samples, gathers, copies, surface contents) exactly and filtered values to
+// within the guide's 8-bit weights.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,8 +13,8 @@
 #include <vector>
 #include "common.h"
 
-// The txq/suq kernel (every query of both) is left out unless PROBE_QUERIES=1: built with it, the module did
-// not load on the H200 (every launch of the program returned cudaErrorNotSupported;
+// The txq/suq part (textures3d_queries.cuh, every query of both) is left out unless PROBE_QUERIES=1: built
+// with it, the module did not load on the H200 (every launch of the program returned cudaErrorNotSupported;
 // tests/hardware/programs/README.md).
 #ifndef PROBE_QUERIES
 #define PROBE_QUERIES 0
@@ -23,11 +24,14 @@ constexpr int W = 5, H = 4, D = 3, NC = 16;
 
 // Positions in texel units: centres, between texels, on and beyond every face; w is the layer index of
 // layered fetches (-1 and 7 lie outside the 3 layers).
-const float kCoords[NC][4] = {
-    {0.5f, 0.5f, 0.5f, 0},     {1.0f, 1.0f, 1.0f, 1},      {1.25f, 2.75f, 1.5f, 2},  {2.6f, 0.3f, 2.2f, 0},
-    {4.5f, 3.5f, 2.5f, 1},     {4.9f, 3.9f, 2.9f, 2},      {5.5f, 1.2f, -0.3f, -1},  {-0.7f, 2.2f, 3.4f, 7},
-    {2.999f, 1.001f, 0.75f, 1}, {1.0625f, 2.53125f, 1.2890625f, 0}, {3.1f, 0.6f, 1.9f, 2}, {0.3f, 3.3f, 0.1f, 1},
-    {2.2f, 1.7f, 1.1f, 0},     {3.7f, 2.4f, 0.6f, 3},      {1.5f, 1.5f, 2.0f, 2},    {4.1f, 0.9f, 1.7f, 1}};
+const float kCoords[NC][4] = {{0.5f, 0.5f, 0.5f, 0},      {1.0f, 1.0f, 1.0f, 1},
+                              {1.25f, 2.75f, 1.5f, 2},    {2.6f, 0.3f, 2.2f, 0},
+                              {4.5f, 3.5f, 2.5f, 1},      {4.9f, 3.9f, 2.9f, 2},
+                              {5.5f, 1.2f, -0.3f, -1},    {-0.7f, 2.2f, 3.4f, 7},
+                              {2.999f, 1.001f, 0.75f, 1}, {1.0625f, 2.53125f, 1.2890625f, 0},
+                              {3.1f, 0.6f, 1.9f, 2},      {0.3f, 3.3f, 0.1f, 1},
+                              {2.2f, 1.7f, 1.1f, 0},      {3.7f, 2.4f, 0.6f, 3},
+                              {1.5f, 1.5f, 2.0f, 2},      {4.1f, 0.9f, 1.7f, 1}};
 
 enum Fetch { k3d, k1dLayered, k2dLayered, kGather0, kGather1, kGather2, kGather3 };
 
@@ -37,13 +41,27 @@ __global__ void fetch(cudaTextureObject_t t, const float4* c, float4* out, int n
     float4 p = c[i];
     int layer = (int)p.w;
     switch (kind) {
-        case k3d: out[i] = tex3D<float4>(t, p.x, p.y, p.z); break;
-        case k1dLayered: out[i] = tex1DLayered<float4>(t, p.x, layer); break;
-        case k2dLayered: out[i] = tex2DLayered<float4>(t, p.x, p.y, layer); break;
-        case kGather0: out[i] = tex2Dgather<float4>(t, p.x, p.y, 0); break;
-        case kGather1: out[i] = tex2Dgather<float4>(t, p.x, p.y, 1); break;
-        case kGather2: out[i] = tex2Dgather<float4>(t, p.x, p.y, 2); break;
-        case kGather3: out[i] = tex2Dgather<float4>(t, p.x, p.y, 3); break;
+        case k3d:
+            out[i] = tex3D<float4>(t, p.x, p.y, p.z);
+            break;
+        case k1dLayered:
+            out[i] = tex1DLayered<float4>(t, p.x, layer);
+            break;
+        case k2dLayered:
+            out[i] = tex2DLayered<float4>(t, p.x, p.y, layer);
+            break;
+        case kGather0:
+            out[i] = tex2Dgather<float4>(t, p.x, p.y, 0);
+            break;
+        case kGather1:
+            out[i] = tex2Dgather<float4>(t, p.x, p.y, 1);
+            break;
+        case kGather2:
+            out[i] = tex2Dgather<float4>(t, p.x, p.y, 2);
+            break;
+        case kGather3:
+            out[i] = tex2Dgather<float4>(t, p.x, p.y, 3);
+            break;
     }
 }
 
@@ -55,39 +73,9 @@ __global__ void fetch_uint(cudaTextureObject_t t, const float4* c, uint4* out, i
     if (kind == kGather2) out[i] = tex2Dgather<uint4>(t, p.x, p.y, 2);
 }
 
-#if PROBE_QUERIES
-// Every texture query txq has, in its order: width height depth channel_data_type channel_order
-// normalized_coords array_size num_mipmap_levels num_samples filter_mode addr_mode_0 addr_mode_1 addr_mode_2.
-__global__ void query_texture(cudaTextureObject_t t, unsigned* o) {
-    asm volatile("txq.width.b32 %0, [%1];" : "=r"(o[0]) : "l"(t));
-    asm volatile("txq.height.b32 %0, [%1];" : "=r"(o[1]) : "l"(t));
-    asm volatile("txq.depth.b32 %0, [%1];" : "=r"(o[2]) : "l"(t));
-    asm volatile("txq.channel_data_type.b32 %0, [%1];" : "=r"(o[3]) : "l"(t));
-    asm volatile("txq.channel_order.b32 %0, [%1];" : "=r"(o[4]) : "l"(t));
-    asm volatile("txq.normalized_coords.b32 %0, [%1];" : "=r"(o[5]) : "l"(t));
-    asm volatile("txq.array_size.b32 %0, [%1];" : "=r"(o[6]) : "l"(t));
-    asm volatile("txq.num_mipmap_levels.b32 %0, [%1];" : "=r"(o[7]) : "l"(t));
-    asm volatile("txq.num_samples.b32 %0, [%1];" : "=r"(o[8]) : "l"(t));
-    asm volatile("txq.filter_mode.b32 %0, [%1];" : "=r"(o[9]) : "l"(t));
-    asm volatile("txq.addr_mode_0.b32 %0, [%1];" : "=r"(o[10]) : "l"(t));
-    asm volatile("txq.addr_mode_1.b32 %0, [%1];" : "=r"(o[11]) : "l"(t));
-    asm volatile("txq.addr_mode_2.b32 %0, [%1];" : "=r"(o[12]) : "l"(t));
+float value3(int x, int y, int z) {
+    return 100.0f * z + 10.0f * y + x + 0.25f;
 }
-
-// suq: width height depth channel_data_type channel_order array_size memory_layout.
-__global__ void query_surface(cudaSurfaceObject_t s, unsigned* o) {
-    asm volatile("suq.width.b32 %0, [%1];" : "=r"(o[0]) : "l"(s));
-    asm volatile("suq.height.b32 %0, [%1];" : "=r"(o[1]) : "l"(s));
-    asm volatile("suq.depth.b32 %0, [%1];" : "=r"(o[2]) : "l"(s));
-    asm volatile("suq.channel_data_type.b32 %0, [%1];" : "=r"(o[3]) : "l"(s));
-    asm volatile("suq.channel_order.b32 %0, [%1];" : "=r"(o[4]) : "l"(s));
-    asm volatile("suq.array_size.b32 %0, [%1];" : "=r"(o[5]) : "l"(s));
-    asm volatile("suq.memory_layout.b32 %0, [%1];" : "=r"(o[6]) : "l"(s));
-}
-
-#endif
-
-float value3(int x, int y, int z) { return 100.0f * z + 10.0f * y + x + 0.25f; }
 
 // Writes value3 to every element of a W x H x D float surface, and 99 one element outside each face with the
 // zero boundary (dropped).
@@ -117,12 +105,15 @@ __global__ void surf_layered_write(cudaSurfaceObject_t s1, cudaSurfaceObject_t s
 // Reads x = -1 .. W, y = -1 .. H at layers first .. first + blockDim.z - 1 with clamp and zero.
 __global__ void surf_layered_read(cudaSurfaceObject_t s1, cudaSurfaceObject_t s2, float* out, int first) {
     int x = threadIdx.x - 1, y = threadIdx.y - 1, l = first + (int)threadIdx.z;
-    int i = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y * blockDim.z;
+    int i = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x,
+        n = blockDim.x * blockDim.y * blockDim.z;
     out[i] = surf2DLayeredread<float>(s2, x * 4, y, l, cudaBoundaryModeClamp);
     out[n + i] = surf2DLayeredread<float>(s2, x * 4, y, l, cudaBoundaryModeZero);
     if (threadIdx.y == 0) {
-        out[2 * n + threadIdx.z * blockDim.x + threadIdx.x] = surf1DLayeredread<float>(s1, x * 4, l, cudaBoundaryModeClamp);
-        out[3 * n + threadIdx.z * blockDim.x + threadIdx.x] = surf1DLayeredread<float>(s1, x * 4, l, cudaBoundaryModeZero);
+        out[2 * n + threadIdx.z * blockDim.x + threadIdx.x] =
+            surf1DLayeredread<float>(s1, x * 4, l, cudaBoundaryModeClamp);
+        out[3 * n + threadIdx.z * blockDim.x + threadIdx.x] =
+            surf1DLayeredread<float>(s1, x * 4, l, cudaBoundaryModeZero);
     }
 }
 
@@ -135,7 +126,6 @@ __global__ void store_formatted(cudaSurfaceObject_t s, const unsigned* v, int n)
                  "r"(v[4 * i]), "r"(v[4 * i + 1]), "r"(v[4 * i + 2]), "r"(v[4 * i + 3]));
 }
 
-
 // sured on a W x H surface of 32-bit integers: every thread of the block adds, mins, maxes, ands and ors its
 // value into the elements of row 0 (byte addressing) and adds into row 1 (sample addressing, sured.p).
 __global__ void reduce_surface(cudaSurfaceObject_t s) {
@@ -143,13 +133,13 @@ __global__ void reduce_surface(cudaSurfaceObject_t s) {
     asm volatile("sured.b.add.2d.u32.trap [%0, {%1, %2}], %3;" ::"l"(s), "r"(0), "r"(0), "r"(t + 1));
     asm volatile("sured.b.min.2d.s32.trap [%0, {%1, %2}], %3;" ::"l"(s), "r"(4), "r"(0), "r"(50 - 7 * t));
     asm volatile("sured.b.max.2d.u32.trap [%0, {%1, %2}], %3;" ::"l"(s), "r"(8), "r"(0), "r"(3 * t + 1000));
-    asm volatile("sured.b.and.2d.b32.trap [%0, {%1, %2}], %3;" ::"l"(s), "r"(12), "r"(0), "r"(~(1u << (t % 32))));
+    asm volatile("sured.b.and.2d.b32.trap [%0, {%1, %2}], %3;" ::"l"(s), "r"(12), "r"(0),
+                 "r"(~(1u << (t % 32))));
     asm volatile("sured.b.or.2d.b32.trap [%0, {%1, %2}], %3;" ::"l"(s), "r"(16), "r"(0), "r"(1u << (t % 32)));
     asm volatile("sured.p.add.2d.b32.trap [%0, {%1, %2}], %3;" ::"l"(s), "r"(t % W), "r"(1), "r"(1));
     asm volatile("sured.b.add.2d.u32.clamp [%0, {%1, %2}], %3;" ::"l"(s), "r"(4 * W + 8), "r"(2), "r"(2));
     asm volatile("sured.b.add.2d.u32.zero [%0, {%1, %2}], %3;" ::"l"(s), "r"(0), "r"(H), "r"(5));
 }
-
 
 uint32_t bits(float f) {
     uint32_t u;
@@ -174,7 +164,9 @@ void print_words(const char* name, const uint32_t* w, int n) {
     }
 }
 
-int clampi(int i, int n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+int clampi(int i, int n) {
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
 
 struct Context {
     float4* coords;
@@ -225,11 +217,16 @@ std::vector<float4> run(Context& cx, const char* name, cudaTextureObject_t t, in
 }
 
 // Texel values (as the fetch returns them) of a W x H x D volume: a float f(x, y, z), and a uchar4.
-float fvol(int x, int y, int z) { return 0.37f * x * x + 1.3f * y - 0.25f * x * y + 2.5f * z - 0.5f * x * z; }
-uchar4 cvol(int x, int y, int z) {
-    return make_uchar4(37 * x + 11 * y + 5 * z, 255 - 40 * y - 20 * z, 60 * x + 7 * z, (x * y * 23 + 80 * z) & 255);
+float fvol(int x, int y, int z) {
+    return 0.37f * x * x + 1.3f * y - 0.25f * x * y + 2.5f * z - 0.5f * x * z;
 }
-float cchan(uchar4 v, int c) { return (c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w) / 255.0f; }
+uchar4 cvol(int x, int y, int z) {
+    return make_uchar4(37 * x + 11 * y + 5 * z, 255 - 40 * y - 20 * z, 60 * x + 7 * z,
+                       (x * y * 23 + 80 * z) & 255);
+}
+float cchan(uchar4 v, int c) {
+    return (c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w) / 255.0f;
+}
 
 // The Programming Guide's trilinear filter (clamp) on texel(x, y, z) with 8-bit weights ignored.
 template <class Texel>
@@ -245,7 +242,9 @@ float trilinear(Texel texel, float x, float y, float z, int w, int h, int d) {
     return sum;
 }
 
-bool on_boundary(float v) { return fabsf(v - rintf(v)) < 1e-4f; }
+bool on_boundary(float v) {
+    return fabsf(v - rintf(v)) < 1e-4f;
+}
 
 void volumes(Context& cx) {
     std::vector<float> hf(W * H * D);
@@ -275,8 +274,8 @@ void volumes(Context& cx) {
         cudaExtent e;
         unsigned int flags = 7;
         CHECK(cudaArrayGetInfo(&d, &e, &flags, ac));
-        printf("3d array info: %d %d %d %d kind %d, extent %zu %zu %zu, flags %u\n", d.x, d.y, d.z, d.w, (int)d.f,
-               e.width, e.height, e.depth, flags);
+        printf("3d array info: %d %d %d %d kind %d, extent %zu %zu %zu, flags %u\n", d.x, d.y, d.z, d.w,
+               (int)d.f, e.width, e.height, e.depth, flags);
     }
     // A 3x2x2 box at (1, 1, 1) of the float volume back through cudaMemcpy3D, into a padded host buffer.
     {
@@ -295,7 +294,8 @@ void volumes(Context& cx) {
         int wrong = 0;
         for (int z = 0; z < 2; ++z)
             for (int y = 0; y < 2; ++y)
-                for (int x = 0; x < 4; ++x) wrong += box[z][y][x] != (x < 3 ? fvol(x + 1, y + 1, z + 1) : -1.0f);
+                for (int x = 0; x < 4; ++x)
+                    wrong += box[z][y][x] != (x < 3 ? fvol(x + 1, y + 1, z + 1) : -1.0f);
         printf("cudaMemcpy3D from a 3d array: %d wrong\n", wrong);
         cx.ok = cx.ok && wrong == 0;
     }
@@ -308,8 +308,10 @@ void volumes(Context& cx) {
         for (int i = 0; i < NC; ++i) {
             const float* c = kCoords[i];
             if (on_boundary(c[0]) || on_boundary(c[1]) || on_boundary(c[2])) continue;
-            cx.expect("3d.float.point.clamp", i, 0, got[i].x,
-                      fat(clampi((int)floorf(c[0]), W), clampi((int)floorf(c[1]), H), clampi((int)floorf(c[2]), D)), 0);
+            cx.expect(
+                "3d.float.point.clamp", i, 0, got[i].x,
+                fat(clampi((int)floorf(c[0]), W), clampi((int)floorf(c[1]), H), clampi((int)floorf(c[2]), D)),
+                0);
         }
         CHECK(cudaDestroyTextureObject(t));
         t = make_texture(af, cudaAddressModeClamp, true, false, elem);
@@ -427,8 +429,8 @@ void layered(Context& cx) {
         unsigned int f1 = 7, f2 = 7;
         CHECK(cudaArrayGetInfo(&d, &e1, &f1, a1));
         CHECK(cudaArrayGetInfo(&d, &e2, &f2, a2));
-        printf("layered array info: 1d extent %zu %zu %zu flags %u; 2d extent %zu %zu %zu flags %u\n", e1.width,
-               e1.height, e1.depth, f1, e2.width, e2.height, e2.depth, f2);
+        printf("layered array info: 1d extent %zu %zu %zu flags %u; 2d extent %zu %zu %zu flags %u\n",
+               e1.width, e1.height, e1.depth, f1, e2.width, e2.height, e2.depth, f2);
     }
     const cudaTextureReadMode elem = cudaReadModeElementType;
     // A layer index outside the array is not checked (the Programming Guide does not say what it reads).
@@ -462,7 +464,8 @@ void layered(Context& cx) {
                 const float want = trilinear(texel, c[0], c[1], 0.5f, W, H, 1);
                 cx.expect(name, i, 0, got[i].x, want, 0.02f * (fabsf(want) + 1));
             } else if (!on_boundary(c[0]) && !on_boundary(c[1])) {
-                cx.expect(name, i, 0, got[i].x, texel(clampi((int)floorf(c[0]), W), clampi((int)floorf(c[1]), H), 0), 0);
+                cx.expect(name, i, 0, got[i].x,
+                          texel(clampi((int)floorf(c[0]), W), clampi((int)floorf(c[1]), H), 0), 0);
             }
         }
         CHECK(cudaDestroyTextureObject(t));
@@ -475,8 +478,10 @@ void layered(Context& cx) {
     // Layered surfaces.
     {
         cudaArray_t s1a, s2a;
-        CHECK(cudaMalloc3DArray(&s1a, &ff, make_cudaExtent(W, 0, D), cudaArrayLayered | cudaArraySurfaceLoadStore));
-        CHECK(cudaMalloc3DArray(&s2a, &ff, make_cudaExtent(W, H, D), cudaArrayLayered | cudaArraySurfaceLoadStore));
+        CHECK(cudaMalloc3DArray(&s1a, &ff, make_cudaExtent(W, 0, D),
+                                cudaArrayLayered | cudaArraySurfaceLoadStore));
+        CHECK(cudaMalloc3DArray(&s2a, &ff, make_cudaExtent(W, H, D),
+                                cudaArrayLayered | cudaArraySurfaceLoadStore));
         cudaResourceDesc r1 = array_resource(s1a), r2 = array_resource(s2a);
         cudaSurfaceObject_t s1, s2;
         CHECK(cudaCreateSurfaceObject(&s1, &r1));
@@ -539,7 +544,8 @@ void gathers(Context& cx) {
     const cudaTextureReadMode elem = cudaReadModeElementType, nf = cudaReadModeNormalizedFloat;
     // The Programming Guide: tex2Dgather returns the component of the four texels of the bilinear footprint
     // of (x - 0.5, y - 0.5): (i, j+1), (i+1, j+1), (i+1, j), (i, j).
-    auto expect_gather = [&](const char* name, const std::vector<float4>& got, auto texel, int comp, bool border) {
+    auto expect_gather = [&](const char* name, const std::vector<float4>& got, auto texel, int comp,
+                             bool border) {
         for (int n = 0; n < NC; ++n) {
             const float xb = kCoords[n][0] - 0.5f, yb = kCoords[n][1] - 0.5f;
             if (on_boundary(xb) || on_boundary(yb)) continue;
@@ -559,8 +565,8 @@ void gathers(Context& cx) {
         expect_gather("gather.float.clamp", run(cx, "gather.float.clamp", t, kGather0, false), ft, 0, false);
         CHECK(cudaDestroyTextureObject(t));
         t = make_texture(af, cudaAddressModeBorder, true, false, elem);  // the filter mode plays no part
-        expect_gather("gather.float.border.linear", run(cx, "gather.float.border.linear", t, kGather0, false), ft, 0,
-                      true);
+        expect_gather("gather.float.border.linear", run(cx, "gather.float.border.linear", t, kGather0, false),
+                      ft, 0, true);
         CHECK(cudaDestroyTextureObject(t));
         t = make_texture(af, cudaAddressModeWrap, false, true, elem);
         run(cx, "gather.float.wrap.norm", t, kGather0, true);
@@ -568,9 +574,10 @@ void gathers(Context& cx) {
     }
     {
         cudaTextureObject_t t = make_texture(ac, cudaAddressModeClamp, false, false, nf);
-        const char* names[4] = {"gather.uchar4.clamp.comp0", "gather.uchar4.clamp.comp1", "gather.uchar4.clamp.comp2",
-                                "gather.uchar4.clamp.comp3"};
-        for (int c = 0; c < 4; ++c) expect_gather(names[c], run(cx, names[c], t, kGather0 + c, false), ct, c, false);
+        const char* names[4] = {"gather.uchar4.clamp.comp0", "gather.uchar4.clamp.comp1",
+                                "gather.uchar4.clamp.comp2", "gather.uchar4.clamp.comp3"};
+        for (int c = 0; c < 4; ++c)
+            expect_gather(names[c], run(cx, names[c], t, kGather0 + c, false), ct, c, false);
         CHECK(cudaDestroyTextureObject(t));
         t = make_texture(ac, cudaAddressModeClamp, false, false, elem);
         fetch_uint<<<1, NC>>>(t, cx.coords, reinterpret_cast<uint4*>(cx.out), NC, kGather2);
@@ -585,134 +592,32 @@ void gathers(Context& cx) {
 }
 
 #if PROBE_QUERIES
-void queries(Context& cx) {
-    unsigned* d;
-    CHECK(cudaMalloc(&d, 16 * sizeof(unsigned)));
-    auto show = [&](const char* name, int n) {
-        unsigned h[16];
-        CHECK(cudaMemcpy(h, d, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
-        printf("%s:", name);
-        for (int i = 0; i < n; ++i) printf(" %u", h[i]);
-        printf("\n");
-        return std::vector<unsigned>(h, h + n);
-    };
-    auto texture = [&](const char* name, const cudaResourceDesc& r, cudaTextureAddressMode m0,
-                       cudaTextureAddressMode m1, bool linear, bool normalized, cudaTextureReadMode read) {
-        cudaTextureDesc td;
-        memset(&td, 0, sizeof(td));
-        td.addressMode[0] = m0;
-        td.addressMode[1] = m1;
-        td.addressMode[2] = cudaAddressModeBorder;
-        td.filterMode = linear ? cudaFilterModeLinear : cudaFilterModePoint;
-        td.readMode = read;
-        td.normalizedCoords = normalized;
-        cudaTextureObject_t t;
-        CHECK(cudaCreateTextureObject(&t, &r, &td, nullptr));
-        CHECK(cudaMemset(d, 0xee, 16 * sizeof(unsigned)));
-        query_texture<<<1, 1>>>(t, d);
-        CHECK_LAUNCH();
-        auto v = show(name, 13);
-        CHECK(cudaDestroyTextureObject(t));
-        return v;
-    };
-    auto surface = [&](const char* name, cudaArray_t a) {
-        cudaResourceDesc r = array_resource(a);
-        cudaSurfaceObject_t s;
-        CHECK(cudaCreateSurfaceObject(&s, &r));
-        CHECK(cudaMemset(d, 0xee, 16 * sizeof(unsigned)));
-        query_surface<<<1, 1>>>(s, d);
-        CHECK_LAUNCH();
-        auto v = show(name, 7);
-        CHECK(cudaDestroySurfaceObject(s));
-        return v;
-    };
-    const cudaTextureReadMode elem = cudaReadModeElementType, nf = cudaReadModeNormalizedFloat;
-    const auto wrap = cudaAddressModeWrap, clamp = cudaAddressModeClamp, mirror = cudaAddressModeMirror,
-               border = cudaAddressModeBorder;
-    const unsigned sl = cudaArraySurfaceLoadStore;
-    struct Fmt {
-        const char* name;
-        cudaChannelFormatDesc desc;
-    } fmts[] = {{"float", cudaCreateChannelDesc<float>()},       {"float2", cudaCreateChannelDesc<float2>()},
-                {"float4", cudaCreateChannelDesc<float4>()},     {"half", cudaCreateChannelDescHalf()},
-                {"uchar", cudaCreateChannelDesc<unsigned char>()}, {"char2", cudaCreateChannelDesc<char2>()},
-                {"uchar4", cudaCreateChannelDesc<uchar4>()},     {"short", cudaCreateChannelDesc<short>()},
-                {"ushort4", cudaCreateChannelDesc<ushort4>()},   {"int", cudaCreateChannelDesc<int>()},
-                {"uint2", cudaCreateChannelDesc<uint2>()},       {"int4", cudaCreateChannelDesc<int4>()}};
-    std::vector<cudaArray_t> arrays;
-    char name[96];
-    for (const Fmt& f : fmts) {
-        cudaArray_t a;
-        CHECK(cudaMallocArray(&a, &f.desc, W, H, sl));
-        arrays.push_back(a);
-        snprintf(name, sizeof(name), "txq.2d.%s", f.name);
-        texture(name, array_resource(a), clamp, wrap, false, false, elem);
-        snprintf(name, sizeof(name), "suq.2d.%s", f.name);
-        surface(name, a);
-    }
-    // Read modes, filter and address modes and normalized coordinates on one uchar4 array.
-    texture("txq.2d.uchar4.normalized_float.linear.mirror_border.norm", array_resource(arrays[6]), mirror, border,
-            true, true, nf);
-    texture("txq.2d.float.linear.wrap_mirror.norm", array_resource(arrays[0]), wrap, mirror, true, true, elem);
-    cudaChannelFormatDesc ff = cudaCreateChannelDesc<float>();
-    cudaArray_t a1, a3, l1, l2;
-    CHECK(cudaMallocArray(&a1, &ff, 7, 0, sl));
-    CHECK(cudaMalloc3DArray(&a3, &ff, make_cudaExtent(W, H, D), sl));
-    CHECK(cudaMalloc3DArray(&l1, &ff, make_cudaExtent(W, 0, 6), cudaArrayLayered | sl));
-    CHECK(cudaMalloc3DArray(&l2, &ff, make_cudaExtent(W, H, 6), cudaArrayLayered | sl));
-    texture("txq.1d.float", array_resource(a1), clamp, clamp, false, false, elem);
-    texture("txq.3d.float", array_resource(a3), clamp, clamp, false, false, elem);
-    texture("txq.layered1d.float", array_resource(l1), clamp, clamp, false, false, elem);
-    texture("txq.layered2d.float", array_resource(l2), clamp, clamp, false, false, elem);
-    surface("suq.1d.float", a1);
-    surface("suq.3d.float", a3);
-    surface("suq.layered1d.float", l1);
-    surface("suq.layered2d.float", l2);
-    {
-        float* lin;
-        CHECK(cudaMalloc(&lin, 1024));
-        cudaResourceDesc r;
-        memset(&r, 0, sizeof(r));
-        r.resType = cudaResourceTypeLinear;
-        r.res.linear.devPtr = lin;
-        r.res.linear.desc = cudaCreateChannelDesc<float2>();
-        r.res.linear.sizeInBytes = 1000;
-        texture("txq.linear.float2", r, clamp, clamp, false, false, elem);
-        memset(&r, 0, sizeof(r));
-        r.resType = cudaResourceTypePitch2D;
-        r.res.pitch2D.devPtr = lin;
-        r.res.pitch2D.desc = ff;
-        r.res.pitch2D.width = 6;
-        r.res.pitch2D.height = 2;
-        r.res.pitch2D.pitchInBytes = 512;
-        texture("txq.pitch2d.float", r, clamp, clamp, true, false, elem);
-        CHECK(cudaFree(lin));
-    }
-    for (cudaArray_t a : arrays) CHECK(cudaFreeArray(a));
-    for (cudaArray_t a : {a1, a3, l1, l2}) CHECK(cudaFreeArray(a));
-    CHECK(cudaFree(d));
-    (void)cx;
-}
-
+#include "textures3d_queries.cuh"
 #endif
 
 // sust.p into float, half, uchar4, char2, short, ushort4, int, uint2 surfaces; every 32-bit value pattern
 // below stored as (R, G, B, A) and the surface read back as bytes.
 void formatted(Context& cx) {
-    const float fv[] = {0.0f, 0.5f, 1.0f, -1.0f, 0.25f, 0.999f, 1.5f, -0.3f, 0.00196f, 0.00197f, 65504.0f,
-                        1e-5f, 3.14159f, -2.0f, 100000.0f, 0.1f, NAN, INFINITY, -INFINITY, 0.5019608f};
-    const unsigned iv[] = {0, 1, 127, 128, 255, 256, 32767, 32768, 65535, 65536, 0x7fffffff, 0x80000000u,
-                           0xffffffffu, 0xffffff80u, 0xffff8000u, 300, 70000, 0xfffffffeu, 5, 0x12345678u};
+    const float fv[] = {0.0f,      0.5f,     1.0f,     -1.0f,    0.25f,     0.999f,    1.5f,
+                        -0.3f,     0.00196f, 0.00197f, 65504.0f, 1e-5f,     3.14159f,  -2.0f,
+                        100000.0f, 0.1f,     NAN,      INFINITY, -INFINITY, 0.5019608f};
+    const unsigned iv[] = {0,           1,     127,   128,         255,         256,         32767,
+                           32768,       65535, 65536, 0x7fffffff,  0x80000000u, 0xffffffffu, 0xffffff80u,
+                           0xffff8000u, 300,   70000, 0xfffffffeu, 5,           0x12345678u};
     const int NV = 20, NS = W * H;  // samples, four values each
     unsigned hv[4 * NS];
     struct Fmt {
         const char* name;
         cudaChannelFormatDesc desc;
         bool floats;
-    } fmts[] = {{"float4", cudaCreateChannelDesc<float4>(), true}, {"half4", cudaCreateChannelDescHalf4(), true},
-                {"uchar4", cudaCreateChannelDesc<uchar4>(), false}, {"char2", cudaCreateChannelDesc<char2>(), false},
-                {"short", cudaCreateChannelDesc<short>(), false},   {"ushort4", cudaCreateChannelDesc<ushort4>(), false},
-                {"int", cudaCreateChannelDesc<int>(), false},       {"uint2", cudaCreateChannelDesc<uint2>(), false}};
+    } fmts[] = {{"float4", cudaCreateChannelDesc<float4>(), true},
+                {"half4", cudaCreateChannelDescHalf4(), true},
+                {"uchar4", cudaCreateChannelDesc<uchar4>(), false},
+                {"char2", cudaCreateChannelDesc<char2>(), false},
+                {"short", cudaCreateChannelDesc<short>(), false},
+                {"ushort4", cudaCreateChannelDesc<ushort4>(), false},
+                {"int", cudaCreateChannelDesc<int>(), false},
+                {"uint2", cudaCreateChannelDesc<uint2>(), false}};
     unsigned* dv;
     CHECK(cudaMalloc(&dv, sizeof(hv)));
     char name[64];
@@ -742,7 +647,6 @@ void formatted(Context& cx) {
     CHECK(cudaFree(dv));
     (void)cx;
 }
-
 
 void reductions(Context& cx) {
     cudaChannelFormatDesc fi = cudaCreateChannelDesc<int>();
@@ -785,14 +689,15 @@ void reductions(Context& cx) {
     CHECK(cudaFreeArray(a));
 }
 
-
 // Last, as it may fault: layered surface reads at layer -1 and at one past the last layer, clamp and zero
 // boundary (the boundary modes speak of coordinates; what a layer index out of range reads is measured).
 void layers_beyond() {
     cudaChannelFormatDesc ff = cudaCreateChannelDesc<float>();
     cudaArray_t s1a, s2a;
-    CHECK(cudaMalloc3DArray(&s1a, &ff, make_cudaExtent(W, 0, D), cudaArrayLayered | cudaArraySurfaceLoadStore));
-    CHECK(cudaMalloc3DArray(&s2a, &ff, make_cudaExtent(W, H, D), cudaArrayLayered | cudaArraySurfaceLoadStore));
+    CHECK(
+        cudaMalloc3DArray(&s1a, &ff, make_cudaExtent(W, 0, D), cudaArrayLayered | cudaArraySurfaceLoadStore));
+    CHECK(
+        cudaMalloc3DArray(&s2a, &ff, make_cudaExtent(W, H, D), cudaArrayLayered | cudaArraySurfaceLoadStore));
     cudaResourceDesc r1 = array_resource(s1a), r2 = array_resource(s2a);
     cudaSurfaceObject_t s1, s2;
     CHECK(cudaCreateSurfaceObject(&s1, &r1));

@@ -1,16 +1,16 @@
 // --check with surfaces: a kernel writes every element of a surface (and one element past each end with the
 // zero and clamp boundaries, which is no error), the host copies the array back (initcheck: the kernel wrote
 // it), then a kernel reads a second array nothing wrote (one initcheck finding, line 19).
-#include <cstdio>
 #include <cuda_runtime.h>
+#include <cstdio>
 
 __global__ void fill(cudaSurfaceObject_t s, int w) {
     int x = threadIdx.x;
     surf1Dwrite(float(x), s, x * 4);
     if (x == 0) {
-        surf1Dwrite(-1.0f, s, w * 4, cudaBoundaryModeZero);   // dropped
-        surf1Dwrite(9.0f, s, -4, cudaBoundaryModeClamp);      // element 0
-        surf1Dwrite(0.0f, s, 0);                              // and back
+        surf1Dwrite(-1.0f, s, w * 4, cudaBoundaryModeZero);  // dropped
+        surf1Dwrite(9.0f, s, -4, cudaBoundaryModeClamp);     // element 0
+        surf1Dwrite(0.0f, s, 0);                             // and back
     }
 }
 
