@@ -157,13 +157,17 @@ fi
 # zero and clamp boundaries are no error, and a surface read of an array nothing wrote is one initcheck finding.
 if build surface_check; then
     "$warpsim" exec --check --quiet "$work/surface_check" > "$work/surface.out" 2> "$work/surface.err"
-    [ "$(cat "$work/surface.out")" = "$(printf 'sum 28\ncudaSuccess')" ] ||
+    [ "$(cat "$work/surface.out")" = "$(printf 'sum 28, bumps 16\ncudaSuccess')" ] ||
         fail "surface_check: stdout $(cat "$work/surface.out")"
+    # Without --check a second launch may be reused: not one with surface instructions (sured alone here).
+    "$warpsim" exec --quiet "$work/surface_check" > "$work/surface.plain" 2>&1
+    [ "$(cat "$work/surface.plain")" = "$(printf 'sum 28, bumps 16\ncudaSuccess')" ] ||
+        fail "surface_check without --check: $(cat "$work/surface.plain")"
     grep -q "cudaMemcpy source" "$work/surface.err" &&
         fail "surface_check: the copy back read bytes the kernel wrote, yet: $(cat "$work/surface.err")"
     grep -qi "memcheck" "$work/surface.err" && fail "surface_check: memcheck reported: $(cat "$work/surface.err")"
-    grep -q "surface_check.cu:19" "$work/surface.err" ||
-        fail "surface_check: the unwritten surface read (line 19) is not reported: $(cat "$work/surface.err")"
+    grep -q "surface_check.cu:20" "$work/surface.err" ||
+        fail "surface_check: the unwritten surface read (line 20) is not reported: $(cat "$work/surface.err")"
 fi
 
 # --check against compute-sanitizer on the H200 (tests/hardware/h200/sanitizer_partial_init.txt): reads of 8

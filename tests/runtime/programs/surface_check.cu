@@ -1,6 +1,7 @@
 // --check with surfaces: a kernel writes every element of a surface (and one element past each end with the
-// zero and clamp boundaries, which is no error), the host copies the array back (initcheck: the kernel wrote
-// it), then a kernel reads a second array nothing wrote (one initcheck finding, line 19).
+// zero and clamp boundaries, which is no error), a kernel with only sured adds 1 to each element twice (two
+// launches, both executed: with or without --check), the host copies the array back (initcheck: the kernels
+// wrote it), then a kernel reads a second array nothing wrote (one initcheck finding, line 20).
 #include <cuda_runtime.h>
 #include <cstdio>
 
@@ -19,6 +20,10 @@ __global__ void read_unwritten(cudaSurfaceObject_t s, float* out) {
     out[x] = surf1Dread<float>(s, x * 4);
 }
 
+__global__ void bump(cudaSurfaceObject_t s) {
+    asm volatile("sured.b.add.1d.u32.trap [%0, {%1}], %2;" ::"l"(s), "r"(int(threadIdx.x) * 4), "r"(1u));
+}
+
 int main() {
     const int w = 8;
     cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
@@ -33,6 +38,20 @@ int main() {
     r.res.array.array = b;
     cudaCreateSurfaceObject(&sb, &r);
     fill<<<1, w>>>(sa, w);
+    cudaChannelFormatDesc fi = cudaCreateChannelDesc<unsigned>();
+    cudaArray_t c;
+    cudaMallocArray(&c, &fi, w, 0, cudaArraySurfaceLoadStore);
+    unsigned zeros[w] = {};
+    cudaMemcpy2DToArray(c, 0, 0, zeros, w * 4, w * 4, 1, cudaMemcpyHostToDevice);
+    r.res.array.array = c;
+    cudaSurfaceObject_t sc;
+    cudaCreateSurfaceObject(&sc, &r);
+    bump<<<1, w>>>(sc);
+    bump<<<1, w>>>(sc);
+    unsigned counts[w];
+    cudaMemcpy2DFromArray(counts, w * 4, c, 0, 0, w * 4, 1, cudaMemcpyDeviceToHost);
+    unsigned bumps = 0;
+    for (unsigned v : counts) bumps += v;
     float back[w];
     cudaMemcpy2DFromArray(back, w * 4, a, 0, 0, w * 4, 1, cudaMemcpyDeviceToHost);
     float sum = 0;
@@ -40,6 +59,6 @@ int main() {
     float* out;
     cudaMalloc(&out, w * sizeof(float));
     read_unwritten<<<1, w>>>(sb, out);
-    printf("sum %g\n%s\n", sum, cudaGetErrorName(cudaDeviceSynchronize()));
+    printf("sum %g, bumps %u\n%s\n", sum, bumps, cudaGetErrorName(cudaDeviceSynchronize()));
     return 0;
 }
