@@ -62,7 +62,7 @@ bool look_up(Exec& x, const DInst& in, uint32_t lane, Lookup<Object>& cache, Fin
                     fmt::format("`{}` with the handle 0x{:x}, which is no {} object of this launch: pass the "
                                 "value cudaCreate{}Object returned, and destroy the object only after the "
                                 "kernels that use it",
-                                in.ir->op == ir::Opcode::tex ? "tex" : "a surface access", handle, what,
+                                ir::opcode_name(in.ir->op), handle, what,
                                 std::string_view(what) == "texture" ? "Texture" : "Surface"));
         return false;
     }
