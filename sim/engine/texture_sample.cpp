@@ -248,22 +248,20 @@ uint64_t layer_slice(const TextureResource& r, uint32_t layer) {
 
 namespace {
 
-// The taps of one fetch: texel (i, j, k) of the selected slice or layer, after the address modes, or the
-// border colour.
+// The taps of one fetch: texel (i, j, k) after the address modes (k: the slice of a 3D fetch, always 0
+// otherwise) in the layer of a layered fetch, or the border colour.
 struct Taps {
     const TextureObject& t;
     const uint8_t* texels;
     Domain d;
     uint64_t first_slice;  // the layer of a layered fetch, else 0
-    uint32_t dims;
     Tap at(int64_t i, int64_t j, int64_t k, uint32_t c) const {
         const TextureResource& r = t.resource;
         const TextureSampler& s = t.sampler;
         const int64_t ax = address_texel(i, r.width, s.address[0], s.normalized_coords);
-        const int64_t ay = dims >= 2 ? address_texel(j, r.height, s.address[1], s.normalized_coords) : j;
-        const int64_t az = dims >= 3 ? address_texel(k, r.depth, s.address[2], s.normalized_coords) : k;
-        if (ax < 0 || ay < 0 || az < 0 || (dims < 2 && j != 0) || (dims < 3 && k != 0))
-            return border_tap(t, d, c);
+        const int64_t ay = address_texel(j, r.height, s.address[1], s.normalized_coords);
+        const int64_t az = address_texel(k, r.depth, s.address[2], s.normalized_coords);
+        if (ax < 0 || ay < 0 || az < 0) return border_tap(t, d, c);
         const uint64_t slice = first_slice + static_cast<uint64_t>(az);
         return tap_of(t, d, texel_at(r, texels + slice * r.slice_pitch(), ax, ay), c);
     }
@@ -281,7 +279,7 @@ TexelWords sample(const TextureObject& t, const uint8_t* texels, const TexCoords
     std::array<int64_t, 3> pos{0, 0, 0};  // 1/256 texel units; axes beyond dims stay on texel 0
     for (uint32_t a = 0; a < c.dims; ++a)
         pos[a] = fixed_position(c.at[a], extent[a], s.normalized_coords, linear);
-    const Taps taps{t, texels, d, layer_slice(r, c.layer), c.dims};
+    const Taps taps{t, texels, d, layer_slice(r, c.layer)};
     const int64_t i = pos[0] >> 8, j = pos[1] >> 8, k = pos[2] >> 8;  // arithmetic shifts: floor
     TexelWords out{0, 0, 0, 0};
     if (!linear) {
@@ -334,7 +332,7 @@ TexelWords gather(const TextureObject& t, const uint8_t* texels, const TexCoords
     if (comp >= r.format.channels()) return out;
     const int64_t px = fixed_position(c.at[0], r.width, s.normalized_coords, true);
     const int64_t py = fixed_position(c.at[1], r.height, s.normalized_coords, true);
-    const Taps taps{t, texels, d, layer_slice(r, c.layer), 2};
+    const Taps taps{t, texels, d, layer_slice(r, c.layer)};
     const int64_t i = px >> 8, j = py >> 8;
     const int64_t xs[4] = {i, i + 1, i + 1, i}, ys[4] = {j + 1, j + 1, j, j};
     for (int n = 0; n < 4; ++n) out[n] = word_of(d, taps.at(xs[n], ys[n], 0, comp), 1);
