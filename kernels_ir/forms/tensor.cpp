@@ -1,6 +1,7 @@
 // kernels_ir/forms/tensor.cpp — wgmma modifiers into WgmmaForm (PTX ISA 9.7.17) and ldmatrix/stmatrix into
-// MatrixMoveForm (9.7.16.5), wmma into WmmaForm (9.7.16.4) and mma into MmaForm (9.7.16.5.14); shapes and
-// type combinations as the PTX ISA 9.4 lists them, checked against ptxas (CUDA 13) for sm_90a.
+// MatrixMoveForm (9.7.16.5), wmma into WmmaForm (9.7.16.4), mma and mma.sp into MmaForm (9.7.16.5.14,
+// 9.7.16.6.3); shapes and type combinations as the PTX ISA 9.4 lists them, checked against ptxas (CUDA 13)
+// for sm_90a.
 #include "kernels_ir/forms/tensor.hpp"
 
 #include <charconv>
@@ -371,7 +372,8 @@ void decode_wmma_mma(ModReader& r, WmmaForm& f) {
 
 constexpr std::string_view kMmaSection = "9.7.16.5.14";
 constexpr std::string_view kMmaWords[] = {
-    "sync", "aligned", "row", "col", "satfinite", "rn", "rz", "rm", "rp", "xor", "and", "popc",
+    "sync", "aligned", "row", "col", "satfinite", "rn", "rz",
+    "rm",   "rp",      "xor", "and", "popc",      "sp", "sp::ordered_metadata",
 };
 
 constexpr MatrixShape kM16N8K4{16, 8, 4}, kM16N8K8{16, 8, 8}, kM16N8K16{16, 8, 16}, kM16N8K32{16, 8, 32},
@@ -500,6 +502,100 @@ void decode_mma_sync(ModReader& r, MmaForm& f) {
         return r.missing(".b1 mma needs its operation, .xor.popc or .and.popc");
     if (f.atype != Type::b1 && f.bit_op != BitOp::none)
         return r.fail(bit_at, "'." + r.at(bit_at) + "' is for .b1 mma only");
+}
+
+// ---- mma.sp (PTX ISA 9.7.16.6.3)
+// ---------------------------------------------------------------------------
+
+constexpr std::string_view kMmaSpSection = "9.7.16.6.3";
+
+// The sparse forms: A/B types, D/C types and shapes of the syntax (K is the dense product's K).
+const MmaFamily* mma_sparse_family(Type a, Type b) {
+    static const MmaFamily kFamilies[] = {
+        {".f16",
+         [](Type x, Type y) { return x == Type::f16 && y == Type::f16; },
+         [](Type d, Type c) { return is_fp16_or_32(d) && is_fp16_or_32(c); },
+         {kM16N8K16, kM16N8K32},
+         ".m16n8k16 or .m16n8k32"},
+        {".bf16",
+         [](Type x, Type y) { return x == Type::bf16 && y == Type::bf16; },
+         [](Type d, Type c) { return d == Type::f32 && c == Type::f32; },
+         {kM16N8K16, kM16N8K32},
+         ".m16n8k16 or .m16n8k32"},
+        {".tf32",
+         [](Type x, Type y) { return x == Type::tf32 && y == Type::tf32; },
+         [](Type d, Type c) { return d == Type::f32 && c == Type::f32; },
+         {kM16N8K8, kM16N8K16},
+         ".m16n8k8 or .m16n8k16"},
+        {".e4m3/.e5m2",
+         [](Type x, Type y) { return is_fp8(x) && is_fp8(y); },
+         [](Type d, Type c) { return d == Type::f32 && c == Type::f32; },
+         {kM16N8K64},
+         ".m16n8k64"},
+        {".s8/.u8",
+         [](Type x, Type y) { return is_int8(x) && is_int8(y); },
+         [](Type d, Type c) { return d == Type::s32 && c == Type::s32; },
+         {kM16N8K32, kM16N8K64},
+         ".m16n8k32 or .m16n8k64"},
+        {".s4/.u4",
+         [](Type x, Type y) { return is_int4(x) && is_int4(y); },
+         [](Type d, Type c) { return d == Type::s32 && c == Type::s32; },
+         {kM16N8K64, kM16N8K128},
+         ".m16n8k64 or .m16n8k128"},
+    };
+    for (const auto& fam : kFamilies) {
+        if (fam.ab(a, b)) return &fam;
+    }
+    return nullptr;
+}
+
+// mma.sp{::ordered_metadata}.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype: no .f64, no
+// .b1, no rounding; always .row.col; D's type is C's.
+void decode_mma_sparse(ModReader& r, MmaForm& f) {
+    std::size_t bit_at = 0, rnd_at = 0;
+    take_bit_op(r, f.bit_op, bit_at);
+    f.rnd = take_rounding(r, rnd_at);
+    const std::size_t sat_at = r.find("satfinite").value_or(0);
+    f.satfinite = r.flag("satfinite");
+    std::vector<std::size_t> lat;
+    auto layouts = take_layouts(r, lat);
+    std::size_t si = 0;
+    auto shape = take_shape(r, si);
+    auto types = take_types(r);
+    if (r.failed()) return;
+    if (!shape) return r.missing("needs a shape such as .m16n8k32");
+    f.shape = *shape;
+    if (layouts.size() != 2) {
+        if (layouts.size() > 2) return r.fail(lat[2], "'." + r.at(lat[2]) + "' is a third layout");
+        return r.missing("needs the layouts of A and B, .row.col");
+    }
+    f.alayout = layouts[0];
+    f.blayout = layouts[1];
+    if (types.size() != 4) {
+        if (types.size() > 4)
+            return r.fail(types[4].second, "'." + r.at(types[4].second) + "' is a fifth type");
+        return r.missing("needs four types, D, A, B and C, such as .f32.f16.f16.f32");
+    }
+    f.dtype = types[0].first;
+    f.atype = types[1].first;
+    f.btype = types[2].first;
+    f.ctype = types[3].first;
+    const std::string all = dotted(r, {types[0].second, types[1].second, types[2].second, types[3].second});
+    const MmaFamily* fam = mma_sparse_family(f.atype, f.btype);
+    if (!fam || !fam->dc(f.dtype, f.ctype))
+        return r.fail(types[0].second, "'" + all + "' is not a D.A.B.C type combination it takes");
+    bool shape_ok = false;
+    for (const MatrixShape& s : fam->shapes) shape_ok = shape_ok || s == f.shape;
+    if (!shape_ok)
+        return r.fail(si, "'." + r.at(si) + "' is not an mma.sp shape for " + std::string(fam->name) +
+                              " (expected " + std::string(fam->shape_names) + ")");
+    if (f.alayout != MatrixLayout::row) return r.fail(lat[0], "'.col' is not allowed: A is .row");
+    if (f.blayout != MatrixLayout::col) return r.fail(lat[1], "'.row' is not allowed: B is .col");
+    if (f.dtype != f.ctype) return r.fail(types[0].second, "'" + all + "' needs .dtype equal to .ctype");
+    const bool integer = is_int8(f.atype) || is_int4(f.atype);
+    if (f.satfinite && !integer) return r.fail(sat_at, "'.satfinite' is for the .s8/.u8/.s4/.u4 forms only");
+    if (f.rnd != Rounding::none) return r.fail(rnd_at, "'." + r.at(rnd_at) + "' rounding is not allowed");
+    if (f.bit_op != BitOp::none) return r.fail(bit_at, "'." + r.at(bit_at) + "' is not allowed");
 }
 
 }  // namespace
@@ -635,17 +731,25 @@ Form decode_wmma(const std::vector<std::string>& mods) {
 }
 
 Form decode_mma(const std::vector<std::string>& mods) {
-    // mma.sp{::ordered_metadata} and sm_120's .kind::* / .block_scale forms have no typed form yet.
+    // sm_120's .kind::* / .block_scale forms have no typed form yet.
+    std::string what = "mma";
     for (const auto& m : mods) {
-        if (m == "sp" || m.starts_with("sp::") || m.starts_with("kind::") || m == "block_scale" ||
-            m.starts_with("scale_vec::"))
-            return Form{};
+        if (m.starts_with("kind::") || m == "block_scale" || m.starts_with("scale_vec::")) return Form{};
+        if ((m == "sp" || m == "sp::ordered_metadata") && what == "mma") what += "." + m;
     }
-    ModReader r(mods, "mma", kMmaSection, kMmaWords);
+    const bool sparse = what != "mma";
+    ModReader r(mods, what, sparse ? kMmaSpSection : kMmaSection, kMmaWords);
     MmaForm f;
+    auto sparsity = r.one<MmaSparsity>(
+        {{"sp", MmaSparsity::sp}, {"sp::ordered_metadata", MmaSparsity::sp_ordered_metadata}}, "sparsity");
+    f.sparsity = sparsity.value_or(MmaSparsity::dense);
     if (!r.flag("sync")) r.missing("needs .sync");
     if (!r.flag("aligned")) r.missing("needs .aligned");
-    decode_mma_sync(r, f);
+    if (sparse) {
+        decode_mma_sparse(r, f);
+    } else {
+        decode_mma_sync(r, f);
+    }
     return r.finish(f, "");
 }
 
