@@ -3,6 +3,7 @@
 #include "kernels_ir/forms/async.hpp"
 
 #include <string>
+#include <string_view>
 
 #include "kernels_ir/forms/form.hpp"
 #include "kernels_ir/forms/mods.hpp"
@@ -328,17 +329,20 @@ Form decode_cp(const std::vector<std::string>& mods) {
         decode_cp_async_bulk(r, f);
         return r.finish(f, "");
     }
-    if (r.flag("commit_group")) {
-        f.op = CpOp::async_commit_group;
-        return r.finish(f, "nothing after cp.async.commit_group");
-    }
-    if (r.flag("wait_group")) {
-        f.op = CpOp::async_wait_group;
-        return r.finish(f, "nothing after cp.async.wait_group");
-    }
-    if (r.flag("wait_all")) {
-        f.op = CpOp::async_wait_all;
-        return r.finish(f, "nothing after cp.async.wait_all");
+    // The group operations take no further modifier.
+    static constexpr struct {
+        std::string_view flag;
+        CpOp op;
+        std::string_view accepted;
+    } kGroupOps[] = {
+        {"commit_group", CpOp::async_commit_group, "nothing after cp.async.commit_group"},
+        {"wait_group", CpOp::async_wait_group, "nothing after cp.async.wait_group"},
+        {"wait_all", CpOp::async_wait_all, "nothing after cp.async.wait_all"},
+    };
+    for (const auto& g : kGroupOps) {
+        if (!r.flag(g.flag)) continue;
+        f.op = g.op;
+        return r.finish(f, g.accepted);
     }
     if (r.flag("mbarrier")) {
         f.op = CpOp::async_mbarrier_arrive;

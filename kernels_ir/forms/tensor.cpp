@@ -1,6 +1,7 @@
 // kernels_ir/forms/tensor.cpp — wgmma modifiers into WgmmaForm (PTX ISA 9.7.17) and ldmatrix/stmatrix into
-// MatrixMoveForm (9.7.16.5), wmma into WmmaForm (9.7.16.4) and mma into MmaForm (9.7.16.5.14); shapes and
-// type combinations as the PTX ISA 9.4 lists them, checked against ptxas (CUDA 13) for sm_90a.
+// MatrixMoveForm (9.7.16.5), wmma into WmmaForm (9.7.16.4), mma and mma.sp into MmaForm (9.7.16.5.14,
+// 9.7.16.6.3); shapes and type combinations as the PTX ISA 9.4 lists them, checked against ptxas (CUDA 13)
+// for sm_90a.
 #include "kernels_ir/forms/tensor.hpp"
 
 #include <charconv>
@@ -288,58 +289,82 @@ Rounding take_rounding(ModReader& r, std::size_t& at) {
     return rnd.value_or(Rounding::none);
 }
 
+// The modifiers wmma.mma, mma and mma.sp share, claimed in one order (bit operation, rounding, .satfinite,
+// layouts, shape, types) before each form's own checks, and where each was written.
+struct MmaModifiers {
+    BitOp bit_op = BitOp::none;
+    Rounding rnd = Rounding::none;
+    bool satfinite = false;
+    std::size_t bit_at = 0, rnd_at = 0, sat_at = 0;
+    std::vector<MatrixLayout> layouts;
+    std::vector<std::size_t> layout_at;
+    std::optional<MatrixShape> shape;
+    std::size_t shape_at = 0;
+    std::vector<std::pair<Type, std::size_t>> types;
+};
+
+MmaModifiers take_mma_modifiers(ModReader& r) {
+    MmaModifiers m;
+    take_bit_op(r, m.bit_op, m.bit_at);
+    m.rnd = take_rounding(r, m.rnd_at);
+    m.sat_at = r.find("satfinite").value_or(0);
+    m.satfinite = r.flag("satfinite");
+    m.layouts = take_layouts(r, m.layout_at);
+    m.shape = take_shape(r, m.shape_at);
+    m.types = take_types(r);
+    return m;
+}
+
 // wmma.mma{.op.popc}.sync.aligned.alayout.blayout.shape{.rnd}.types{.satfinite} (9.7.16.4.5).
 void decode_wmma_mma(ModReader& r, WmmaForm& f) {
     f.matrix = WmmaMatrix::d;
-    std::size_t bit_at = 0, rnd_at = 0;
-    take_bit_op(r, f.bit_op, bit_at);
-    f.rnd = take_rounding(r, rnd_at);
-    const std::size_t sat_at = r.find("satfinite").value_or(0);
-    f.satfinite = r.flag("satfinite");
-    std::vector<std::size_t> lat;
-    auto layouts = take_layouts(r, lat);
-    std::size_t si = 0;
-    auto shape = take_shape(r, si);
-    auto types = take_types(r);
+    const MmaModifiers mods = take_mma_modifiers(r);
+    f.bit_op = mods.bit_op;
+    f.rnd = mods.rnd;
+    f.satfinite = mods.satfinite;
     if (r.failed()) return;
-    if (layouts.size() != 2) {
-        if (layouts.size() > 2) return r.fail(lat[2], "'." + r.at(lat[2]) + "' is a third layout");
+    if (mods.layouts.size() != 2) {
+        if (mods.layouts.size() > 2)
+            return r.fail(mods.layout_at[2], "'." + r.at(mods.layout_at[2]) + "' is a third layout");
         return r.missing("needs the layouts of A and B, such as .row.col");
     }
-    f.layout = layouts[0];
-    f.blayout = layouts[1];
-    if (!shape) return r.missing("needs a shape such as .m16n16k16");
-    f.shape = *shape;
+    f.layout = mods.layouts[0];
+    f.blayout = mods.layouts[1];
+    if (!mods.shape) return r.missing("needs a shape such as .m16n16k16");
+    f.shape = *mods.shape;
     if (!is_wmma_shape(f.shape))
-        return r.fail(si, "'." + r.at(si) +
-                              "' is not a wmma shape (expected .m16n16k16, .m32n8k16, .m8n32k16, .m16n16k8, "
-                              ".m8n8k4, .m8n8k32 or .m8n8k128)");
-    if (types.size() == 2) {  // .dtype.ctype: .f16 multiplicands
-        f.dtype = types[0].first;
-        f.ctype = types[1].first;
+        return r.fail(mods.shape_at,
+                      "'." + r.at(mods.shape_at) +
+                          "' is not a wmma shape (expected .m16n16k16, .m32n8k16, .m8n32k16, .m16n16k8, "
+                          ".m8n8k4, .m8n8k32 or .m8n8k128)");
+    if (mods.types.size() == 2) {  // .dtype.ctype: .f16 multiplicands
+        f.dtype = mods.types[0].first;
+        f.ctype = mods.types[1].first;
         f.atype = f.btype = Type::f16;
         const auto f16_or_f32 = [](Type t) { return t == Type::f16 || t == Type::f32; };
         if (!f16_or_f32(f.dtype) || !f16_or_f32(f.ctype))
-            return r.fail(types[0].second, "'" + dotted(r, {types[0].second, types[1].second}) +
-                                               "' is not a D.C type pair it takes (.f16 or .f32 each)");
-    } else if (types.size() == 4) {  // .dtype.atype.btype.ctype
-        f.dtype = types[0].first;
-        f.atype = types[1].first;
-        f.btype = types[2].first;
-        f.ctype = types[3].first;
+            return r.fail(mods.types[0].second, "'" +
+                                                    dotted(r, {mods.types[0].second, mods.types[1].second}) +
+                                                    "' is not a D.C type pair it takes (.f16 or .f32 each)");
+    } else if (mods.types.size() == 4) {  // .dtype.atype.btype.ctype
+        f.dtype = mods.types[0].first;
+        f.atype = mods.types[1].first;
+        f.btype = mods.types[2].first;
+        f.ctype = mods.types[3].first;
         const Type a = f.atype;
         const bool known = f.atype == f.btype && f.dtype == f.ctype &&
                            (((is_int8(a) || is_int4(a) || a == Type::b1) && f.dtype == Type::s32) ||
                             ((a == Type::bf16 || a == Type::tf32) && f.dtype == Type::f32) ||
                             (a == Type::f64 && f.dtype == Type::f64));
         if (!known)
-            return r.fail(
-                types[0].second,
-                "'" + dotted(r, {types[0].second, types[1].second, types[2].second, types[3].second}) +
-                    "' is not a D.A.B.C type combination it takes (A and B alike; .s32 with .s8, "
-                    ".u8, .s4, .u4, .b1; .f32 with .bf16, .tf32; .f64 throughout)");
-    } else if (types.size() > 4) {
-        return r.fail(types[4].second, "'." + r.at(types[4].second) + "' is a fifth type");
+            return r.fail(mods.types[0].second,
+                          "'" +
+                              dotted(r, {mods.types[0].second, mods.types[1].second, mods.types[2].second,
+                                         mods.types[3].second}) +
+                              "' is not a D.A.B.C type combination it takes (A and B alike; .s32 with .s8, "
+                              ".u8, .s4, .u4, .b1; .f32 with .bf16, .tf32; .f64 throughout)");
+    } else if (mods.types.size() > 4) {
+        return r.fail(mods.types[4].second, "'." + r.at(mods.types[4].second) + "' is a fifth type");
     } else {
         return r.missing("needs the types, D and C (.f16 inputs) or D, A, B and C, such as .f32.f32");
     }
@@ -347,31 +372,35 @@ void decode_wmma_mma(ModReader& r, WmmaForm& f) {
                                 ? is_wmma_f16_shape(f.shape)
                                 : wmma_type_fits(f.shape, WmmaMatrix::a, f.atype);
     if (!shape_fits)
-        return r.fail(si, "'." + r.at(si) + "' is not a wmma.mma shape for ." +
-                              std::string(type_name(f.atype)) + " (expected " +
-                              std::string(wmma_shapes_for(f.atype)) + ")");
+        return r.fail(mods.shape_at, "'." + r.at(mods.shape_at) + "' is not a wmma.mma shape for ." +
+                                         std::string(type_name(f.atype)) + " (expected " +
+                                         std::string(wmma_shapes_for(f.atype)) + ")");
     const bool packed = is_int4(f.atype) || f.atype == Type::b1;
     if (packed && f.layout != MatrixLayout::row)
-        return r.fail(lat[0], "'.col' is not allowed: sub-byte and single-bit wmma.mma is .row.col");
+        return r.fail(mods.layout_at[0],
+                      "'.col' is not allowed: sub-byte and single-bit wmma.mma is .row.col");
     if (packed && f.blayout != MatrixLayout::col)
-        return r.fail(lat[1], "'.row' is not allowed: sub-byte and single-bit wmma.mma is .row.col");
+        return r.fail(mods.layout_at[1],
+                      "'.row' is not allowed: sub-byte and single-bit wmma.mma is .row.col");
     if (f.satfinite && !(is_int8(f.atype) || is_int4(f.atype)))
-        return r.fail(sat_at, f.atype == Type::b1 ? "'.satfinite' is not allowed on single-bit wmma.mma"
-                                                  : "'.satfinite' is not allowed on floating-point wmma.mma "
-                                                    "(removed in PTX ISA 6.5)");
+        return r.fail(mods.sat_at, f.atype == Type::b1
+                                       ? "'.satfinite' is not allowed on single-bit wmma.mma"
+                                       : "'.satfinite' is not allowed on floating-point wmma.mma "
+                                         "(removed in PTX ISA 6.5)");
     if (f.rnd != Rounding::none && f.atype != Type::f64)
-        return r.fail(rnd_at, "'." + r.at(rnd_at) + "' rounding is for .f64 wmma.mma only");
+        return r.fail(mods.rnd_at, "'." + r.at(mods.rnd_at) + "' rounding is for .f64 wmma.mma only");
     if (f.atype == Type::b1 && f.bit_op == BitOp::none)
         return r.missing(".b1 wmma.mma needs its operation, .xor.popc or .and.popc");
     if (f.atype != Type::b1 && f.bit_op != BitOp::none)
-        return r.fail(bit_at, "'." + r.at(bit_at) + "' is for .b1 wmma.mma only");
+        return r.fail(mods.bit_at, "'." + r.at(mods.bit_at) + "' is for .b1 wmma.mma only");
 }
 
 // ---- mma (PTX ISA 9.7.16.5.14) ----------------------------------------------------------------------------
 
 constexpr std::string_view kMmaSection = "9.7.16.5.14";
 constexpr std::string_view kMmaWords[] = {
-    "sync", "aligned", "row", "col", "satfinite", "rn", "rz", "rm", "rp", "xor", "and", "popc",
+    "sync", "aligned", "row", "col", "satfinite", "rn", "rz",
+    "rm",   "rp",      "xor", "and", "popc",      "sp", "sp::ordered_metadata",
 };
 
 constexpr MatrixShape kM16N8K4{16, 8, 4}, kM16N8K8{16, 8, 8}, kM16N8K16{16, 8, 16}, kM16N8K32{16, 8, 32},
@@ -439,67 +468,156 @@ const MmaFamily* mma_family(Type a, Type b) {
     return nullptr;
 }
 
+// The D.A.B.C types as written, for messages.
+std::string mma_types(const ModReader& r, const MmaModifiers& mods) {
+    return dotted(r,
+                  {mods.types[0].second, mods.types[1].second, mods.types[2].second, mods.types[3].second});
+}
+
+// What mma and mma.sp check alike: a shape, two layouts and four types D.A.B.C of one of the families that
+// `family_of` knows (the dense or the sparse table), at one of its shapes; fills the form's shape, layouts
+// and types. The family, or nullptr when there is an error (reported to `r`).
+const MmaFamily* take_mma_family(ModReader& r, const MmaModifiers& mods, MmaForm& f,
+                                 const MmaFamily* (*family_of)(Type, Type), std::string_view name,
+                                 std::string_view shape_example) {
+    if (r.failed()) return nullptr;
+    if (!mods.shape) {
+        r.missing("needs a shape such as " + std::string(shape_example));
+        return nullptr;
+    }
+    f.shape = *mods.shape;
+    if (mods.layouts.size() != 2) {
+        if (mods.layouts.size() > 2)
+            r.fail(mods.layout_at[2], "'." + r.at(mods.layout_at[2]) + "' is a third layout");
+        else
+            r.missing("needs the layouts of A and B, .row.col");
+        return nullptr;
+    }
+    f.alayout = mods.layouts[0];
+    f.blayout = mods.layouts[1];
+    if (mods.types.size() != 4) {
+        if (mods.types.size() > 4)
+            r.fail(mods.types[4].second, "'." + r.at(mods.types[4].second) + "' is a fifth type");
+        else
+            r.missing("needs four types, D, A, B and C, such as .f32.f16.f16.f32");
+        return nullptr;
+    }
+    f.dtype = mods.types[0].first;
+    f.atype = mods.types[1].first;
+    f.btype = mods.types[2].first;
+    f.ctype = mods.types[3].first;
+    const MmaFamily* fam = family_of(f.atype, f.btype);
+    if (!fam || !fam->dc(f.dtype, f.ctype)) {
+        r.fail(mods.types[0].second,
+               "'" + mma_types(r, mods) + "' is not a D.A.B.C type combination it takes");
+        return nullptr;
+    }
+    for (const MatrixShape& s : fam->shapes) {
+        if (s == f.shape) return fam;
+    }
+    r.fail(mods.shape_at, "'." + r.at(mods.shape_at) + "' is not an " + std::string(name) + " shape for " +
+                              std::string(fam->name) + " (expected " + std::string(fam->shape_names) + ")");
+    return nullptr;
+}
+
 void decode_mma_sync(ModReader& r, MmaForm& f) {
-    std::size_t bit_at = 0, rnd_at = 0;
-    take_bit_op(r, f.bit_op, bit_at);
-    f.rnd = take_rounding(r, rnd_at);
-    const std::size_t sat_at = r.find("satfinite").value_or(0);
-    f.satfinite = r.flag("satfinite");
-    std::vector<std::size_t> lat;
-    auto layouts = take_layouts(r, lat);
-    std::size_t si = 0;
-    auto shape = take_shape(r, si);
-    auto types = take_types(r);
-    if (r.failed()) return;
-    if (!shape) return r.missing("needs a shape such as .m16n8k16");
-    f.shape = *shape;
-    if (layouts.size() != 2) {
-        if (layouts.size() > 2) return r.fail(lat[2], "'." + r.at(lat[2]) + "' is a third layout");
-        return r.missing("needs the layouts of A and B, .row.col");
-    }
-    f.alayout = layouts[0];
-    f.blayout = layouts[1];
-    if (types.size() != 4) {
-        if (types.size() > 4)
-            return r.fail(types[4].second, "'." + r.at(types[4].second) + "' is a fifth type");
-        return r.missing("needs four types, D, A, B and C, such as .f32.f16.f16.f32");
-    }
-    f.dtype = types[0].first;
-    f.atype = types[1].first;
-    f.btype = types[2].first;
-    f.ctype = types[3].first;
-    const std::string all = dotted(r, {types[0].second, types[1].second, types[2].second, types[3].second});
-    const MmaFamily* fam = mma_family(f.atype, f.btype);
-    if (!fam || !fam->dc(f.dtype, f.ctype))
-        return r.fail(types[0].second, "'" + all + "' is not a D.A.B.C type combination it takes");
-    bool shape_ok = false;
-    for (const MatrixShape& s : fam->shapes) shape_ok = shape_ok || s == f.shape;
-    if (!shape_ok)
-        return r.fail(si, "'." + r.at(si) + "' is not an mma shape for " + std::string(fam->name) +
-                              " (expected " + std::string(fam->shape_names) + ")");
+    const MmaModifiers mods = take_mma_modifiers(r);
+    f.bit_op = mods.bit_op;
+    f.rnd = mods.rnd;
+    f.satfinite = mods.satfinite;
+    const MmaFamily* fam = take_mma_family(r, mods, f, &mma_family, "mma", ".m16n8k16");
+    if (!fam) return;
+    const std::string all = mma_types(r, mods);
     // Only .m8n8k4 with .f16 takes A and B in either layout; every other form is .row.col.
     const bool any_layout = f.shape == kM8N8K4 && f.atype == Type::f16;
     if (!any_layout && f.alayout != MatrixLayout::row)
-        return r.fail(lat[0], "'.col' is not allowed: mma ." + r.at(si) + " with " + std::string(fam->name) +
-                                  " takes .row.col");
+        return r.fail(mods.layout_at[0], "'.col' is not allowed: mma ." + r.at(mods.shape_at) + " with " +
+                                             std::string(fam->name) + " takes .row.col");
     if (!any_layout && f.blayout != MatrixLayout::col)
-        return r.fail(lat[1], "'.row' is not allowed: mma ." + r.at(si) + " with " + std::string(fam->name) +
-                                  " takes .row.col");
+        return r.fail(mods.layout_at[1], "'.row' is not allowed: mma ." + r.at(mods.shape_at) + " with " +
+                                             std::string(fam->name) + " takes .row.col");
     // The shape rules of the description: .m8n8k4 with an .f32 C has an .f32 D; .m16n8k8, .m16n8k16 and
     // .m16n8k32 have D equal to C.
     const bool dc_equal = f.shape == kM16N8K8 || f.shape == kM16N8K16 || f.shape == kM16N8K32;
     if (dc_equal && f.dtype != f.ctype)
-        return r.fail(types[0].second, "'" + all + "': ." + r.at(si) + " forms need .dtype equal to .ctype");
+        return r.fail(mods.types[0].second,
+                      "'" + all + "': ." + r.at(mods.shape_at) + " forms need .dtype equal to .ctype");
     if (f.shape == kM8N8K4 && f.ctype == Type::f32 && f.dtype != Type::f32)
-        return r.fail(types[0].second, "'" + all + "': .m8n8k4 with an .f32 C needs an .f32 D");
+        return r.fail(mods.types[0].second, "'" + all + "': .m8n8k4 with an .f32 C needs an .f32 D");
     const bool integer = is_int8(f.atype) || is_int4(f.atype);
-    if (f.satfinite && !integer) return r.fail(sat_at, "'.satfinite' is for the .s8/.u8/.s4/.u4 forms only");
+    if (f.satfinite && !integer)
+        return r.fail(mods.sat_at, "'.satfinite' is for the .s8/.u8/.s4/.u4 forms only");
     if (f.rnd != Rounding::none && f.atype != Type::f64)
-        return r.fail(rnd_at, "'." + r.at(rnd_at) + "' rounding is for .f64 mma only");
+        return r.fail(mods.rnd_at, "'." + r.at(mods.rnd_at) + "' rounding is for .f64 mma only");
     if (f.atype == Type::b1 && f.bit_op == BitOp::none)
         return r.missing(".b1 mma needs its operation, .xor.popc or .and.popc");
     if (f.atype != Type::b1 && f.bit_op != BitOp::none)
-        return r.fail(bit_at, "'." + r.at(bit_at) + "' is for .b1 mma only");
+        return r.fail(mods.bit_at, "'." + r.at(mods.bit_at) + "' is for .b1 mma only");
+}
+
+// ---- mma.sp (PTX ISA 9.7.16.6.3) --------------------------------------------------------------------------
+
+constexpr std::string_view kMmaSpSection = "9.7.16.6.3";
+
+// The sparse forms: A/B types, D/C types and shapes of the syntax (K is the dense product's K).
+const MmaFamily* mma_sparse_family(Type a, Type b) {
+    static const MmaFamily kFamilies[] = {
+        {".f16",
+         [](Type x, Type y) { return x == Type::f16 && y == Type::f16; },
+         [](Type d, Type c) { return is_fp16_or_32(d) && is_fp16_or_32(c); },
+         {kM16N8K16, kM16N8K32},
+         ".m16n8k16 or .m16n8k32"},
+        {".bf16",
+         [](Type x, Type y) { return x == Type::bf16 && y == Type::bf16; },
+         [](Type d, Type c) { return d == Type::f32 && c == Type::f32; },
+         {kM16N8K16, kM16N8K32},
+         ".m16n8k16 or .m16n8k32"},
+        {".tf32",
+         [](Type x, Type y) { return x == Type::tf32 && y == Type::tf32; },
+         [](Type d, Type c) { return d == Type::f32 && c == Type::f32; },
+         {kM16N8K8, kM16N8K16},
+         ".m16n8k8 or .m16n8k16"},
+        {".e4m3/.e5m2",
+         [](Type x, Type y) { return is_fp8(x) && is_fp8(y); },
+         [](Type d, Type c) { return d == Type::f32 && c == Type::f32; },
+         {kM16N8K64},
+         ".m16n8k64"},
+        {".s8/.u8",
+         [](Type x, Type y) { return is_int8(x) && is_int8(y); },
+         [](Type d, Type c) { return d == Type::s32 && c == Type::s32; },
+         {kM16N8K32, kM16N8K64},
+         ".m16n8k32 or .m16n8k64"},
+        {".s4/.u4",
+         [](Type x, Type y) { return is_int4(x) && is_int4(y); },
+         [](Type d, Type c) { return d == Type::s32 && c == Type::s32; },
+         {kM16N8K64, kM16N8K128},
+         ".m16n8k64 or .m16n8k128"},
+    };
+    for (const auto& fam : kFamilies) {
+        if (fam.ab(a, b)) return &fam;
+    }
+    return nullptr;
+}
+
+// mma.sp{::ordered_metadata}.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype: no .f64, no
+// .b1, no rounding; always .row.col; D's type is C's.
+void decode_mma_sparse(ModReader& r, MmaForm& f) {
+    const MmaModifiers mods = take_mma_modifiers(r);
+    f.bit_op = mods.bit_op;
+    f.rnd = mods.rnd;
+    f.satfinite = mods.satfinite;
+    const MmaFamily* fam = take_mma_family(r, mods, f, &mma_sparse_family, "mma.sp", ".m16n8k32");
+    if (!fam) return;
+    const std::string all = mma_types(r, mods);
+    if (f.alayout != MatrixLayout::row) return r.fail(mods.layout_at[0], "'.col' is not allowed: A is .row");
+    if (f.blayout != MatrixLayout::col) return r.fail(mods.layout_at[1], "'.row' is not allowed: B is .col");
+    if (f.dtype != f.ctype) return r.fail(mods.types[0].second, "'" + all + "' needs .dtype equal to .ctype");
+    const bool integer = is_int8(f.atype) || is_int4(f.atype);
+    if (f.satfinite && !integer)
+        return r.fail(mods.sat_at, "'.satfinite' is for the .s8/.u8/.s4/.u4 forms only");
+    if (f.rnd != Rounding::none)
+        return r.fail(mods.rnd_at, "'." + r.at(mods.rnd_at) + "' rounding is not allowed");
+    if (f.bit_op != BitOp::none) return r.fail(mods.bit_at, "'." + r.at(mods.bit_at) + "' is not allowed");
 }
 
 }  // namespace
@@ -635,17 +753,25 @@ Form decode_wmma(const std::vector<std::string>& mods) {
 }
 
 Form decode_mma(const std::vector<std::string>& mods) {
-    // mma.sp{::ordered_metadata} and sm_120's .kind::* / .block_scale forms have no typed form yet.
+    // sm_120's .kind::* / .block_scale forms have no typed form yet.
+    std::string what = "mma";
     for (const auto& m : mods) {
-        if (m == "sp" || m.starts_with("sp::") || m.starts_with("kind::") || m == "block_scale" ||
-            m.starts_with("scale_vec::"))
-            return Form{};
+        if (m.starts_with("kind::") || m == "block_scale" || m.starts_with("scale_vec::")) return Form{};
+        if ((m == "sp" || m == "sp::ordered_metadata") && what == "mma") what += "." + m;
     }
-    ModReader r(mods, "mma", kMmaSection, kMmaWords);
+    const bool sparse = what != "mma";
+    ModReader r(mods, what, sparse ? kMmaSpSection : kMmaSection, kMmaWords);
     MmaForm f;
+    auto sparsity = r.one<MmaSparsity>(
+        {{"sp", MmaSparsity::sp}, {"sp::ordered_metadata", MmaSparsity::sp_ordered_metadata}}, "sparsity");
+    f.sparsity = sparsity.value_or(MmaSparsity::dense);
     if (!r.flag("sync")) r.missing("needs .sync");
     if (!r.flag("aligned")) r.missing("needs .aligned");
-    decode_mma_sync(r, f);
+    if (sparse) {
+        decode_mma_sparse(r, f);
+    } else {
+        decode_mma_sync(r, f);
+    }
     return r.finish(f, "");
 }
 

@@ -1,5 +1,5 @@
 // kernels_ir/forms/tensor.hpp — the typed forms of the tensor family: wgmma (PTX ISA 9.7.17) and
-// ldmatrix/stmatrix (9.7.16.5), wmma (9.7.16.4) and mma (9.7.16.5.14).
+// ldmatrix/stmatrix (9.7.16.5), wmma (9.7.16.4), mma (9.7.16.5.14) and mma.sp (9.7.16.6.3).
 #pragma once
 
 #include <cstdint>
@@ -65,9 +65,15 @@ struct WmmaForm {
     BitOp bit_op = BitOp::none;     // mma: .b1 only
 };
 
-// mma.sync.aligned (PTX ISA 9.7.16.5.14), the dense forms up to sm_90 (and sm_89's .e4m3/.e5m2). The sparse
-// mma.sp and sm_120's .kind::* / .block_scale forms have no form yet (their modifiers stay strings).
+// Dense mma, or sparse A (mma.sp / mma.sp::ordered_metadata, PTX ISA 9.7.16.6.3): A is 2:4 structured
+// sparse, the instruction takes the sparsity metadata and selector after C, and K is the dense product's.
+enum class MmaSparsity : uint8_t { dense, sp, sp_ordered_metadata };
+
+// mma.sync.aligned (PTX ISA 9.7.16.5.14) and mma.sp{::ordered_metadata}.sync.aligned (9.7.16.6.3), the forms
+// up to sm_90 (and sm_89's .e4m3/.e5m2). sm_120's .kind::* / .block_scale forms have no form yet (their
+// modifiers stay strings).
 struct MmaForm {
+    MmaSparsity sparsity = MmaSparsity::dense;
     MatrixShape shape;
     MatrixLayout alayout = MatrixLayout::row, blayout = MatrixLayout::col;
     Type dtype = Type::none, atype = Type::none, btype = Type::none, ctype = Type::none;

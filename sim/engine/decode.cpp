@@ -138,7 +138,7 @@ class FunctionDecoder {
                 using S = ir::SpecialReg;
                 if (o.sreg == S::clock || o.sreg == S::clock_hi || o.sreg == S::clock64 ||
                     o.sreg == S::globaltimer || o.sreg == S::globaltimer_lo || o.sreg == S::globaltimer_hi) {
-                    in.aux = 0x100u | static_cast<uint32_t>(o.sreg);  // dynamic: only mov/cvt read these
+                    in.dynamic_sreg = o.sreg;  // only mov/cvt read these
                     return zero_;
                 }
                 return sreg_slot(o.sreg, o.component);
@@ -154,7 +154,7 @@ class FunctionDecoder {
                                                          o.name, in.ir ? in.ir->loc.ptx_line : 0));
                 }
                 if (s.frame_relative) {
-                    in.aux = 0x200u;
+                    in.frame_relative = true;
                     in.space = s.space;
                     in.offset = s.offset;
                     return zero_;
@@ -176,7 +176,7 @@ class FunctionDecoder {
                 prog_.problems.push_back(fmt::format("{}: unknown symbol `{}` at PTX line {}", fn_.name,
                                                      o.name, in.ir->loc.ptx_line));
             in.offset += s.offset;
-            in.aux |= s.frame_relative ? 0x200u : 0;
+            if (s.frame_relative) in.frame_relative = true;
         }
         using S = ir::Space;
         switch (space) {
@@ -231,7 +231,7 @@ class FunctionDecoder {
         a.reg = tmp.addr_reg;
         a.offset = tmp.offset;
         a.space = tmp.space;
-        a.frame_relative = (tmp.aux & 0x200u) != 0;
+        a.frame_relative = tmp.frame_relative;
     }
 
     void decode(uint32_t pc, uint32_t rpc, const SelectContext& ctx) {
@@ -331,7 +331,7 @@ class FunctionDecoder {
             }
         }
         in.target = cs.callee;
-        in.aux = static_cast<uint32_t>(df_.calls.size());
+        in.call_site = static_cast<uint32_t>(df_.calls.size());
         df_.calls.push_back(std::move(cs));
     }
 

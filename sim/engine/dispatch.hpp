@@ -17,7 +17,7 @@ struct SelectContext {
 };
 
 // Returns the handler for `inst` (with in's operand slots filled) or nullptr when this form of the opcode
-// is not executed; selectors may adjust `in` (e.g. set aux).
+// is not executed; selectors may adjust `in` (e.g. set member_src).
 using Selector = Handler (*)(const ir::Instruction& inst, DInst& in, const SelectContext& ctx);
 
 using DispatchTable = std::array<Selector, ir::kOpcodeCount>;

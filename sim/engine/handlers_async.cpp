@@ -179,47 +179,59 @@ void mbarrier(Exec& x, const DInst& in, uint32_t e) {
     }
 }
 
-// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar] and
-// cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: one copy per executing lane.
-template <bool ToShared>
-void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
+// What a bulk operation does besides its piece operation: its name for the size fault, how it accesses the
+// destination, which side is global memory (reached through L2 by the TMA, not through the LSU) and whether
+// it completes the transaction bytes of an mbarrier (its third memory operand).
+struct BulkOp {
+    std::string_view name;
+    counts::AccessKind dst_kind = counts::AccessKind::store;
+    MemoryKind dst_report = MemoryKind::write;
+    bool global_dst = false;  // the destination is the global side; else the source may be
+    bool completes_mbarrier = false;
+};
+
+// The per-lane loop of cp.async.bulk and cp.reduce.async.bulk: `size` bytes in 16-byte pieces (alignment
+// and bounds checked per piece), each one handed to piece(dst, src); then the L2 transfer, the observer's
+// two accesses and the mbarrier's complete_tx.
+template <typename Piece>
+void bulk_lanes(Exec& x, const DInst& in, uint32_t e, const BulkOp& op, Piece&& piece) {
     const uint64_t* size = lanes_of(x, in.src[0]);
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         const uint32_t n = static_cast<uint32_t>(size[l]);
         if (n % 16 != 0) {
             raise_fault(x, in, l, Fault::illegal_instruction, {},
-                        fmt::format("cp.async.bulk size {} is not a multiple of 16", n));
+                        fmt::format("{} size {} is not a multiple of 16", op.name, n));
             return;
         }
-        for (uint32_t off = 0; off < n; off += 16) {  // 16-byte pieces: alignment and bounds per piece
+        for (uint32_t off = 0; off < n; off += 16) {
             LaneTarget dst, src;
-            DInst piece = in;
-            piece.offset += off;
-            piece.more_addr[0].offset += off;
-            if (!resolve_lane(x, piece, l, 16, counts::AccessKind::store, dst)) return;
-            if (!resolve_extra(x, piece, piece.more_addr[0], l, 16, counts::AccessKind::load, src)) return;
-            std::memcpy(dst.ptr, src.ptr, 16);
+            DInst at = in;
+            at.offset += off;
+            at.more_addr[0].offset += off;
+            if (!resolve_lane(x, at, l, 16, op.dst_kind, dst)) return;
+            if (!resolve_extra(x, at, at.more_addr[0], l, 16, counts::AccessKind::load, src)) return;
+            piece(dst.ptr, src.ptr);
         }
-        if (x.block->counters && n) {  // the global side goes through L2 (the TMA), not through the LSU
+        if (x.block->counters && n) {
             LaneTarget global;
-            const bool ok =
-                ToShared ? resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, global)
-                         : resolve_lane(x, in, l, 16, counts::AccessKind::store, global);
+            const bool ok = op.global_dst ? resolve_lane(x, in, l, 16, op.dst_kind, global)
+                                          : resolve_extra(x, in, in.more_addr[0], l, 16,
+                                                          counts::AccessKind::load, global);
             if (ok && global.space == counts::AccessSpace::global)
-                x.block->counters->on_bulk_transfer(global.addr, n, !ToShared);
+                x.block->counters->on_bulk_transfer(global.addr, n, op.global_dst);
         }
         if (x.launch->observer && n) {
             std::array<uint64_t, 32> a{};
             LaneTarget dst, src;
-            resolve_lane(x, in, l, 16, counts::AccessKind::store, dst);
+            resolve_lane(x, in, l, 16, op.dst_kind, dst);
             resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, src);
             a[l] = src.addr;
             report_memory(x, in, MemoryKind::read, static_cast<MemorySpace>(src.space), n, 1u << l, a, true);
             a[l] = dst.addr;
-            report_memory(x, in, MemoryKind::write, static_cast<MemorySpace>(dst.space), n, 1u << l, a, true);
+            report_memory(x, in, op.dst_report, static_cast<MemorySpace>(dst.space), n, 1u << l, a, true);
         }
-        if (ToShared && in.naddr >= 3) {  // complete_tx on the mbarrier: the bytes have landed
+        if (op.completes_mbarrier && in.naddr >= 3) {  // complete_tx on the mbarrier: the bytes have landed
             LaneTarget mb;
             if (!resolve_extra(x, in, in.more_addr[1], l, 8, counts::AccessKind::atomic, mb)) return;
             MBar b = MBar::load(mb.ptr);
@@ -229,6 +241,15 @@ void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
             ++x.block->mbarrier_updates;
         }
     }
+}
+
+// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar] and
+// cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: one copy per executing lane.
+template <bool ToShared>
+void bulk_copy(Exec& x, const DInst& in, uint32_t e) {
+    static constexpr BulkOp kOp{"cp.async.bulk", counts::AccessKind::store, MemoryKind::write, !ToShared,
+                                ToShared};
+    bulk_lanes(x, in, e, kOp, [](uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 16); });
 }
 
 // The copies run at issue, so the group operations have nothing left to wait for. Tensor copies and
@@ -355,52 +376,10 @@ ReducePiece reduce_piece_for(ir::Type t) {
 void bulk_reduce(Exec& x, const DInst& in, uint32_t e) {
     const ir::CpForm& f = *ir::form_as<ir::CpForm>(*in.ir);
     const ReducePiece piece_fn = reduce_piece_for(f.type);
-    const uint64_t* size = lanes_of(x, in.src[0]);
-    const bool to_global = f.dst == ir::Space::global;
-    for (uint32_t m = e; m; m &= m - 1) {
-        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-        const uint32_t n = static_cast<uint32_t>(size[l]);
-        if (n % 16 != 0) {
-            raise_fault(x, in, l, Fault::illegal_instruction, {},
-                        fmt::format("cp.reduce.async.bulk size {} is not a multiple of 16", n));
-            return;
-        }
-        for (uint32_t off = 0; off < n; off += 16) {  // 16-byte pieces: alignment and bounds per piece
-            LaneTarget dst, src;
-            DInst piece = in;
-            piece.offset += off;
-            piece.more_addr[0].offset += off;
-            if (!resolve_lane(x, piece, l, 16, counts::AccessKind::atomic, dst)) return;
-            if (!resolve_extra(x, piece, piece.more_addr[0], l, 16, counts::AccessKind::load, src)) return;
-            piece_fn(f.red, dst.ptr, src.ptr);
-        }
-        if (x.block->counters && n && to_global) {  // the global side goes through L2 (the TMA)
-            LaneTarget global;
-            if (resolve_lane(x, in, l, 16, counts::AccessKind::atomic, global) &&
-                global.space == counts::AccessSpace::global)
-                x.block->counters->on_bulk_transfer(global.addr, n, true);
-        }
-        if (x.launch->observer && n) {
-            std::array<uint64_t, 32> a{};
-            LaneTarget dst, src;
-            resolve_lane(x, in, l, 16, counts::AccessKind::atomic, dst);
-            resolve_extra(x, in, in.more_addr[0], l, 16, counts::AccessKind::load, src);
-            a[l] = src.addr;
-            report_memory(x, in, MemoryKind::read, static_cast<MemorySpace>(src.space), n, 1u << l, a, true);
-            a[l] = dst.addr;
-            report_memory(x, in, MemoryKind::atomic, static_cast<MemorySpace>(dst.space), n, 1u << l, a,
-                          true);
-        }
-        if (f.completion == ir::CpCompletion::mbarrier_complete_tx && in.naddr >= 3) {
-            LaneTarget mb;
-            if (!resolve_extra(x, in, in.more_addr[1], l, 8, counts::AccessKind::atomic, mb)) return;
-            MBar b = MBar::load(mb.ptr);
-            b.tx -= static_cast<int32_t>(n);
-            b.settle();
-            b.store(mb.ptr);
-            ++x.block->mbarrier_updates;
-        }
-    }
+    const BulkOp op{"cp.reduce.async.bulk", counts::AccessKind::atomic, MemoryKind::atomic,
+                    f.dst == ir::Space::global, f.completion == ir::CpCompletion::mbarrier_complete_tx};
+    const ir::AtomOp red = f.red;
+    bulk_lanes(x, in, e, op, [piece_fn, red](uint8_t* dst, const uint8_t* src) { piece_fn(red, dst, src); });
 }
 
 Handler select_cp_reduce(const ir::Instruction& inst, const DInst& in) {

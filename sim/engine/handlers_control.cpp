@@ -109,7 +109,7 @@ void call(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
     const auto& fns = x.launch->program->functions;
     if (in.target >= fns.size()) return exec_unsupported(x, in, exec);
-    push_frame(x, in, fns[in.target], exec, in.aux);
+    push_frame(x, in, fns[in.target], exec, in.call_site);
 }
 
 // call (rets), %rd, (args), prototype: lanes may hold different function addresses. The lanes of the first
@@ -117,7 +117,7 @@ void call(Exec& x, const DInst& in, uint32_t exec) {
 // next pc) once the first group returns, so every group runs the callee in turn and all meet after the call.
 void call_indirect(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
-    const CallSite& cs = x.frame->code->calls[in.aux];
+    const CallSite& cs = x.frame->code->calls[in.call_site];
     const uint64_t* addr = lanes_of(x, cs.indirect_reg);
     const uint32_t first = static_cast<uint32_t>(std::countr_zero(exec));
     const uint64_t target = addr[first];
@@ -136,14 +136,14 @@ void call_indirect(Exec& x, const DInst& in, uint32_t exec) {
         if (addr[l] == target) group |= 1u << l;
     });
     if (const uint32_t rest = exec & ~group) x.frame->stack.push_back({in.pc, in.pc + 1, rest});
-    push_frame(x, in, fns[index], group, in.aux);
+    push_frame(x, in, fns[index], group, in.call_site);
 }
 
 // __assertfail(message, file, line, function, char size): stops the kernel like a failed device assert.
 void assertfail(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(exec));
-    const CallSite& cs = x.frame->code->calls[in.aux];
+    const CallSite& cs = x.frame->code->calls[in.call_site];
     auto arg = [&](std::size_t i, uint32_t bytes) -> uint64_t {
         if (i >= cs.args.size()) return 0;
         uint64_t v = 0;

@@ -53,7 +53,7 @@ void mov_frame_symbol(Exec& x, const DInst& in, uint32_t e) {
 // block drives: deterministic); %globaltimer is nanoseconds from the launch's base.
 void mov_dynamic_sreg(Exec& x, const DInst& in, uint32_t e) {
     using S = ir::SpecialReg;
-    const auto s = static_cast<S>(in.aux & 0xff);
+    const S s = in.dynamic_sreg.value_or(S::tid);
     const uint64_t clock = x.block->clock + x.block->warp_insts * 4;
     const uint64_t timer = x.launch->timer_base + x.block->warp_insts * 2;
     uint64_t v = 0;
@@ -89,7 +89,7 @@ template <bool To, int Space>  // Space: 0 global/const (identity), 1 shared, 2 
 void cvta(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* a = lanes_of(x, in.src[0]);
-    const bool frame_sym = (in.aux & 0x200u) != 0;
+    const bool frame_sym = in.frame_relative;
     const uint64_t base = Space == 1   ? memory::kSharedWindow
                           : Space == 2 ? memory::kLocalWindow
                           : Space == 3 ? memory::kParamWindow
@@ -167,8 +167,8 @@ Handler select_move(const ir::Instruction& inst, DInst& in, const SelectContext&
     const auto sp = inst.d.space;
     switch (inst.op) {
         case O::mov:
-            if (in.aux & 0x100u) return &mov_dynamic_sreg;
-            if (in.aux & 0x200u) return &mov_frame_symbol;
+            if (in.dynamic_sreg) return &mov_dynamic_sreg;
+            if (in.frame_relative) return &mov_frame_symbol;
             if (in.nsrc > 1) return &mov_pack;
             if (in.ndst > 1) return &mov_unpack;
             return &mov_plain;
@@ -208,7 +208,7 @@ Handler select_move(const ir::Instruction& inst, DInst& in, const SelectContext&
 
 Handler select_cvt(const ir::Instruction& inst, DInst& in, const SelectContext&) {
     using T = ir::Type;
-    if (in.aux & 0x100u) return &mov_dynamic_sreg;
+    if (in.dynamic_sreg) return &mov_dynamic_sreg;
     const T dt = inst.d.type, st = inst.d.type2;
     const bool f8x2 = dt == T::e4m3x2 || dt == T::e5m2x2, src_f8x2 = st == T::e4m3x2 || st == T::e5m2x2;
     if (dt == T::f16x2 && st == T::f32) return in.nsrc == 2 ? &cvt_pack_x2<false> : nullptr;

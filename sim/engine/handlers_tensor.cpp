@@ -281,7 +281,8 @@ Handler select_movmatrix(const ir::Instruction& inst, const DInst& in) {
 // engine runs the .row.col forms below and leaves the others unexecuted.
 Handler select_mma(const ir::Instruction& inst) {
     const ir::MmaForm* f = ir::form_as<ir::MmaForm>(inst);
-    if (!f || f->alayout != ir::MatrixLayout::row || f->blayout != ir::MatrixLayout::col) return nullptr;
+    if (!f || f->sparsity != ir::MmaSparsity::dense) return nullptr;  // mma.sp: not executed
+    if (f->alayout != ir::MatrixLayout::row || f->blayout != ir::MatrixLayout::col) return nullptr;
     using T = ir::Type;
     const T dt = f->dtype, at = f->atype, bt = f->btype, ct = f->ctype;
     const bool k8 = f->shape == ir::MatrixShape{16, 8, 8}, k16 = f->shape == ir::MatrixShape{16, 8, 16},

@@ -12,7 +12,7 @@ namespace {
 
 // Member-mask operand position per collective (kNone: the form has none, e.g. the pre-sm_70 shfl/vote).
 uint32_t member_src(const DInst& in) {
-    return in.aux >> 16 == 0xffff ? kNone : in.src[in.aux >> 16];
+    return in.member_src == kNoMemberMask ? kNone : in.src[in.member_src];
 }
 
 void observe(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind) {
@@ -252,8 +252,8 @@ Handler redux_for(ir::Type t) {
 // vote.sync d, p, mask; match.sync d, a, mask; redux.sync d, a, mask; elect.sync d|p, mask).
 void set_member_src(const ir::Instruction& inst, DInst& in) {
     const bool sync = inst.d.sync || inst.op == ir::Opcode::elect;
-    const uint32_t pos = sync && in.nsrc > 0 && inst.op != ir::Opcode::activemask ? in.nsrc - 1u : 0xffffu;
-    in.aux = (in.aux & 0xffffu) | (pos << 16);
+    const bool has = sync && in.nsrc > 0 && inst.op != ir::Opcode::activemask;
+    in.member_src = has ? static_cast<uint8_t>(in.nsrc - 1u) : kNoMemberMask;
 }
 
 // Lanes parked on the kernel frame's reconvergence stack at an unguarded ret/exit, below the running entry:

@@ -95,16 +95,14 @@ using wgmma::MatrixDescriptor;
 
 enum class Kind : uint8_t { f16, bf16, tf32, s8s8, s8u8, u8s8, u8u8 };
 
-// What the selector read off the operands, in DInst::aux: where A comes from and the immediates (scale and
-// transpose). N, the kind and .satfinite are the instruction's WgmmaForm (kernels_ir/forms/tensor.hpp).
-constexpr uint32_t kARegs = 1u << 12, kNegA = 1u << 13, kNegB = 1u << 14, kTransA = 1u << 15,
-                   kTransB = 1u << 16, kSat = 1u << 17;
-
+// One mma_async: N, the kind and .satfinite from the instruction's WgmmaForm (kernels_ir/forms/tensor.hpp),
+// and what the selector read off the operands (DInst::wgmma: where A comes from, the scale and transpose
+// immediates).
 struct Config {
     uint32_t n = 0;
     Kind kind = Kind::f16;
-    uint32_t flags = 0;
-    bool has(uint32_t f) const { return (flags & f) != 0; }
+    WgmmaOperands ops;
+    bool satfinite = false;
     uint32_t element_bytes() const {
         return kind == Kind::tf32 ? 4 : kind == Kind::f16 || kind == Kind::bf16 ? 2 : 1;
     }
@@ -127,12 +125,13 @@ std::optional<Kind> kind_of(const ir::WgmmaForm& f) {
     return as ? (bs ? Kind::s8s8 : Kind::s8u8) : (bs ? Kind::u8s8 : Kind::u8u8);
 }
 
-// The form (N, kind, .satfinite) and the operand flags the selector left in aux.
-Config config_of(const ir::WgmmaForm& f, uint32_t operand_flags) {
+// The form (N, kind, .satfinite) and the operands the selector read.
+Config config_of(const ir::WgmmaForm& f, WgmmaOperands ops) {
     Config c;
     c.n = f.shape.n;
     c.kind = kind_of(f).value_or(Kind::f16);
-    c.flags = operand_flags | (f.satfinite ? kSat : 0);
+    c.ops = ops;
+    c.satfinite = f.satfinite;
     return c;
 }
 
@@ -265,12 +264,12 @@ int64_t int_element(uint32_t v, bool is_signed) {
 
 void mma_async(Exec& x, const DInst& in, uint32_t e) {
     if (!e || !whole_warpgroup(x, in, e)) return;
-    const Config c = config_of(*ir::form_as<ir::WgmmaForm>(*in.ir), in.aux);
+    const Config c = config_of(*ir::form_as<ir::WgmmaForm>(*in.ir), in.wgmma);
     const auto& args = in.ir->args;
     const uint32_t n = c.n, k = c.k(), quarter = x.warp->index % 4;
     // A: this warp's 16 rows; B: all N columns (B[n][k]).
     std::vector<uint32_t> a, b, chunks;
-    if (c.has(kARegs)) {
+    if (c.ops.a_regs) {
         const uint32_t per_reg = 4 / c.element_bytes(), bits = 32 / per_reg;
         const uint64_t emask = bits == 32 ? 0xffffffffull : (1ull << bits) - 1;
         a.assign(std::size_t{16} * k, 0);
@@ -285,17 +284,17 @@ void mma_async(Exec& x, const DInst& in, uint32_t e) {
     } else {
         uint64_t bits = 0;
         if (!uniform_descriptor(x, in, 1, "A", bits)) return;
-        if (!read_tile(x, in, wgmma::decode_descriptor(bits), c.has(kTransA), c, 16 * quarter, 16, "A", a,
+        if (!read_tile(x, in, wgmma::decode_descriptor(bits), c.ops.trans_a, c, 16 * quarter, 16, "A", a,
                        chunks))
             return;
     }
     uint64_t bdesc = 0;
     if (!uniform_descriptor(x, in, 2, "B", bdesc)) return;
-    if (!read_tile(x, in, wgmma::decode_descriptor(bdesc), c.has(kTransB), c, 0, n, "B", b, chunks)) return;
+    if (!read_tile(x, in, wgmma::decode_descriptor(bdesc), c.ops.trans_b, c, 0, n, "B", b, chunks)) return;
     if (x.launch->observer) report_tile_reads(x, in, chunks);
-    if (c.has(kNegA))
+    if (c.ops.neg_a)
         for (auto& v : a) v = negate(v, c.kind);
-    if (c.has(kNegB))
+    if (c.ops.neg_b)
         for (auto& v : b) v = negate(v, c.kind);
 
     const ir::Operand& scale_d = args[3];
@@ -324,7 +323,7 @@ void mma_async(Exec& x, const DInst& in, uint32_t e) {
             }
             int64_t s = static_cast<int32_t>(d);
             for (uint32_t kk = 0; kk < k; ++kk) s += int_element(ar[kk], as) * int_element(br[kk], bs);
-            if (c.has(kSat)) s = std::clamp<int64_t>(s, INT32_MIN, INT32_MAX);
+            if (c.satfinite) s = std::clamp<int64_t>(s, INT32_MIN, INT32_MAX);
             d = static_cast<uint32_t>(s);  // without .satfinite the sum wraps
         }
     const auto& masks = x.frame->code->reg_width_mask;
@@ -375,7 +374,8 @@ Handler select_mma_async(const ir::Instruction& inst, const ir::WgmmaForm& f, DI
         return nullptr;
     const bool a_regs = args[1].kind == ir::Operand::Kind::vector;
     if (a_regs ? !vector_of_regs(args[1], 4) : !scalar_source(args[1])) return nullptr;
-    uint32_t flags = a_regs ? kARegs : 0;
+    WgmmaOperands ops;
+    ops.a_regs = a_regs;
     if (f.satfinite && !c.is_int()) return nullptr;
     // Immediates after scale-d: floating point imm-scale-a, imm-scale-b, then imm-trans-a (A from shared
     // memory only) and imm-trans-b (f16/bf16 only); integer forms have none.
@@ -386,20 +386,20 @@ Handler select_mma_async(const ir::Instruction& inst, const ir::WgmmaForm& f, DI
     if (!c.is_int()) {
         const auto sa = immediate(inst, at_imm++), sb = immediate(inst, at_imm++);
         if (!sa || !sb || (*sa != 1 && *sa != -1) || (*sb != 1 && *sb != -1)) return nullptr;
-        if (*sa == -1) flags |= kNegA;
-        if (*sb == -1) flags |= kNegB;
+        ops.neg_a = *sa == -1;
+        ops.neg_b = *sb == -1;
     }
     if (transposable) {
         if (!a_regs) {
             const auto ta = immediate(inst, at_imm++);
             if (!ta || (*ta != 0 && *ta != 1)) return nullptr;
-            if (*ta == 1) flags |= kTransA;
+            ops.trans_a = *ta == 1;
         }
         const auto tb = immediate(inst, at_imm++);
         if (!tb || (*tb != 0 && *tb != 1)) return nullptr;
-        if (*tb == 1) flags |= kTransB;
+        ops.trans_b = *tb == 1;
     }
-    in.aux = flags;
+    in.wgmma = ops;
     return &mma_async;
 }
 

@@ -235,7 +235,8 @@ ElementAddrs element_addresses(const Exec& x, const DInst& in, const MemOp& op, 
         if (!((exec >> l) & 1)) continue;
         uint64_t base = in.addr_reg == kNone ? 0 : x.R[std::size_t{in.addr_reg} * 32 + l];
         base += static_cast<uint64_t>(in.offset);
-        if (in.aux & 0x200u) base += in.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
+        if (in.frame_relative)
+            base += in.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
         const uint64_t ld = inst.args.size() > stride_arg
                                 ? static_cast<uint32_t>(operand_value(x, inst.args[stride_arg], l))
                                 : (op.col ? op.f.rows() : op.f.cols());

@@ -106,7 +106,7 @@ bool resolve_lane(Exec& x, const DInst& in, uint32_t lane, uint32_t width, count
                   LaneTarget& out) {
     uint64_t addr =
         (in.addr_reg == kNone ? 0 : x.R[in.addr_reg * 32 + lane]) + static_cast<uint64_t>(in.offset);
-    if (in.aux & 0x200u) addr += in.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
+    if (in.frame_relative) addr += in.space == AddrSpace::local ? x.frame->local_base : x.frame->param_base;
     return resolve_at(x, in, lane, addr, in.space, width, kind, out);
 }
 
@@ -236,7 +236,7 @@ bool resolve_at(Exec& x, const DInst& in, uint32_t lane, uint64_t addr, AddrSpac
 bool warp_buffer(Exec& x, const DInst& in, uint32_t exec, uint32_t width, counts::AccessKind kind,
                  WarpTarget& out) {
     AddrSpace sp = in.space;
-    if ((in.aux & 0x200u) || sp == AddrSpace::local || sp == AddrSpace::frame_param ||
+    if (in.frame_relative || sp == AddrSpace::local || sp == AddrSpace::frame_param ||
         !std::has_single_bit(width) || exec == 0)
         return false;
     uint64_t offset = static_cast<uint64_t>(in.offset);

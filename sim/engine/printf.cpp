@@ -247,7 +247,7 @@ std::string format_lane(Exec& x, uint32_t lane, const std::string& f, uint64_t a
 }  // namespace
 
 void exec_vprintf(Exec& x, const DInst& in, uint32_t exec) {
-    const CallSite& cs = x.frame->code->calls[in.aux];
+    const CallSite& cs = x.frame->code->calls[in.call_site];
     for_lanes(exec, [&](uint32_t l) {
         auto arg = [&](std::size_t i) -> uint64_t {
             if (i >= cs.args.size()) return 0;

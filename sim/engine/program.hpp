@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,20 @@ struct AccessFlags {
     bool barrier_object = false;   // counts::is_barrier_object_op
 };
 
+// What wgmma.mma_async's selector read off the operands (the immediates and where A comes from); its
+// shape, types and .satfinite are the instruction's WgmmaForm. One byte: it lives in DInst's padding.
+struct WgmmaOperands {
+    bool a_regs : 1 = false;   // A is a vector of registers, not a matrix descriptor
+    bool neg_a : 1 = false;    // imm-scale-a is -1
+    bool neg_b : 1 = false;    // imm-scale-b is -1
+    bool trans_a : 1 = false;  // imm-trans-a is 1
+    bool trans_b : 1 = false;  // imm-trans-b is 1
+};
+
+inline constexpr uint8_t kNoMemberMask = 0xff;
+
+// The small fields sit where DInst had padding (after `space` and after `guard_neg`), so that the struct
+// keeps its size and the hot fields their offsets.
 struct DInst {
     Handler fn = nullptr;
     ir::Type type = ir::Type::none;
@@ -49,22 +64,31 @@ struct DInst {
     uint8_t vec = 1;
     uint8_t neg_mask = 0;  // bit i: source i is a negated predicate
     AddrSpace space = AddrSpace::global;
+    // Warp collectives (.sync forms): which source holds the member mask; kNoMemberMask: the form has none.
+    uint8_t member_src = kNoMemberMask;
     uint32_t guard = kNone;
     bool guard_neg = false;
+    // The symbol of the first memory operand (or mov/cvta's symbol source) is a .local depot or frame
+    // .param variable: `offset` is relative to the frame's local or param base, added at run time.
+    bool frame_relative = false;
+    // mov/cvt of %clock, %clock64, %globaltimer...: read when the warp executes, not a pseudo register.
+    std::optional<ir::SpecialReg> dynamic_sreg;
     // Up to 8 destinations/sources: ld/st .v8 (sm_100's 256-bit .b32/.f32 vectors) has eight registers.
     std::array<uint32_t, 8> dst{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
     std::array<uint32_t, 8> src{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
-    uint32_t addr_reg = kNone;  // memory operand's register, kNone for [sym+imm] / [imm]
-    int64_t offset = 0;         // memory operand's constant part (symbol base + imm)
-    uint32_t target = kNone;    // branch target pc / callee function index
-    uint32_t rpc = kNone;       // reconvergence pc of a branch
-    uint32_t aux = 0;           // handler-specific (sreg id, call-site index, ...)
+    uint32_t addr_reg = kNone;   // memory operand's register, kNone for [sym+imm] / [imm]
+    int64_t offset = 0;          // memory operand's constant part (symbol base + imm)
+    uint32_t target = kNone;     // branch target pc / callee function index
+    uint32_t rpc = kNone;        // reconvergence pc of a branch
+    uint32_t call_site = kNone;  // call: its CallSite in DecodedFunction::calls
     uint32_t pc = 0;
     std::array<ExtraAddr, 2> more_addr;  // memory operands after the first, in order
     uint8_t naddr = 0;                   // memory operands in all
     AccessFlags access;
+    WgmmaOperands wgmma;
     const ir::Instruction* ir = nullptr;
 };
+static_assert(sizeof(DInst) <= 184, "DInst is on the engine's hot path: keep it within its 184 bytes");
 
 // A call site: where the caller's argument/return .param variables live and how many bytes each has.
 struct CallSite {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "kernels_ir/forms/form.hpp"
 #include "tests/engine/engine_harness.hpp"
 
 using namespace warpsim;
@@ -309,6 +310,52 @@ TEST_CASE(
     REQUIRE(st.error);
     CHECK_THAT(st.error->message, Catch::Contains("need sm_100a"));
     CHECK_THAT(st.error->message, Catch::Contains("test.ptx:27"));
+}
+
+TEST_CASE(
+    "mma.sp parses into its form and stops with the engine's not-executed error, an ill-formed one with "
+    "the form's") {
+    auto k = test::parse(R"(
+.version 8.7
+.target sm_90
+.address_size 64
+.visible .entry sparse(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .f32 %f<8>;
+    mov.b32 %r1, 0;
+    mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r1}, {%r1, %r1}, {%f1, %f2, %f3, %f4}, %r1, 0x0;
+    ret;
+}
+.visible .entry sparse_k8(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    mov.b32 %r1, 0;
+    mma.sp.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r1, %r1}, {%r1, %r1}, {%r1, %r2}, %r1, 0x0;
+    ret;
+}
+)");
+    REQUIRE(k.parsed.ok());
+    const ir::Function* sparse = test::kernel_named(k, "sparse");
+    REQUIRE(sparse);
+    const ir::MmaForm* f = ir::form_as<ir::MmaForm>(sparse->body.at(1));
+    REQUIRE(f);
+    CHECK(f->sparsity == ir::MmaSparsity::sp_ordered_metadata);
+    engine::Simulator sim;
+    const uint64_t out = test::upload(sim, std::vector<uint32_t>(4, 0));
+    test::Params p;
+    p.add(out);
+    auto r = sim.launch(k.parsed.module, *sparse, test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    REQUIRE(r.error);
+    CHECK(r.error->message ==
+          "warpsim does not execute `mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` "
+          "yet "
+          "(test.ptx:10)");
+    auto k8 = sim.launch(k.parsed.module, *test::kernel_named(k, "sparse_k8"),
+                         test::config({1, 1, 1}, {32, 1, 1}), p.span(), nullptr);
+    REQUIRE(k8.error);
+    CHECK_THAT(k8.error->message, Catch::Contains("'.m16n8k8' is not an mma.sp shape for .f16"));
+    CHECK_THAT(k8.error->message, Catch::Contains("test.ptx:17"));
 }
 
 TEST_CASE("movmatrix.m8n8.trans.b16 transposes the matrix held in the ldmatrix fragment layout") {

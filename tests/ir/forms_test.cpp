@@ -1,6 +1,6 @@
-// tests/ir/forms_test.cpp — the typed forms of cp, cp.reduce, mbarrier, wgmma, ldmatrix/stmatrix, wmma and
-// mma: what ptxas (CUDA 13, sm_90a) accepts decodes into the fields the PTX ISA names; what it rejects is a
-// verifier error at the modifier.
+// tests/ir/forms_test.cpp — the typed forms of cp, cp.reduce, mbarrier, wgmma, ldmatrix/stmatrix, wmma,
+// mma and mma.sp: what ptxas (CUDA 13, sm_90a) accepts decodes into the fields the PTX ISA names; what it
+// rejects is a verifier error at the modifier.
 #include <catch2/catch.hpp>
 
 #include "kernels_ir/forms/form.hpp"
@@ -415,11 +415,17 @@ TEST_CASE("wmma and mma forms carry their shape, layouts and types", "[forms]") 
     CHECK(f->satfinite);
     CHECK(f->bit_op == BitOp::none);
 
-    // mma.sp has no typed form yet: no form, and no error.
+    // mma.sp: the same fields, and its sparsity.
     auto sp = parse_body(
         ".reg .b32 %m<32>;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, "
         "%m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m0, %m1, %m2, %m3}, %m12, 0x0;\n");
-    CHECK(sp.module.functions.at(0).body.at(0).form == nullptr);
+    const MmaForm* spf = form_as<MmaForm>(sp.module.functions.at(0).body.at(0));
+    REQUIRE(spf);
+    CHECK(spf->sparsity == MmaSparsity::sp);
+    CHECK(spf->shape == MatrixShape{16, 8, 32});
+    CHECK(spf->dtype == Type::f32);
+    CHECK(spf->atype == Type::f16);
+    CHECK(f->sparsity == MmaSparsity::dense);
 }
 
 TEST_CASE("wmma and mma forms ptxas rejects are errors at the modifier", "[forms]") {
@@ -533,6 +539,127 @@ mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f16 {%m0, %m1, %m2, %m3}, {%m4, 
         // ptxas: Unexpected instruction types specified for 'mma'
         "f.ptx:36:34: error: mma: '.f32.e4m3.e4m3.f16': .m16n8k16 forms need .dtype equal to .ctype (PTX ISA "
         "9.7.16.5.14)",
+    };
+    CHECK(errs == expected);
+}
+
+TEST_CASE("mma.sp forms ptxas accepts verify cleanly and carry their sparsity", "[forms]") {
+    // Each line assembled with `ptxas -arch=sm_90a` without an error (CUDA 13; the .sp lines with the
+    // advisory to prefer .sp::ordered_metadata): every family of the mma.sp syntax (PTX ISA 9.7.16.6.3) at
+    // each of its shapes. The selector is 0 where ptxas allows only 0 (.e4m3/.e5m2, .m16n8k64 with 8-bit,
+    // .m16n8k128).
+    auto errs = verify_body(R"(.reg .b32 %m<32>;
+mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k64.row.col.f32.e5m2.e4m3.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+mma.sp.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.u4.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k128.row.col.satfinite.s32.u4.u4.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+)");
+    for (const auto& e : errs) INFO(e);
+    CHECK(errs.empty());
+
+    auto r = parse_body(
+        ".reg .b32 %m<32>;\nmma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.satfinite.s32.u4.s4.s32 "
+        "{%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, "
+        "0x0;\n");
+    const MmaForm* f = form_as<MmaForm>(first(r));
+    REQUIRE(f);
+    CHECK(f->sparsity == MmaSparsity::sp_ordered_metadata);
+    CHECK(f->shape == MatrixShape{16, 8, 128});
+    CHECK(f->alayout == MatrixLayout::row);
+    CHECK(f->blayout == MatrixLayout::col);
+    CHECK(f->dtype == Type::s32);
+    CHECK(f->atype == Type::u4);
+    CHECK(f->btype == Type::s4);
+    CHECK(f->ctype == Type::s32);
+    CHECK(f->satfinite);
+}
+
+TEST_CASE("mma.sp forms ptxas rejects are errors at the modifier", "[forms]") {
+    // The rules of PTX ISA 9.7.16.6.3 (each line rejected by `ptxas -arch=sm_90a`, its message beside it):
+    // the shapes of each type family, .row.col only, D's type equal to C's, no .f64 or .b1, no rounding, no
+    // bit operation, .satfinite for integers, one sparsity modifier.
+    auto errs = verify_body(R"(.reg .b32 %m<32>; .reg .f64 %d<16>;
+mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k16.col.row.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k32.row.row.s32.u8.u8.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k16.row.col.satfinite.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k64.row.col.f16.e4m3.e4m3.f16 {%m0, %m1}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13}, %m16, 0x0;
+mma.sp.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+mma.sp.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+mma.sp.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.and.popc {%m0, %m1, %m2, %m3}, {%m4, %m5, %m6, %m7}, {%m8, %m9, %m10, %m11}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%d0, %d1, %d2, %d3}, {%d4, %d5}, {%d6, %d7}, {%d8, %d9, %d10, %d11}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f16 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x1;
+mma.sp.sync.aligned.m16n8k16.row.col.rn.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.xor.popc {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+mma.sp.sync.aligned.row.col.f32.f16.f16.f32 {%m0, %m1, %m2, %m3}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13, %m14, %m15}, %m16, 0x0;
+mma.sp.sync.m16n8k16.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+mma.sp::ordered.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%m0, %m1}, {%m4, %m5}, {%m8, %m9}, {%m12, %m13}, %m16, 0x1;
+)");
+    const std::vector<std::string> expected = {
+        // ptxas: Arguments mismatch for instruction 'mma'
+        "f.ptx:11:37: error: mma.sp: '.f32.f16.f16.f16' needs .dtype equal to .ctype (PTX ISA 9.7.16.6.3)",
+        // ptxas: Illegal instruction types specified for 'Sparse mma' with shape '.m16n8k8'
+        "f.ptx:12:20: error: mma.sp: '.m16n8k8' is not an mma.sp shape for .f16 (expected .m16n8k16 or "
+        ".m16n8k32) (PTX ISA 9.7.16.6.3)",
+        // ptxas: Illegal alayout '.col' for instruction 'Sparse mma'
+        "f.ptx:13:29: error: mma.sp: '.col' is not allowed: A is .row (PTX ISA 9.7.16.6.3)",
+        // ptxas: Illegal blayout '.row' for instruction 'Sparse mma'
+        "f.ptx:14:33: error: mma.sp: '.row' is not allowed: B is .col (PTX ISA 9.7.16.6.3)",
+        // ptxas: Unexpected instruction types specified for 'mma'
+        "f.ptx:15:37: error: mma.sp: '.satfinite' is for the .s8/.u8/.s4/.u4 forms only (PTX ISA 9.7.16.6.3)",
+        // ptxas: Instruction 'mma with with F16 accumulator and F8 floating point type' not supported on
+        // .target 'sm_90a'
+        "f.ptx:16:37: error: mma.sp: '.f16.e4m3.e4m3.f16' is not a D.A.B.C type combination it takes (PTX "
+        "ISA 9.7.16.6.3)",
+        // ptxas: Incorrect instruction type specified for Sparse mma with shape '.m16n8k32'
+        "f.ptx:17:20: error: mma.sp: '.m16n8k32' is not an mma.sp shape for .e4m3/.e5m2 (expected .m16n8k64) "
+        "(PTX ISA 9.7.16.6.3)",
+        // ptxas: Illegal matrix shape '.m16n8k16' for instruction 'Sparse MMA with integer types'
+        "f.ptx:18:20: error: mma.sp: '.m16n8k16' is not an mma.sp shape for .s8/.u8 (expected .m16n8k32 or "
+        ".m16n8k64) (PTX ISA 9.7.16.6.3)",
+        // ptxas: Incorrect instruction type specified for Sparse mma with shape '.m16n8k32'
+        "f.ptx:19:20: error: mma.sp: '.m16n8k32' is not an mma.sp shape for .s4/.u4 (expected .m16n8k64 or "
+        ".m16n8k128) (PTX ISA 9.7.16.6.3)",
+        // ptxas: Arguments mismatch for instruction 'mma'
+        "f.ptx:20:38: error: mma.sp: '.s32.b1.b1.s32' is not a D.A.B.C type combination it takes (PTX ISA "
+        "9.7.16.6.3)",
+        // ptxas: Arguments mismatch for instruction 'mma'
+        "f.ptx:21:36: error: mma.sp: '.f64.f64.f64.f64' is not a D.A.B.C type combination it takes (PTX ISA "
+        "9.7.16.6.3)",
+        // ptxas: Unexpected instruction types specified for 'mma'
+        "f.ptx:22:37: error: mma.sp: '.f32.bf16.bf16.f16' is not a D.A.B.C type combination it takes (PTX "
+        "ISA 9.7.16.6.3)",
+        // ptxas: Unexpected instruction types specified for 'mma'
+        "f.ptx:23:37: error: mma.sp: '.f32.f16.bf16.f32' is not a D.A.B.C type combination it takes (PTX ISA "
+        "9.7.16.6.3)",
+        // ptxas: Illegal rounding modifier for instruction 'mma'
+        "f.ptx:24:37: error: mma.sp: '.rn' rounding is not allowed (PTX ISA 9.7.16.6.3)",
+        // ptxas: Unexpected instruction types specified for 'mma'
+        "f.ptx:25:53: error: mma.sp: '.xor' is not allowed (PTX ISA 9.7.16.6.3)",
+        // ptxas: Shape modifier required for instruction 'mma'
+        "f.ptx:26:1: error: mma.sp: needs a shape such as .m16n8k32 (PTX ISA 9.7.16.6.3)",
+        // ptxas: .aligned modifier required for instruction 'mma'
+        "f.ptx:27:1: error: mma.sp: needs .aligned (PTX ISA 9.7.16.6.3)",
+        // ptxas: .sync modifier required for instruction 'mma'
+        "f.ptx:28:1: error: mma.sp: needs .sync (PTX ISA 9.7.16.6.3)",
+        // ptxas: Multiple sparsity modifiers specified
+        "f.ptx:29:7: error: mma.sp: '.sp::ordered_metadata' and '.sp' both give the sparsity (PTX ISA "
+        "9.7.16.6.3)",
+        // ptxas: Unknown modifier '.sp::ordered'
+        "f.ptx:30:4: error: mma: unknown modifier '.sp::ordered' (PTX ISA 9.7.16.5.14)",
     };
     CHECK(errs == expected);
 }
