@@ -1,9 +1,10 @@
-// sim/runtime/api_graph.cpp — CUDA graphs built and read node by node (graph.hpp): kernel, memcpy, memset,
-// host, empty, child-graph (the child copied into the node), event record and event wait nodes; the
-// parameters of kernel, memset and host nodes read and changed; the graph's nodes, roots, edges, a node's
-// type, dependencies and dependents; edges added and removed, nodes destroyed; cudaGraphClone and
-// cudaGraphNodeFindInClone. Capture is api_capture.cpp, instantiation and launch api_graph_exec.cpp. The
-// answers to bad handles are the H200's where measured (tests/programs/graph_fork_join.cu, run `errors`).
+// sim/runtime/api_graph.cpp — CUDA graphs built and read node by node (graph.hpp): kernel, memcpy (1D and of
+// cudaMemcpy3DParms: graph_copies.cpp), memset, host, empty, child-graph (the child copied into the node),
+// event record and event wait nodes; the parameters of kernel, memcpy, memset and host nodes read and
+// changed; the graph's nodes, roots, edges, a node's type, dependencies and dependents; edges added and
+// removed, nodes destroyed; cudaGraphClone and cudaGraphNodeFindInClone. Capture is api_capture.cpp,
+// instantiation and launch api_graph_exec.cpp. The answers to bad handles are the H200's where measured
+// (tests/programs/graph_fork_join.cu, run `errors`).
 #include "sim/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -39,14 +40,6 @@ cudaError_t kernel_step(Runtime& rt, const cudaKernelNodeParams* p, GraphStep& s
                     k->function->params[i].size_bytes());
     }
     step = std::move(s);
-    return cudaSuccess;
-}
-
-cudaError_t memset_step(const cudaMemsetParams* p, GraphStep& step) {
-    if (!p || !p->dst) return cudaErrorInvalidValue;
-    if (p->elementSize != 1 || p->height > 1)
-        return not_supported("memset nodes with elementSize 2 or 4, or height above 1");
-    step = GraphStep::memset(p->dst, static_cast<int>(p->value & 0xff), p->width);
     return cudaSuccess;
 }
 
@@ -89,6 +82,12 @@ CUgraphNode_st* node_of(Runtime& rt, cudaGraphNode_t node,
     CUgraphNode_st* n = rt.streams().find_node(node);
     if (!n || (kind && n->step.kind != *kind)) return nullptr;
     return n;
+}
+
+// A memcpy node of any form (1D, 2D or of cudaMemcpy3DParms).
+CUgraphNode_st* memcpy_node_of(Runtime& rt, cudaGraphNode_t node) {
+    CUgraphNode_st* n = node_of(rt, node);
+    return n && warpsim::runtime::node_type(n->step.kind) == cudaGraphNodeTypeMemcpy ? n : nullptr;
 }
 
 // The list calls' convention (cudaGraphGetNodes and the like): with no array, the count; with one, up to
@@ -498,13 +497,7 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
     auto guard = rt.lock();
     CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::memset);
     if (!n || !pNodeParams) return Runtime::finish(cudaErrorInvalidValue);
-    *pNodeParams = cudaMemsetParams{};
-    pNodeParams->dst = n->step.dst;
-    pNodeParams->value = static_cast<unsigned>(n->step.value);
-    pNodeParams->elementSize = 1;
-    pNodeParams->width = n->step.bytes;
-    pNodeParams->height = 1;
-    pNodeParams->pitch = n->step.bytes;
+    *pNodeParams = warpsim::runtime::memset_params(n->step);
     return cudaSuccess;
 }
 
@@ -523,9 +516,41 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, cons
                                            enum cudaMemcpyKind kind) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::copy);
+    CUgraphNode_st* n = memcpy_node_of(rt, node);
     if (!n || (count > 0 && (!dst || !src))) return Runtime::finish(cudaErrorInvalidValue);
     n->step = GraphStep::copy(dst, src, count, kind);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                   const struct cudaMemcpy3DParms* pCopyParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
+        return Runtime::finish(e);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::copy3d_step(rt, pCopyParams, step)) return Runtime::finish(e);
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies, std::move(step));
+}
+
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = memcpy_node_of(rt, node);
+    if (!n || !pNodeParams) return Runtime::finish(cudaErrorInvalidValue);
+    *pNodeParams = warpsim::runtime::copy_params(n->step);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = memcpy_node_of(rt, node);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::copy3d_step(rt, pNodeParams, step)) return Runtime::finish(e);
+    n->step = std::move(step);
     return cudaSuccess;
 }
 

@@ -37,8 +37,12 @@ cudaError_t launch_step(Runtime& rt, const GraphStep& step, cudaStream_t stream)
         case GraphStep::Kind::copy2d:
             return warpsim::runtime::copy_2d_on_stream(rt, step.dst, step.dst_pitch, step.src, step.src_pitch,
                                                        step.bytes, step.rows, step.copy_kind, stream);
+        case GraphStep::Kind::copy3d:
+            return warpsim::runtime::copy_3d_on_stream(rt, step, stream);
         case GraphStep::Kind::memset:
-            return warpsim::runtime::memset_on_stream(rt, step.dst, step.value, step.bytes, stream);
+            return warpsim::runtime::memset_rows_on_stream(rt, step.dst, step.dst_pitch, step.value,
+                                                           step.element_size, step.bytes / step.element_size,
+                                                           step.rows, stream);
         case GraphStep::Kind::host:
             // In stream order, as cudaLaunchHostFunc: everything before it in the stream has run.
             rt.clock().marker(Runtime::stream_id(stream));
@@ -71,12 +75,30 @@ cudaError_t launch_graph(Runtime& rt, const CUgraph_st& g, cudaStream_t stream) 
     return cudaSuccess;
 }
 
-// The instantiated copy of `node` (a node of the graph `exec` was made from) when it is of `kind`.
+// The instantiated copy of `node` (a node of the graph `exec` was made from) when it is of `kind`'s node
+// type.
 CUgraphNode_st* exec_node(Runtime& rt, cudaGraphExec_t exec, cudaGraphNode_t node, GraphStep::Kind kind) {
     if (!rt.streams().valid_exec(exec)) return nullptr;
     auto it = exec->node_of.find(node);
-    if (it == exec->node_of.end() || it->second->step.kind != kind) return nullptr;
+    if (it == exec->node_of.end() ||
+        warpsim::runtime::node_type(it->second->step.kind) != warpsim::runtime::node_type(kind))
+        return nullptr;
     return it->second;
+}
+
+// What cudaGraphExecMemcpyNodeSetParams accepts: a copy of one row in one slice, not of zero bytes.
+bool one_dimensional(const cudaMemcpy3DParms& p) {
+    return p.extent.width > 0 && p.extent.height == 1 && p.extent.depth == 1;
+}
+
+// What cudaGraphExecMemsetNodeSetParams accepts: a 2D memset keeps its width, rows, element size and pitch; a
+// 1D memset its single row; neither may become empty.
+bool memset_update_allowed(const GraphStep& now, const GraphStep& next) {
+    if (next.bytes == 0) return false;
+    if (now.rows > 1)
+        return next.rows == now.rows && next.bytes == now.bytes && next.element_size == now.element_size &&
+               next.dst_pitch == now.dst_pitch;
+    return next.rows == 1;
 }
 
 // The step `make` builds replaces the instantiated node's; the graph itself is not changed.
@@ -175,11 +197,31 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
     });
 }
 
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemcpy3DParms* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = exec_node(rt, hGraphExec, node, GraphStep::Kind::copy);
+    if (!n || !pNodeParams || !one_dimensional(*pNodeParams) ||
+        !one_dimensional(warpsim::runtime::copy_params(n->step)))
+        return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::copy3d_step(rt, pNodeParams, step)) return Runtime::finish(e);
+    n->step = std::move(step);
+    return cudaSuccess;
+}
+
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaMemsetParams* pNodeParams) {
-    return set_exec_step(hGraphExec, node, GraphStep::Kind::memset, [&](Runtime&, GraphStep& step) {
-        return warpsim::runtime::memset_step(pNodeParams, step);
-    });
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = exec_node(rt, hGraphExec, node, GraphStep::Kind::memset);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::memset_step(pNodeParams, step)) return Runtime::finish(e);
+    if (!memset_update_allowed(n->step, step)) return Runtime::finish(cudaErrorInvalidValue);
+    n->step = std::move(step);
+    return cudaSuccess;
 }
 
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,

@@ -178,6 +178,25 @@ cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullpt
     return Runtime::finish(warpsim::runtime::memset_on_stream(rt, p, value, n, stream));
 }
 
+// cudaMemset2D(Async): in a capture, one memset node of `height` rows.
+cudaError_t set_rows(void* p, size_t pitch, int value, size_t width, size_t height,
+                     cudaStream_t stream = nullptr) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (height > 0 && width > pitch) return Runtime::finish(cudaErrorInvalidPitchValue);
+    const unsigned byte = static_cast<unsigned>(value) & 0xffu;
+    if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream)) {
+        warpsim::runtime::GraphStep step = warpsim::runtime::GraphStep::memset(p, value, width);
+        step.rows = height;
+        step.dst_pitch = pitch;
+        return Runtime::finish(warpsim::runtime::capture_add(*capturing, std::move(step)));
+    }
+    return Runtime::finish(
+        warpsim::runtime::memset_rows_on_stream(rt, p, pitch, byte, 1, width, height, stream));
+}
+
 }  // namespace
 
 namespace warpsim::runtime {
@@ -204,6 +223,28 @@ cudaError_t memset_on_stream(Runtime& rt, void* p, int value, size_t n, cudaStre
     rt.reuse().wrote(rt.sim().memory(), addr(p), n);
     const auto when = rt.clock().memset(Runtime::stream_id(stream), n);
     rt.log().add_copy({"memset", n, false, Runtime::stream_id(stream), when.start_us, when.end_us});
+    return cudaSuccess;
+}
+
+cudaError_t memset_rows_on_stream(Runtime& rt, void* p, size_t pitch, unsigned value, unsigned element_size,
+                                  size_t width, size_t height, cudaStream_t stream) {
+    const size_t row_bytes = width * element_size;
+    if (row_bytes == 0 || height == 0) return cudaSuccess;
+    if (element_size == 1 && height == 1)
+        return memset_on_stream(rt, p, static_cast<int>(value), width, stream);
+    uint8_t element[4];
+    std::memcpy(element, &value, sizeof element);  // little-endian: the low element_size bytes of `value`
+    for (size_t row = 0; row < height; ++row) {
+        uint8_t* start = static_cast<uint8_t*>(p) + row * pitch;
+        uint8_t* d = device_bytes(rt, start, row_bytes);
+        if (!d) return cudaErrorInvalidValue;
+        for (size_t i = 0; i < row_bytes; ++i) d[i] = element[i % element_size];
+        rt.sim().memory().mark_host_written(addr(start), row_bytes);
+        rt.reuse().wrote(rt.sim().memory(), addr(start), row_bytes);
+    }
+    const auto when = rt.clock().memset(Runtime::stream_id(stream), row_bytes * height);
+    rt.log().add_copy(
+        {"memset", row_bytes * height, false, Runtime::stream_id(stream), when.start_us, when.end_us});
     return cudaSuccess;
 }
 
@@ -299,11 +340,7 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
-    if (height > 0 && width > pitch) return Runtime::finish(cudaErrorInvalidPitchValue);
-    for (size_t row = 0; row < height; ++row) {
-        if (cudaError_t e = set_bytes(static_cast<uint8_t*>(devPtr) + row * pitch, value, width)) return e;
-    }
-    return cudaSuccess;
+    return set_rows(devPtr, pitch, value, width, height);
 }
 
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
@@ -453,8 +490,8 @@ cudaError_t cudaMemset_ptds(void*, int, size_t) WARPSIM_SAME_AS(cudaMemset);
 cudaError_t cudaMemsetAsync_ptsz(void*, int, size_t, cudaStream_t) WARPSIM_SAME_AS(cudaMemsetAsync);
 cudaError_t cudaMemset2D_ptds(void*, size_t, int, size_t, size_t) WARPSIM_SAME_AS(cudaMemset2D);
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
-                              cudaStream_t) {
-    return cudaMemset2D(devPtr, pitch, value, width, height);
+                              cudaStream_t stream) {
+    return set_rows(devPtr, pitch, value, width, height, stream);
 }
 cudaError_t cudaMemset2DAsync_ptsz(void*, size_t, int, size_t, size_t, cudaStream_t)
     WARPSIM_SAME_AS(cudaMemset2DAsync);

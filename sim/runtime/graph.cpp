@@ -56,6 +56,7 @@ cudaGraphNodeType node_type(GraphStep::Kind kind) {
             return cudaGraphNodeTypeKernel;
         case GraphStep::Kind::copy:
         case GraphStep::Kind::copy2d:
+        case GraphStep::Kind::copy3d:
             return cudaGraphNodeTypeMemcpy;
         case GraphStep::Kind::memset:
             return cudaGraphNodeTypeMemset;

@@ -22,7 +22,7 @@ struct Kernel;
 
 // One step of a graph, with its arguments copied when the node was made (as CUDA copies them).
 struct GraphStep {
-    enum class Kind { kernel, copy, copy2d, memset, host, empty, child, event_record, event_wait };
+    enum class Kind { kernel, copy, copy2d, copy3d, memset, host, empty, child, event_record, event_wait };
     Kind kind = Kind::empty;
     // kernel
     Kernel* kernel = nullptr;
@@ -32,13 +32,18 @@ struct GraphStep {
     bool cooperative = false;
     std::vector<uint8_t> params;        // the parameters packed at their .param offsets
     std::vector<size_t> param_offsets;  // where parameter i starts in `params`
-    // copy, copy2d (`bytes` per row, `rows` rows) and memset
+    // copy, copy2d (`bytes` per row, `rows` rows), copy3d (`slices` of those, `dst_slice` and `src_slice`
+    // bytes apart) and memset (`rows` rows of `bytes`, filled with `element_size`-byte elements of `value`)
     void* dst = nullptr;
     const void* src = nullptr;
     size_t bytes = 0;
     size_t rows = 1, dst_pitch = 0, src_pitch = 0;
+    size_t slices = 1, dst_slice = 0, src_slice = 0;
     cudaMemcpyKind copy_kind = cudaMemcpyDefault;
-    int value = 0;
+    unsigned value = 0;
+    unsigned element_size = 1;
+    // copy3d: the parameters as the program gave them (cudaGraphMemcpyNodeGetParams hands them back)
+    cudaMemcpy3DParms copy_params{};
     // host
     cudaHostFn_t fn = nullptr;
     void* data = nullptr;
@@ -68,8 +73,9 @@ struct GraphStep {
         GraphStep s;
         s.kind = Kind::memset;
         s.dst = dst;
-        s.value = value;
+        s.value = static_cast<unsigned>(value) & 0xffu;
         s.bytes = bytes;
+        s.dst_pitch = bytes;
         return s;
     }
     static GraphStep host(cudaHostFn_t fn, void* data) {
@@ -159,8 +165,17 @@ void take_steps(CUgraph_st& target, const CUgraph_st& g);
 // The step of a kernel node (cudaGraphAddKernelNode, cudaGraph[Exec]KernelNodeSetParams): the function
 // resolved, the arguments copied; cudaSuccess, or the error the call returns (api_graph.cpp).
 cudaError_t kernel_step(Runtime& rt, const cudaKernelNodeParams* p, GraphStep& step);
-// The step of a memset node (cudaGraphAddMemsetNode, cudaGraphExecMemsetNodeSetParams).
+// The step of a memset node (cudaGraphAddMemsetNode, cudaGraph[Exec]MemsetNodeSetParams): elements of 1, 2
+// or 4 bytes, `height` rows `pitch` bytes apart.
 cudaError_t memset_step(const cudaMemsetParams* p, GraphStep& step);
+// The parameters cudaGraphMemsetNodeGetParams reports for a memset step.
+cudaMemsetParams memset_params(const GraphStep& step);
+// The step of a memcpy node of cudaMemcpy3DParms (cudaGraphAddMemcpyNode,
+// cudaGraph[Exec]MemcpyNodeSetParams): linear memory or CUDA arrays (api_texture.cpp), checked as
+// cudaMemcpy3D checks them.
+cudaError_t copy3d_step(Runtime& rt, const cudaMemcpy3DParms* p, GraphStep& step);
+// The cudaMemcpy3DParms a memcpy step of any form (1D, 2D, 3D) describes.
+cudaMemcpy3DParms copy_params(const GraphStep& step);
 
 // The stream of the program's own that captures into a graph, when `s` is one; nullptr otherwise: then the
 // caller runs its work now. The caller holds the runtime's lock.
@@ -190,5 +205,10 @@ cudaError_t copy_on_stream(Runtime& rt, void* dst, const void* src, size_t n, cu
 cudaError_t copy_2d_on_stream(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t memset_on_stream(Runtime& rt, void* p, int value, size_t n, cudaStream_t stream);
+// The rows of every slice of a copy3d step (graph_copies.cpp).
+cudaError_t copy_3d_on_stream(Runtime& rt, const GraphStep& step, cudaStream_t stream);
+// `height` rows, `pitch` bytes apart, of `width` elements of `element_size` (1, 2 or 4) bytes set to `value`.
+cudaError_t memset_rows_on_stream(Runtime& rt, void* p, size_t pitch, unsigned value, unsigned element_size,
+                                  size_t width, size_t height, cudaStream_t stream);
 
 }  // namespace warpsim::runtime

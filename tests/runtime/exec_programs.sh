@@ -237,6 +237,23 @@ capture into a graph: the same graph yes, 3 nodes, the first empty node has 1 de
 done"
 fi
 
+# Memsets of 2- and 4-byte elements over rows, memcpy nodes of cudaMemcpy3DParms (linear memory, a CUDA array),
+# their parameters in the graph and the instantiated graph, 2D memsets and 3D copies in a capture.
+if build graph_copies; then
+    expect_output graph_copies "2-byte memset: row 1 1234 1234 1234 1234 1234 ffff, 15 elements set
+4-byte memset: deadbeef deadbeef deadbeef 00000000 | deadbeef deadbeef deadbeef 00000000
+its parameters: value 0xdeadbeef, element size 4, width 3, height 2, pitch 16
+refused: element size 3 cudaErrorInvalidValue, misaligned cudaErrorInvalidValue, pitch 8 for 16-byte rows cudaErrorInvalidValue
+exec memset update: value cudaSuccess, width cudaErrorInvalidValue; word 4 0x01020304, word 3 0x00000000
+3D copy: slice 0 row 0 12 13 14 15, slice 1 row 1 122 123 124 125, 16 bytes written
+its node: type memcpy yes, parameters as given yes
+into the array: 0 0 0 0 | 0 1 2 3 | 0 11 12 13
+from the array: 11 12 13; refused: array and pointer cudaErrorInvalidValue, beyond the array cudaErrorInvalidValue
+exec memcpy update: two rows cudaErrorInvalidValue, another destination cudaSuccess; floats 4 and 8 0 1.5
+captured: 2 nodes, memset width 8 height 3 pitch 32; byte 64 0x5a, byte 65 112, 32 bytes written
+done"
+fi
+
 # A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
 if command -v cmake > /dev/null; then
     proj=$work/cmake_project
