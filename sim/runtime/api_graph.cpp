@@ -52,7 +52,7 @@ bool in_graph(const CUgraph_st* graph, const void* node) {
                        [&](const auto& n) { return n.get() == node; });
 }
 
-// The dependencies a new node names must be nodes of the same graph (so they were added before it).
+// The dependencies a new node names must be nodes of the same graph.
 bool dependencies_ok(const CUgraph_st* graph, const cudaGraphNode_t* deps, size_t count) {
     if (count > 0 && !deps) return false;
     for (size_t i = 0; i < count; ++i)
@@ -385,8 +385,7 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t eve
 
 namespace {
 
-// The edges cudaGraphAdd/RemoveDependencies name, checked: nodes of `graph`, each `from` added before its
-// `to` (the order the graph replays in).
+// The edges cudaGraphAdd/RemoveDependencies name, checked: two different nodes of `graph`.
 cudaError_t check_edges(Runtime& rt, cudaGraph_t graph, const cudaGraphNode_t* from,
                         const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData, size_t count) {
     if (!rt.streams().valid_graph_or_child(graph) || (count > 0 && (!from || !to)))
@@ -398,12 +397,6 @@ cudaError_t check_edges(Runtime& rt, cudaGraph_t graph, const cudaGraphNode_t* f
             return warpsim::runtime::not_supported("graph edges with edge data");
     }
     return cudaSuccess;
-}
-
-size_t position(const CUgraph_st* graph, const CUgraphNode_st* node) {
-    size_t i = 0;
-    while (i < graph->nodes.size() && graph->nodes[i].get() != node) ++i;
-    return i;
 }
 
 }  // namespace
@@ -431,15 +424,18 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
     auto guard = rt.lock();
     if (cudaError_t e = check_edges(rt, graph, from, to, edgeData, numDependencies))
         return Runtime::finish(e);
+    // An edge that exists (the documentation's error), or that would close a cycle (`from` already depends on
+    // `to`, maybe through an edge of this call: a graph is acyclic; the documentation names no error for it,
+    // cudaErrorInvalidValue is the one it lists), is refused and the call's edges are taken back.
     for (size_t i = 0; i < numDependencies; ++i) {
         auto& deps = to[i]->deps;
-        if (std::find(deps.begin(), deps.end(), from[i]) != deps.end())
+        if (std::find(deps.begin(), deps.end(), from[i]) != deps.end() ||
+            warpsim::runtime::depends_on(from[i], to[i])) {
+            for (size_t j = i; j-- > 0;) to[j]->deps.pop_back();
             return Runtime::finish(cudaErrorInvalidValue);
-        if (position(graph, from[i]) > position(graph, to[i]))
-            return warpsim::runtime::not_supported(
-                "cudaGraphAddDependencies on a node added before the node it would depend on");
+        }
+        deps.push_back(from[i]);
     }
-    for (size_t i = 0; i < numDependencies; ++i) to[i]->deps.push_back(from[i]);
     return cudaSuccess;
 }
 

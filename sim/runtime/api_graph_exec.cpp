@@ -67,7 +67,8 @@ cudaError_t launch_step(Runtime& rt, const GraphStep& step, cudaStream_t stream)
 }
 
 cudaError_t launch_graph(Runtime& rt, const CUgraph_st& g, cudaStream_t stream) {
-    for (const auto& node : g.nodes) {
+    for (const CUgraphNode_st* node : warpsim::runtime::run_order(g)) {
+        if (!node->enabled) continue;  // a disabled node is an empty node until enabled again
         cudaError_t e =
             node->child ? launch_graph(rt, *node->child, stream) : launch_step(rt, node->step, stream);
         if (e != cudaSuccess) return e;
@@ -84,6 +85,17 @@ CUgraphNode_st* exec_node(Runtime& rt, cudaGraphExec_t exec, cudaGraphNode_t nod
         warpsim::runtime::node_type(it->second->step.kind) != warpsim::runtime::node_type(kind))
         return nullptr;
     return it->second;
+}
+
+// The instantiated copy of a kernel, memset or memcpy node, the kinds cudaGraphNodeSetEnabled takes.
+CUgraphNode_st* switchable_node(Runtime& rt, cudaGraphExec_t exec, cudaGraphNode_t node) {
+    if (!rt.streams().valid_exec(exec)) return nullptr;
+    auto it = exec->node_of.find(node);
+    if (it == exec->node_of.end()) return nullptr;
+    const cudaGraphNodeType t = warpsim::runtime::node_type(it->second->step.kind);
+    return t == cudaGraphNodeTypeKernel || t == cudaGraphNodeTypeMemset || t == cudaGraphNodeTypeMemcpy
+               ? it->second
+               : nullptr;
 }
 
 // What cudaGraphExecMemcpyNodeSetParams accepts: a copy of one row in one slice, not of zero bytes.
@@ -172,6 +184,28 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     // it.
     if (cudaError_t e = warpsim::runtime::refuse_while_capturing(rt, stream)) return Runtime::finish(e);
     return Runtime::finish(launch_graph(rt, *graphExec->graph, stream));
+}
+
+// Only kernel, memset and memcpy nodes may be disabled (the documentation's note); others are
+// cudaErrorInvalidValue.
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int isEnabled) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = switchable_node(rt, hGraphExec, hNode);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    n->enabled = isEnabled != 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int* isEnabled) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = switchable_node(rt, hGraphExec, hNode);
+    if (!n || !isEnabled) return Runtime::finish(cudaErrorInvalidValue);
+    *isEnabled = n->enabled ? 1 : 0;
+    return cudaSuccess;
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {

@@ -1,9 +1,10 @@
 // sim/runtime/graph.hpp — CUDA graphs: the work streams captured (cudaStreamBeginCapture .. EndCapture,
 // forked to other streams and joined back through events: api_capture.cpp) or a program added node by node
 // (api_graph.cpp), and the executable copies cudaGraphInstantiate makes of them (api_graph_exec.cpp).
-// Nodes run one after another in the order they were added, which respects every dependency (a node can
-// only depend on nodes added before it); a child graph's nodes run in their order where the child node
-// stands; nodes a GPU could overlap are not overlapped on the clock.
+// Nodes run one after another in an order that respects every dependency: of the nodes whose dependencies
+// have run, the one added first (run_order; cudaGraphAddDependencies may make a node depend on one added
+// after it, never close a cycle); a child graph's nodes run in their order where the child node stands; nodes
+// a GPU could overlap are not overlapped on the clock.
 #pragma once
 
 #include <array>
@@ -123,9 +124,10 @@ struct CUgraph_st {
 struct CUgraphNode_st {
     CUgraph_st* graph = nullptr;
     warpsim::runtime::GraphStep step;
-    std::vector<CUgraphNode_st*> deps;  // nodes of the same graph, each added before this one
+    std::vector<CUgraphNode_st*> deps;  // nodes of the same graph, never one that depends on this one
     std::unique_ptr<CUgraph_st> child;  // Kind::child: the node's own copy of the graph it was given
     std::vector<void*> param_pointers;  // the kernelParams cudaGraphKernelNodeGetParams hands out
+    bool enabled = true;                // of an instantiated graph: false, it runs as an empty node
 };
 inline CUgraphNode_st* CUgraph_st::add(warpsim::runtime::GraphStep step, std::vector<CUgraphNode_st*> deps) {
     nodes.push_back(std::make_unique<CUgraphNode_st>());
@@ -150,6 +152,10 @@ class Runtime;
 // depth) with its copy.
 std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& g,
                                         std::map<const CUgraphNode_st*, CUgraphNode_st*>* mapping = nullptr);
+// The nodes of `g` in the order a launch runs them: each after its dependencies, the first added first.
+std::vector<const CUgraphNode_st*> run_order(const CUgraph_st& g);
+// Whether `node` depends on `other`, directly or through other nodes.
+bool depends_on(const CUgraphNode_st* node, const CUgraphNode_st* other);
 // The nodes of `g` that depend on `node`, in the order they were added.
 std::vector<CUgraphNode_st*> dependents(const CUgraph_st& g, const CUgraphNode_st* node);
 // The node type CUDA reports for a step.

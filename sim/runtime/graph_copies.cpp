@@ -152,9 +152,10 @@ cudaMemcpy3DParms copy_params(const GraphStep& step) {
 
 cudaError_t copy_3d_on_stream(Runtime& rt, const GraphStep& step, cudaStream_t stream) {
     for (size_t z = 0; z < step.slices; ++z) {
-        if (cudaError_t e = copy_2d_on_stream(rt, static_cast<uint8_t*>(step.dst) + z * step.dst_slice,
-                                              step.dst_pitch, static_cast<const uint8_t*>(step.src) + z * step.src_slice,
-                                              step.src_pitch, step.bytes, step.rows, step.copy_kind, stream))
+        if (cudaError_t e =
+                copy_2d_on_stream(rt, static_cast<uint8_t*>(step.dst) + z * step.dst_slice, step.dst_pitch,
+                                  static_cast<const uint8_t*>(step.src) + z * step.src_slice, step.src_pitch,
+                                  step.bytes, step.rows, step.copy_kind, stream))
             return e;
     }
     return cudaSuccess;

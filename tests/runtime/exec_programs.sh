@@ -254,6 +254,25 @@ captured: 2 nodes, memset width 8 height 3 pitch 32; byte 64 0x5a, byte 65 112, 
 done"
 fi
 
+# Nodes disabled and enabled in an instantiated graph, nodes through cudaGraphNodeParams (cudaGraphAddNode,
+# cudaGraph[Exec]NodeSetParams), edges from nodes added later, cycles refused.
+if build graph_edits; then
+    expect_output graph_edits "the += 10 kernel disabled: h[0] 1, enabled 0
+enabled again: h[0] 11, enabled 1
+the memset disabled: h[31] 22
+the copy disabled too: h[5] -1, host node calls 4
+a new instantiation: enabled 1; disabling a host node cudaErrorInvalidValue
+cudaGraphAddNode: types 2 0 1 3, h[31] 5, host calls 1
+refused: reserved bytes cudaErrorInvalidValue, a semaphore node cudaErrorNotSupported, type 0x0c cudaErrorInvalidValue
+set through the union: exec h[31] 9, graph h[31] 7, a kernel's union on a memcpy node cudaErrorInvalidValue
+later edges: ran BCA, 1 root, it is B yes
+cycles: cudaErrorInvalidValue, in a pair cudaErrorInvalidValue; 2 edges
+the clone ran BCAD
+done"
+    grep -q "warpsim: external-semaphore graph nodes is not supported yet" "$work/graph_edits.err" ||
+        fail "graph_edits: no word on stderr for the semaphore node: $(cat "$work/graph_edits.err")"
+fi
+
 # A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
 if command -v cmake > /dev/null; then
     proj=$work/cmake_project
