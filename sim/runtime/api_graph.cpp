@@ -76,6 +76,17 @@ cudaError_t add(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cuda
     return cudaSuccess;
 }
 
+}  // namespace
+
+namespace warpsim::runtime {
+cudaError_t add_node(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                     size_t count, GraphStep step) {
+    return add(rt, out, graph, deps, count, std::move(step));
+}
+}  // namespace warpsim::runtime
+
+namespace {
+
 // A node handle the program passed, when it is one of a live graph and (if `kind` is given) of that kind.
 CUgraphNode_st* node_of(Runtime& rt, cudaGraphNode_t node,
                         std::optional<GraphStep::Kind> kind = std::nullopt) {
@@ -139,7 +150,9 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!pGraphClone || !rt.streams().valid_graph_or_child(originalGraph))
+    // A graph with memory nodes cannot be cloned (the documentation).
+    if (!pGraphClone || !rt.streams().valid_graph_or_child(originalGraph) ||
+        warpsim::runtime::has_memory_nodes(*originalGraph))
         return Runtime::finish(cudaErrorInvalidValue);
     CUgraph_st* copy = rt.streams().create_graph();
     std::map<const CUgraphNode_st*, CUgraphNode_st*> mapping;
@@ -305,7 +318,9 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
                                        cudaGraph_t childGraph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!rt.streams().valid_graph_or_child(childGraph)) return Runtime::finish(cudaErrorInvalidValue);
+    // A graph with memory nodes may only be moved into a child node, never cloned (the documentation).
+    if (!rt.streams().valid_graph_or_child(childGraph) || warpsim::runtime::has_memory_nodes(*childGraph))
+        return Runtime::finish(cudaErrorInvalidValue);
     GraphStep step;
     step.kind = GraphStep::Kind::child;
     auto copy = warpsim::runtime::clone_graph(*childGraph);  // before the node exists: a graph holds no cycle
@@ -446,6 +461,8 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
     auto guard = rt.lock();
     if (cudaError_t e = check_edges(rt, graph, from, to, edgeData, numDependencies))
         return Runtime::finish(e);
+    // Nor its edges (the documentation).
+    if (warpsim::runtime::has_memory_nodes(*graph)) return Runtime::finish(cudaErrorInvalidValue);
     for (size_t i = 0; i < numDependencies; ++i) {
         auto& deps = to[i]->deps;
         if (std::find(deps.begin(), deps.end(), from[i]) == deps.end())
@@ -462,7 +479,8 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     CUgraphNode_st* n = node_of(rt, node);
-    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    // The nodes of a graph with memory nodes cannot be deleted (the documentation).
+    if (!n || warpsim::runtime::has_memory_nodes(*n->graph)) return Runtime::finish(cudaErrorInvalidValue);
     CUgraph_st* graph = n->graph;
     for (auto& other : graph->nodes) std::erase(other->deps, n);
     std::erase_if(graph->nodes, [&](const auto& p) { return p.get() == n; });

@@ -1,8 +1,8 @@
 // sim/runtime/api_graph_exec.cpp — executable graphs (graph.hpp): cudaGraphInstantiate (WithFlags,
-// WithParams) copies the graph; cudaGraphUpload has nothing to do; cudaGraphLaunch replays the copy's steps
-// on the stream in the order the nodes were added (a child graph's steps where its node stands, event record
-// and wait nodes on the launching stream's clock); the updates of an instantiated graph:
-// cudaGraphExec{Kernel,Memcpy1D,Memset,Host,ChildGraph}NodeSetParams,
+// WithParams; AutoFreeOnLaunch, Upload and UseNodePriority flags) copies the graph; cudaGraphUpload has
+// nothing to do; cudaGraphLaunch replays the copy's steps on the stream in the order the nodes were added (a
+// child graph's steps where its node stands, event record and wait nodes on the launching stream's clock);
+// the updates of an instantiated graph: cudaGraphExec{Kernel,Memcpy1D,Memset,Host,ChildGraph}NodeSetParams,
 // cudaGraphExecEvent{Record,Wait}NodeSetEvent and cudaGraphExecUpdate, whose answers to graphs that differ
 // are the H200's (tests/programs/graph_fork_join.cu, run `errors`).
 #include "sim/runtime/runtime.hpp"
@@ -59,6 +59,9 @@ cudaError_t launch_step(Runtime& rt, const GraphStep& step, cudaStream_t stream)
                 rt.clock().wait_until(Runtime::stream_id(stream), step.event->time_us);
             }
             return cudaSuccess;
+        case GraphStep::Kind::mem_alloc:
+        case GraphStep::Kind::mem_free:
+            return warpsim::runtime::run_memory_step(rt, step);
         case GraphStep::Kind::empty:
         case GraphStep::Kind::child:  // its steps are the child graph's (launch_graph)
             return cudaSuccess;
@@ -135,9 +138,22 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
     auto guard = rt.lock();
     if (!pGraphExec || !rt.streams().valid_graph_or_child(graph))
         return Runtime::finish(cudaErrorInvalidValue);
-    if (flags != 0) return warpsim::runtime::not_supported("cudaGraphInstantiate with flags");
+    constexpr unsigned long long known =
+        cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
+        cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUseNodePriority;
+    if ((flags & ~known) || ((flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) &&
+                             (flags & cudaGraphInstantiateFlagDeviceLaunch)))
+        return Runtime::finish(cudaErrorInvalidValue);  // the documentation: the two cannot be combined
+    if (flags & cudaGraphInstantiateFlagDeviceLaunch)
+        return warpsim::runtime::not_supported(
+            "cudaGraphInstantiateFlagDeviceLaunch (graphs launched from kernels)");
+    // A graph with memory nodes has at most one instantiated graph at a time (the documentation).
+    if (warpsim::runtime::has_memory_nodes(*graph) && rt.streams().has_exec_of(graph))
+        return Runtime::finish(cudaErrorInvalidValue);
     CUgraphExec_st* exec = rt.streams().create_exec();
     exec->graph = warpsim::runtime::clone_graph(*graph, &exec->node_of);
+    exec->source = graph;
+    exec->flags = flags;  // Upload has nothing to do, UseNodePriority no effect: the nodes run one by one
     *pGraphExec = exec;
     return cudaSuccess;
 }
@@ -161,7 +177,7 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long*
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (!flags || !rt.streams().valid_exec(graphExec)) return Runtime::finish(cudaErrorInvalidValue);
-    *flags = 0;  // instantiated without flags (others are not supported yet)
+    *flags = graphExec->flags;
     return cudaSuccess;
 }
 
@@ -183,6 +199,9 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     // Refused in a capture, which it invalidates (the H200's answer): CUDA 13 makes no child-graph node of
     // it.
     if (cudaError_t e = warpsim::runtime::refuse_while_capturing(rt, stream)) return Runtime::finish(e);
+    const bool auto_free = (graphExec->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
+    if (cudaError_t e = warpsim::runtime::prepare_allocations(rt, *graphExec->graph, auto_free))
+        return Runtime::finish(e);
     return Runtime::finish(launch_graph(rt, *graphExec->graph, stream));
 }
 

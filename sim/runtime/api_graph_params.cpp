@@ -1,6 +1,7 @@
 // sim/runtime/api_graph_params.cpp — the calls that take any node type's parameters as one tagged union
-// (cudaGraphNodeParams): cudaGraphAddNode, cudaGraphNodeSetParams and cudaGraphExecNodeSetParams, each handing
-// the union's member to the call of that node type (api_graph.cpp, api_graph_exec.cpp, graph_memory.cpp).
+// (cudaGraphNodeParams): cudaGraphAddNode, cudaGraphNodeSetParams and cudaGraphExecNodeSetParams, each
+// handing the union's member to the call of that node type (api_graph.cpp, api_graph_exec.cpp,
+// graph_memory.cpp).
 #include "sim/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -60,9 +61,9 @@ bool default_edges(const cudaGraphEdgeData* data, size_t count) {
 
 extern "C" {
 
-cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
-                             const cudaGraphEdgeData* dependencyData, size_t numDependencies,
-                             struct cudaGraphNodeParams* nodeParams) {
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t* pDependencies, const cudaGraphEdgeData* dependencyData,
+                             size_t numDependencies, struct cudaGraphNodeParams* nodeParams) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     if (!nodeParams || !reserved_zero(*nodeParams)) return Runtime::finish(cudaErrorInvalidValue);
@@ -90,7 +91,8 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, con
         }
         case cudaGraphNodeTypeGraph:
             if (p.graph.ownership != cudaGraphChildGraphOwnershipClone)
-                return warpsim::runtime::not_supported("cudaGraphAddNode of a child graph moved into its node");
+                return warpsim::runtime::not_supported(
+                    "cudaGraphAddNode of a child graph moved into its node");
             return cudaGraphAddChildGraphNode(out, graph, deps, n, p.graph.graph);
         case cudaGraphNodeTypeEmpty:
             return cudaGraphAddEmptyNode(out, graph, deps, n);
@@ -101,10 +103,20 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, con
         case cudaGraphNodeTypeExtSemaphoreSignal:
         case cudaGraphNodeTypeExtSemaphoreWait:
             return warpsim::runtime::not_supported("external-semaphore graph nodes");
-        case cudaGraphNodeTypeMemAlloc:
+        case cudaGraphNodeTypeMemAlloc: {
+            cudaMemAllocNodeParams a{};
+            a.poolProps = p.alloc.poolProps;
+            a.accessDescs = p.alloc.accessDescs;
+            a.accessDescCount = p.alloc.accessDescCount;
+            a.bytesize = p.alloc.bytesize;
+            const cudaError_t e = cudaGraphAddMemAllocNode(out, graph, deps, n, &a);
+            if (e == cudaSuccess) p.alloc.dptr = a.dptr;  // the documentation's "out parameter"
+            return e;
+        }
         case cudaGraphNodeTypeMemFree:
+            return cudaGraphAddMemFreeNode(out, graph, deps, n, p.free.dptr);
         case cudaGraphNodeTypeConditional:
-            return warpsim::runtime::not_supported("cudaGraphAddNode of memory and conditional nodes");
+            return warpsim::runtime::not_supported("conditional graph nodes");
         default:
             return Runtime::finish(cudaErrorInvalidValue);
     }

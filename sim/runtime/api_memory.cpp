@@ -435,18 +435,31 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
     return cudaSuccess;
 }
 
-// Stream-ordered allocation: the work of a stream is done in issue order, so it is plain allocation here.
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) {
+// Stream-ordered allocation: the work of a stream is done in issue order, so it is plain allocation here; on
+// a capturing stream, an allocation or free node (graph_memory.cpp).
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
+    {
+        Runtime& rt = Runtime::get();
+        auto guard = rt.lock();
+        if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+        if (auto e = warpsim::runtime::capture_malloc(rt, devPtr, size, stream)) return Runtime::finish(*e);
+    }
     return cudaMalloc(devPtr, size);
 }
-cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t) {
-    return cudaMalloc(devPtr, size);
+cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t stream) {
+    return cudaMallocAsync(devPtr, size, stream == nullptr ? cudaStreamPerThread : stream);
 }
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) {
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+    {
+        Runtime& rt = Runtime::get();
+        auto guard = rt.lock();
+        if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+        if (auto e = warpsim::runtime::capture_free(rt, devPtr, stream)) return Runtime::finish(*e);
+    }
     return cudaFree(devPtr);
 }
-cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t) {
-    return cudaFree(devPtr);
+cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) {
+    return cudaFreeAsync(devPtr, stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 // What a pointer is: device memory, pinned or registered host memory, managed memory, or plain host memory.

@@ -113,6 +113,10 @@ cudaGraphNodeType node_type(GraphStep::Kind kind) {
             return cudaGraphNodeTypeEventRecord;
         case GraphStep::Kind::event_wait:
             return cudaGraphNodeTypeWaitEvent;
+        case GraphStep::Kind::mem_alloc:
+            return cudaGraphNodeTypeMemAlloc;
+        case GraphStep::Kind::mem_free:
+            return cudaGraphNodeTypeMemFree;
     }
     return cudaGraphNodeTypeEmpty;
 }

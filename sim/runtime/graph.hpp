@@ -23,7 +23,20 @@ struct Kernel;
 
 // One step of a graph, with its arguments copied when the node was made (as CUDA copies them).
 struct GraphStep {
-    enum class Kind { kernel, copy, copy2d, copy3d, memset, host, empty, child, event_record, event_wait };
+    enum class Kind {
+        kernel,
+        copy,
+        copy2d,
+        copy3d,
+        memset,
+        host,
+        empty,
+        child,
+        event_record,
+        event_wait,
+        mem_alloc,
+        mem_free
+    };
     Kind kind = Kind::empty;
     // kernel
     Kernel* kernel = nullptr;
@@ -50,6 +63,10 @@ struct GraphStep {
     void* data = nullptr;
     // event_record, event_wait
     cudaEvent_t event = nullptr;
+    // mem_alloc (`dst` the allocation's address, `bytes` its size, the pool's properties and access
+    // descriptors as given: graph_memory.cpp) and mem_free (`dst`)
+    cudaMemPoolProps pool_props{};
+    std::vector<cudaMemAccessDesc> access_descs;
 
     // The steps a capture records and the node API adds alike.
     static GraphStep copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
@@ -138,7 +155,9 @@ inline CUgraphNode_st* CUgraph_st::add(warpsim::runtime::GraphStep step, std::ve
     return node;
 }
 struct CUgraphExec_st {
-    std::unique_ptr<CUgraph_st> graph;  // the copy it runs
+    std::unique_ptr<CUgraph_st> graph;   // the copy it runs
+    const CUgraph_st* source = nullptr;  // the graph it was instantiated from (compared, never followed)
+    unsigned long long flags = 0;        // cudaGraphInstantiateFlag*
     // The nodes of the graph it was instantiated from (the handles cudaGraphExec*SetParams take), to the
     // copy's.
     std::map<const CUgraphNode_st*, CUgraphNode_st*> node_of;
@@ -182,6 +201,23 @@ cudaMemsetParams memset_params(const GraphStep& step);
 cudaError_t copy3d_step(Runtime& rt, const cudaMemcpy3DParms* p, GraphStep& step);
 // The cudaMemcpy3DParms a memcpy step of any form (1D, 2D, 3D) describes.
 cudaMemcpy3DParms copy_params(const GraphStep& step);
+
+// Graph memory (graph_memory.cpp): whether `g` holds allocation or free nodes (at any depth), which the
+// documentation's restrictions then apply to (one instantiation at a time, no clone, no child graph, no node
+// or edge deleted).
+bool has_memory_nodes(const CUgraph_st& g);
+// Before a launch of `g`: an allocation of one of its allocation nodes that is still live is freed when
+// `auto_free` (cudaGraphInstantiateFlagAutoFreeOnLaunch), else the launch is refused (cudaErrorInvalidValue).
+cudaError_t prepare_allocations(Runtime& rt, const CUgraph_st& g, bool auto_free);
+// The work of allocation and free nodes when a launch reaches them.
+cudaError_t run_memory_step(Runtime& rt, const GraphStep& step);
+// cudaMallocAsync and cudaFreeAsync on a capturing stream become allocation and free nodes; nullopt when
+// `stream` does not capture.
+std::optional<cudaError_t> capture_malloc(Runtime& rt, void** ptr, size_t size, cudaStream_t stream);
+std::optional<cudaError_t> capture_free(Runtime& rt, void* ptr, cudaStream_t stream);
+// Adds a node as every cudaGraphAdd*Node does (api_graph.cpp).
+cudaError_t add_node(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                     size_t count, GraphStep step);
 
 // The stream of the program's own that captures into a graph, when `s` is one; nullptr otherwise: then the
 // caller runs its work now. The caller holds the runtime's lock.

@@ -71,6 +71,15 @@ class Streams {
         return captures_;
     }
     const std::set<cudaStream_t>& streams() const { return streams_; }
+    // The addresses allocation nodes were given (graph_memory.cpp), with their sizes: kept for the program's
+    // lifetime, as CUDA keeps an allocation node's address fixed.
+    std::map<uint64_t, uint64_t>& graph_allocations() { return graph_allocations_; }
+    // Whether an instantiated graph made from `g` exists.
+    bool has_exec_of(const CUgraph_st* g) const {
+        for (const CUgraphExec_st* e : execs_)
+            if (e->source == g) return true;
+        return false;
+    }
 
   private:
     std::map<unsigned long long, std::unique_ptr<warpsim::runtime::CaptureSequence>> captures_;
@@ -78,6 +87,7 @@ class Streams {
     std::set<cudaStream_t> streams_;
     std::set<cudaEvent_t> events_;
     std::set<CUgraph_st*> graphs_;
+    std::map<uint64_t, uint64_t> graph_allocations_;
     std::set<CUgraphExec_st*> execs_;
 };
 

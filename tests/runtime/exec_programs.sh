@@ -273,6 +273,23 @@ done"
         fail "graph_edits: no word on stderr for the semaphore node: $(cat "$work/graph_edits.err")"
 fi
 
+# Allocation and free nodes (by hand, through cudaGraphAddNode, captured from cudaMallocAsync/cudaFreeAsync), the
+# relaunch of an unfreed allocation, cudaGraphInstantiateFlagAutoFreeOnLaunch and the other flags.
+if build graph_memory; then
+    expect_output graph_memory "alloc and free nodes: types 10 11, two launches h[5] 10, size 256, device location yes, the free node frees it yes
+refused: second instantiation cudaErrorInvalidValue, clone cudaErrorInvalidValue, child cudaErrorInvalidValue, destroy node cudaErrorInvalidValue, remove edge cudaErrorInvalidValue
+refused free nodes: the same allocation again cudaErrorInvalidValue, cudaMalloc's memory cudaErrorInvalidValue
+unfreed: first launch cudaSuccess, h[63] 126, relaunch cudaErrorInvalidValue, after cudaFree cudaSuccess
+auto free on launch: cudaSuccess cudaSuccess, flags 1
+flags: device launch cudaErrorNotSupported, with auto free cudaErrorInvalidValue, bit 16 cudaErrorInvalidValue
+upload and node priority: result 0, flags 10
+captured: 4 nodes of types 10 0 1 11, h[10] 20 and 20
+cudaGraphAddNode: an address yes, two launches fine
+done"
+    grep -q "warpsim: cudaGraphInstantiateFlagDeviceLaunch (graphs launched from kernels) is not supported yet" \
+        "$work/graph_memory.err" || fail "graph_memory: no word on stderr for device launch: $(cat "$work/graph_memory.err")"
+fi
+
 # A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
 if command -v cmake > /dev/null; then
     proj=$work/cmake_project
