@@ -150,9 +150,10 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    // A graph with memory nodes cannot be cloned (the documentation).
+    // A graph with memory or conditional nodes cannot be cloned (the documentation).
     if (!pGraphClone || !rt.streams().valid_graph_or_child(originalGraph) ||
-        warpsim::runtime::has_memory_nodes(*originalGraph))
+        warpsim::runtime::has_memory_nodes(*originalGraph) ||
+        warpsim::runtime::has_conditional_nodes(*originalGraph))
         return Runtime::finish(cudaErrorInvalidValue);
     CUgraph_st* copy = rt.streams().create_graph();
     std::map<const CUgraphNode_st*, CUgraphNode_st*> mapping;
@@ -319,7 +320,9 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     // A graph with memory nodes may only be moved into a child node, never cloned (the documentation).
-    if (!rt.streams().valid_graph_or_child(childGraph) || warpsim::runtime::has_memory_nodes(*childGraph))
+    // Nor one with conditional nodes be a child at all.
+    if (!rt.streams().valid_graph_or_child(childGraph) || warpsim::runtime::has_memory_nodes(*childGraph) ||
+        warpsim::runtime::has_conditional_nodes(*childGraph))
         return Runtime::finish(cudaErrorInvalidValue);
     GraphStep step;
     step.kind = GraphStep::Kind::child;

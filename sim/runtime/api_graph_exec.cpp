@@ -63,7 +63,8 @@ cudaError_t launch_step(Runtime& rt, const GraphStep& step, cudaStream_t stream)
         case GraphStep::Kind::mem_free:
             return warpsim::runtime::run_memory_step(rt, step);
         case GraphStep::Kind::empty:
-        case GraphStep::Kind::child:  // its steps are the child graph's (launch_graph)
+        case GraphStep::Kind::child:        // its steps are the child graph's (launch_graph)
+        case GraphStep::Kind::conditional:  // its bodies' (launch_graph)
             return cudaSuccess;
     }
     return cudaSuccess;
@@ -72,8 +73,10 @@ cudaError_t launch_step(Runtime& rt, const GraphStep& step, cudaStream_t stream)
 cudaError_t launch_graph(Runtime& rt, const CUgraph_st& g, cudaStream_t stream) {
     for (const CUgraphNode_st* node : warpsim::runtime::run_order(g)) {
         if (!node->enabled) continue;  // a disabled node is an empty node until enabled again
-        cudaError_t e =
-            node->child ? launch_graph(rt, *node->child, stream) : launch_step(rt, node->step, stream);
+        cudaError_t e = node->child ? launch_graph(rt, *node->child, stream)
+                        : node->step.kind == GraphStep::Kind::conditional
+                            ? warpsim::runtime::run_conditional(rt, *node, stream, &launch_graph)
+                            : launch_step(rt, node->step, stream);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -147,8 +150,10 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
     if (flags & cudaGraphInstantiateFlagDeviceLaunch)
         return warpsim::runtime::not_supported(
             "cudaGraphInstantiateFlagDeviceLaunch (graphs launched from kernels)");
-    // A graph with memory nodes has at most one instantiated graph at a time (the documentation).
-    if (warpsim::runtime::has_memory_nodes(*graph) && rt.streams().has_exec_of(graph))
+    // A graph with memory or conditional nodes has at most one instantiated graph at a time (the
+    // documentation).
+    if ((warpsim::runtime::has_memory_nodes(*graph) || warpsim::runtime::has_conditional_nodes(*graph)) &&
+        rt.streams().has_exec_of(graph))
         return Runtime::finish(cudaErrorInvalidValue);
     CUgraphExec_st* exec = rt.streams().create_exec();
     exec->graph = warpsim::runtime::clone_graph(*graph, &exec->node_of);
@@ -202,6 +207,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     const bool auto_free = (graphExec->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
     if (cudaError_t e = warpsim::runtime::prepare_allocations(rt, *graphExec->graph, auto_free))
         return Runtime::finish(e);
+    warpsim::runtime::assign_condition_defaults(rt, *graphExec->graph);
     return Runtime::finish(launch_graph(rt, *graphExec->graph, stream));
 }
 

@@ -116,7 +116,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
         case cudaGraphNodeTypeMemFree:
             return cudaGraphAddMemFreeNode(out, graph, deps, n, p.free.dptr);
         case cudaGraphNodeTypeConditional:
-            return warpsim::runtime::not_supported("conditional graph nodes");
+            return warpsim::runtime::add_conditional_node(rt, out, graph, deps, n, p.conditional);
         default:
             return Runtime::finish(cudaErrorInvalidValue);
     }

@@ -65,6 +65,8 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
             for (const auto& inst : fn.body)
                 if (inst.op == ir::Opcode::tex || inst.op == ir::Opcode::suld || inst.op == ir::Opcode::sust)
                     k.uses_textures = true;
+        for (const auto& fn : k.module->ir->functions)
+            if (!fn.has_body && fn.name == "cudaGraphSetConditional") k.sets_conditionals = true;
     }
     return *k.prepared;
 }
@@ -126,7 +128,8 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     LaunchReuse::Snapshot before;
     // A cooperative launch is always simulated (its grid workspace lives only while it runs), and so is one
     // that fetches textures or touches surfaces (the reuse footprint does not see those accesses).
-    const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative && !k.uses_textures;
+    const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative && !k.uses_textures &&
+                          !k.sets_conditionals;
     if (reusable) {
         std::string printf_text;
         if (const LaunchRecord* earlier = rt.reuse().reuse(key, rt.sim().memory(), printf_text)) {

@@ -39,12 +39,17 @@ std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& g,
         CUgraphNode_st* made = copy->add(node->step);
         made->enabled = node->enabled;
         if (node->child) made->child = clone_graph(*node->child, mapping);
+        for (const auto& body : node->bodies) {
+            made->bodies.push_back(clone_graph(*body, mapping));
+            made->body_handles.push_back(made->bodies.back().get());
+        }
         local[node.get()] = made;
     }
     // The edges once every node has its copy: a node may depend on one added after it.
     for (const auto& node : g.nodes)
         for (const CUgraphNode_st* d : node->deps) local.at(node.get())->deps.push_back(local.at(d));
     if (mapping) mapping->insert(local.begin(), local.end());
+    copy->conditional_handles = g.conditional_handles;
     return copy;
 }
 
@@ -117,6 +122,8 @@ cudaGraphNodeType node_type(GraphStep::Kind kind) {
             return cudaGraphNodeTypeMemAlloc;
         case GraphStep::Kind::mem_free:
             return cudaGraphNodeTypeMemFree;
+        case GraphStep::Kind::conditional:
+            return cudaGraphNodeTypeConditional;
     }
     return cudaGraphNodeTypeEmpty;
 }

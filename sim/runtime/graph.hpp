@@ -35,7 +35,8 @@ struct GraphStep {
         event_record,
         event_wait,
         mem_alloc,
-        mem_free
+        mem_free,
+        conditional
     };
     Kind kind = Kind::empty;
     // kernel
@@ -67,6 +68,9 @@ struct GraphStep {
     // descriptors as given: graph_memory.cpp) and mem_free (`dst`)
     cudaMemPoolProps pool_props{};
     std::vector<cudaMemAccessDesc> access_descs;
+    // conditional: the handle (the address of its 4-byte cell) and the node's type (graph_conditional.cpp)
+    uint64_t condition = 0;
+    cudaGraphConditionalNodeType condition_type = cudaGraphCondTypeIf;
 
     // The steps a capture records and the node API adds alike.
     static GraphStep copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
@@ -136,6 +140,14 @@ struct CUgraph_st {
     // Made by cudaGraphClone: each node of the original (at every depth) with its copy here, for
     // cudaGraphNodeFindInClone.
     std::map<const CUgraphNode_st*, CUgraphNode_st*> cloned_from;
+    // The conditional handles made for it (cudaGraphConditionalHandleCreate): each one's cell, the value
+    // given it at every launch when `assign_default`.
+    struct ConditionalHandle {
+        uint64_t cell = 0;
+        unsigned default_value = 0;
+        bool assign_default = false;
+    };
+    std::vector<ConditionalHandle> conditional_handles;
     CUgraphNode_st* add(warpsim::runtime::GraphStep step, std::vector<CUgraphNode_st*> deps = {});
 };
 struct CUgraphNode_st {
@@ -145,6 +157,9 @@ struct CUgraphNode_st {
     std::unique_ptr<CUgraph_st> child;  // Kind::child: the node's own copy of the graph it was given
     std::vector<void*> param_pointers;  // the kernelParams cudaGraphKernelNodeGetParams hands out
     bool enabled = true;                // of an instantiated graph: false, it runs as an empty node
+    // Kind::conditional: its body graphs, and the handles to them phGraph_out points at.
+    std::vector<std::unique_ptr<CUgraph_st>> bodies;
+    std::vector<CUgraph_st*> body_handles;
 };
 inline CUgraphNode_st* CUgraph_st::add(warpsim::runtime::GraphStep step, std::vector<CUgraphNode_st*> deps) {
     nodes.push_back(std::make_unique<CUgraphNode_st>());
@@ -218,6 +233,17 @@ std::optional<cudaError_t> capture_free(Runtime& rt, void* ptr, cudaStream_t str
 // Adds a node as every cudaGraphAdd*Node does (api_graph.cpp).
 cudaError_t add_node(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
                      size_t count, GraphStep step);
+
+// Conditional nodes (graph_conditional.cpp): whether `g` holds one (at any depth); at the start of a launch
+// of `g`, the default values of the handles that assign one; the node run: its body as the condition says.
+bool has_conditional_nodes(const CUgraph_st& g);
+void assign_condition_defaults(Runtime& rt, const CUgraph_st& g);
+using GraphRunner = cudaError_t (*)(Runtime& rt, const CUgraph_st& g, cudaStream_t stream);
+cudaError_t run_conditional(Runtime& rt, const CUgraphNode_st& node, cudaStream_t stream, GraphRunner run);
+// cudaGraphAddNode of a conditional node.
+cudaError_t add_conditional_node(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph,
+                                 const cudaGraphNode_t* deps, size_t count,
+                                 cudaConditionalNodeParams& params);
 
 // The stream of the program's own that captures into a graph, when `s` is one; nullptr otherwise: then the
 // caller runs its work now. The caller holds the runtime's lock.

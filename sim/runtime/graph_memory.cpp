@@ -1,8 +1,8 @@
 // sim/runtime/graph_memory.cpp — graph memory (graph.hpp): allocation and free nodes
 // (cudaGraphAddMemAllocNode, cudaGraphAddMemFreeNode, their Get calls, cudaMallocAsync and cudaFreeAsync in a
 // capture). An allocation node's address is chosen when the node is made and stays the same for every launch
-// (the documentation's promise): the simulated heap hands it out and takes it back at once, and never hands it
-// out again (DeviceMemory only moves forward), so the node can allocate exactly there each time it runs.
+// (the documentation's promise): the simulated heap hands it out and takes it back at once, and never hands
+// it out again (DeviceMemory only moves forward), so the node can allocate exactly there each time it runs.
 #include "sim/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -145,8 +145,8 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
                                    nodeParams->accessDescCount, nodeParams->bytesize, step))
         return Runtime::finish(e);
     void* base = step.dst;
-    if (cudaError_t e =
-            warpsim::runtime::add_node(rt, pGraphNode, graph, pDependencies, numDependencies, std::move(step)))
+    if (cudaError_t e = warpsim::runtime::add_node(rt, pGraphNode, graph, pDependencies, numDependencies,
+                                                   std::move(step)))
         return e;
     nodeParams->dptr = base;
     return cudaSuccess;
@@ -168,10 +168,12 @@ cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemA
 }
 
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
-                                    const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dptr) {
+                                    const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                    void* dptr) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!pGraphNode || !rt.streams().valid_graph_or_child(graph)) return Runtime::finish(cudaErrorInvalidValue);
+    if (!pGraphNode || !rt.streams().valid_graph_or_child(graph))
+        return Runtime::finish(cudaErrorInvalidValue);
     GraphStep step;
     if (cudaError_t e = free_step(rt, *graph, dptr, step)) return Runtime::finish(e);
     return warpsim::runtime::add_node(rt, pGraphNode, graph, pDependencies, numDependencies, std::move(step));
@@ -181,7 +183,8 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr_out) 
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     CUgraphNode_st* n = rt.streams().find_node(node);
-    if (!n || n->step.kind != GraphStep::Kind::mem_free || !dptr_out) return Runtime::finish(cudaErrorInvalidValue);
+    if (!n || n->step.kind != GraphStep::Kind::mem_free || !dptr_out)
+        return Runtime::finish(cudaErrorInvalidValue);
     *static_cast<void**>(dptr_out) = n->step.dst;
     return cudaSuccess;
 }

@@ -55,16 +55,28 @@ bool Streams::valid_stream(cudaStream_t s) const {
 }
 
 namespace {
+// A child graph node's graph and a conditional node's bodies.
+template <class F>
+bool any_inner_graph(const CUgraphNode_st& node, F&& f) {
+    if (node.child && f(*node.child)) return true;
+    for (const auto& body : node.bodies)
+        if (f(*body)) return true;
+    return false;
+}
 bool holds_child(const CUgraph_st& g, const CUgraph_st* child) {
     for (const auto& node : g.nodes)
-        if (node->child && (node->child.get() == child || holds_child(*node->child, child))) return true;
+        if (any_inner_graph(
+                *node, [&](const CUgraph_st& inner) { return &inner == child || holds_child(inner, child); }))
+            return true;
     return false;
 }
 CUgraphNode_st* node_in(const CUgraph_st& g, const void* n) {
     for (const auto& node : g.nodes) {
         if (node.get() == n) return node.get();
-        if (node->child)
-            if (CUgraphNode_st* found = node_in(*node->child, n)) return found;
+        CUgraphNode_st* found = nullptr;
+        if (any_inner_graph(*node,
+                            [&](const CUgraph_st& inner) { return (found = node_in(inner, n)) != nullptr; }))
+            return found;
     }
     return nullptr;
 }

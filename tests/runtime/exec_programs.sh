@@ -290,6 +290,19 @@ done"
         "$work/graph_memory.err" || fail "graph_memory: no word on stderr for device launch: $(cat "$work/graph_memory.err")"
 fi
 
+# Conditional nodes: IF with else, WHILE, SWITCH, set by kernels (cudaGraphSetConditional) or by the default value.
+if build graph_conditional; then
+    expect_output graph_conditional "IF: node type 13, two bodies yes; condition 1: v 1; condition 0: v 101
+refused: clone cudaErrorInvalidValue, a second instantiation cudaErrorInvalidValue
+WHILE: from 5 the body ran 5 times, counter 0; again from 2: v 7
+SWITCH: condition 2: v 30; condition 7: v 30; the captured body is the node's yes
+refused: WHILE of 2 cudaErrorInvalidValue, another graph's handle cudaErrorInvalidValue, flag 2 cudaErrorInvalidValue
+a WHILE that never ends: cudaErrorLaunchTimeout
+done"
+    grep -q "warpsim: a WHILE graph node ran its body 1048576 times" "$work/graph_conditional.err" ||
+        fail "graph_conditional: no word on stderr for the endless loop: $(cat "$work/graph_conditional.err")"
+fi
+
 # A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
 if command -v cmake > /dev/null; then
     proj=$work/cmake_project
