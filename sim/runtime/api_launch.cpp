@@ -339,10 +339,12 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                             stream);
 }
 
+// The per-thread-default-stream spellings take stream 0 as the per-thread stream (which a capture may
+// record).
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                     size_t sharedMem, cudaStream_t stream) {
     return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
-                            stream);
+                            stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
@@ -352,7 +354,8 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
 
 cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                   size_t sharedMem, cudaStream_t stream) {
-    return launch_by_handle(func, gridDim, blockDim, args, sharedMem, stream);
+    return launch_by_handle(func, gridDim, blockDim, args, sharedMem,
+                            stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 // cudaLaunchKernelEx's C form: the configuration with its attributes (thread-block clusters, cooperative).
@@ -401,7 +404,8 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args,
                                              size_t shared, cudaStream_t stream) {
-    return cooperative_launch(func, grid, block, args, shared, stream);
+    return cooperative_launch(func, grid, block, args, shared,
+                              stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 }  // extern "C"

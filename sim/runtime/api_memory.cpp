@@ -488,26 +488,35 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     return cudaSuccess;
 }
 
-// The per-thread-default-stream spellings (nvcc --default-stream per-thread): other names of the same entry
-// points (every stream's work is done in issue order here, and the per-thread default stream is on the
-// legacy stream's clock: Runtime::stream_id).
+// The per-thread-default-stream spellings (nvcc --default-stream per-thread): the blocking calls are other
+// names of the same entry points (every stream's work is done in issue order here, and the per-thread default
+// stream is on the legacy stream's clock: Runtime::stream_id); the stream-ordered ones take stream 0 as the
+// per-thread stream, which a capture may record (api_capture.cpp).
 #define WARPSIM_SAME_AS(name) __attribute__((alias(#name)))
 cudaError_t cudaMemcpy_ptds(void*, const void*, size_t, cudaMemcpyKind) WARPSIM_SAME_AS(cudaMemcpy);
-cudaError_t cudaMemcpyAsync_ptsz(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t)
-    WARPSIM_SAME_AS(cudaMemcpyAsync);
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
+    return cudaMemcpyAsync(dst, src, n, kind, s == nullptr ? cudaStreamPerThread : s);
+}
 cudaError_t cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind)
     WARPSIM_SAME_AS(cudaMemcpy2D);
-cudaError_t cudaMemcpy2DAsync_ptsz(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind,
-                                   cudaStream_t) WARPSIM_SAME_AS(cudaMemcpy2DAsync);
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, cudaMemcpyKind kind, cudaStream_t s) {
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind,
+                             s == nullptr ? cudaStreamPerThread : s);
+}
 cudaError_t cudaMemset_ptds(void*, int, size_t) WARPSIM_SAME_AS(cudaMemset);
-cudaError_t cudaMemsetAsync_ptsz(void*, int, size_t, cudaStream_t) WARPSIM_SAME_AS(cudaMemsetAsync);
+cudaError_t cudaMemsetAsync_ptsz(void* p, int value, size_t n, cudaStream_t s) {
+    return cudaMemsetAsync(p, value, n, s == nullptr ? cudaStreamPerThread : s);
+}
 cudaError_t cudaMemset2D_ptds(void*, size_t, int, size_t, size_t) WARPSIM_SAME_AS(cudaMemset2D);
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream) {
     return set_rows(devPtr, pitch, value, width, height, stream);
 }
-cudaError_t cudaMemset2DAsync_ptsz(void*, size_t, int, size_t, size_t, cudaStream_t)
-    WARPSIM_SAME_AS(cudaMemset2DAsync);
+cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int value, size_t width, size_t height,
+                                   cudaStream_t s) {
+    return set_rows(p, pitch, value, width, height, s == nullptr ? cudaStreamPerThread : s);
+}
 #undef WARPSIM_SAME_AS
 
 }  // extern "C"

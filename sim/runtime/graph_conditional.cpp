@@ -1,7 +1,8 @@
 // sim/runtime/graph_conditional.cpp — conditional graph nodes (graph.hpp): handles
-// (cudaGraphConditionalHandleCreate), IF, WHILE and SWITCH nodes added with cudaGraphAddNode, their bodies run
-// as the condition says. A handle is the address of a 4-byte cell of simulated device memory: the device's
-// cudaGraphSetConditional stores into it (sim/engine/handlers_control.cpp), the node reads it when it runs.
+// (cudaGraphConditionalHandleCreate), IF, WHILE and SWITCH nodes added with cudaGraphAddNode, their bodies
+// run as the condition says. A handle is the address of a 4-byte cell of simulated device memory: the
+// device's cudaGraphSetConditional stores into it (sim/engine/handlers_control.cpp), the node reads it when
+// it runs.
 #include "sim/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -23,7 +24,8 @@ constexpr uint64_t kMaxWhileIterations = 1u << 20;
 
 uint32_t read_condition(Runtime& rt, uint64_t cell) {
     uint32_t value = 0;
-    if (const uint8_t* p = rt.sim().memory().translate(cell, sizeof value)) std::memcpy(&value, p, sizeof value);
+    if (const uint8_t* p = rt.sim().memory().translate(cell, sizeof value))
+        std::memcpy(&value, p, sizeof value);
     return value;
 }
 
@@ -67,11 +69,12 @@ cudaError_t run_conditional(Runtime& rt, const CUgraphNode_st& node, cudaStream_
         case cudaGraphCondTypeWhile:
             for (uint64_t i = 0; read_condition(rt, cell) != 0; ++i) {
                 if (i == kMaxWhileIterations) {
-                    std::fprintf(stderr,
-                                 "warpsim: a WHILE graph node ran its body %llu times and its condition is still "
-                                 "not zero: stopped (does a kernel of the body call cudaGraphSetConditional(handle, "
-                                 "0) when the loop is done?)\n",
-                                 static_cast<unsigned long long>(kMaxWhileIterations));
+                    std::fprintf(
+                        stderr,
+                        "warpsim: a WHILE graph node ran its body %llu times and its condition is still "
+                        "not zero: stopped (does a kernel of the body call cudaGraphSetConditional(handle, "
+                        "0) when the loop is done?)\n",
+                        static_cast<unsigned long long>(kMaxWhileIterations));
                     return cudaErrorLaunchTimeout;
                 }
                 if (cudaError_t e = run(rt, *node.bodies[0], stream)) return e;
@@ -85,8 +88,9 @@ cudaError_t run_conditional(Runtime& rt, const CUgraphNode_st& node, cudaStream_
     return cudaSuccess;
 }
 
-cudaError_t add_conditional_node(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
-                                 size_t count, cudaConditionalNodeParams& params) {
+cudaError_t add_conditional_node(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph,
+                                 const cudaGraphNode_t* deps, size_t count,
+                                 cudaConditionalNodeParams& params) {
     if (!rt.streams().valid_graph_or_child(graph) || !owns_handle(*graph, params.handle))
         return Runtime::finish(cudaErrorInvalidValue);
     // The sizes the documentation allows: 1 for WHILE, 1 or 2 for IF, at least 1 for SWITCH.
@@ -120,11 +124,12 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* pHandle
     auto guard = rt.lock();
     if (!pHandle_out || !rt.streams().valid_graph_or_child(graph) || (flags & ~cudaGraphCondAssignDefault))
         return Runtime::finish(cudaErrorInvalidValue);
-    const uint64_t cell =
-        rt.sim().memory().malloc(sizeof(uint32_t), fmt::format("conditional handle #{}", graph->conditional_handles.size() + 1));
+    const uint64_t cell = rt.sim().memory().malloc(
+        sizeof(uint32_t), fmt::format("conditional handle #{}", graph->conditional_handles.size() + 1));
     if (!cell) return Runtime::finish(cudaErrorMemoryAllocation);
     rt.sim().memory().mark_host_written(cell, sizeof(uint32_t));
-    graph->conditional_handles.push_back({cell, defaultLaunchValue, (flags & cudaGraphCondAssignDefault) != 0});
+    graph->conditional_handles.push_back(
+        {cell, defaultLaunchValue, (flags & cudaGraphCondAssignDefault) != 0});
     *pHandle_out = cell;
     return cudaSuccess;
 }

@@ -112,13 +112,21 @@ CaptureSequence& Streams::begin_capture(cudaStream_t origin, cudaStreamCaptureMo
 }
 
 void Streams::end_capture(CaptureSequence& c) {
-    for (cudaStream_t s : streams_) {
-        if (s->capture != &c) continue;
+    auto leave = [&](CUstream_st* s) {
+        if (s->capture != &c) return;
         s->capture = nullptr;
         s->capture_deps.clear();
         s->capture_edge_data.clear();
-    }
+    };
+    for (cudaStream_t s : streams_) leave(s);
+    for (auto& [thread, s] : per_thread_) leave(s.get());
     captures_.erase(c.id);
+}
+
+CUstream_st* Streams::per_thread_stream() {
+    auto& s = per_thread_[std::this_thread::get_id()];
+    if (!s) s = std::make_unique<CUstream_st>();
+    return s.get();
 }
 
 CaptureSequence* Streams::find_capture(unsigned long long id) const {

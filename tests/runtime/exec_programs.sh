@@ -303,6 +303,17 @@ done"
         fail "graph_conditional: no word on stderr for the endless loop: $(cat "$work/graph_conditional.err")"
 fi
 
+# Capture of the per-thread default stream: by its handle, and as stream 0 under --default-stream per-thread.
+per_thread_expected="captured the per-thread stream: status 1, another thread's 0 (cudaSuccess), 3 nodes, h[0] -1 before the launch
+launched: h[0] 3, h[31] 3, capturing after the end 0
+done"
+if build graph_per_thread; then
+    expect_output graph_per_thread "$per_thread_expected"
+fi
+if build_from "$src/graph_per_thread.cu" graph_per_thread_ptds --default-stream per-thread; then
+    expect_output graph_per_thread_ptds "$per_thread_expected"
+fi
+
 # A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
 if command -v cmake > /dev/null; then
     proj=$work/cmake_project
