@@ -147,17 +147,16 @@ constexpr Selector selector_of(ir::Opcode op) {
         case O::createpolicy:
             return &select_async;
         case O::tex:
-        case O::suld:
-        case O::sust:
-            return &select_texture;
-        // Parsed, not executed: surface reductions and queries, tld4, txq, multimem, tensormap, the
-        // deprecated scalar video forms.
-        case O::tensormap:
-        case O::multimem:
-        case O::sured:
-        case O::suq:
         case O::tld4:
         case O::txq:
+        case O::suld:
+        case O::sust:
+        case O::sured:
+        case O::suq:
+            return &select_texture;
+        // Parsed, not executed: multimem, tensormap, the deprecated scalar video forms.
+        case O::tensormap:
+        case O::multimem:
         case O::istypep:
         case O::vabsdiff:
         case O::vadd:

@@ -17,6 +17,8 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <string_view>
 
 namespace warpsim::engine {
 
@@ -34,17 +36,25 @@ struct TexelFormat {
     bool valid() const;
 };
 
-// Where the texels live. Arrays are row-major at `base` with rows of `pitch` bytes (the runtime's own
+// Where the texels live. Arrays are row-major at `base` with rows of `pitch` bytes, and the slices of a 3D
+// array or the layers of a layered one follow each other every height * pitch bytes (the runtime's own
 // layout).
 struct TextureResource {
     enum class Kind : uint8_t { linear, pitch2d, array };
     Kind kind = Kind::array;
     uint64_t base = 0;
     TexelFormat format;
-    uint64_t width = 0;   // texels (linear: sizeInBytes / texel bytes)
-    uint64_t height = 1;  // rows (linear: 1)
-    uint64_t pitch = 0;   // bytes from one row to the next
-    uint64_t bytes() const { return pitch * (height - 1) + width * format.bytes(); }
+    uint64_t width = 0;       // texels (linear: sizeInBytes / texel bytes)
+    uint64_t height = 1;      // rows (linear and 1D arrays: 1)
+    uint64_t depth = 1;       // slices of a 3D array; 1 otherwise
+    uint64_t layers = 0;      // layers of a layered array; 0 when it is not layered
+    uint32_t dimensions = 2;  // of the array's extent: 1 (height 0 at cudaMalloc3DArray), 2 or 3
+    uint64_t pitch = 0;       // bytes from one row to the next
+    uint64_t slices() const { return layers > 0 ? layers : depth; }
+    uint64_t slice_pitch() const { return pitch * height; }
+    uint64_t bytes() const {
+        return slice_pitch() * (slices() - 1) + pitch * (height - 1) + width * format.bytes();
+    }
 };
 
 struct TextureSampler {
@@ -85,8 +95,30 @@ inline constexpr uint32_t kNormalizedCoordBits = 21;
 // (element reads of integer formats, sign- or zero-extended); channels the format lacks read 0.
 using TexelWords = std::array<uint32_t, 4>;
 
-// tex.2d (and tex.1d of an array: y = 0.5, one row) at (x, y): `texels` points at the resource's first byte.
+// Where a fetch samples: `dims` filtered axes (1: x, 2: x and y, 3: x, y and z) and, for layered textures,
+// the layer (the coordinate vector's first element, as an unsigned integer).
+struct TexCoords {
+    uint32_t dims = 2;
+    std::array<float, 3> at{0.5f, 0.5f, 0.5f};
+    uint32_t layer = 0;
+};
+
+// The slice a layer index selects: an index past the last layer reads the last, -1 (2^32 - 1 as the u32 it
+// is) too: the H200's layered1d/2d fetches at layers 7 and -1 in tests/programs/textures3d.cu.
+uint64_t layer_slice(const TextureResource& r, uint32_t layer);
+
+// tex.{1d,2d,3d,a1d,a2d} with f32 coordinates (`texels`: the resource's first byte). Trilinear weights, as
+// the H200 showed them (tests/programs/textures3d.cu: 3d.*.linear.*): the bilinear rule over x and z (the
+// corner round(a * c / 256), the others from it), then each of those four split along y, round(w * b / 256)
+// to the far row and the rest to the near one; the sum rounded once. f32 results round halfway cases away
+// from zero (layered1d.float.linear.clamp).
+TexelWords sample(const TextureObject& t, const uint8_t* texels, const TexCoords& c);
+// tex.2d (and tex.1d of an array: y = 0.5, one row) at (x, y).
 TexelWords sample_2d(const TextureObject& t, const uint8_t* texels, float x, float y);
+// tld4.{r,g,b,a}.{2d,a2d} (tex2Dgather): channel `comp` of the four texels linear filtering at (x, y) would
+// weigh, as the PTX ISA orders them, counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j),
+// (i, j). Address modes and the border colour apply as for tex; the filter mode does not.
+TexelWords gather(const TextureObject& t, const uint8_t* texels, const TexCoords& c, uint32_t comp);
 // tex.1d with an integer coordinate (tex1Dfetch over linear memory): no filtering, no address modes; an index
 // outside [0, width) reads 0 in every channel.
 TexelWords fetch_1d(const TextureObject& t, const uint8_t* texels, int32_t index);
@@ -99,11 +131,46 @@ int64_t address_texel(int64_t i, uint64_t n, TextureAddressMode mode, bool norma
 // for linear round((x - 0.5) * 256); normalized coordinates scaled by n after their truncation.
 int64_t fixed_position(float coord, uint64_t n, bool normalized_coords, bool linear);
 
-// Surfaces (suld.b / sust.b .2d): byte x, row y, `bytes` per access.
+// Surfaces (suld.b / sust.b / sured.b): byte x, row y, slice (3D) or layer (layered) z, `bytes` per access.
 enum class SurfaceBoundary : uint8_t { trap, clamp, zero };
 // The byte offset of the access in the resource, or -1 when it falls outside (zero: the read gives 0 and the
-// write is dropped; trap: a fault). Clamp moves it to the nearest element of the same size in range.
-int64_t surface_offset(const TextureResource& r, int64_t x_bytes, int64_t y, uint32_t bytes,
+// write is dropped; trap: a fault). Clamp moves it to the nearest element of the same size in range; a
+// layer index is one more coordinate to it.
+int64_t surface_offset(const TextureResource& r, int64_t x_bytes, int64_t y, int64_t z, uint32_t bytes,
                        SurfaceBoundary mode);
+inline int64_t surface_offset(const TextureResource& r, int64_t x_bytes, int64_t y, uint32_t bytes,
+                              SurfaceBoundary mode) {
+    return surface_offset(r, x_bytes, y, 0, bytes, mode);
+}
+
+// The txq and suq queries (texture_query.cpp), with the values the PTX ISA defines: txq has them all but
+// memory_layout, suq has width, height, depth, array_size and memory_layout. channel_data_type and
+// channel_order return "the source language's enumeration", which CUDA does not define, and are left out:
+// a module with every query in one kernel did not load on the H200 (cudaErrorNotSupported at its first
+// launch, tests/hardware/programs/README.md), so none of these values is measured.
+enum class TextureQuery : uint8_t {
+    width,
+    height,
+    depth,
+    normalized_coords,
+    array_size,
+    num_mipmap_levels,
+    num_samples,
+    filter_mode,
+    addr_mode_0,
+    addr_mode_1,
+    addr_mode_2,
+    memory_layout,
+};
+// The query a modifier names (`width`, `addr_mode_0`, ...), for txq (`texture`) or suq; nullopt for none.
+std::optional<TextureQuery> texture_query_named(std::string_view name, bool texture);
+uint32_t texture_query(const TextureObject& t, TextureQuery q);
+uint32_t surface_query(const TextureResource& r, TextureQuery q);
+
+// sust.p: the first `count` of the values R, G, B, A (f32 bits for float formats, u32 or s32 for unsigned
+// and signed integers) converted to the format and written to the sample at `dst`; channels the values do
+// not reach keep their bytes.
+void store_formatted(const TexelFormat& f, const std::array<uint32_t, 4>& values, uint32_t count,
+                     uint8_t* dst);
 
 }  // namespace warpsim::engine

@@ -161,11 +161,22 @@ float round_to_half(double v) {
     return static_cast<float>(v < 0 ? -r : r);
 }
 
+// v rounded to the nearest f32, halfway cases away from zero: the H200 filtered 0.37f weighed 144/256
+// (halfway between two floats) to the upper one (layered1d.float.linear.clamp, and one layered2d fetch).
+float round_half_away(double v) {
+    const float f = static_cast<float>(v);  // nearest, ties to even
+    if (!std::isfinite(f) || static_cast<double>(f) == v) return f;
+    const float away = std::nextafter(
+        f, v > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
+    const bool tie = std::fabs(static_cast<double>(away) - v) == std::fabs(v - static_cast<double>(f));
+    return tie && std::fabs(away) > std::fabs(f) ? away : f;
+}
+
 // The word a tap (or a filtered sum of taps in 1/256 units, `scale` 256) reads as.
 uint32_t word_of(Domain d, const Tap& tap, int64_t scale) {
     switch (d) {
         case Domain::f32_value:
-            return float_word(static_cast<float>(tap.value / static_cast<double>(scale)));
+            return float_word(round_half_away(tap.value / static_cast<double>(scale)));
         case Domain::f16_value:
             return float_word(scale == 1 ? static_cast<float>(tap.value)
                                          : round_to_half(tap.value / static_cast<double>(scale)));
@@ -230,40 +241,101 @@ int64_t fixed_position(float coord, uint64_t n, bool normalized_coords, bool lin
     return floor_div(scaled - one / 2 + one / 512, one / 256);
 }
 
-TexelWords sample_2d(const TextureObject& t, const uint8_t* texels, float x, float y) {
+uint64_t layer_slice(const TextureResource& r, uint32_t layer) {
+    if (r.layers == 0) return 0;
+    return std::min<uint64_t>(layer, r.layers - 1);
+}
+
+namespace {
+
+// The taps of one fetch: texel (i, j, k) after the address modes (k: the slice of a 3D fetch, always 0
+// otherwise) in the layer of a layered fetch, or the border colour.
+struct Taps {
+    const TextureObject& t;
+    const uint8_t* texels;
+    Domain d;
+    uint64_t first_slice;  // the layer of a layered fetch, else 0
+    Tap at(int64_t i, int64_t j, int64_t k, uint32_t c) const {
+        const TextureResource& r = t.resource;
+        const TextureSampler& s = t.sampler;
+        const int64_t ax = address_texel(i, r.width, s.address[0], s.normalized_coords);
+        const int64_t ay = address_texel(j, r.height, s.address[1], s.normalized_coords);
+        const int64_t az = address_texel(k, r.depth, s.address[2], s.normalized_coords);
+        if (ax < 0 || ay < 0 || az < 0) return border_tap(t, d, c);
+        const uint64_t slice = first_slice + static_cast<uint64_t>(az);
+        return tap_of(t, d, texel_at(r, texels + slice * r.slice_pitch(), ax, ay), c);
+    }
+};
+
+}  // namespace
+
+TexelWords sample(const TextureObject& t, const uint8_t* texels, const TexCoords& c) {
     const TextureResource& r = t.resource;
     const TextureSampler& s = t.sampler;
     const Domain d = domain_of(t);
     const uint32_t channels = r.format.channels();
     const bool linear = s.filter == TextureFilter::linear && reads_float(t);
-    const int64_t px = fixed_position(x, r.width, s.normalized_coords, linear);
-    const int64_t py = fixed_position(y, r.height, s.normalized_coords, linear);
-    const int64_t i = px >> 8, j = py >> 8;  // arithmetic shifts: floor
-    auto tap = [&](int64_t ti, int64_t tj, uint32_t c) {
-        const int64_t ax = address_texel(ti, r.width, s.address[0], s.normalized_coords);
-        const int64_t ay = address_texel(tj, r.height, s.address[1], s.normalized_coords);
-        if (ax < 0 || ay < 0) return border_tap(t, d, c);
-        return tap_of(t, d, texel_at(r, texels, ax, ay), c);
-    };
+    const std::array<uint64_t, 3> extent{r.width, r.height, r.depth};
+    std::array<int64_t, 3> pos{0, 0, 0};  // 1/256 texel units; axes beyond dims stay on texel 0
+    for (uint32_t a = 0; a < c.dims; ++a)
+        pos[a] = fixed_position(c.at[a], extent[a], s.normalized_coords, linear);
+    const Taps taps{t, texels, d, layer_slice(r, c.layer)};
+    const int64_t i = pos[0] >> 8, j = pos[1] >> 8, k = pos[2] >> 8;  // arithmetic shifts: floor
     TexelWords out{0, 0, 0, 0};
     if (!linear) {
-        for (uint32_t c = 0; c < channels; ++c) out[c] = word_of(d, tap(i, j, c), 1);
+        for (uint32_t ch = 0; ch < channels; ++ch) out[ch] = word_of(d, taps.at(i, j, k, ch), 1);
         return out;
     }
-    // Weights in 1/256 units: the corner product rounded to nearest (ties up), the others from it, so that
-    // the four always sum to 256.
-    const int64_t a = px & 255, b = py & 255;
-    const int64_t w11 = (a * b + 128) >> 8, w10 = a - w11, w01 = b - w11, w00 = 256 - a - b + w11;
-    for (uint32_t c = 0; c < channels; ++c) {
-        const Tap t00 = tap(i, j, c), t10 = tap(i + 1, j, c), t01 = tap(i, j + 1, c),
-                  t11 = tap(i + 1, j + 1, c);
-        Tap sum;
-        // Each product of a 9-bit weight and an f32 is exact in a double; their sum is rounded once to f32.
-        sum.value = static_cast<double>(w00) * t00.value + static_cast<double>(w10) * t10.value +
-                    static_cast<double>(w01) * t01.value + static_cast<double>(w11) * t11.value;
-        sum.fixed = w00 * t00.fixed + w10 * t10.fixed + w01 * t01.fixed + w11 * t11.fixed;
-        out[c] = word_of(d, sum, 256);
+    // Weights in 1/256 units, which always sum to 256. Two axes: the corner product rounded to nearest
+    // (ties up), the others from it. Three: the same over x and z, then each of those four split along y,
+    // the part of the far row rounded to nearest (ties up) and the near row taking the rest.
+    const int64_t a = pos[0] & 255, b = pos[1] & 255, cz = pos[2] & 255;
+    std::array<int64_t, 8> w{};  // index dx + 2 dy + 4 dz
+    if (c.dims == 3) {
+        const int64_t c11 = (a * cz + 128) >> 8;
+        const std::array<int64_t, 4> xz{256 - a - cz + c11, a - c11, cz - c11, c11};  // dx + 2 dz
+        for (int n = 0; n < 4; ++n) {
+            const int64_t far = (xz[n] * b + 128) >> 8, dx = n & 1, dz = n >> 1;
+            w[dx + 4 * dz] = xz[n] - far;
+            w[dx + 2 + 4 * dz] = far;
+        }
+    } else {
+        const int64_t w11 = (a * b + 128) >> 8;
+        w = {256 - a - b + w11, a - w11, b - w11, w11, 0, 0, 0, 0};
     }
+    const int64_t slices = c.dims == 3 ? 2 : 1;
+    for (uint32_t ch = 0; ch < channels; ++ch) {
+        Tap sum;
+        for (int64_t n = 0; n < 4 * slices; ++n) {
+            const Tap tn = taps.at(i + (n & 1), j + ((n >> 1) & 1), k + (n >> 2), ch);
+            // Each product of a 9-bit weight and an f32 is exact in a double, and so is their sum for texels
+            // of one texture (their exponents stay close); it is rounded once, in word_of.
+            sum.value += static_cast<double>(w[n]) * tn.value;
+            sum.fixed += w[n] * tn.fixed;
+        }
+        out[ch] = word_of(d, sum, 256);
+    }
+    return out;
+}
+
+TexelWords sample_2d(const TextureObject& t, const uint8_t* texels, float x, float y) {
+    TexCoords c;
+    c.at = {x, y, 0.5f};
+    return sample(t, texels, c);
+}
+
+TexelWords gather(const TextureObject& t, const uint8_t* texels, const TexCoords& c, uint32_t comp) {
+    const TextureResource& r = t.resource;
+    const TextureSampler& s = t.sampler;
+    const Domain d = domain_of(t);
+    TexelWords out{0, 0, 0, 0};
+    if (comp >= r.format.channels()) return out;
+    const int64_t px = fixed_position(c.at[0], r.width, s.normalized_coords, true);
+    const int64_t py = fixed_position(c.at[1], r.height, s.normalized_coords, true);
+    const Taps taps{t, texels, d, layer_slice(r, c.layer)};
+    const int64_t i = px >> 8, j = py >> 8;
+    const int64_t xs[4] = {i, i + 1, i + 1, i}, ys[4] = {j + 1, j + 1, j, j};
+    for (int n = 0; n < 4; ++n) out[n] = word_of(d, taps.at(xs[n], ys[n], 0, comp), 1);
     return out;
 }
 
@@ -277,18 +349,21 @@ TexelWords fetch_1d(const TextureObject& t, const uint8_t* texels, int32_t index
     return out;
 }
 
-int64_t surface_offset(const TextureResource& r, int64_t x_bytes, int64_t y, uint32_t bytes,
+int64_t surface_offset(const TextureResource& r, int64_t x_bytes, int64_t y, int64_t z, uint32_t bytes,
                        SurfaceBoundary mode) {
     const auto row_bytes = static_cast<int64_t>(r.width * r.format.bytes());
     const auto rows = static_cast<int64_t>(r.height);
-    if (row_bytes < static_cast<int64_t>(bytes) || rows <= 0) return -1;
-    const bool inside = x_bytes >= 0 && x_bytes + bytes <= row_bytes && y >= 0 && y < rows;
+    const auto slices = static_cast<int64_t>(r.slices());
+    if (row_bytes < static_cast<int64_t>(bytes) || rows <= 0 || slices <= 0) return -1;
+    const bool inside =
+        x_bytes >= 0 && x_bytes + bytes <= row_bytes && y >= 0 && y < rows && z >= 0 && z < slices;
     if (!inside) {
         if (mode != SurfaceBoundary::clamp) return -1;
         x_bytes = std::clamp<int64_t>(x_bytes, 0, row_bytes - bytes);
         y = std::clamp<int64_t>(y, 0, rows - 1);
+        z = std::clamp<int64_t>(z, 0, slices - 1);
     }
-    return y * static_cast<int64_t>(r.pitch) + x_bytes;
+    return z * static_cast<int64_t>(r.slice_pitch()) + y * static_cast<int64_t>(r.pitch) + x_bytes;
 }
 
 }  // namespace warpsim::engine

@@ -63,8 +63,7 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
         // Any function of the module may be called from the kernel: look at them all.
         for (const auto& fn : k.module->ir->functions)
             for (const auto& inst : fn.body)
-                if (inst.op == ir::Opcode::tex || inst.op == ir::Opcode::suld || inst.op == ir::Opcode::sust)
-                    k.uses_textures = true;
+                if (ir::family(inst.op) == ir::Family::texture) k.uses_textures = true;
         for (const auto& fn : k.module->ir->functions)
             if (!fn.has_body && fn.name == "cudaGraphSetConditional") k.sets_conditionals = true;
     }

@@ -1,6 +1,7 @@
-// sim/runtime/api_texture.cpp — CUDA arrays (cudaMallocArray, cudaMalloc3DArray of one or two dimensions,
-// cudaFreeArray, cudaArrayGetInfo, cudaGetChannelDesc, the copies to and from them), texture objects over
-// linear memory, pitched memory and arrays, and surface objects over arrays. The engine reads the objects
+// sim/runtime/api_texture.cpp — CUDA arrays (cudaMallocArray, cudaMalloc3DArray of one, two or three
+// dimensions and layered, cudaFreeArray, cudaArrayGetInfo, cudaGetChannelDesc, the copies to and from them,
+// cudaMemcpy3D), texture objects over linear memory, pitched memory and arrays, and surface objects over
+// arrays. The engine reads the objects
 // through the TextureTable each launch gets (textures.hpp).
 #include "sim/runtime/runtime.hpp"
 
@@ -8,6 +9,9 @@
 #include <new>
 
 #include <fmt/format.h>
+
+#include "sim/runtime/graph.hpp"
+#include "sim/runtime/streams.hpp"
 
 using warpsim::runtime::CudaArray;
 using warpsim::runtime::Runtime;
@@ -66,11 +70,15 @@ cudaError_t make_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cu
     if (!array || !desc) return Runtime::finish(cudaErrorInvalidValue);
     *array = nullptr;
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    if (extent.depth > 0)
-        return warpsim::runtime::not_supported("cudaMalloc3DArray with a depth (3D arrays)");
-    if (flags & ~static_cast<unsigned>(cudaArraySurfaceLoadStore | cudaArrayTextureGather))
+    if (flags & cudaArrayCubemap) return warpsim::runtime::not_supported("cudaMalloc3DArray of a cubemap");
+    if (flags & ~static_cast<unsigned>(cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayLayered))
         return warpsim::runtime::not_supported(
-            "cudaMallocArray with flags other than cudaArraySurfaceLoadStore");
+            "cudaMalloc3DArray with flags other than cudaArraySurfaceLoadStore, cudaArrayTextureGather and "
+            "cudaArrayLayered");
+    const bool is_layered = (flags & cudaArrayLayered) != 0;
+    if (is_layered && extent.depth == 0) return Runtime::finish(cudaErrorInvalidValue);  // no layers
+    if (extent.depth > 0 && extent.height == 0 && !is_layered)
+        return Runtime::finish(cudaErrorInvalidValue);  // a 3D array needs a height
     const auto format = texel_format(*desc);
     if (!format) {
         std::fprintf(stderr,
@@ -81,12 +89,13 @@ cudaError_t make_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cu
     }
     if (extent.width == 0) return Runtime::finish(cudaErrorInvalidValue);
     const uint64_t rows = extent.height == 0 ? 1 : extent.height;
+    const uint64_t slices = extent.depth == 0 ? 1 : extent.depth;
     const uint64_t row_bytes = extent.width * format->bytes();
-    if (extent.width > (uint64_t{1} << 20) || rows > (uint64_t{1} << 20))
+    if (extent.width > (uint64_t{1} << 20) || rows > (uint64_t{1} << 20) || slices > (uint64_t{1} << 14))
         return Runtime::finish(cudaErrorInvalidValue);
     uint64_t base = 0;
     try {
-        base = rt.sim().memory().malloc(row_bytes * rows,
+        base = rt.sim().memory().malloc(row_bytes * rows * slices,
                                         fmt::format("cudaMallocArray #{}", rt.next_allocation_serial()));
     } catch (const std::bad_alloc&) {
         base = 0;
@@ -101,6 +110,9 @@ cudaError_t make_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cu
     a->resource.format = *format;
     a->resource.width = extent.width;
     a->resource.height = rows;
+    a->resource.depth = is_layered ? 1 : slices;
+    a->resource.layers = is_layered ? slices : 0;
+    a->resource.dimensions = extent.height == 0 ? 1 : (extent.depth == 0 || is_layered) ? 2 : 3;
     a->resource.pitch = row_bytes;
     *array = reinterpret_cast<cudaArray_t>(a.get());
     rt.textures().arrays[a.get()] = std::move(a);
@@ -115,6 +127,67 @@ std::optional<uint64_t> array_at(CudaArray* a, size_t w_offset, size_t h_offset,
     const auto& r = a->resource;
     if (w_offset + width > r.pitch || h_offset + height > r.height) return std::nullopt;
     return r.base + h_offset * r.pitch + w_offset;
+}
+
+// One side of a cudaMemcpy3D: where its first byte is, bytes from row to row and slice to slice, and whether
+// it is an array (whose extent and positions count elements). Nullopt when the box does not fit.
+struct Side3D {
+    uint64_t at = 0;
+    uint64_t row_pitch = 0, slice_pitch = 0;
+};
+
+std::optional<Side3D> side_3d(Runtime& rt, cudaArray_t array, cudaPos pos, cudaPitchedPtr ptr,
+                              uint64_t width_bytes, const cudaExtent& e) {
+    if (array) {
+        CudaArray* a = rt.textures().array(array);
+        if (!a) return std::nullopt;
+        const auto& r = a->resource;
+        const uint64_t x = pos.x * r.format.bytes();
+        if (x + width_bytes > r.pitch || pos.y + e.height > r.height || pos.z + e.depth > r.slices())
+            return std::nullopt;
+        return Side3D{r.base + pos.z * r.slice_pitch() + pos.y * r.pitch + x, r.pitch, r.slice_pitch()};
+    }
+    if (!ptr.ptr || ptr.pitch < pos.x + width_bytes) return std::nullopt;
+    // ysize is the rows of one slice; a single-slice copy may leave it 0.
+    if (e.depth > 1 && ptr.ysize < pos.y + e.height) return std::nullopt;
+    const uint64_t slice = ptr.pitch * ptr.ysize;
+    return Side3D{addr(ptr.ptr) + pos.z * slice + pos.y * ptr.pitch + pos.x, ptr.pitch, slice};
+}
+
+// cudaMemcpy3D(Async): slice by slice as 2D copies (positions and the extent's width in elements when an
+// array is involved, in bytes otherwise, as CUDA counts them).
+cudaError_t copy_3d(const cudaMemcpy3DParms* p, bool blocking, cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!p) return Runtime::finish(cudaErrorInvalidValue);
+    if ((p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr) ||
+        (!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
+        return Runtime::finish(cudaErrorInvalidValue);  // exactly one of array and pointer per side
+    const cudaExtent& e = p->extent;
+    uint64_t element = 1;
+    for (cudaArray_t a : {p->srcArray, p->dstArray}) {
+        if (!a) continue;
+        CudaArray* arr = rt.textures().array(a);
+        if (!arr) return Runtime::finish(cudaErrorInvalidResourceHandle);
+        element = arr->resource.format.bytes();
+    }
+    const uint64_t width_bytes = e.width * element;
+    const auto src = side_3d(rt, p->srcArray, p->srcPos, p->srcPtr, width_bytes, e);
+    const auto dst = side_3d(rt, p->dstArray, p->dstPos, p->dstPtr, width_bytes, e);
+    if (!src || !dst) return Runtime::finish(cudaErrorInvalidValue);
+    if (e.width == 0 || e.height == 0 || e.depth == 0) return cudaSuccess;
+    cudaMemcpyKind kind = p->kind;
+    if (p->srcArray && p->dstArray) kind = cudaMemcpyDeviceToDevice;
+    for (uint64_t z = 0; z < e.depth; ++z) {
+        void* d = reinterpret_cast<void*>(dst->at + z * dst->slice_pitch);
+        const void* s = reinterpret_cast<const void*>(src->at + z * src->slice_pitch);
+        const cudaError_t r =
+            blocking ? cudaMemcpy2D(d, dst->row_pitch, s, src->row_pitch, width_bytes, e.height, kind)
+                     : cudaMemcpy2DAsync(d, dst->row_pitch, s, src->row_pitch, width_bytes, e.height, kind,
+                                         stream);
+        if (r != cudaSuccess) return r;
+    }
+    return cudaSuccess;
 }
 
 // The resource a texture or surface object describes, or the error the call returns.
@@ -274,6 +347,22 @@ cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset
     return cudaMemcpy(dst, reinterpret_cast<const void*>(*at), count, kind);
 }
 
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+    return copy_3d(p, true, nullptr);
+}
+
+// In a capture, one memcpy node of the parameters (graph_copies.cpp).
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream)) {
+        warpsim::runtime::GraphStep step;
+        if (cudaError_t e = warpsim::runtime::copy3d_step(rt, p, step)) return Runtime::finish(e);
+        return Runtime::finish(warpsim::runtime::capture_add(*capturing, std::move(step)));
+    }
+    return copy_3d(p, false, stream);
+}
+
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaResourceDesc* pResDesc,
                                     const cudaTextureDesc* pTexDesc,
                                     const cudaResourceViewDesc* pResViewDesc) {
@@ -387,6 +476,10 @@ cudaError_t cudaMemcpyToArray_ptds(cudaArray_t, size_t, size_t, const void*, siz
     WARPSIM_SAME_AS(cudaMemcpyToArray);
 cudaError_t cudaMemcpyFromArray_ptds(void*, cudaArray_const_t, size_t, size_t, size_t, cudaMemcpyKind)
     WARPSIM_SAME_AS(cudaMemcpyFromArray);
+cudaError_t cudaMemcpy3D_ptds(const cudaMemcpy3DParms*) WARPSIM_SAME_AS(cudaMemcpy3D);
+cudaError_t cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t s) {
+    return cudaMemcpy3DAsync(p, s == nullptr ? cudaStreamPerThread : s);
+}
 #undef WARPSIM_SAME_AS
 
 }  // extern "C"

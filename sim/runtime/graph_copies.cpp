@@ -1,12 +1,12 @@
 // sim/runtime/graph_copies.cpp — the memset and memcpy steps of graphs (graph.hpp): memsets of 1-, 2- and
 // 4-byte elements over several rows (cudaMemsetParams), copies of cudaMemcpy3DParms between linear memory and
-// CUDA arrays (cudaGraphAddMemcpyNode, cudaMemcpy3D), and the parameters the Get calls report for them.
+// CUDA arrays (cudaGraphAddMemcpyNode, cudaMemcpy3DAsync in a capture), and the parameters the Get calls
+// report for them.
 #include "sim/runtime/runtime.hpp"
 
 #include <optional>
 
 #include "sim/runtime/graph.hpp"
-#include "sim/runtime/streams.hpp"
 #include "sim/runtime/textures.hpp"
 
 using warpsim::runtime::GraphStep;
@@ -37,7 +37,7 @@ cudaError_t side_of(Runtime& rt, cudaArray_t array, const cudaPitchedPtr& ptr, C
         side.pitch = r.pitch;
         side.row_capacity = r.pitch;
         side.rows = r.height;
-        side.slices = 1;  // the runtime's arrays have no depth (api_texture.cpp)
+        side.slices = r.slices();  // depth or layers (1 for 1D and 2D arrays)
         side.element = r.format.bytes();
         side.array = true;
         return cudaSuccess;
@@ -162,38 +162,3 @@ cudaError_t copy_3d_on_stream(Runtime& rt, const GraphStep& step, cudaStream_t s
 }
 
 }  // namespace warpsim::runtime
-
-extern "C" {
-
-// A 3D copy in stream order, or in a capture the memcpy node of its parameters.
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
-    Runtime& rt = Runtime::get();
-    auto guard = rt.lock();
-    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
-    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
-    GraphStep step;
-    if (cudaError_t e = warpsim::runtime::copy3d_step(rt, p, step)) return Runtime::finish(e);
-    if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream))
-        return Runtime::finish(warpsim::runtime::capture_add(*capturing, std::move(step)));
-    return Runtime::finish(warpsim::runtime::copy_3d_on_stream(rt, step, stream));
-}
-
-// The blocking form: after the device's earlier work, and the host waits for it.
-cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
-    Runtime& rt = Runtime::get();
-    auto guard = rt.lock();
-    if (cudaError_t e = rt.synchronize()) return Runtime::finish(e);
-    GraphStep step;
-    if (cudaError_t e = warpsim::runtime::copy3d_step(rt, p, step)) return Runtime::finish(e);
-    if (cudaError_t e = warpsim::runtime::copy_3d_on_stream(rt, step, nullptr)) return Runtime::finish(e);
-    return Runtime::finish(rt.synchronize());
-}
-
-cudaError_t cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t s) {
-    return cudaMemcpy3DAsync(p, s == nullptr ? cudaStreamPerThread : s);
-}
-cudaError_t cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) {
-    return cudaMemcpy3D(p);
-}
-
-}  // extern "C"

@@ -153,6 +153,23 @@ if build init_across_launches; then
         fail "init_across_launches: expected one initcheck finding: $(cat "$work/init.err")"
 fi
 
+# --check with surfaces: surface writes initialise the array for the copy back, out-of-range writes with the
+# zero and clamp boundaries are no error, and a surface read of an array nothing wrote is one initcheck finding.
+if build surface_check; then
+    "$warpsim" exec --check --quiet "$work/surface_check" > "$work/surface.out" 2> "$work/surface.err"
+    [ "$(cat "$work/surface.out")" = "$(printf 'sum 28, bumps 16\ncudaSuccess')" ] ||
+        fail "surface_check: stdout $(cat "$work/surface.out")"
+    # Without --check a second launch may be reused: not one with surface instructions (sured alone here).
+    "$warpsim" exec --quiet "$work/surface_check" > "$work/surface.plain" 2>&1
+    [ "$(cat "$work/surface.plain")" = "$(printf 'sum 28, bumps 16\ncudaSuccess')" ] ||
+        fail "surface_check without --check: $(cat "$work/surface.plain")"
+    grep -q "cudaMemcpy source" "$work/surface.err" &&
+        fail "surface_check: the copy back read bytes the kernel wrote, yet: $(cat "$work/surface.err")"
+    grep -qi "memcheck" "$work/surface.err" && fail "surface_check: memcheck reported: $(cat "$work/surface.err")"
+    grep -q "surface_check.cu:20" "$work/surface.err" ||
+        fail "surface_check: the unwritten surface read (line 20) is not reported: $(cat "$work/surface.err")"
+fi
+
 # --check against compute-sanitizer on the H200 (tests/hardware/h200/sanitizer_partial_init.txt): reads of 8
 # bytes of which 4 or none were written (across launches, in one thread, through ld.global.nc) and a cudaMemcpy
 # of such bytes give the same findings, case by case: kind, size and source line.
