@@ -1,5 +1,6 @@
 // sim/engine/handlers_control.cpp — bra (divergence onto the reconvergence stack), brx.idx, call/ret with
-// frames, exit, trap, and the device-library calls the engine implements itself (vprintf, __assertfail).
+// frames, exit, trap, and the device-library calls the engine implements itself (vprintf, __assertfail,
+// cudaGraphSetConditional).
 #include <fmt/format.h>
 #include <cstring>
 
@@ -139,23 +140,48 @@ void call_indirect(Exec& x, const DInst& in, uint32_t exec) {
     push_frame(x, in, fns[index], group, in.call_site);
 }
 
+// Argument i (of `bytes` bytes) of a call to a device-library function, in lane l.
+uint64_t call_arg(Exec& x, const CallSite& cs, std::size_t i, uint32_t bytes, uint32_t l) {
+    if (i >= cs.args.size()) return 0;
+    uint64_t v = 0;
+    if (cs.args[i].from_reg) return x.R[cs.args[i].reg * 32 + l];
+    std::memcpy(&v, x.warp->params[l].data() + x.frame->param_base + cs.args[i].caller_off, bytes);
+    return v;
+}
+
 // __assertfail(message, file, line, function, char size): stops the kernel like a failed device assert.
 void assertfail(Exec& x, const DInst& in, uint32_t exec) {
     if (!exec) return;
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(exec));
     const CallSite& cs = x.frame->code->calls[in.call_site];
-    auto arg = [&](std::size_t i, uint32_t bytes) -> uint64_t {
-        if (i >= cs.args.size()) return 0;
-        uint64_t v = 0;
-        if (cs.args[i].from_reg) return x.R[cs.args[i].reg * 32 + l];
-        std::memcpy(&v, x.warp->params[l].data() + x.frame->param_base + cs.args[i].caller_off, bytes);
-        return v;
-    };
+    auto arg = [&](std::size_t i, uint32_t bytes) { return call_arg(x, cs, i, bytes, l); };
     std::string msg = read_guest_string(x, arg(0, 8)), file = read_guest_string(x, arg(1, 8));
     std::string func = read_guest_string(x, arg(3, 8));
     raise_fault(
         x, in, l, Fault::device_assert, {},
         fmt::format("{}:{}: {}: Assertion `{}` failed.", file, static_cast<uint32_t>(arg(2, 4)), func, msg));
+}
+
+// cudaGraphSetConditional(handle, value): the CUDA runtime's device function that sets a conditional graph
+// node's value. warpsim's runtime makes a handle the address of a 4-byte cell of device memory
+// (sim/runtime/graph_conditional.cpp), so the call stores `value` there; lanes store in lane order (racing
+// calls are undefined behaviour, the documentation says).
+void graph_set_conditional(Exec& x, const DInst& in, uint32_t exec) {
+    const CallSite& cs = x.frame->code->calls[in.call_site];
+    for_lanes(exec, [&](uint32_t l) {
+        const uint64_t handle = call_arg(x, cs, 0, 8, l);
+        const auto value = static_cast<uint32_t>(call_arg(x, cs, 1, 4, l));
+        uint8_t* cell = x.launch->memory->translate(handle, sizeof value);
+        if (!cell) {
+            raise_fault(
+                x, in, l, Fault::illegal_address, {},
+                fmt::format("cudaGraphSetConditional: 0x{:x} is not a conditional handle of this program "
+                            "(cudaGraphConditionalHandleCreate makes them)",
+                            handle));
+            return;
+        }
+        std::memcpy(cell, &value, sizeof value);
+    });
 }
 
 }  // namespace
@@ -183,6 +209,7 @@ Handler select_control(const ir::Instruction& inst, DInst& in, const SelectConte
             if (callee.has_body) return &call;
             if (callee.name == "vprintf") return &exec_vprintf;
             if (callee.name == "__assertfail") return &assertfail;
+            if (callee.name == "cudaGraphSetConditional") return &graph_set_conditional;
             return nullptr;
         }
         default:

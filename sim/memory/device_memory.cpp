@@ -32,6 +32,20 @@ uint64_t DeviceMemory::malloc(uint64_t bytes, std::string label, bool read_only)
     return base;
 }
 
+bool DeviceMemory::malloc_at(uint64_t base, uint64_t bytes, std::string label) {
+    if (bytes == 0 || base < heap_base_ || base > next_ || bytes > next_ - base) return false;
+    bool overlaps = false;
+    for_each_overlapping(base, base + bytes, [&](const Allocation&) { overlaps = true; });
+    if (overlaps) return false;
+    Allocation a;
+    a.base = base;
+    a.size = bytes;
+    a.label = std::move(label);
+    a.data = std::make_unique<uint8_t[]>(bytes);
+    table_.emplace(base, std::move(a));
+    return true;
+}
+
 bool DeviceMemory::free(uint64_t addr) {
     auto it = table_.find(addr);
     if (it == table_.end() || it->second.host) return false;

@@ -45,6 +45,10 @@ class DeviceMemory {
     // 0 when the request cannot be satisfied (zero bytes or the simulated heap is full).
     uint64_t malloc(uint64_t bytes, std::string label = {}, bool read_only = false);
     bool free(uint64_t addr);  // false: not the base of a live allocation
+    // Allocates [base, base+bytes) again, zeroed, where malloc once handed it out and it was freed since (a
+    // CUDA graph's allocation keeps its address from launch to launch): false when the range was never
+    // handed out or overlaps a live allocation.
+    bool malloc_at(uint64_t base, uint64_t bytes, std::string label);
     bool write(uint64_t addr, std::span<const uint8_t> bytes);
     // Marks [addr, addr+n) as initialised from the host without changing it (zero-initialised variables).
     bool mark_host_written(uint64_t addr, uint64_t n);

@@ -17,10 +17,11 @@ using warpsim::runtime::Runtime;
 
 namespace {
 
-// A stream of the program's own (the default and per-thread handles are not objects).
+// A stream of the program's own, or the calling thread's per-thread default stream (an object of the
+// runtime's); nullptr for the legacy default stream, which is not an object.
 CUstream_st* own_stream(Runtime& rt, cudaStream_t s) {
-    if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread || !rt.streams().valid_stream(s))
-        return nullptr;
+    if (s == cudaStreamPerThread) return rt.streams().per_thread_stream();
+    if (s == nullptr || s == cudaStreamLegacy || !rt.streams().valid_stream(s)) return nullptr;
     return s;
 }
 
@@ -55,8 +56,10 @@ bool has_unjoined_stream(Runtime& rt, const CaptureSequence& c) {
     return false;
 }
 
-// The checks of cudaStreamBeginCapture(ToGraph), then the capture begun (into `into` when given).
-cudaError_t begin(Runtime& rt, cudaStream_t stream, cudaStreamCaptureMode mode, CUgraph_st* into) {
+// The checks of cudaStreamBeginCapture(ToGraph), then the capture begun (into `into` when given) on the
+// stream *origin becomes.
+cudaError_t begin(Runtime& rt, cudaStream_t stream, cudaStreamCaptureMode mode, CUgraph_st* into,
+                  CUstream_st** origin = nullptr) {
     if (!rt.streams().valid_stream(stream)) return cudaErrorInvalidResourceHandle;
     if (cudaError_t e = rt.sticky()) return e;
     if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
@@ -64,10 +67,10 @@ cudaError_t begin(Runtime& rt, cudaStream_t stream, cudaStreamCaptureMode mode, 
         return cudaErrorInvalidValue;
     // The legacy default stream cannot be captured (the H200's answer).
     if (stream == nullptr || stream == cudaStreamLegacy) return cudaErrorStreamCaptureUnsupported;
-    if (stream == cudaStreamPerThread)
-        return warpsim::runtime::not_supported("cudaStreamBeginCapture of the per-thread stream");
-    if (stream->capture) return cudaErrorIllegalState;
-    rt.streams().begin_capture(stream, mode, into);
+    CUstream_st* own = own_stream(rt, stream);
+    if (own->capture) return cudaErrorIllegalState;
+    rt.streams().begin_capture(own, mode, into);
+    if (origin) *origin = own;
     return cudaSuccess;
 }
 
@@ -183,8 +186,9 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
             return warpsim::runtime::not_supported("cudaStreamBeginCaptureToGraph with edge data");
         deps.push_back(dependencies[i]);
     }
-    if (cudaError_t e = begin(rt, stream, mode, graph)) return Runtime::finish(e);
-    stream->capture_deps = std::move(deps);
+    CUstream_st* origin = nullptr;
+    if (cudaError_t e = begin(rt, stream, mode, graph, &origin)) return Runtime::finish(e);
+    origin->capture_deps = std::move(deps);
     return cudaSuccess;
 }
 

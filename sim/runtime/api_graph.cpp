@@ -1,9 +1,10 @@
-// sim/runtime/api_graph.cpp — CUDA graphs built and read node by node (graph.hpp): kernel, memcpy, memset,
-// host, empty, child-graph (the child copied into the node), event record and event wait nodes; the
-// parameters of kernel, memset and host nodes read and changed; the graph's nodes, roots, edges, a node's
-// type, dependencies and dependents; edges added and removed, nodes destroyed; cudaGraphClone and
-// cudaGraphNodeFindInClone. Capture is api_capture.cpp, instantiation and launch api_graph_exec.cpp. The
-// answers to bad handles are the H200's where measured (tests/programs/graph_fork_join.cu, run `errors`).
+// sim/runtime/api_graph.cpp — CUDA graphs built and read node by node (graph.hpp): kernel, memcpy (1D and of
+// cudaMemcpy3DParms: graph_copies.cpp), memset, host, empty, child-graph (the child copied into the node),
+// event record and event wait nodes; the parameters of kernel, memcpy, memset and host nodes read and
+// changed; the graph's nodes, roots, edges, a node's type, dependencies and dependents; edges added and
+// removed, nodes destroyed; cudaGraphClone and cudaGraphNodeFindInClone. Capture is api_capture.cpp,
+// instantiation and launch api_graph_exec.cpp. The answers to bad handles are the H200's where measured
+// (tests/programs/graph_fork_join.cu, run `errors`).
 #include "sim/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -42,14 +43,6 @@ cudaError_t kernel_step(Runtime& rt, const cudaKernelNodeParams* p, GraphStep& s
     return cudaSuccess;
 }
 
-cudaError_t memset_step(const cudaMemsetParams* p, GraphStep& step) {
-    if (!p || !p->dst) return cudaErrorInvalidValue;
-    if (p->elementSize != 1 || p->height > 1)
-        return not_supported("memset nodes with elementSize 2 or 4, or height above 1");
-    step = GraphStep::memset(p->dst, static_cast<int>(p->value & 0xff), p->width);
-    return cudaSuccess;
-}
-
 }  // namespace warpsim::runtime
 
 namespace {
@@ -59,7 +52,7 @@ bool in_graph(const CUgraph_st* graph, const void* node) {
                        [&](const auto& n) { return n.get() == node; });
 }
 
-// The dependencies a new node names must be nodes of the same graph (so they were added before it).
+// The dependencies a new node names must be nodes of the same graph.
 bool dependencies_ok(const CUgraph_st* graph, const cudaGraphNode_t* deps, size_t count) {
     if (count > 0 && !deps) return false;
     for (size_t i = 0; i < count; ++i)
@@ -83,12 +76,29 @@ cudaError_t add(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cuda
     return cudaSuccess;
 }
 
+}  // namespace
+
+namespace warpsim::runtime {
+cudaError_t add_node(Runtime& rt, cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                     size_t count, GraphStep step) {
+    return add(rt, out, graph, deps, count, std::move(step));
+}
+}  // namespace warpsim::runtime
+
+namespace {
+
 // A node handle the program passed, when it is one of a live graph and (if `kind` is given) of that kind.
 CUgraphNode_st* node_of(Runtime& rt, cudaGraphNode_t node,
                         std::optional<GraphStep::Kind> kind = std::nullopt) {
     CUgraphNode_st* n = rt.streams().find_node(node);
     if (!n || (kind && n->step.kind != *kind)) return nullptr;
     return n;
+}
+
+// A memcpy node of any form (1D, 2D or of cudaMemcpy3DParms).
+CUgraphNode_st* memcpy_node_of(Runtime& rt, cudaGraphNode_t node) {
+    CUgraphNode_st* n = node_of(rt, node);
+    return n && warpsim::runtime::node_type(n->step.kind) == cudaGraphNodeTypeMemcpy ? n : nullptr;
 }
 
 // The list calls' convention (cudaGraphGetNodes and the like): with no array, the count; with one, up to
@@ -140,7 +150,10 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!pGraphClone || !rt.streams().valid_graph_or_child(originalGraph))
+    // A graph with memory or conditional nodes cannot be cloned (the documentation).
+    if (!pGraphClone || !rt.streams().valid_graph_or_child(originalGraph) ||
+        warpsim::runtime::has_memory_nodes(*originalGraph) ||
+        warpsim::runtime::has_conditional_nodes(*originalGraph))
         return Runtime::finish(cudaErrorInvalidValue);
     CUgraph_st* copy = rt.streams().create_graph();
     std::map<const CUgraphNode_st*, CUgraphNode_st*> mapping;
@@ -306,7 +319,11 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
                                        cudaGraph_t childGraph) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    if (!rt.streams().valid_graph_or_child(childGraph)) return Runtime::finish(cudaErrorInvalidValue);
+    // A graph with memory nodes may only be moved into a child node, never cloned (the documentation).
+    // Nor one with conditional nodes be a child at all.
+    if (!rt.streams().valid_graph_or_child(childGraph) || warpsim::runtime::has_memory_nodes(*childGraph) ||
+        warpsim::runtime::has_conditional_nodes(*childGraph))
+        return Runtime::finish(cudaErrorInvalidValue);
     GraphStep step;
     step.kind = GraphStep::Kind::child;
     auto copy = warpsim::runtime::clone_graph(*childGraph);  // before the node exists: a graph holds no cycle
@@ -386,8 +403,7 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t eve
 
 namespace {
 
-// The edges cudaGraphAdd/RemoveDependencies name, checked: nodes of `graph`, each `from` added before its
-// `to` (the order the graph replays in).
+// The edges cudaGraphAdd/RemoveDependencies name, checked: two different nodes of `graph`.
 cudaError_t check_edges(Runtime& rt, cudaGraph_t graph, const cudaGraphNode_t* from,
                         const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData, size_t count) {
     if (!rt.streams().valid_graph_or_child(graph) || (count > 0 && (!from || !to)))
@@ -399,12 +415,6 @@ cudaError_t check_edges(Runtime& rt, cudaGraph_t graph, const cudaGraphNode_t* f
             return warpsim::runtime::not_supported("graph edges with edge data");
     }
     return cudaSuccess;
-}
-
-size_t position(const CUgraph_st* graph, const CUgraphNode_st* node) {
-    size_t i = 0;
-    while (i < graph->nodes.size() && graph->nodes[i].get() != node) ++i;
-    return i;
 }
 
 }  // namespace
@@ -432,15 +442,18 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
     auto guard = rt.lock();
     if (cudaError_t e = check_edges(rt, graph, from, to, edgeData, numDependencies))
         return Runtime::finish(e);
+    // An edge that exists (the documentation's error), or that would close a cycle (`from` already depends on
+    // `to`, maybe through an edge of this call: a graph is acyclic; the documentation names no error for it,
+    // cudaErrorInvalidValue is the one it lists), is refused and the call's edges are taken back.
     for (size_t i = 0; i < numDependencies; ++i) {
         auto& deps = to[i]->deps;
-        if (std::find(deps.begin(), deps.end(), from[i]) != deps.end())
+        if (std::find(deps.begin(), deps.end(), from[i]) != deps.end() ||
+            warpsim::runtime::depends_on(from[i], to[i])) {
+            for (size_t j = i; j-- > 0;) to[j]->deps.pop_back();
             return Runtime::finish(cudaErrorInvalidValue);
-        if (position(graph, from[i]) > position(graph, to[i]))
-            return warpsim::runtime::not_supported(
-                "cudaGraphAddDependencies on a node added before the node it would depend on");
+        }
+        deps.push_back(from[i]);
     }
-    for (size_t i = 0; i < numDependencies; ++i) to[i]->deps.push_back(from[i]);
     return cudaSuccess;
 }
 
@@ -451,6 +464,8 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
     auto guard = rt.lock();
     if (cudaError_t e = check_edges(rt, graph, from, to, edgeData, numDependencies))
         return Runtime::finish(e);
+    // Nor its edges (the documentation).
+    if (warpsim::runtime::has_memory_nodes(*graph)) return Runtime::finish(cudaErrorInvalidValue);
     for (size_t i = 0; i < numDependencies; ++i) {
         auto& deps = to[i]->deps;
         if (std::find(deps.begin(), deps.end(), from[i]) == deps.end())
@@ -467,7 +482,8 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
     CUgraphNode_st* n = node_of(rt, node);
-    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    // The nodes of a graph with memory nodes cannot be deleted (the documentation).
+    if (!n || warpsim::runtime::has_memory_nodes(*n->graph)) return Runtime::finish(cudaErrorInvalidValue);
     CUgraph_st* graph = n->graph;
     for (auto& other : graph->nodes) std::erase(other->deps, n);
     std::erase_if(graph->nodes, [&](const auto& p) { return p.get() == n; });
@@ -498,13 +514,7 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
     auto guard = rt.lock();
     CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::memset);
     if (!n || !pNodeParams) return Runtime::finish(cudaErrorInvalidValue);
-    *pNodeParams = cudaMemsetParams{};
-    pNodeParams->dst = n->step.dst;
-    pNodeParams->value = static_cast<unsigned>(n->step.value);
-    pNodeParams->elementSize = 1;
-    pNodeParams->width = n->step.bytes;
-    pNodeParams->height = 1;
-    pNodeParams->pitch = n->step.bytes;
+    *pNodeParams = warpsim::runtime::memset_params(n->step);
     return cudaSuccess;
 }
 
@@ -523,9 +533,41 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, cons
                                            enum cudaMemcpyKind kind) {
     Runtime& rt = Runtime::get();
     auto guard = rt.lock();
-    CUgraphNode_st* n = node_of(rt, node, GraphStep::Kind::copy);
+    CUgraphNode_st* n = memcpy_node_of(rt, node);
     if (!n || (count > 0 && (!dst || !src))) return Runtime::finish(cudaErrorInvalidValue);
     n->step = GraphStep::copy(dst, src, count, kind);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                   const struct cudaMemcpy3DParms* pCopyParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = check_add(rt, pGraphNode, graph, pDependencies, numDependencies))
+        return Runtime::finish(e);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::copy3d_step(rt, pCopyParams, step)) return Runtime::finish(e);
+    return add(rt, pGraphNode, graph, pDependencies, numDependencies, std::move(step));
+}
+
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = memcpy_node_of(rt, node);
+    if (!n || !pNodeParams) return Runtime::finish(cudaErrorInvalidValue);
+    *pNodeParams = warpsim::runtime::copy_params(n->step);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms* pNodeParams) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    CUgraphNode_st* n = memcpy_node_of(rt, node);
+    if (!n) return Runtime::finish(cudaErrorInvalidValue);
+    GraphStep step;
+    if (cudaError_t e = warpsim::runtime::copy3d_step(rt, pNodeParams, step)) return Runtime::finish(e);
+    n->step = std::move(step);
     return cudaSuccess;
 }
 

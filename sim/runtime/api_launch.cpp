@@ -64,6 +64,8 @@ session::PreparedLaunch& prepared_for(Kernel& k) {
         for (const auto& fn : k.module->ir->functions)
             for (const auto& inst : fn.body)
                 if (ir::family(inst.op) == ir::Family::texture) k.uses_textures = true;
+        for (const auto& fn : k.module->ir->functions)
+            if (!fn.has_body && fn.name == "cudaGraphSetConditional") k.sets_conditionals = true;
     }
     return *k.prepared;
 }
@@ -125,7 +127,8 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
     LaunchReuse::Snapshot before;
     // A cooperative launch is always simulated (its grid workspace lives only while it runs), and so is one
     // that fetches textures or touches surfaces (the reuse footprint does not see those accesses).
-    const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative && !k.uses_textures;
+    const bool reusable = rt.options().reuse && !rt.options().check && !req.cooperative && !k.uses_textures &&
+                          !k.sets_conditionals;
     if (reusable) {
         std::string printf_text;
         if (const LaunchRecord* earlier = rt.reuse().reuse(key, rt.sim().memory(), printf_text)) {
@@ -335,10 +338,12 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                             stream);
 }
 
+// The per-thread-default-stream spellings take stream 0 as the per-thread stream (which a capture may
+// record).
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                     size_t sharedMem, cudaStream_t stream) {
     return launch_by_handle(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
-                            stream);
+                            stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
@@ -348,7 +353,8 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
 
 cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                   size_t sharedMem, cudaStream_t stream) {
-    return launch_by_handle(func, gridDim, blockDim, args, sharedMem, stream);
+    return launch_by_handle(func, gridDim, blockDim, args, sharedMem,
+                            stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 // cudaLaunchKernelEx's C form: the configuration with its attributes (thread-block clusters, cooperative).
@@ -397,7 +403,8 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args,
                                              size_t shared, cudaStream_t stream) {
-    return cooperative_launch(func, grid, block, args, shared, stream);
+    return cooperative_launch(func, grid, block, args, shared,
+                              stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 }  // extern "C"

@@ -178,6 +178,25 @@ cudaError_t set_bytes(void* p, int value, size_t n, cudaStream_t stream = nullpt
     return Runtime::finish(warpsim::runtime::memset_on_stream(rt, p, value, n, stream));
 }
 
+// cudaMemset2D(Async): in a capture, one memset node of `height` rows.
+cudaError_t set_rows(void* p, size_t pitch, int value, size_t width, size_t height,
+                     cudaStream_t stream = nullptr) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+    if (height > 0 && width > pitch) return Runtime::finish(cudaErrorInvalidPitchValue);
+    const unsigned byte = static_cast<unsigned>(value) & 0xffu;
+    if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream)) {
+        warpsim::runtime::GraphStep step = warpsim::runtime::GraphStep::memset(p, value, width);
+        step.rows = height;
+        step.dst_pitch = pitch;
+        return Runtime::finish(warpsim::runtime::capture_add(*capturing, std::move(step)));
+    }
+    return Runtime::finish(
+        warpsim::runtime::memset_rows_on_stream(rt, p, pitch, byte, 1, width, height, stream));
+}
+
 }  // namespace
 
 namespace warpsim::runtime {
@@ -204,6 +223,28 @@ cudaError_t memset_on_stream(Runtime& rt, void* p, int value, size_t n, cudaStre
     rt.reuse().wrote(rt.sim().memory(), addr(p), n);
     const auto when = rt.clock().memset(Runtime::stream_id(stream), n);
     rt.log().add_copy({"memset", n, false, Runtime::stream_id(stream), when.start_us, when.end_us});
+    return cudaSuccess;
+}
+
+cudaError_t memset_rows_on_stream(Runtime& rt, void* p, size_t pitch, unsigned value, unsigned element_size,
+                                  size_t width, size_t height, cudaStream_t stream) {
+    const size_t row_bytes = width * element_size;
+    if (row_bytes == 0 || height == 0) return cudaSuccess;
+    if (element_size == 1 && height == 1)
+        return memset_on_stream(rt, p, static_cast<int>(value), width, stream);
+    uint8_t element[4];
+    std::memcpy(element, &value, sizeof element);  // little-endian: the low element_size bytes of `value`
+    for (size_t row = 0; row < height; ++row) {
+        uint8_t* start = static_cast<uint8_t*>(p) + row * pitch;
+        uint8_t* d = device_bytes(rt, start, row_bytes);
+        if (!d) return cudaErrorInvalidValue;
+        for (size_t i = 0; i < row_bytes; ++i) d[i] = element[i % element_size];
+        rt.sim().memory().mark_host_written(addr(start), row_bytes);
+        rt.reuse().wrote(rt.sim().memory(), addr(start), row_bytes);
+    }
+    const auto when = rt.clock().memset(Runtime::stream_id(stream), row_bytes * height);
+    rt.log().add_copy(
+        {"memset", row_bytes * height, false, Runtime::stream_id(stream), when.start_us, when.end_us});
     return cudaSuccess;
 }
 
@@ -299,11 +340,7 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
-    if (height > 0 && width > pitch) return Runtime::finish(cudaErrorInvalidPitchValue);
-    for (size_t row = 0; row < height; ++row) {
-        if (cudaError_t e = set_bytes(static_cast<uint8_t*>(devPtr) + row * pitch, value, width)) return e;
-    }
-    return cudaSuccess;
+    return set_rows(devPtr, pitch, value, width, height);
 }
 
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
@@ -398,18 +435,31 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
     return cudaSuccess;
 }
 
-// Stream-ordered allocation: the work of a stream is done in issue order, so it is plain allocation here.
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) {
+// Stream-ordered allocation: the work of a stream is done in issue order, so it is plain allocation here; on
+// a capturing stream, an allocation or free node (graph_memory.cpp).
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
+    {
+        Runtime& rt = Runtime::get();
+        auto guard = rt.lock();
+        if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+        if (auto e = warpsim::runtime::capture_malloc(rt, devPtr, size, stream)) return Runtime::finish(*e);
+    }
     return cudaMalloc(devPtr, size);
 }
-cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t) {
-    return cudaMalloc(devPtr, size);
+cudaError_t cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t stream) {
+    return cudaMallocAsync(devPtr, size, stream == nullptr ? cudaStreamPerThread : stream);
 }
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) {
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+    {
+        Runtime& rt = Runtime::get();
+        auto guard = rt.lock();
+        if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+        if (auto e = warpsim::runtime::capture_free(rt, devPtr, stream)) return Runtime::finish(*e);
+    }
     return cudaFree(devPtr);
 }
-cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t) {
-    return cudaFree(devPtr);
+cudaError_t cudaFreeAsync_ptsz(void* devPtr, cudaStream_t stream) {
+    return cudaFreeAsync(devPtr, stream == nullptr ? cudaStreamPerThread : stream);
 }
 
 // What a pointer is: device memory, pinned or registered host memory, managed memory, or plain host memory.
@@ -438,26 +488,35 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     return cudaSuccess;
 }
 
-// The per-thread-default-stream spellings (nvcc --default-stream per-thread): other names of the same entry
-// points (every stream's work is done in issue order here, and the per-thread default stream is on the
-// legacy stream's clock: Runtime::stream_id).
+// The per-thread-default-stream spellings (nvcc --default-stream per-thread): the blocking calls are other
+// names of the same entry points (every stream's work is done in issue order here, and the per-thread default
+// stream is on the legacy stream's clock: Runtime::stream_id); the stream-ordered ones take stream 0 as the
+// per-thread stream, which a capture may record (api_capture.cpp).
 #define WARPSIM_SAME_AS(name) __attribute__((alias(#name)))
 cudaError_t cudaMemcpy_ptds(void*, const void*, size_t, cudaMemcpyKind) WARPSIM_SAME_AS(cudaMemcpy);
-cudaError_t cudaMemcpyAsync_ptsz(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t)
-    WARPSIM_SAME_AS(cudaMemcpyAsync);
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
+    return cudaMemcpyAsync(dst, src, n, kind, s == nullptr ? cudaStreamPerThread : s);
+}
 cudaError_t cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind)
     WARPSIM_SAME_AS(cudaMemcpy2D);
-cudaError_t cudaMemcpy2DAsync_ptsz(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind,
-                                   cudaStream_t) WARPSIM_SAME_AS(cudaMemcpy2DAsync);
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, cudaMemcpyKind kind, cudaStream_t s) {
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind,
+                             s == nullptr ? cudaStreamPerThread : s);
+}
 cudaError_t cudaMemset_ptds(void*, int, size_t) WARPSIM_SAME_AS(cudaMemset);
-cudaError_t cudaMemsetAsync_ptsz(void*, int, size_t, cudaStream_t) WARPSIM_SAME_AS(cudaMemsetAsync);
+cudaError_t cudaMemsetAsync_ptsz(void* p, int value, size_t n, cudaStream_t s) {
+    return cudaMemsetAsync(p, value, n, s == nullptr ? cudaStreamPerThread : s);
+}
 cudaError_t cudaMemset2D_ptds(void*, size_t, int, size_t, size_t) WARPSIM_SAME_AS(cudaMemset2D);
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
-                              cudaStream_t) {
-    return cudaMemset2D(devPtr, pitch, value, width, height);
+                              cudaStream_t stream) {
+    return set_rows(devPtr, pitch, value, width, height, stream);
 }
-cudaError_t cudaMemset2DAsync_ptsz(void*, size_t, int, size_t, size_t, cudaStream_t)
-    WARPSIM_SAME_AS(cudaMemset2DAsync);
+cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int value, size_t width, size_t height,
+                                   cudaStream_t s) {
+    return set_rows(p, pitch, value, width, height, s == nullptr ? cudaStreamPerThread : s);
+}
 #undef WARPSIM_SAME_AS
 
 }  // extern "C"

@@ -10,6 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "sim/runtime/graph.hpp"
+#include "sim/runtime/streams.hpp"
+
 using warpsim::runtime::CudaArray;
 using warpsim::runtime::Runtime;
 using warpsim::runtime::TextureObjects;
@@ -348,7 +351,15 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
     return copy_3d(p, true, nullptr);
 }
 
+// In a capture, one memcpy node of the parameters (graph_copies.cpp).
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream)) {
+        warpsim::runtime::GraphStep step;
+        if (cudaError_t e = warpsim::runtime::copy3d_step(rt, p, step)) return Runtime::finish(e);
+        return Runtime::finish(warpsim::runtime::capture_add(*capturing, std::move(step)));
+    }
     return copy_3d(p, false, stream);
 }
 
@@ -466,7 +477,9 @@ cudaError_t cudaMemcpyToArray_ptds(cudaArray_t, size_t, size_t, const void*, siz
 cudaError_t cudaMemcpyFromArray_ptds(void*, cudaArray_const_t, size_t, size_t, size_t, cudaMemcpyKind)
     WARPSIM_SAME_AS(cudaMemcpyFromArray);
 cudaError_t cudaMemcpy3D_ptds(const cudaMemcpy3DParms*) WARPSIM_SAME_AS(cudaMemcpy3D);
-cudaError_t cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms*, cudaStream_t) WARPSIM_SAME_AS(cudaMemcpy3DAsync);
+cudaError_t cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t s) {
+    return cudaMemcpy3DAsync(p, s == nullptr ? cudaStreamPerThread : s);
+}
 #undef WARPSIM_SAME_AS
 
 }  // extern "C"

@@ -3,6 +3,10 @@
 #include "sim/runtime/graph.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <functional>
+#include <queue>
+#include <set>
 
 namespace warpsim::runtime {
 
@@ -32,14 +36,58 @@ std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& g,
     auto copy = std::make_unique<CUgraph_st>();
     std::map<const CUgraphNode_st*, CUgraphNode_st*> local;
     for (const auto& node : g.nodes) {
-        std::vector<CUgraphNode_st*> deps;
-        for (const CUgraphNode_st* d : node->deps) deps.push_back(local.at(d));
-        CUgraphNode_st* made = copy->add(node->step, std::move(deps));
+        CUgraphNode_st* made = copy->add(node->step);
+        made->enabled = node->enabled;
         if (node->child) made->child = clone_graph(*node->child, mapping);
+        for (const auto& body : node->bodies) {
+            made->bodies.push_back(clone_graph(*body, mapping));
+            made->body_handles.push_back(made->bodies.back().get());
+        }
         local[node.get()] = made;
     }
+    // The edges once every node has its copy: a node may depend on one added after it.
+    for (const auto& node : g.nodes)
+        for (const CUgraphNode_st* d : node->deps) local.at(node.get())->deps.push_back(local.at(d));
     if (mapping) mapping->insert(local.begin(), local.end());
+    copy->conditional_handles = g.conditional_handles;
     return copy;
+}
+
+std::vector<const CUgraphNode_st*> run_order(const CUgraph_st& g) {
+    std::map<const CUgraphNode_st*, size_t> index;
+    for (size_t i = 0; i < g.nodes.size(); ++i) index[g.nodes[i].get()] = i;
+    std::vector<size_t> waiting(g.nodes.size());             // dependencies not run yet
+    std::vector<std::vector<size_t>> after(g.nodes.size());  // the nodes that depend on each
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        waiting[i] = g.nodes[i]->deps.size();
+        for (const CUgraphNode_st* d : g.nodes[i]->deps) after[index.at(d)].push_back(i);
+    }
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;  // the first added on top
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        if (waiting[i] == 0) ready.push(i);
+    std::vector<const CUgraphNode_st*> order;
+    while (!ready.empty()) {
+        const size_t i = ready.top();
+        ready.pop();
+        order.push_back(g.nodes[i].get());
+        for (size_t j : after[i])
+            if (--waiting[j] == 0) ready.push(j);
+    }
+    assert(order.size() == g.nodes.size() && "a graph holds no cycle (cudaGraphAddDependencies refuses one)");
+    return order;
+}
+
+bool depends_on(const CUgraphNode_st* node, const CUgraphNode_st* other) {
+    std::set<const CUgraphNode_st*> seen;
+    std::vector<const CUgraphNode_st*> todo(node->deps.begin(), node->deps.end());
+    while (!todo.empty()) {
+        const CUgraphNode_st* n = todo.back();
+        todo.pop_back();
+        if (n == other) return true;
+        if (!seen.insert(n).second) continue;
+        todo.insert(todo.end(), n->deps.begin(), n->deps.end());
+    }
+    return false;
 }
 
 std::vector<CUgraphNode_st*> dependents(const CUgraph_st& g, const CUgraphNode_st* node) {
@@ -56,6 +104,7 @@ cudaGraphNodeType node_type(GraphStep::Kind kind) {
             return cudaGraphNodeTypeKernel;
         case GraphStep::Kind::copy:
         case GraphStep::Kind::copy2d:
+        case GraphStep::Kind::copy3d:
             return cudaGraphNodeTypeMemcpy;
         case GraphStep::Kind::memset:
             return cudaGraphNodeTypeMemset;
@@ -69,6 +118,12 @@ cudaGraphNodeType node_type(GraphStep::Kind kind) {
             return cudaGraphNodeTypeEventRecord;
         case GraphStep::Kind::event_wait:
             return cudaGraphNodeTypeWaitEvent;
+        case GraphStep::Kind::mem_alloc:
+            return cudaGraphNodeTypeMemAlloc;
+        case GraphStep::Kind::mem_free:
+            return cudaGraphNodeTypeMemFree;
+        case GraphStep::Kind::conditional:
+            return cudaGraphNodeTypeConditional;
     }
     return cudaGraphNodeTypeEmpty;
 }

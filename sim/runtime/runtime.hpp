@@ -61,6 +61,8 @@ struct Kernel {
     std::unique_ptr<session::PreparedLaunch> prepared;  // made at the first launch (api_launch.cpp)
     // Its module executes tex/suld/sust: launches read and write memory the reuse footprint does not see.
     bool uses_textures = false;
+    // Its module calls cudaGraphSetConditional, whose store the reuse footprint does not see either.
+    bool sets_conditionals = false;
 };
 
 // A __device__ / __constant__ variable the program registered (__cudaRegisterVar).

@@ -55,16 +55,28 @@ bool Streams::valid_stream(cudaStream_t s) const {
 }
 
 namespace {
+// A child graph node's graph and a conditional node's bodies.
+template <class F>
+bool any_inner_graph(const CUgraphNode_st& node, F&& f) {
+    if (node.child && f(*node.child)) return true;
+    for (const auto& body : node.bodies)
+        if (f(*body)) return true;
+    return false;
+}
 bool holds_child(const CUgraph_st& g, const CUgraph_st* child) {
     for (const auto& node : g.nodes)
-        if (node->child && (node->child.get() == child || holds_child(*node->child, child))) return true;
+        if (any_inner_graph(
+                *node, [&](const CUgraph_st& inner) { return &inner == child || holds_child(inner, child); }))
+            return true;
     return false;
 }
 CUgraphNode_st* node_in(const CUgraph_st& g, const void* n) {
     for (const auto& node : g.nodes) {
         if (node.get() == n) return node.get();
-        if (node->child)
-            if (CUgraphNode_st* found = node_in(*node->child, n)) return found;
+        CUgraphNode_st* found = nullptr;
+        if (any_inner_graph(*node,
+                            [&](const CUgraph_st& inner) { return (found = node_in(inner, n)) != nullptr; }))
+            return found;
     }
     return nullptr;
 }
@@ -100,13 +112,21 @@ CaptureSequence& Streams::begin_capture(cudaStream_t origin, cudaStreamCaptureMo
 }
 
 void Streams::end_capture(CaptureSequence& c) {
-    for (cudaStream_t s : streams_) {
-        if (s->capture != &c) continue;
+    auto leave = [&](CUstream_st* s) {
+        if (s->capture != &c) return;
         s->capture = nullptr;
         s->capture_deps.clear();
         s->capture_edge_data.clear();
-    }
+    };
+    for (cudaStream_t s : streams_) leave(s);
+    for (auto& [thread, s] : per_thread_) leave(s.get());
     captures_.erase(c.id);
+}
+
+CUstream_st* Streams::per_thread_stream() {
+    auto& s = per_thread_[std::this_thread::get_id()];
+    if (!s) s = std::make_unique<CUstream_st>();
+    return s.get();
 }
 
 CaptureSequence* Streams::find_capture(unsigned long long id) const {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -71,6 +72,19 @@ class Streams {
         return captures_;
     }
     const std::set<cudaStream_t>& streams() const { return streams_; }
+    // The calling thread's per-thread default stream (cudaStreamPerThread) as an object of the runtime's own,
+    // made at its first use: what a capture of that stream records in (api_capture.cpp). Not one of
+    // streams().
+    CUstream_st* per_thread_stream();
+    // The addresses allocation nodes were given (graph_memory.cpp), with their sizes: kept for the program's
+    // lifetime, as CUDA keeps an allocation node's address fixed.
+    std::map<uint64_t, uint64_t>& graph_allocations() { return graph_allocations_; }
+    // Whether an instantiated graph made from `g` exists.
+    bool has_exec_of(const CUgraph_st* g) const {
+        for (const CUgraphExec_st* e : execs_)
+            if (e->source == g) return true;
+        return false;
+    }
 
   private:
     std::map<unsigned long long, std::unique_ptr<warpsim::runtime::CaptureSequence>> captures_;
@@ -78,6 +92,8 @@ class Streams {
     std::set<cudaStream_t> streams_;
     std::set<cudaEvent_t> events_;
     std::set<CUgraph_st*> graphs_;
+    std::map<uint64_t, uint64_t> graph_allocations_;
+    std::map<std::thread::id, std::unique_ptr<CUstream_st>> per_thread_;
     std::set<CUgraphExec_st*> execs_;
 };
 

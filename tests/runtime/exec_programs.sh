@@ -254,6 +254,83 @@ capture into a graph: the same graph yes, 3 nodes, the first empty node has 1 de
 done"
 fi
 
+# Memsets of 2- and 4-byte elements over rows, memcpy nodes of cudaMemcpy3DParms (linear memory, a CUDA array),
+# their parameters in the graph and the instantiated graph, 2D memsets and 3D copies in a capture.
+if build graph_copies; then
+    expect_output graph_copies "2-byte memset: row 1 1234 1234 1234 1234 1234 ffff, 15 elements set
+4-byte memset: deadbeef deadbeef deadbeef 00000000 | deadbeef deadbeef deadbeef 00000000
+its parameters: value 0xdeadbeef, element size 4, width 3, height 2, pitch 16
+refused: element size 3 cudaErrorInvalidValue, misaligned cudaErrorInvalidValue, pitch 8 for 16-byte rows cudaErrorInvalidValue
+exec memset update: value cudaSuccess, width cudaErrorInvalidValue; word 4 0x01020304, word 3 0x00000000
+3D copy: slice 0 row 0 12 13 14 15, slice 1 row 1 122 123 124 125, 16 bytes written
+its node: type memcpy yes, parameters as given yes
+into the array: 0 0 0 0 | 0 1 2 3 | 0 11 12 13
+from the array: 11 12 13; refused: array and pointer cudaErrorInvalidValue, beyond the array cudaErrorInvalidValue
+exec memcpy update: two rows cudaErrorInvalidValue, another destination cudaSuccess; floats 4 and 8 0 1.5
+captured: 2 nodes, memset width 8 height 3 pitch 32; byte 64 0x5a, byte 65 112, 32 bytes written
+done"
+fi
+
+# Nodes disabled and enabled in an instantiated graph, nodes through cudaGraphNodeParams (cudaGraphAddNode,
+# cudaGraph[Exec]NodeSetParams), edges from nodes added later, cycles refused.
+if build graph_edits; then
+    expect_output graph_edits "the += 10 kernel disabled: h[0] 1, enabled 0
+enabled again: h[0] 11, enabled 1
+the memset disabled: h[31] 22
+the copy disabled too: h[5] -1, host node calls 4
+a new instantiation: enabled 1; disabling a host node cudaErrorInvalidValue
+cudaGraphAddNode: types 2 0 1 3, h[31] 5, host calls 1
+refused: reserved bytes cudaErrorInvalidValue, a semaphore node cudaErrorNotSupported, type 0x0c cudaErrorInvalidValue
+set through the union: exec h[31] 9, graph h[31] 7, a kernel's union on a memcpy node cudaErrorInvalidValue
+later edges: ran BCA, 1 root, it is B yes
+cycles: cudaErrorInvalidValue, in a pair cudaErrorInvalidValue; 2 edges
+the clone ran BCAD
+done"
+    grep -q "warpsim: external-semaphore graph nodes is not supported yet" "$work/graph_edits.err" ||
+        fail "graph_edits: no word on stderr for the semaphore node: $(cat "$work/graph_edits.err")"
+fi
+
+# Allocation and free nodes (by hand, through cudaGraphAddNode, captured from cudaMallocAsync/cudaFreeAsync), the
+# relaunch of an unfreed allocation, cudaGraphInstantiateFlagAutoFreeOnLaunch and the other flags.
+if build graph_memory; then
+    expect_output graph_memory "alloc and free nodes: types 10 11, two launches h[5] 10, size 256, device location yes, the free node frees it yes
+refused: second instantiation cudaErrorInvalidValue, clone cudaErrorInvalidValue, child cudaErrorInvalidValue, destroy node cudaErrorInvalidValue, remove edge cudaErrorInvalidValue
+refused free nodes: the same allocation again cudaErrorInvalidValue, cudaMalloc's memory cudaErrorInvalidValue
+unfreed: first launch cudaSuccess, h[63] 126, relaunch cudaErrorInvalidValue, after cudaFree cudaSuccess
+auto free on launch: cudaSuccess cudaSuccess, flags 1
+flags: device launch cudaErrorNotSupported, with auto free cudaErrorInvalidValue, bit 16 cudaErrorInvalidValue
+upload and node priority: result 0, flags 10
+captured: 4 nodes of types 10 0 1 11, h[10] 20 and 20
+cudaGraphAddNode: an address yes, two launches fine
+done"
+    grep -q "warpsim: cudaGraphInstantiateFlagDeviceLaunch (graphs launched from kernels) is not supported yet" \
+        "$work/graph_memory.err" || fail "graph_memory: no word on stderr for device launch: $(cat "$work/graph_memory.err")"
+fi
+
+# Conditional nodes: IF with else, WHILE, SWITCH, set by kernels (cudaGraphSetConditional) or by the default value.
+if build graph_conditional; then
+    expect_output graph_conditional "IF: node type 13, two bodies yes; condition 1: v 1; condition 0: v 101
+refused: clone cudaErrorInvalidValue, a second instantiation cudaErrorInvalidValue
+WHILE: from 5 the body ran 5 times, counter 0; again from 2: v 7
+SWITCH: condition 2: v 30; condition 7: v 30; the captured body is the node's yes
+refused: WHILE of 2 cudaErrorInvalidValue, another graph's handle cudaErrorInvalidValue, flag 2 cudaErrorInvalidValue
+a WHILE that never ends: cudaErrorLaunchTimeout
+done"
+    grep -q "warpsim: a WHILE graph node ran its body 1048576 times" "$work/graph_conditional.err" ||
+        fail "graph_conditional: no word on stderr for the endless loop: $(cat "$work/graph_conditional.err")"
+fi
+
+# Capture of the per-thread default stream: by its handle, and as stream 0 under --default-stream per-thread.
+per_thread_expected="captured the per-thread stream: status 1, another thread's 0 (cudaSuccess), 3 nodes, h[0] -1 before the launch
+launched: h[0] 3, h[31] 3, capturing after the end 0
+done"
+if build graph_per_thread; then
+    expect_output graph_per_thread "$per_thread_expected"
+fi
+if build_from "$src/graph_per_thread.cu" graph_per_thread_ptds --default-stream per-thread; then
+    expect_output graph_per_thread_ptds "$per_thread_expected"
+fi
+
 # A CMake project with warpsim_add_simulated_test: its CTest runs the program under warpsim exec.
 if command -v cmake > /dev/null; then
     proj=$work/cmake_project
