@@ -156,7 +156,7 @@ void tex(Exec& x, const DInst& in, uint32_t e) {
     }
 }
 
-// tld4.{r,g,b,a}.{2d,a2d}.v4.{f32,s32,u32}.f32 d, [handle, {coordinates}]: the component in in.aux.
+// tld4.{r,g,b,a}.{2d,a2d}.v4.{f32,s32,u32}.f32 d, [handle, {coordinates}]: the component in in.gather_component.
 template <Geometry G>
 void tld4(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
@@ -165,11 +165,11 @@ void tld4(Exec& x, const DInst& in, uint32_t e) {
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (!look_up_texture(x, in, l, cache)) return;
-        write_words(x, in, l, gather(*cache.object, cache.bytes, float_coordinates(x, in, G, l), in.aux));
+        write_words(x, in, l, gather(*cache.object, cache.bytes, float_coordinates(x, in, G, l), in.gather_component));
     }
 }
 
-// txq.{query}.b32 d, [handle] and suq.{query}.b32 d, [handle]: the query in in.aux.
+// txq.{query}.b32 d, [handle] and suq.{query}.b32 d, [handle]: the query in in.texture_query.
 void txq(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
     count(x, counts::Stat::inst_texture);
@@ -178,7 +178,7 @@ void txq(Exec& x, const DInst& in, uint32_t e) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (!look_up_texture(x, in, l, cache)) return;
         x.R[std::size_t{in.dst[0]} * 32 + l] =
-            texture_query(*cache.object, static_cast<TextureQuery>(in.aux));
+            texture_query(*cache.object, static_cast<TextureQuery>(in.texture_query));
     }
 }
 
@@ -192,7 +192,7 @@ void suq(Exec& x, const DInst& in, uint32_t e) {
                 x, in, l, cache, [](const TextureTable& t, uint64_t h) { return t.surface(h); }, "surface"))
             return;
         x.R[std::size_t{in.dst[0]} * 32 + l] =
-            surface_query(*cache.object, static_cast<TextureQuery>(in.aux));
+            surface_query(*cache.object, static_cast<TextureQuery>(in.texture_query));
     }
 }
 
@@ -212,7 +212,7 @@ SurfaceCoords surface_coordinates(const Exec& x, const DInst& in, std::size_t ad
     const auto& c = coordinates(in, address_arg);
     auto s32 = [&](std::size_t i) { return int64_t{static_cast<int32_t>(operand_bits(x, c[i], lane))}; };
     SurfaceCoords s;
-    switch (static_cast<Geometry>(in.aux & 0xff)) {
+    switch (static_cast<Geometry>(in.texture_geometry)) {
         case Geometry::a1d:
             s.z = static_cast<uint32_t>(operand_bits(x, c[0], lane));  // the layer, unsigned
             s.x = s32(1);
@@ -458,7 +458,7 @@ Handler select_tld4(const ir::Instruction& inst, DInst& in) {
     static constexpr std::string_view kComps[] = {"r", "g", "b", "a"};
     for (uint32_t c = 0; c < 4; ++c) {
         if (!inst.has_mod(kComps[c])) continue;
-        in.aux = c;
+        in.gather_component = static_cast<uint8_t>(c);
         return g == Geometry::d2 ? &tld4<Geometry::d2> : &tld4<Geometry::a2d>;
     }
     return nullptr;
@@ -474,7 +474,7 @@ Handler select_query(const ir::Instruction& inst, DInst& in) {
     for (const std::string& m : inst.mods) {
         const auto q = texture_query_named(m, texture);
         if (!q) continue;
-        in.aux = static_cast<uint32_t>(*q);
+        in.texture_query = static_cast<uint8_t>(*q);
         return texture ? &txq : &suq;
     }
     return nullptr;
@@ -508,7 +508,7 @@ Handler select_surface(const ir::Instruction& inst, DInst& in) {
     const Geometry g = geometry_of(inst);
     if (g == Geometry::none || !ir::is_bits(inst.d.type) || inst.args.size() != 2) return nullptr;
     if (in.vec != 1 && in.vec != 2 && in.vec != 4) return nullptr;
-    in.aux = static_cast<uint32_t>(g);
+    in.texture_geometry = static_cast<uint8_t>(g);
     const uint32_t n = coordinate_count(g);
     if (inst.op == ir::Opcode::suld) {
         if (!inst.has_mod("b") || in.ndst != in.vec || !has_coordinates(inst, 1, n)) return nullptr;
@@ -548,7 +548,7 @@ Handler select_sured(const ir::Instruction& inst, DInst& in) {
     if (g != Geometry::d1 && g != Geometry::d2 && g != Geometry::d3) return nullptr;
     if (inst.args.size() != 2 || in.nsrc != 1 || !has_coordinates(inst, 0, coordinate_count(g)))
         return nullptr;
-    in.aux = static_cast<uint32_t>(g);
+    in.texture_geometry = static_cast<uint8_t>(g);
     const A op = inst.d.atom;
     const T t = inst.d.type;
     const bool arith = op == A::add || op == A::min || op == A::max, minmax = op == A::min || op == A::max;

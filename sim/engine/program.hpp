@@ -33,13 +33,14 @@ struct ExtraAddr {
 
 // What an instruction's modifiers say about its memory accesses, for the counters (memory_access.hpp's
 // access_header): read from the IR once at decode time instead of at every warp-level access.
+// One byte (bit-fields), so that DInst keeps its size.
 struct AccessFlags {
-    bool valid = false;            // filled (decode_module); false: read the IR
-    bool non_coherent = false;     // ld.global.nc or ldu
-    bool l1_cache_op = false;      // a cache operator other than .cg/.cs/.cv
-    bool combinable_atom = false;  // atom/red op add/min/max/and/or/xor
-    bool async_copy = false;       // cp other than cp.async.bulk
-    bool barrier_object = false;   // counts::is_barrier_object_op
+    bool valid : 1 = false;            // filled (decode_module); false: read the IR
+    bool non_coherent : 1 = false;     // ld.global.nc or ldu
+    bool l1_cache_op : 1 = false;      // a cache operator other than .cg/.cs/.cv
+    bool combinable_atom : 1 = false;  // atom/red op add/min/max/and/or/xor
+    bool async_copy : 1 = false;       // cp other than cp.async.bulk
+    bool barrier_object : 1 = false;   // counts::is_barrier_object_op
 };
 
 // What wgmma.mma_async's selector read off the operands (the immediates and where A comes from); its
@@ -86,6 +87,9 @@ struct DInst {
     uint8_t naddr = 0;                   // memory operands in all
     AccessFlags access;
     WgmmaOperands wgmma;
+    // tex/tld4/suld/sust/sured: the geometry (handlers_texture.cpp's Geometry); tld4: the component (r, g, b,
+    // a: 0-3); txq/suq: the TextureQuery.
+    uint8_t texture_geometry = 0, gather_component = 0, texture_query = 0;
     const ir::Instruction* ir = nullptr;
 };
 static_assert(sizeof(DInst) <= 184, "DInst is on the engine's hot path: keep it within its 184 bytes");
