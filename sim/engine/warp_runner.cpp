@@ -105,7 +105,13 @@ void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockC
         f.regs = std::move(b.register_pool->spare.back());
         b.register_pool->spare.pop_back();
     }
-    f.regs.assign(static_cast<std::size_t>(fn.num_regs) * 32, 0);
+    if (fn.zero_every_register) {
+        f.regs.assign(static_cast<std::size_t>(fn.num_regs) * 32, 0);
+    } else {
+        f.regs.resize(static_cast<std::size_t>(fn.num_regs) * 32);
+        for (uint32_t r : fn.zeroed_registers)
+            std::fill_n(f.regs.data() + static_cast<std::size_t>(r) * 32, 32, 0);
+    }
     for (std::size_t i = 0; i < fn.const_regs.size(); ++i)
         std::fill_n(f.regs.data() + static_cast<std::size_t>(fn.const_regs[i]) * 32, 32, fn.reg_init[i]);
     if (fn.sregs.empty()) return;
