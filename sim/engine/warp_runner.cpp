@@ -99,6 +99,13 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
     }
 }
 
+// Whether sreg_value depends on the lane (else it is the same for every lane of the warp).
+bool sreg_per_lane(ir::SpecialReg s) {
+    using S = ir::SpecialReg;
+    return s == S::tid || s == S::laneid || s == S::lanemask_eq || s == S::lanemask_le ||
+           s == S::lanemask_lt || s == S::lanemask_ge || s == S::lanemask_gt;
+}
+
 void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockContext& b) {
     f.code = &fn;
     if (b.register_pool && !b.register_pool->spare.empty()) {
@@ -131,9 +138,14 @@ void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockC
             }
         }
     }
-    for (const auto& s : fn.sregs)
-        for (uint32_t l = 0; l < 32; ++l)
-            f.regs[static_cast<std::size_t>(s.reg) * 32 + l] = sreg_value(s, w, b, l, tid[l]);
+    for (const auto& s : fn.sregs) {
+        uint64_t* r = f.regs.data() + static_cast<std::size_t>(s.reg) * 32;
+        if (sreg_per_lane(s.sreg)) {
+            for (uint32_t l = 0; l < 32; ++l) r[l] = sreg_value(s, w, b, l, tid[l]);
+        } else {
+            std::fill_n(r, 32, sreg_value(s, w, b, 0, tid[0]));
+        }
+    }
 }
 
 // Where the i-th argument (or return value) lives in the callee's param area, and its size: from the callee
