@@ -6,9 +6,29 @@
 
 namespace warpsim::counts {
 
+namespace {
+
+// Whether all 32 lanes are active and lane l's address is lane 0's + l * width (a fully coalesced warp), in a
+// loop without branches.
+bool contiguous_warp(const WarpAccess& access, uint64_t width) {
+    if (access.active_mask != 0xffffffffu) return false;
+    uint64_t differ = 0;
+    for (uint32_t l = 0; l < 32; ++l) differ |= access.addr[l] ^ (access.addr[0] + l * width);
+    return differ == 0;
+}
+
+}  // namespace
+
 void collect_sectors(const WarpAccess& access, SectorList& out) {
     out.size = 0;
     const uint64_t width = access.bytes_per_lane == 0 ? 1 : access.bytes_per_lane;
+    if (width <= 32 && contiguous_warp(access, width)) {
+        // The lanes' bytes are one range of 32 * width <= 1024 bytes: at most 33 sectors, all of them new.
+        const uint64_t first = access.addr[0] >> kSectorShift;
+        const uint64_t end = (access.addr[0] + 32 * width - 1) >> kSectorShift;
+        for (uint64_t sector = first; sector <= end; ++sector) out.sector[out.size++] = sector;
+        return;
+    }
     bool ascending = true;
     // Sector indices are addresses >> 5, so ~0 can never be a real previous sector.
     uint64_t last = ~uint64_t{0};
@@ -119,7 +139,9 @@ uint64_t distinct_bytes(const uint64_t* addr, uint32_t count, uint32_t width) {
 uint32_t ideal_sectors(const WarpAccess& access, bool private_lanes) {
     const auto lanes = static_cast<uint32_t>(std::popcount(access.active_mask));
     uint64_t bytes = uint64_t{lanes} * access.bytes_per_lane;
-    if (!private_lanes && lanes > 1 && access.bytes_per_lane > 0) {
+    if (!private_lanes && lanes == 32 && access.bytes_per_lane > 0) {
+        bytes = distinct_bytes(access.addr.data(), 32, access.bytes_per_lane);
+    } else if (!private_lanes && lanes > 1 && access.bytes_per_lane > 0) {
         std::array<uint64_t, 32> addr;
         uint32_t n = 0;
         for (uint32_t mask = access.active_mask; mask != 0; mask &= mask - 1)

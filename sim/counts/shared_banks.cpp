@@ -105,6 +105,37 @@ uint32_t uniform_pass_words(const Pass& p) {
     return words <= kNumBanks ? static_cast<uint32_t>(words) : 0;
 }
 
+// A pass with word sharing whose words all lie within 32 consecutive words (a row, a broadcast, a half-warp
+// row read twice, any mix of them): distinct words then fall in distinct banks, so the pass is one wavefront.
+// One branch-free sweep marks each lane's words in a 64-bit set whose bit 63 is the first lane's word + 31
+// (e = the lane's last word - (that word - 32), which must lie in [0, 64)), and the marked bits must span at
+// most 32. Each lane touches `Words` whole words, as in narrow_pass_is_single_wavefront, and must be aligned
+// to its width (1, 2, 4, or 4 for Words > 1), which the engine's ld/st are. Returns the number of distinct
+// words, or 0 when undecided (a misaligned lane, or words spanning more than 32).
+template <uint32_t Words>
+uint32_t window_pass_words(const Pass& p) {
+    const uint64_t first = p.access.addr[p.base + static_cast<uint32_t>(std::countr_zero(p.pass_mask))];
+    const uint64_t origin = first / kBankWordBytes - kNumBanks - (Words - 1);
+    constexpr uint64_t kLaneBits = ((uint64_t{1} << Words) - 1) << (64 - Words);
+    uint64_t bits = 0, outside = 0, address_bits = 0;
+    const auto lane = [&](uint64_t addr) {
+        const uint64_t e = addr / kBankWordBytes - origin;
+        address_bits |= addr;
+        outside |= e;
+        bits |= kLaneBits >> (63 - (e & 63));
+    };
+    if (p.pass_mask == 0xffffffffu) {
+        for (uint32_t l = 0; l < 32; ++l) lane(p.access.addr[l]);
+    } else {
+        for (uint32_t m = p.pass_mask; m != 0; m &= m - 1)
+            lane(p.access.addr[p.base + static_cast<uint32_t>(std::countr_zero(m))]);
+    }
+    const uint64_t align = Words == 1 ? std::min<uint32_t>(p.width, kBankWordBytes) : kBankWordBytes;
+    if ((outside >> 6) != 0 || (address_bits & (align - 1)) != 0) return 0;
+    const auto span = static_cast<uint32_t>(64 - std::countl_zero(bits) - std::countr_zero(bits));
+    return span <= kNumBanks ? static_cast<uint32_t>(std::popcount(bits)) : 0;
+}
+
 // The worst bank's number of distinct words (or lane-words without sharing) in the pass.
 PassCost worst_bank(const Pass& p, bool shared) {
     // 32 lanes x 8 words covers every width up to 32 bytes per lane; wider lanes are clipped, never overrun.
@@ -178,8 +209,14 @@ SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& ru
         PassCost pc{1, 0};
         bool narrow = false, single = false;
         if (rule.same_word_shared) {
-            // (a broadcast of 1-4 bytes costs the two sweeps no more than the check would)
-            distinct = width > kBankWordBytes ? uniform_pass_words(pass) : 0;
+            if (width <= kBankWordBytes)
+                distinct = window_pass_words<1>(pass);
+            else if (width == 2 * kBankWordBytes)
+                distinct = window_pass_words<2>(pass);
+            else if (width == 4 * kBankWordBytes)
+                distinct = window_pass_words<4>(pass);
+            else
+                distinct = uniform_pass_words(pass);
             narrow = single = distinct != 0;
             if (!narrow && width <= kBankWordBytes)
                 single = narrow_pass_is_single_wavefront<1>(pass, distinct, narrow);

@@ -13,6 +13,7 @@
 
 #include "sim/engine/contract.hpp"
 #include "sim/engine/dispatch.hpp"
+#include "sim/engine/live_in.hpp"
 #include "sim/engine/memory_access.hpp"
 #include "sim/memory/address_map.hpp"
 
@@ -71,6 +72,10 @@ class FunctionDecoder {
         SelectContext ctx{&m_, &fn_};
         for (uint32_t pc = 0; pc < fn_.body.size(); ++pc) decode(pc, cfg.reconverge_pc[pc], ctx);
         contract_mul_add(fn_, cfg, df_);
+        if (auto zeroed = registers_read_before_written(fn_, cfg, df_, scratch_)) {
+            df_.zero_every_register = false;
+            df_.zeroed_registers = std::move(*zeroed);
+        }
     }
 
   private:

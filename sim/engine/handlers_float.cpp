@@ -10,6 +10,10 @@
 #include "sim/engine/dispatch.hpp"
 #include "sim/engine/handler_util.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace warpsim::engine {
 
 namespace {
@@ -108,6 +112,40 @@ template <F Op, bool CheckInputs>
     out = std::bit_cast<uint32_t>(r);
     return true;
 }
+
+#if defined(__SSE2__)
+// fma.rn.f32 without .ftz over a full warp, two lanes per SSE2 instruction: the f64 route of f32_fma_via_f64
+// and the check of f32_safe_result, in the same operations and order, so the same bits. A pair with a lane
+// the check turns away is done lane by lane (that lane through sim/arith); each lane's inputs are read
+// before its slot is written, so a destination that is also a source is safe.
+void f32_fma_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
+    const __m128i low_bits = _mm_set_epi32(0, 0x1fffffff, 0, 0x1fffffff);
+    const __m128i midpoint = _mm_set_epi32(0, 0x10000000, 0, 0x10000000);
+    const __m128i exponent = _mm_set1_epi32(0xff), two = _mm_set1_epi32(2);
+    const auto low_floats = [](const uint64_t* p) {  // the f32 in the low half of two 64-bit slots, as f64
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        return _mm_cvtps_pd(_mm_castsi128_ps(_mm_shuffle_epi32(v, _MM_SHUFFLE(3, 1, 2, 0))));
+    };
+    for (uint32_t l = 0; l < 32; l += 2) {
+        const __m128d s = _mm_add_pd(_mm_mul_pd(low_floats(a + l), low_floats(b + l)), low_floats(c + l));
+        const __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(_mm_castpd_si128(s), low_bits), midpoint);
+        const __m128i r = _mm_castps_si128(_mm_cvtpd_ps(s));
+        const __m128i e = _mm_and_si128(_mm_srli_epi32(r, 23), exponent);
+        const __m128i unsafe = _mm_or_si128(_mm_cmplt_epi32(e, two), _mm_cmpeq_epi32(e, exponent));
+        const int mid_lanes = _mm_movemask_ps(_mm_castsi128_ps(mid));  // bits 0 and 2
+        if (((_mm_movemask_ps(_mm_castsi128_ps(unsafe)) & 3) | (mid_lanes & 5)) == 0) {
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(d + l), _mm_unpacklo_epi32(r, _mm_setzero_si128()));
+            continue;
+        }
+        for (uint32_t j = l; j < l + 2; ++j) {
+            uint32_t out = 0;
+            if (!f32_fast<F::fma, false>(uint32_t(a[j]), uint32_t(b[j]), uint32_t(c[j]), out))
+                out = arith::f32_fma(uint32_t(a[j]), uint32_t(b[j]), uint32_t(c[j]), Round::rn, false);
+            d[j] = out;
+        }
+    }
+}
+#endif
 
 uint64_t f32_op(F op, uint32_t a, uint32_t b, uint32_t c, const Mods& m) {
     namespace A = arith;
@@ -253,6 +291,12 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
             // Host arithmetic for the lanes it can do, sim/arith for the rest afterwards: a small lane body
             // the compiler keeps inside the lane loop. Each lane reads and writes only its own slot, so a
             // destination that is also a source is safe.
+#if defined(__SSE2__)
+            if (Op == F::fma && e == 0xffffffffu && !m.ftz) {
+                f32_fma_full_warp(d, a, b, c);
+                return;
+            }
+#endif
             uint32_t rest = 0;
             const auto lanes = [&]<bool Ftz>() {
                 for_lanes(e, [&](uint32_t l) {

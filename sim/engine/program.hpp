@@ -121,6 +121,10 @@ struct DecodedFunction {
     std::vector<uint32_t> const_regs;
     std::vector<SregSlot> sregs;
     std::vector<uint64_t> reg_width_mask;
+    // What a new frame zeroes: every register, or (zero_every_register false) only `zeroed_registers`, those
+    // a path may read before writing (live_in.hpp); the others may hold a previous frame's values unseen.
+    bool zero_every_register = true;
+    std::vector<uint32_t> zeroed_registers;
     std::vector<DInst> code;
     std::vector<CallSite> calls;
     uint32_t local_bytes = 0;              // this frame's .local depot size per thread

@@ -302,13 +302,14 @@ std::optional<LaunchError> check_block_list(const LaunchConfig& cfg, uint64_t nb
 void run_cluster_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
 void run_cooperative_chunk(const LaunchContext& L, Chunk& c, bool with_counters);
 
-void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters) {
+// `registers`: the worker's pool, kept from chunk to chunk (what it holds is emptied or refilled before
+// reuse).
+void run_chunk(const LaunchContext& L, Chunk& c, bool with_counters, RegisterFilePool& registers) {
     if (L.cfg->cooperative) return run_cooperative_chunk(L, c, with_counters);
     if (L.cluster[0] * L.cluster[1] * L.cluster[2] > 1) return run_cluster_chunk(L, c, with_counters);
     std::vector<std::vector<uint64_t>> backedges(L.program->functions.size());
     const uint64_t gx = L.grid[0], gy = L.grid[1];
     const BlockOrder order(L.cfg->schedule_seed, c.first, c.last - c.first);
-    RegisterFilePool registers;
     for (uint64_t k = 0; k < c.last - c.first && !c.error; ++k) {
         const uint64_t lin = L.block_at(c.first + order.at(k));
         BlockContext b;
@@ -529,12 +530,13 @@ LaunchResult Simulator::launch(const ir::Module& module, const ir::Function& ker
     const BlockOrder chunk_order(cfg.schedule_seed, nblocks, nchunks);
     std::atomic<bool> failed{false};
     auto worker = [&] {
+        RegisterFilePool registers;
         for (;;) {
             if (failed.load()) return;
             const uint64_t turn = next.fetch_add(1);
             if (turn >= nchunks) return;
             const uint64_t c = chunk_order.at(turn);
-            run_chunk(L, chunks[c], counters != nullptr);
+            run_chunk(L, chunks[c], counters != nullptr, registers);
             if (chunks[c].error) failed.store(true);
         }
     };

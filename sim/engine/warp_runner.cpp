@@ -8,6 +8,10 @@
 
 #include "sim/engine/handler_util.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace warpsim::engine {
 
 namespace {
@@ -99,13 +103,37 @@ uint64_t sreg_value(const SregSlot& s, const Warp& w, const BlockContext& b, uin
     }
 }
 
+// Whether sreg_value depends on the lane (else it is the same for every lane of the warp).
+bool sreg_per_lane(ir::SpecialReg s) {
+    using S = ir::SpecialReg;
+    return s == S::tid || s == S::laneid || s == S::lanemask_eq || s == S::lanemask_le ||
+           s == S::lanemask_lt || s == S::lanemask_ge || s == S::lanemask_gt;
+}
+
+// One register's 32 lanes set to 0 in 16-byte stores: std::fill_n of 256 bytes becomes `rep stos`, whose
+// start-up cost is most of the time for so few bytes.
+void zero_lanes(uint64_t* lanes) {
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(lanes) + i, zero);
+#else
+    std::fill_n(lanes, 32, 0);
+#endif
+}
+
 void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockContext& b) {
     f.code = &fn;
     if (b.register_pool && !b.register_pool->spare.empty()) {
         f.regs = std::move(b.register_pool->spare.back());
         b.register_pool->spare.pop_back();
     }
-    f.regs.assign(static_cast<std::size_t>(fn.num_regs) * 32, 0);
+    if (fn.zero_every_register) {
+        f.regs.assign(static_cast<std::size_t>(fn.num_regs) * 32, 0);
+    } else {
+        f.regs.resize(static_cast<std::size_t>(fn.num_regs) * 32);
+        for (uint32_t r : fn.zeroed_registers) zero_lanes(f.regs.data() + static_cast<std::size_t>(r) * 32);
+    }
     for (std::size_t i = 0; i < fn.const_regs.size(); ++i)
         std::fill_n(f.regs.data() + static_cast<std::size_t>(fn.const_regs[i]) * 32, 32, fn.reg_init[i]);
     if (fn.sregs.empty()) return;
@@ -125,9 +153,14 @@ void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockC
             }
         }
     }
-    for (const auto& s : fn.sregs)
-        for (uint32_t l = 0; l < 32; ++l)
-            f.regs[static_cast<std::size_t>(s.reg) * 32 + l] = sreg_value(s, w, b, l, tid[l]);
+    for (const auto& s : fn.sregs) {
+        uint64_t* r = f.regs.data() + static_cast<std::size_t>(s.reg) * 32;
+        if (sreg_per_lane(s.sreg)) {
+            for (uint32_t l = 0; l < 32; ++l) r[l] = sreg_value(s, w, b, l, tid[l]);
+        } else {
+            std::fill_n(r, 32, sreg_value(s, w, b, 0, tid[0]));
+        }
+    }
 }
 
 // Where the i-th argument (or return value) lives in the callee's param area, and its size: from the callee

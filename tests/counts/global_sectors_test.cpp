@@ -139,6 +139,23 @@ TEST_CASE("collect_sectors lists the sectors ascending and distinct", "[counts][
     CHECK(list.sector[1] == kBase / 32 + 2);
 }
 
+TEST_CASE("a coalesced warp of 32-byte lanes 16 bytes into a sector: bytes 16..1039, 33 sectors",
+          "[counts][sectors]") {
+    const auto a = global_load(32, kAll, [](uint32_t i) { return kBase + 16 + 32ull * i; });
+    SectorList list;
+    collect_sectors(a, list);
+    REQUIRE(list.size == 33);
+    for (uint32_t i = 0; i < 33; ++i) CHECK(list.sector[i] == kBase / 32 + i);
+    CHECK(ideal_sectors(a) == 32);  // 1024 distinct bytes
+    // One lane out of order (lanes 3 and 4 swapped) is no longer the closed form, and counts the same.
+    const auto swapped = global_load(32, kAll, [](uint32_t i) {
+        const uint32_t j = i == 3 ? 4 : i == 4 ? 3 : i;
+        return kBase + 16 + 32ull * j;
+    });
+    CHECK(count_sectors(swapped) == 33);
+    CHECK(ideal_sectors(swapped) == 32);
+}
+
 // atom/red sectors (rmw_sectors): figures measured on the H200 (tests/hardware/h200/results.json).
 TEST_CASE("rmw sectors: one per pass over the most lanes sharing an address", "[counts][sectors][atomics]") {
     using K = AccessKind;

@@ -206,16 +206,20 @@ TEST_CASE("bank model shortcuts (broadcasts, multi-word lanes) agree with the ru
     const AccessKind kinds[] = {AccessKind::load, AccessKind::store, AccessKind::atomic};
     for (int trial = 0; trial < 20000; ++trial) {
         const uint32_t width = 1u << (next() % 5);  // 1, 2, 4, 8, 16 bytes, aligned as the engine requires
-        const uint32_t shape = next() % 5;
+        const uint32_t shape = next() % 7;
         const uint32_t mask = shape == 0 ? 0xffffffffu : shape == 1 ? 0x0000ffffu : next() | 1u;
         const uint64_t word = next() % 64, stride = next() % 4;
         WarpAccess a = test::make_access(
             AccessSpace::shared, kinds[next() % 3], static_cast<uint8_t>(width), mask, [&](uint32_t l) {
-                // broadcasts, half-warp broadcasts, strided rows, and random words in a small window
+                // broadcasts, half-warp broadcasts, strided rows, random words in a small window, random
+                // words within 32 consecutive words or just beyond (33-35), and bytes inside a word
                 const uint64_t w = shape == 2   ? word
                                    : shape == 3 ? word + (l % 16) * stride
+                                   : shape == 5 ? word + next() % 32
+                                   : shape == 6 ? word + next() % (33 + stride)
                                                 : (next() % 256) * (shape == 4 ? 1 : stride + 1);
-                return w * 4 / width * width;
+                const uint64_t byte = width < 4 && next() % 2 == 0 ? next() % (4 / width) * width : 0;
+                return w * 4 / width * width + byte;
             });
         const uint32_t bytes = next() % 4 == 0 ? 16u : width;  // sometimes counted as a merged LDS.128
         if (bytes != width)

@@ -219,3 +219,71 @@ TEST_CASE("float instructions use the modifiers they were written with (hand-com
         CHECK(got[i] == kCases[i].expect);
     }
 }
+
+TEST_CASE("fma.rn.f32 of a full warp gives each lane its hand-computed bits, a source as destination too") {
+    // Lane l takes case (3 l) % 8, so neighbouring lanes mix the host's shortcut and sim/arith's cases.
+    struct Fma {
+        uint32_t a, b, c, expect;
+    };
+    const Fma cases[8] = {
+        {0x3f800001, 0x3f7ffffe, 0xbf800000, 0xa8800000},  // (1+2^-23)(1-2^-23) - 1 = -2^-46, fused
+        {0x3f800001, 0x337ffffe, 0x3f800001, 0x3f800001},  // just below a midpoint (see "fma.rn near ...")
+        {0x00400000, 0x7e800000, 0x3f800000, 0x3fc00000},  // 2^-127 * 2^126 + 1 = 1.5
+        {0x7f800000, 0x00000000, 0x3f800000, 0x7fffffff},  // inf * 0 + 1: the canonical NaN
+        {0x7f000000, 0x3f000000, 0xff800000, 0xff800000},  // 2^127 * 0.5 - inf = -inf
+        {0x40000000, 0x40400000, 0x3f800000, 0x40e00000},  // 2 * 3 + 1 = 7
+        {0x00800000, 0x3f000000, 0x00000000, 0x00400000},  // 2^-126 * 0.5 + 0 = 2^-127, subnormal
+        {0x3f800000, 0x3f800000, 0xbf800000, 0x00000000},  // 1 * 1 - 1 = +0
+    };
+    std::vector<uint32_t> in(3 * 32);
+    for (uint32_t l = 0; l < 32; ++l) {
+        const Fma& f = cases[(3 * l) % 8];
+        in[l] = f.a;
+        in[32 + l] = f.b;
+        in[64 + l] = f.c;
+    }
+    auto k = test::parse(R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry fma_warp(.param .u64 in, .param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .f32 %f<6>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    ld.global.f32 %f1, [%rd4];
+    ld.global.f32 %f2, [%rd4+128];
+    ld.global.f32 %f3, [%rd4+256];
+    fma.rn.f32 %f4, %f1, %f2, %f3;
+    fma.rn.f32 %f1, %f1, %f2, %f3;
+    add.s64 %rd5, %rd2, %rd3;
+    st.global.f32 [%rd5], %f4;
+    st.global.f32 [%rd5+128], %f1;
+    ret;
+}
+)");
+    INFO(k.diagnostics);
+    REQUIRE(k.parsed.ok());
+    engine::Simulator sim;
+    const uint64_t in_buf = test::upload(sim, in);
+    const uint64_t out = test::upload(sim, std::vector<uint32_t>(64, 0xdeadbeef));
+    test::Params p;
+    p.add(in_buf).add(out);
+    auto r = sim.launch(k.parsed.module, *k.find("fma_warp"), test::config({1, 1, 1}, {32, 1, 1}), p.span(),
+                        nullptr);
+    INFO((r.error ? r.error->details : std::string()));
+    REQUIRE(r.ok());
+    auto got = test::download<uint32_t>(sim, out, 64);
+    for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t expect = cases[(3 * l) % 8].expect;
+        INFO("lane " << l << " case " << (3 * l) % 8 << std::hex << ": got 0x" << got[l] << " and 0x"
+                     << got[32 + l] << ", expected 0x" << expect);
+        CHECK(got[l] == expect);
+        CHECK(got[32 + l] == expect);
+    }
+}
