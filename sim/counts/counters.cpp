@@ -403,6 +403,12 @@ std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounter
             case SassPlan::Lanes::scaled:
                 l.thread_insts_pred_on += lanes.lanes_scaled;
                 break;
+            case SassPlan::Lanes::selected:
+                l.thread_insts_pred_on += lanes.lanes_selected;
+                break;
+            case SassPlan::Lanes::rejected:
+                l.thread_insts_pred_on += lanes.thread_insts - lanes.lanes_selected;
+                break;
         }
     }
     for (const auto& r : cfg_.sass->rejoins) {

@@ -369,6 +369,40 @@ uint32_t branch_target_block(const ir::Function& f, const PtxShape& ptx, uint32_
     return kNone;
 }
 
+// The selp whose operand the unguarded instruction at pc computes, when that is the only use of its
+// destination register: (the selp's pc, whether it is the first operand). ptxas if-converts `selp d, a, b, p`
+// into computing b, then a into the same register under p (or the other way round).
+std::optional<std::pair<uint32_t, bool>> feeds_selp(const ir::Function& f, uint32_t pc) {
+    const ir::Instruction& p = f.body[pc];
+    if (p.args.empty() || p.args[0].kind != ir::Operand::Kind::reg) return std::nullopt;
+    const uint32_t r = p.args[0].reg;
+    uint32_t uses = 0;
+    std::optional<std::pair<uint32_t, bool>> out;
+    const auto count = [&](const ir::Operand& o, auto&& self) -> uint32_t {
+        uint32_t n = (o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::address) && o.reg == r;
+        for (const auto& e : o.elems) n += self(e, self);
+        return n;
+    };
+    for (uint32_t k = 0; k < f.body.size(); ++k) {
+        const ir::Instruction& in = f.body[k];
+        uint32_t n = in.pred.reg == r ? 1 : 0;
+        for (const auto& a : in.args) n += count(a, count);
+        if (k == pc) {
+            if (n != 1) return std::nullopt;  // the destination is also a source
+            continue;
+        }
+        if (n == 0) continue;
+        uses += n;
+        if (in.op != ir::Opcode::selp || in.args.size() != 4 || in.pred.reg != ir::kNoReg)
+            return std::nullopt;
+        const bool first = in.args[1].kind == ir::Operand::Kind::reg && in.args[1].reg == r;
+        const bool second = in.args[2].kind == ir::Operand::Kind::reg && in.args[2].reg == r;
+        if (first == second) return std::nullopt;
+        out = std::pair{k, first};
+    }
+    return uses == 1 ? out : std::nullopt;
+}
+
 // ptxas's warp-aggregated atomic: VOTEU.ANY of the active lanes, UFLO (the lowest of them), then the atomic
 // (with a REDUX or POPC of the operands) guarded by "this lane is that one", all on the atomic's PTX line and
 // in one block (no branch between them).
@@ -445,6 +479,12 @@ counts::SassPlan::LineShare lanes_of(const ir::Function& f, const PtxShape& ptx,
         share.lanes = L::scaled;
         return share;
     }
+    if (!guarded && flow_of(in) == Flow::None && ptx.cfg.block_of_pc[*pc] == anchor_block)
+        if (const auto sel = feeds_selp(f, *pc); sel && ptx.cfg.block_of_pc[sel->first] == anchor_block) {
+            share.lanes = sel->second ? L::selected : L::rejected;
+            share.lanes_pc = sel->first;
+            return share;
+        }
     if (!guarded && (p.op == ir::Opcode::atom || p.op == ir::Opcode::red) && in.op &&
         (in.op->mem == MemOp::Atomic || in.op->mem == MemOp::Reduction) && elects_leader(code, i)) {
         share.lanes = L::leader;
