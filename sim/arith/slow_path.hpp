@@ -1,5 +1,6 @@
 // sim/arith/slow_path.hpp — which operands make the SASS of an IEEE f32 division (div.rn.f32) or reciprocal
-// (rcp.rn.f32) leave its fast sequence (MUFU.RCP and a few FFMAs) for the slow-path subroutine ptxas calls.
+// (rcp.rn.f32) leave its fast sequence (MUFU.RCP and a few FFMAs) for the slow-path subroutine ptxas calls,
+// and which operands of the f32 .approx functions ptxas scales around the MUFU (at the end).
 // The result is the same either way; what differs is what the SM issues: the CALL's block and the
 // subroutine's instructions. The counters use this to know whether the instruction totals they count per SASS
 // instruction hold (sim/counts/sass_plan.hpp, Runs::on_slow_path).
@@ -35,6 +36,24 @@ constexpr bool f32_div_rn_slow_path(uint32_t a, uint32_t b) {
 // sequence for biased exponents 1-252, the call for zeros, subnormals, |x| >= 2^126, infinities and NaNs.
 constexpr bool f32_rcp_rn_slow_path(uint32_t x) {
     return ((x + 0x1800000u) & 0x7f800000u) <= 0x1ffffffu;
+}
+
+// The f32 .approx functions without .ftz: the MUFU flushes subnormal inputs, so ptxas 13 scales the operands
+// it would lose into its range first and the result back afterwards, two instructions guarded by the negation
+// of an FSETP (sm_90 SASS of ptxas 13.0, tests/sass/cases/approx_scaling.ptx):
+//   rsqrt, sqrt, lg2  FSETP.GEU P0, |x|, 2^-126: x * 2^24, then the result * 2^12 (rsqrt), * 2^-12 (sqrt),
+//                     - 24 (lg2)
+//   ex2               FSETP.GEU P0, x, -126: x * 0.5, then the result squared
+//   div a / b         FSETP.GEU P0, |b|, 2^-126: a * 2^24 and b * 2^24
+// The lanes below run those two; a NaN compares unordered (GEU true) and is not scaled.
+// |x| < 2^-126: zeros and subnormals of either sign.
+constexpr bool f32_below_min_normal(uint32_t x) {
+    return (x & 0x7fffffffu) < 0x00800000u;
+}
+// x < -126 (-126.0f is 0xc2fc0000): negative, larger in magnitude, not NaN; -inf included.
+constexpr bool f32_below_minus_126(uint32_t x) {
+    const uint32_t m = x & 0x7fffffffu;
+    return (x >> 31) != 0 && m > 0x42fc0000u && m <= 0x7f800000u;
 }
 
 }  // namespace warpsim::arith

@@ -397,6 +397,18 @@ std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounter
             case SassPlan::Lanes::guard_off:
                 l.thread_insts_pred_on += lanes.thread_insts - lanes.thread_insts_pred_on;
                 break;
+            case SassPlan::Lanes::leader:
+                l.thread_insts_pred_on += runs;
+                break;
+            case SassPlan::Lanes::scaled:
+                l.thread_insts_pred_on += lanes.lanes_scaled;
+                break;
+            case SassPlan::Lanes::selected:
+                l.thread_insts_pred_on += lanes.lanes_selected;
+                break;
+            case SassPlan::Lanes::rejected:
+                l.thread_insts_pred_on += lanes.thread_insts - lanes.lanes_selected;
+                break;
         }
     }
     for (const auto& r : cfg_.sass->rejoins) {

@@ -131,6 +131,20 @@ class KernelCounters {
         ++line.warps_slow_path;
         line.lanes_slow_path += static_cast<uint64_t>(std::popcount(slow));
     }
+    // The lanes `scaled` of a warp executing the f32 .approx instruction at (function, pc) have operands that
+    // ptxas's sequence scales around the MUFU (sim/arith/slow_path.hpp, SassPlan::Lanes::scaled).
+    void on_scaled(uint32_t function, uint32_t pc, uint32_t scaled) {
+        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
+                                                                                   : line_slot(function, pc);
+        line.lanes_scaled += static_cast<uint64_t>(std::popcount(scaled));
+    }
+    // The lanes `chose_a` of a warp executing the selp at (function, pc) had a true predicate: they took its
+    // first operand (SassPlan::Lanes::selected).
+    void on_select(uint32_t function, uint32_t pc, uint32_t chose_a) {
+        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
+                                                                                   : line_slot(function, pc);
+        line.lanes_selected += static_cast<uint64_t>(std::popcount(chose_a));
+    }
     // Warps that took a slow path the SASS plan counts on not being taken (its Runs::on_slow_path blocks),
     // and the PTX pc of the first such instruction: the instruction totals are then PTX-level.
     struct SlowPaths {
@@ -182,6 +196,10 @@ class KernelCounters {
         // Warps (and their lanes) whose operands sent an f32 div.rn/rcp.rn down the slow-path subroutine that
         // ptxas calls (SassPlan::Runs::on_slow_path): the SASS counts hold only while no warp did.
         uint64_t warps_slow_path = 0, lanes_slow_path = 0;
+        // Lanes whose operands an f32 .approx instruction's SASS scales around the MUFU (on_scaled).
+        uint64_t lanes_scaled = 0;
+        // Lanes of a selp whose predicate was true (on_select).
+        uint64_t lanes_selected = 0;
         uint64_t l1_hits = 0;  // sectors of this line's global loads that hit in L1
         uint32_t max_way = 0;  // worst bank's way count of any shared access on this line ("N-way conflict")
         // Accumulates another line's (or worker's) statistics into this one, each sum through `scale` (a
@@ -200,6 +218,8 @@ class KernelCounters {
             warps_guard_off += scale(s.warps_guard_off);
             warps_slow_path += scale(s.warps_slow_path);
             lanes_slow_path += scale(s.lanes_slow_path);
+            lanes_scaled += scale(s.lanes_scaled);
+            lanes_selected += scale(s.lanes_selected);
             l1_hits += scale(s.l1_hits);
             max_way = s.max_way > max_way ? s.max_way : max_way;
         }

@@ -56,7 +56,14 @@ struct SassPlan {
         guard_on,   // the guard of the PTX instruction at lanes_pc: its guard-true lanes
         guard_off,  // the inverted guard of a PTX branch at lanes_pc: its active lanes less the guard-true
                     // ones
-        unknown,    // a predicate ptxas made: pred_on stays PTX-level
+        leader,  // a warp-aggregated atomic (VOTEU.ANY, UFLO, then the atomic guarded by "lane is the lowest
+                 // active one"): one lane each time the block runs
+        scaled,  // the range scaling around an f32 .approx MUFU: the lanes of the instruction at lanes_pc
+                 // whose operands it scales (KernelCounters::on_scaled)
+        selected,  // computes the first operand of the selp at lanes_pc over the second one's register
+                   // (if-converted): the selp's lanes with a true predicate (KernelCounters::on_select)
+        rejected,  // the same for the selp's second operand: its lanes with a false predicate
+        unknown,   // a predicate ptxas made: pred_on stays PTX-level
     };
     struct LineShare {
         uint32_t block = 0, pc = 0;

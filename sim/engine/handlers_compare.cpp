@@ -207,7 +207,15 @@ void selp(Exec& x, const DInst& in, uint32_t e) {
     const uint64_t *a = lanes_of(x, in.src[0]), *b = lanes_of(x, in.src[1]);
     const uint64_t mask =
         in.type == ir::Type::pred ? 1 : ~0ull >> (64 - 8 * std::max<uint32_t>(1, ir::type_bytes(in.type)));
-    for_lanes(e, [&](uint32_t l) { d[l] = (pred_src(x, in, 2, l) ? a[l] : b[l]) & mask; });
+    uint32_t chose_a = 0;
+    for_lanes(e, [&](uint32_t l) {
+        const bool p = pred_src(x, in, 2, l);
+        chose_a |= static_cast<uint32_t>(p) << l;
+        d[l] = (p ? a[l] : b[l]) & mask;
+    });
+    // For ptxas's if-conversion of the selp's operands (SassPlan::Lanes::selected).
+    if (chose_a != 0 && x.block->counters != nullptr)
+        x.block->counters->on_select(x.frame->code->index, in.pc, chose_a);
 }
 
 template <bool FloatSel>

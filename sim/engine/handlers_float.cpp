@@ -279,6 +279,20 @@ void note_slow_path(Exec& x, const DInst& in, uint32_t e, const uint64_t* a, con
     if (slow != 0) x.block->counters->on_slow_path(x.frame->code->index, in.pc, slow);
 }
 
+// The lanes of an f32 .approx instruction (without .ftz) whose operands ptxas's SASS scales around the MUFU,
+// told to the counters (before the destination, which may be a source, is written).
+template <F Op>
+void note_scaled(Exec& x, const DInst& in, uint32_t e, const uint64_t* a, const uint64_t* b) {
+    uint32_t scaled = 0;
+    for_lanes(e, [&](uint32_t l) {
+        const bool s = Op == F::ex2   ? arith::f32_below_minus_126(uint32_t(a[l]))
+                       : Op == F::div ? arith::f32_below_min_normal(uint32_t(b[l]))
+                                      : arith::f32_below_min_normal(uint32_t(a[l]));
+        scaled |= static_cast<uint32_t>(s) << l;
+    });
+    if (scaled != 0) x.block->counters->on_scaled(x.frame->code->index, in.pc, scaled);
+}
+
 template <F Op, Fmt T, int N>
 void float_handler(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
@@ -320,6 +334,10 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
     if constexpr (T == Fmt::f32 && (Op == F::div || Op == F::rcp)) {
         if (x.block->counters != nullptr && m.has_rnd && m.rnd == Round::rn && !m.ftz)
             note_slow_path<Op>(x, in, e, a, b);
+    }
+    if constexpr (T == Fmt::f32 &&
+                  (Op == F::rsqrt || Op == F::sqrt || Op == F::lg2 || Op == F::ex2 || Op == F::div)) {
+        if (x.block->counters != nullptr && m.approx && !m.ftz) note_scaled<Op>(x, in, e, a, b);
     }
     for_lanes(e, [&](uint32_t l) {
         if constexpr (T == Fmt::f32) {

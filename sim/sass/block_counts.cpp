@@ -251,6 +251,13 @@ bool is_memory(const ir::Instruction& in) {
 // An f32 division or reciprocal whose SASS may call a slow-path subroutine, counted as
 // SassPlan::Runs::on_slow_path: div.rn.f32 and rcp.rn.f32 without .ftz (sim/arith/slow_path.hpp knows their
 // operands' rule; the engine tells the counters of every warp that needs it).
+// An f32 .approx instruction whose SASS scales some operands around the MUFU (sim/arith/slow_path.hpp).
+bool scales_around_mufu(const ir::Instruction& in) {
+    using O = ir::Opcode;
+    return (in.op == O::rsqrt || in.op == O::sqrt || in.op == O::lg2 || in.op == O::ex2 || in.op == O::div) &&
+           in.d.type == ir::Type::f32 && in.d.approx && !in.d.ftz;
+}
+
 bool has_counted_slow_path(const ir::Instruction& in) {
     return (in.op == ir::Opcode::div || in.op == ir::Opcode::rcp) && in.d.type == ir::Type::f32 &&
            in.d.rnd == ir::Rounding::rn && !in.d.ftz && !in.d.approx;
@@ -362,6 +369,54 @@ uint32_t branch_target_block(const ir::Function& f, const PtxShape& ptx, uint32_
     return kNone;
 }
 
+// The selp whose operand the unguarded instruction at pc computes, when that is the only use of its
+// destination register: (the selp's pc, whether it is the first operand). ptxas if-converts `selp d, a, b, p`
+// into computing b, then a into the same register under p (or the other way round).
+std::optional<std::pair<uint32_t, bool>> feeds_selp(const ir::Function& f, uint32_t pc) {
+    const ir::Instruction& p = f.body[pc];
+    if (p.args.empty() || p.args[0].kind != ir::Operand::Kind::reg) return std::nullopt;
+    const uint32_t r = p.args[0].reg;
+    uint32_t uses = 0;
+    std::optional<std::pair<uint32_t, bool>> out;
+    const auto count = [&](const ir::Operand& o, auto&& self) -> uint32_t {
+        uint32_t n = (o.kind == ir::Operand::Kind::reg || o.kind == ir::Operand::Kind::address) && o.reg == r;
+        for (const auto& e : o.elems) n += self(e, self);
+        return n;
+    };
+    for (uint32_t k = 0; k < f.body.size(); ++k) {
+        const ir::Instruction& in = f.body[k];
+        uint32_t n = in.pred.reg == r ? 1 : 0;
+        for (const auto& a : in.args) n += count(a, count);
+        if (k == pc) {
+            if (n != 1) return std::nullopt;  // the destination is also a source
+            continue;
+        }
+        if (n == 0) continue;
+        uses += n;
+        if (in.op != ir::Opcode::selp || in.args.size() != 4 || in.pred.reg != ir::kNoReg)
+            return std::nullopt;
+        const bool first = in.args[1].kind == ir::Operand::Kind::reg && in.args[1].reg == r;
+        const bool second = in.args[2].kind == ir::Operand::Kind::reg && in.args[2].reg == r;
+        if (first == second) return std::nullopt;
+        out = std::pair{k, first};
+    }
+    return uses == 1 ? out : std::nullopt;
+}
+
+// ptxas's warp-aggregated atomic: VOTEU.ANY of the active lanes, UFLO (the lowest of them), then the atomic
+// (with a REDUX or POPC of the operands) guarded by "this lane is that one", all on the atomic's PTX line and
+// in one block (no branch between them).
+bool elects_leader(const Function& code, uint32_t i) {
+    bool vote = false, flo = false;
+    for (uint32_t k = i; k-- > 0;) {
+        const Instruction& in = code.code[k];
+        if (in.ptx_line != code.code[i].ptx_line || (in.op && in.op->flow != Flow::None)) break;
+        vote = vote || in.mnemonic() == "VOTEU";
+        flo = flo || in.mnemonic() == "UFLO";
+    }
+    return vote && flo;
+}
+
 // Whose lanes a predicated SASS instruction runs on (counts::SassPlan::Lanes). `anchor_of(index)`: the PTX
 // block the SASS instruction at that index runs with (kNone: unknown).
 template <class AnchorOf>
@@ -397,9 +452,14 @@ counts::SassPlan::LineShare lanes_of(const ir::Function& f, const PtxShape& ptx,
     if (p.op == ir::Opcode::bra && guarded && flow_of(in) == Flow::Branch) {
         const uint32_t taken = branch_target_block(f, ptx, *pc);
         const uint32_t fall = *pc + 1 < f.body.size() ? ptx.cfg.block_of_pc[*pc + 1] : kNone;
+        // `@p bra A; bra.uni B`: the guard-false lanes go on to B.
+        const uint32_t fall_on = *pc + 1 < f.body.size() && paired_guarded_branch(f, *pc + 1)
+                                     ? branch_target_block(f, ptx, *pc + 1)
+                                     : fall;
         const uint32_t sass_target = anchor_of(in.target);
         if (sass_target != kNone && sass_target == taken) share.lanes = L::guard_on;
-        if (sass_target != kNone && sass_target == fall) share.lanes = L::guard_off;
+        if (sass_target != kNone && (sass_target == fall || sass_target == fall_on))
+            share.lanes = L::guard_off;
         return share;
     }
     if (p.op == ir::Opcode::bra && guarded && flow_of(in) == Flow::Exit) {
@@ -413,6 +473,23 @@ counts::SassPlan::LineShare lanes_of(const ir::Function& f, const PtxShape& ptx,
         return share;
     }
     if (p.op == ir::Opcode::bra) return share;
+    // The two instructions of the scaling, guarded by the FSETP's negation (the lanes it scales).
+    if (!guarded && scales_around_mufu(p) && in.guard_negated &&
+        (in.mnemonic() == "FMUL" || in.mnemonic() == "FADD")) {
+        share.lanes = L::scaled;
+        return share;
+    }
+    if (!guarded && flow_of(in) == Flow::None && ptx.cfg.block_of_pc[*pc] == anchor_block)
+        if (const auto sel = feeds_selp(f, *pc); sel && ptx.cfg.block_of_pc[sel->first] == anchor_block) {
+            share.lanes = sel->second ? L::selected : L::rejected;
+            share.lanes_pc = sel->first;
+            return share;
+        }
+    if (!guarded && (p.op == ir::Opcode::atom || p.op == ir::Opcode::red) && in.op &&
+        (in.op->mem == MemOp::Atomic || in.op->mem == MemOp::Reduction) && elects_leader(code, i)) {
+        share.lanes = L::leader;
+        return share;
+    }
     if (guarded) {
         share.lanes = L::guard_on;
     } else if (ptx.cfg.block_of_pc[*pc] != anchor_block) {
@@ -611,7 +688,18 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     std::map<int64_t, uint32_t> anchor_at;  // SASS block start offset -> its PTX block
     for (uint32_t b = 0; b < n; ++b)
         if (sb.reachable[b]) anchor_at.emplace(code.code[sb.begin[b]].offset, anchor[b]);
+    std::map<int64_t, uint32_t> index_at;  // SASS offset -> instruction index
+    for (uint32_t i = 0; i < code.code.size(); ++i) index_at.emplace(code.code[i].offset, i);
+    // A branch to a BSYNC sends its lanes on to what follows the rejoin: the PTX block of the first
+    // instruction after it with a line of its own (the BSYNC's block may take its anchor from the path that
+    // falls into it).
     auto anchor_of = [&](int64_t offset) {
+        if (auto at = index_at.find(offset); at != index_at.end()) {
+            uint32_t k = at->second;
+            while (k < code.code.size() && code.code[k].mnemonic() == "BSYNC") ++k;
+            if (k != at->second && k < code.code.size())
+                if (const auto pc = line_pc(ptx, code.code[k])) return ptx.cfg.block_of_pc[*pc];
+        }
         auto it = anchor_at.find(offset);
         return it == anchor_at.end() ? kNone : it->second;
     };

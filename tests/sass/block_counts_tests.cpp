@@ -196,3 +196,37 @@ TEST_CASE("SASS blocks: the slow-path call of an f32 division or reciprocal runs
         CHECK(t.threads == ptx.threads);
     }
 }
+
+TEST_CASE(
+    "SASS blocks: the range scaling around an f32 .approx MUFU runs on the lanes whose operands need it",
+    "[sass][blocks][approx_scaling]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // tests/sass/cases/approx_scaling.ptx, one block of 64 threads (two full warps); the listing is
+    // tests/hardware/approx_scaling/approx_scaling.sass (ptxas 13, sm_90). Every instruction up to the EXIT
+    // runs on all 64 lanes but the scaling's, guarded by !P0 of `FSETP.GEU P0, |x|, 2^-126` (rsqrt, sqrt,
+    // lg2: 17 instructions, two of them guarded; 16 lanes scaled: +-0 and the 14 subnormals, not the NaN),
+    // of `FSETP.GEU P0, x, -126` (ex2: 13 instructions, two guarded; x = -4.5t is below -126 for t = 29..63:
+    // 35 lanes) and of the divisor's test (div 1 / x: 19 instructions, one guarded, the dividend's scaling
+    // folded into an FSEL: 16 lanes). The .ftz form has no scaling (14 instructions). So warp instructions
+    // 2n, thread instructions 64n and 64n - (64 - scaled) per guarded instruction with a true predicate:
+    // the H200 measured exactly these (tests/hardware/approx_scaling/approx_scaling_ncu.csv).
+    const struct {
+        const char* spec;
+        double warp, threads, pred_on;
+    } cases[] = {
+        {"scale_rsqrt", 34, 1088, 1088 - 2 * 48}, {"scale_sqrt", 34, 1088, 1088 - 2 * 48},
+        {"scale_lg2", 34, 1088, 1088 - 2 * 48},   {"scale_ex2", 26, 832, 832 - 2 * 29},
+        {"scale_div", 38, 1216, 1216 - 48},       {"scale_rsqrt_ftz", 28, 896, 896},
+    };
+    for (const auto& c : cases) {
+        INFO(c.spec);
+        const Totals t = run_of(c.spec);
+        CHECK(t.counting == "per SASS instruction (ptxas sm_90)");
+        CHECK(t.warp == c.warp);
+        CHECK(t.threads == c.threads);
+        CHECK(t.pred_on == c.pred_on);
+    }
+}
