@@ -156,7 +156,8 @@ void tex(Exec& x, const DInst& in, uint32_t e) {
     }
 }
 
-// tld4.{r,g,b,a}.{2d,a2d}.v4.{f32,s32,u32}.f32 d, [handle, {coordinates}]: the component in in.gather_component.
+// tld4.{r,g,b,a}.{2d,a2d}.v4.{f32,s32,u32}.f32 d, [handle, {coordinates}]: the component in
+// in.gather_component.
 template <Geometry G>
 void tld4(Exec& x, const DInst& in, uint32_t e) {
     if (!e) return;
@@ -165,7 +166,8 @@ void tld4(Exec& x, const DInst& in, uint32_t e) {
     for (uint32_t m = e; m; m &= m - 1) {
         const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
         if (!look_up_texture(x, in, l, cache)) return;
-        write_words(x, in, l, gather(*cache.object, cache.bytes, float_coordinates(x, in, G, l), in.gather_component));
+        write_words(x, in, l,
+                    gather(*cache.object, cache.bytes, float_coordinates(x, in, G, l), in.gather_component));
     }
 }
 
