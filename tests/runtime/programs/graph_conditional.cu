@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_));           \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "check_call.h"
 
 __global__ void add_const(float* v, float c) { v[threadIdx.x] += c; }
 __global__ void set_from(cudaGraphConditionalHandle h, const unsigned* value) {

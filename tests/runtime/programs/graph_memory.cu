@@ -6,14 +6,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_));           \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "check_call.h"
 
 __global__ void twice_index(float* p) { p[threadIdx.x] = 2.0f * threadIdx.x; }
 

@@ -6,14 +6,7 @@
 #include <thread>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_));           \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "check_call.h"
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
 static const cudaStream_t kPerThread = 0;  // stream 0 is the per-thread default stream
