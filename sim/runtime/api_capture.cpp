@@ -104,6 +104,17 @@ cudaError_t refuse_while_capturing(Runtime& rt, cudaStream_t s) {
     return cudaErrorStreamCaptureUnsupported;
 }
 
+cudaError_t refuse_implicit_sync(Runtime& rt, cudaStream_t s) {
+    if (s != nullptr && s != cudaStreamLegacy) return cudaSuccess;
+    bool refused = false;
+    for (cudaStream_t own : rt.streams().streams())
+        if (own->capture && (own->flags & cudaStreamNonBlocking) == 0) {
+            invalidate(*own->capture);
+            refused = true;
+        }
+    return refused ? cudaErrorStreamCaptureImplicit : cudaSuccess;
+}
+
 cudaError_t refuse_unsafe_call(Runtime& rt) {
     const cudaStreamCaptureMode mode = thread_capture_mode();
     if (mode == cudaStreamCaptureModeRelaxed) return cudaSuccess;

@@ -46,6 +46,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     if (!rt.streams().valid_event(event) || !rt.streams().valid_stream(stream))
         return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (cudaError_t e = warpsim::runtime::refuse_implicit_sync(rt, stream)) return Runtime::finish(e);
     if (auto captured = warpsim::runtime::capture_event_record(rt, event, stream, flags))
         return Runtime::finish(*captured);
     event->time_us = rt.clock().marker(Runtime::stream_id(stream));

@@ -95,6 +95,7 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         if (!req.args || !req.args[i]) return cudaErrorInvalidValue;
         std::memcpy(params.data() + layout.offsets[i], req.args[i], k.function->params[i].size_bytes());
     }
+    if (cudaError_t e = warpsim::runtime::refuse_implicit_sync(rt, req.stream)) return e;
     if (CUstream_st* capturing = capture_target(rt, req.stream)) {
         // Captured: the arguments are copied into the graph now, the kernel runs when the graph is launched.
         GraphStep step;

@@ -312,34 +312,53 @@ cudaError_t cudaFree(void* devPtr) {
     return Runtime::finish(rt.sim().free(addr(devPtr)) ? cudaSuccess : cudaErrorInvalidValue);
 }
 
+namespace {
+
+// Work on the legacy stream while a blocking stream captures (warpsim::runtime::refuse_implicit_sync).
+cudaError_t implicit_sync_refused(cudaStream_t stream) {
+    Runtime& rt = Runtime::get();
+    auto guard = rt.lock();
+    if (!rt.streams().valid_stream(stream)) return cudaSuccess;  // the call itself answers
+    return Runtime::finish(warpsim::runtime::refuse_implicit_sync(rt, stream));
+}
+
+}  // namespace
+
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+    if (cudaError_t e = implicit_sync_refused(nullptr)) return e;
     return blocking_copy(dst, src, count, kind);
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                             cudaStream_t stream) {
+    if (cudaError_t e = implicit_sync_refused(stream)) return e;
     return async_copy(dst, src, count, kind, stream);
 }
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind) {
+    if (cudaError_t e = implicit_sync_refused(nullptr)) return e;
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, true);
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                               size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+    if (cudaError_t e = implicit_sync_refused(stream)) return e;
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, false, stream);
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+    if (cudaError_t e = implicit_sync_refused(nullptr)) return e;
     return set_bytes(devPtr, value, count);
 }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+    if (cudaError_t e = implicit_sync_refused(stream)) return e;
     return set_bytes(devPtr, value, count, stream);
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+    if (cudaError_t e = implicit_sync_refused(nullptr)) return e;
     return set_rows(devPtr, pitch, value, width, height);
 }
 
@@ -488,35 +507,42 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     return cudaSuccess;
 }
 
-// The per-thread-default-stream spellings (nvcc --default-stream per-thread): the blocking calls are other
-// names of the same entry points (every stream's work is done in issue order here, and the per-thread default
-// stream is on the legacy stream's clock: Runtime::stream_id); the stream-ordered ones take stream 0 as the
-// per-thread stream, which a capture may record (api_capture.cpp).
-#define WARPSIM_SAME_AS(name) __attribute__((alias(#name)))
-cudaError_t cudaMemcpy_ptds(void*, const void*, size_t, cudaMemcpyKind) WARPSIM_SAME_AS(cudaMemcpy);
+// The per-thread-default-stream spellings (nvcc --default-stream per-thread): the blocking calls do what the
+// legacy ones do (every stream's work is done in issue order here, and the per-thread default stream is on the
+// legacy stream's clock: Runtime::stream_id) but are not legacy-stream work (refuse_implicit_sync); the
+// stream-ordered ones take stream 0 as the per-thread stream, which a capture may record (api_capture.cpp).
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
+    return blocking_copy(dst, src, n, kind);
+}
 cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
     return cudaMemcpyAsync(dst, src, n, kind, s == nullptr ? cudaStreamPerThread : s);
 }
-cudaError_t cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind)
-    WARPSIM_SAME_AS(cudaMemcpy2D);
+cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, cudaMemcpyKind kind) {
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, true);
+}
 cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                    size_t height, cudaMemcpyKind kind, cudaStream_t s) {
     return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind,
                              s == nullptr ? cudaStreamPerThread : s);
 }
-cudaError_t cudaMemset_ptds(void*, int, size_t) WARPSIM_SAME_AS(cudaMemset);
+cudaError_t cudaMemset_ptds(void* p, int value, size_t n) {
+    return set_bytes(p, value, n);
+}
 cudaError_t cudaMemsetAsync_ptsz(void* p, int value, size_t n, cudaStream_t s) {
     return cudaMemsetAsync(p, value, n, s == nullptr ? cudaStreamPerThread : s);
 }
-cudaError_t cudaMemset2D_ptds(void*, size_t, int, size_t, size_t) WARPSIM_SAME_AS(cudaMemset2D);
+cudaError_t cudaMemset2D_ptds(void* p, size_t pitch, int value, size_t width, size_t height) {
+    return set_rows(p, pitch, value, width, height);
+}
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream) {
+    if (cudaError_t e = implicit_sync_refused(stream)) return e;
     return set_rows(devPtr, pitch, value, width, height, stream);
 }
 cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int value, size_t width, size_t height,
                                    cudaStream_t s) {
     return set_rows(p, pitch, value, width, height, s == nullptr ? cudaStreamPerThread : s);
 }
-#undef WARPSIM_SAME_AS
 
 }  // extern "C"

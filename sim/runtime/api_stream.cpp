@@ -64,6 +64,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     auto guard = rt.lock();
     if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = warpsim::runtime::refuse_while_capturing(rt, stream)) return Runtime::finish(e);
+    if (cudaError_t e = warpsim::runtime::refuse_implicit_sync(rt, stream)) return Runtime::finish(e);
     auto& clock = rt.clock();
     clock.host_wait(clock.stream_end(Runtime::stream_id(stream)));
     return Runtime::finish(rt.synchronized());
@@ -86,6 +87,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     if (!rt.streams().valid_stream(stream) || !rt.streams().valid_event(event))
         return Runtime::finish(cudaErrorInvalidResourceHandle);
     if (cudaError_t e = rt.sticky()) return Runtime::finish(e);
+    if (cudaError_t e = warpsim::runtime::refuse_implicit_sync(rt, stream)) return Runtime::finish(e);
     if (auto captured = warpsim::runtime::capture_event_wait(rt, stream, event, flags))
         return Runtime::finish(*captured);
     if (event->recorded) rt.clock().wait_until(Runtime::stream_id(stream), event->time_us);
@@ -98,6 +100,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data)
         Runtime& rt = Runtime::get();
         auto guard = rt.lock();
         if (!rt.streams().valid_stream(stream)) return Runtime::finish(cudaErrorInvalidResourceHandle);
+        if (cudaError_t e = warpsim::runtime::refuse_implicit_sync(rt, stream)) return Runtime::finish(e);
         if (CUstream_st* capturing = warpsim::runtime::capture_target(rt, stream))
             return Runtime::finish(
                 warpsim::runtime::capture_add(*capturing, warpsim::runtime::GraphStep::host(fn, data)));

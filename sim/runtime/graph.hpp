@@ -255,6 +255,13 @@ cudaError_t capture_add(CUstream_st& s, GraphStep step);
 // the capture is invalidated, and the answer is cudaErrorStreamCaptureUnsupported, as the H200's runtime
 // answers. Returns cudaSuccess when `s` is not capturing.
 cudaError_t refuse_while_capturing(Runtime& rt, cudaStream_t s);
+// Work on the legacy default stream (0 or cudaStreamLegacy; not the per-thread one) while a blocking stream
+// (one made without cudaStreamNonBlocking) captures would make the legacy stream depend on it: every such
+// capture is invalidated (EndCapture then answers cudaErrorStreamCaptureInvalidated and sets the graph
+// pointer to null) and the call fails with cudaErrorStreamCaptureImplicit, doing nothing, in every capture
+// mode; a capture of non-blocking streams does not mind (tests/programs/capture_implicit.cu, as the H200
+// answers). Returns cudaSuccess when the call may go on.
+cudaError_t refuse_implicit_sync(Runtime& rt, cudaStream_t s);
 // A call CUDA deems unsafe during a capture (cudaMalloc): refused with cudaErrorStreamCaptureUnsupported,
 // and the capture invalidated, when the calling thread's capture mode (cudaThreadExchangeStreamCaptureMode)
 // forbids it: global forbids it during this thread's captures begun in global or thread-local mode and
