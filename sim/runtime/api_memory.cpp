@@ -508,8 +508,8 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
 }
 
 // The per-thread-default-stream spellings (nvcc --default-stream per-thread): the blocking calls do what the
-// legacy ones do (every stream's work is done in issue order here, and the per-thread default stream is on the
-// legacy stream's clock: Runtime::stream_id) but are not legacy-stream work (refuse_implicit_sync); the
+// legacy ones do (every stream's work is done in issue order here, and the per-thread default stream is on
+// the legacy stream's clock: Runtime::stream_id) but are not legacy-stream work (refuse_implicit_sync); the
 // stream-ordered ones take stream 0 as the per-thread stream, which a capture may record (api_capture.cpp).
 cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
     return blocking_copy(dst, src, n, kind);
