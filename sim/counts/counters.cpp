@@ -83,13 +83,13 @@ void KernelCounters::on_access(const WarpAccess& access) {
     if (access.barrier_object) return;  // mbarrier operations: no LSU counter (access.hpp)
     switch (access.space) {
         case AccessSpace::global:
-            count_global_like(access, false, line_slot(access.function, access.pc));
+            count_global_like(access, false, line_of(access.function, access.pc));
             break;
         case AccessSpace::local:
-            count_global_like(access, true, line_slot(access.function, access.pc));
+            count_global_like(access, true, line_of(access.function, access.pc));
             break;
         case AccessSpace::shared:
-            count_shared(access, line_slot(access.function, access.pc));
+            count_shared(access, line_of(access.function, access.pc));
             break;
         case AccessSpace::const_:
         case AccessSpace::param:

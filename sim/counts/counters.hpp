@@ -115,8 +115,7 @@ class KernelCounters {
         add(Stat::warp_insts, 1);
         add(Stat::thread_insts, issued);
         add(Stat::thread_insts_pred_on, executed);
-        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
-                                                                                   : line_slot(function, pc);
+        LineStats& line = line_of(function, pc);
         ++line.warp_insts;
         line.thread_insts += issued;
         line.thread_insts_pred_on += executed;
@@ -126,23 +125,20 @@ class KernelCounters {
     // The lanes `slow` of a warp executing the f32 division or reciprocal at (function, pc) have operands for
     // which the SASS leaves the fast sequence for the slow-path subroutine (sim/arith/slow_path.hpp).
     void on_slow_path(uint32_t function, uint32_t pc, uint32_t slow) {
-        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
-                                                                                   : line_slot(function, pc);
+        LineStats& line = line_of(function, pc);
         ++line.warps_slow_path;
         line.lanes_slow_path += static_cast<uint64_t>(std::popcount(slow));
     }
     // The lanes `scaled` of a warp executing the f32 .approx instruction at (function, pc) have operands that
     // ptxas's sequence scales around the MUFU (sim/arith/slow_path.hpp, SassPlan::Lanes::scaled).
     void on_scaled(uint32_t function, uint32_t pc, uint32_t scaled) {
-        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
-                                                                                   : line_slot(function, pc);
+        LineStats& line = line_of(function, pc);
         line.lanes_scaled += static_cast<uint64_t>(std::popcount(scaled));
     }
     // The lanes `chose_a` of a warp executing the selp at (function, pc) had a true predicate: they took its
     // first operand (SassPlan::Lanes::selected).
     void on_select(uint32_t function, uint32_t pc, uint32_t chose_a) {
-        LineStats& line = function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
-                                                                                   : line_slot(function, pc);
+        LineStats& line = line_of(function, pc);
         line.lanes_selected += static_cast<uint64_t>(std::popcount(chose_a));
     }
     // Warps that took a slow path the SASS plan counts on not being taken (its Runs::on_slow_path blocks),
@@ -246,6 +242,12 @@ class KernelCounters {
 
   private:
     LineStats& line_slot(uint32_t function, uint32_t pc);
+    // The slot of (function, pc): the sized table's, else line_slot's (which grows it). Inline: the engine
+    // reaches it for every warp-level instruction.
+    LineStats& line_of(uint32_t function, uint32_t pc) {
+        return function < lines_.size() && pc < lines_[function].size() ? lines_[function][pc]
+                                                                        : line_slot(function, pc);
+    }
     void count_global_like(const WarpAccess& a, bool local, LineStats& line);
     void count_shared(const WarpAccess& a, LineStats& line);
     void add(Stat s, uint64_t n) { stats_[static_cast<std::size_t>(s)] += n; }

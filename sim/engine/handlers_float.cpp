@@ -266,15 +266,21 @@ uint16_t half_op(F op, uint16_t a, uint16_t b, uint16_t c, const Mods& m) {
     }
 }
 
+// The lanes of e for which test(lane) holds, as a mask.
+template <class Test>
+uint32_t lanes_where(uint32_t e, Test test) {
+    uint32_t mask = 0;
+    for_lanes(e, [&](uint32_t l) { mask |= static_cast<uint32_t>(test(l)) << l; });
+    return mask;
+}
+
 // The lanes of an f32 div.rn / rcp.rn whose operands send its SASS down the slow-path subroutine, told to the
 // counters (before the destination, which may be a source, is written).
 template <F Op>
 void note_slow_path(Exec& x, const DInst& in, uint32_t e, const uint64_t* a, const uint64_t* b) {
-    uint32_t slow = 0;
-    for_lanes(e, [&](uint32_t l) {
-        const bool s = Op == F::div ? arith::f32_div_rn_slow_path(uint32_t(a[l]), uint32_t(b[l]))
-                                    : arith::f32_rcp_rn_slow_path(uint32_t(a[l]));
-        slow |= static_cast<uint32_t>(s) << l;
+    const uint32_t slow = lanes_where(e, [&](uint32_t l) {
+        return Op == F::div ? arith::f32_div_rn_slow_path(uint32_t(a[l]), uint32_t(b[l]))
+                            : arith::f32_rcp_rn_slow_path(uint32_t(a[l]));
     });
     if (slow != 0) x.block->counters->on_slow_path(x.frame->code->index, in.pc, slow);
 }
@@ -283,12 +289,10 @@ void note_slow_path(Exec& x, const DInst& in, uint32_t e, const uint64_t* a, con
 // told to the counters (before the destination, which may be a source, is written).
 template <F Op>
 void note_scaled(Exec& x, const DInst& in, uint32_t e, const uint64_t* a, const uint64_t* b) {
-    uint32_t scaled = 0;
-    for_lanes(e, [&](uint32_t l) {
-        const bool s = Op == F::ex2   ? arith::f32_below_minus_126(uint32_t(a[l]))
-                       : Op == F::div ? arith::f32_below_min_normal(uint32_t(b[l]))
-                                      : arith::f32_below_min_normal(uint32_t(a[l]));
-        scaled |= static_cast<uint32_t>(s) << l;
+    const uint32_t scaled = lanes_where(e, [&](uint32_t l) {
+        return Op == F::ex2   ? arith::f32_below_minus_126(uint32_t(a[l]))
+               : Op == F::div ? arith::f32_below_min_normal(uint32_t(b[l]))
+                              : arith::f32_below_min_normal(uint32_t(a[l]));
     });
     if (scaled != 0) x.block->counters->on_scaled(x.frame->code->index, in.pc, scaled);
 }

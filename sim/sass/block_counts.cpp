@@ -144,8 +144,9 @@ struct SassBlocks {
     std::vector<uint32_t> begin, end;
     std::vector<std::vector<uint32_t>> succs, preds;
     std::vector<bool> reachable;
-    std::vector<uint32_t> calls;  // indices of the reachable CALL instructions
-    std::string error;            // why the SASS cannot be mapped ("" when it can)
+    std::vector<uint32_t> calls;           // indices of the reachable CALL instructions
+    std::map<int64_t, uint32_t> index_of;  // SASS offset -> instruction index
+    std::string error;                     // why the SASS cannot be mapped ("" when it can)
 };
 
 Flow flow_of(const Instruction& in) {
@@ -155,7 +156,7 @@ Flow flow_of(const Instruction& in) {
 SassBlocks sass_blocks(const Function& code) {
     SassBlocks out;
     const auto n = static_cast<uint32_t>(code.code.size());
-    std::map<int64_t, uint32_t> index_of;
+    auto& index_of = out.index_of;
     for (uint32_t i = 0; i < n; ++i) index_of.emplace(code.code[i].offset, i);
     std::vector<bool> leader(n + 1, false);
     std::vector<int64_t> target(n, -1);
@@ -533,9 +534,9 @@ std::vector<counts::SassPlan::Block> edge_blocks(const ir::Function& f, const Pt
 // The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
 // a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
 bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
-                  const std::vector<bool>& live, counts::SassPlan& plan, std::string& why) {
-    std::map<int64_t, uint32_t> index_of;
-    for (uint32_t i = 0; i < code.code.size(); ++i) index_of.emplace(code.code[i].offset, i);
+                  const SassBlocks& sb, const std::vector<bool>& live, counts::SassPlan& plan,
+                  std::string& why) {
+    const auto& index_of = sb.index_of;
     struct Region {
         uint32_t begin = 0, bsync = 0;
     };
@@ -688,8 +689,7 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     std::map<int64_t, uint32_t> anchor_at;  // SASS block start offset -> its PTX block
     for (uint32_t b = 0; b < n; ++b)
         if (sb.reachable[b]) anchor_at.emplace(code.code[sb.begin[b]].offset, anchor[b]);
-    std::map<int64_t, uint32_t> index_at;  // SASS offset -> instruction index
-    for (uint32_t i = 0; i < code.code.size(); ++i) index_at.emplace(code.code[i].offset, i);
+    const auto& index_at = sb.index_of;
     // A branch to a BSYNC sends its lanes on to what follows the rejoin: the PTX block of the first
     // instruction after it with a line of its own (the BSYNC's block may take its anchor from the path that
     // falls into it).
@@ -728,7 +728,7 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
         }
     }
     plan.rejoins.clear();
-    if (!plan_rejoins(f, function, ptx, code, live, plan, why)) return refuse(plan, why);
+    if (!plan_rejoins(f, function, ptx, code, sb, live, plan, why)) return refuse(plan, why);
     plan.instructions_mapped = true;
     plan.instruction_counting = "per SASS instruction (ptxas sm_90)";
 }
