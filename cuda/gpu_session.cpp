@@ -49,6 +49,7 @@ GpuSession::~GpuSession() {
     // Best effort: after a sticky run-time error these fail too, and the context's destruction frees all.
     for (CUdeviceptr p : buffers_)
         if (p) f_.cuMemFree_v2(p);
+    if (flush_) f_.cuMemFree_v2(flush_);
     if (start_) f_.cuEventDestroy_v2(start_);
     if (stop_) f_.cuEventDestroy_v2(stop_);
     if (module_) f_.cuModuleUnload(module_);

@@ -78,6 +78,9 @@ class GpuSession {
     std::string name_;
     int driver_version_ = 0;
     std::vector<CUdeviceptr> buffers_;  // per spec argument; 0 for scalars
+    // Written before each timed launch of a spec with "l2": "cold", to flush the L2: twice its size.
+    CUdeviceptr flush_ = 0;
+    size_t flush_bytes_ = 0;
     std::vector<uint8_t> params_;
 };
 

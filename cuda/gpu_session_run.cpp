@@ -1,7 +1,8 @@
 // cuda/gpu_session_run.cpp — buffers, launches, synchronisation, timings and hashes of one GPU run.
+#include "cuda/gpu_session.hpp"
+
 #include <algorithm>
 
-#include "cuda/gpu_session.hpp"
 #include "launch/buffer_init.hpp"
 #include "launch/hash.hpp"
 #include "launch/params.hpp"
@@ -123,6 +124,19 @@ std::optional<float> GpuSession::timed_launch(const launch::LaunchSpec& spec) {
     if (!start_ && (!check(f_.cuEventCreate(&start_, 0), "cuEventCreate") ||
                     !check(f_.cuEventCreate(&stop_, 0), "cuEventCreate")))
         return std::nullopt;
+    if (spec.l2 == launch::L2State::cold) {
+        // "l2": "cold": overwrite twice the L2's size before the launch, so that it finds none of its data
+        // there (what Nsight Compute's --cache-control all does by flushing).
+        if (!flush_) {
+            flush_bytes_ = 2 * size_t(std::max(device_attribute(kAttrL2CacheSize), 32 << 20));
+            if (!check(
+                    f_.cuMemAlloc_v2(&flush_, flush_bytes_), "cuMemAlloc (the L2 flush buffer)",
+                    "\"l2\": \"cold\" needs " + std::to_string(flush_bytes_ >> 20) + " MiB of device memory"))
+                return std::nullopt;
+        }
+        if (!check(f_.cuMemsetD8_v2(flush_, 0x5a, flush_bytes_), "cuMemsetD8 (the L2 flush)"))
+            return std::nullopt;
+    }
     if (!check(f_.cuEventRecord(start_, nullptr), "cuEventRecord")) return std::nullopt;
     if (!launch(spec)) return std::nullopt;
     if (!check(f_.cuEventRecord(stop_, nullptr), "cuEventRecord")) return std::nullopt;

@@ -24,7 +24,8 @@ const std::set<std::string> kTopFields = {
     "source",    "kernel",        "arch",         "grid",
     "block",     "cluster",       "shared_bytes", "max_dynamic_shared_bytes",
     "registers", "deterministic", "expect_error", "args",
-    "comment",   "description",   "name",         "notes"};
+    "l2",        "comment",       "description",  "name",
+    "notes"};
 const std::set<std::string> kArgFields = {"type",    "count",  "init", "value", "hex",  "name",
                                           "comment", "expect", "rtol", "atol",  "exact"};
 
@@ -547,6 +548,17 @@ void SpecReader::run(const json& root) {
             error("deterministic", "expected true or false, got " + json_kind(root["deterministic"]));
     }
     if (auto e = get_string(root, "expect_error", "expect_error", false)) spec.expect_error = *e;
+    if (auto l2 = get_string(root, "l2", "l2", false)) {
+        if (*l2 == "warm")
+            spec.l2 = L2State::warm;
+        else if (*l2 == "cold")
+            spec.l2 = L2State::cold;
+        else
+            error("l2",
+                  "'" + *l2 +
+                      "' is not an L2 state: \"warm\" (the launch repeated, as CUDA-event timing does; the "
+                      "default) or \"cold\" (caches flushed before the launch, as Nsight Compute does)");
+    }
     if (!root.contains("args")) {
         error("args", "missing (an array of arguments, [] for none)");
     } else if (!root["args"].is_array()) {

@@ -61,6 +61,11 @@ struct ArgSpec {
     uint64_t param_bytes() const { return kind == Kind::buffer ? 8 : value.size(); }
 };
 
+// What the L2 holds when the launch starts, for the predicted time: `warm`, what it kept from the launch's
+// previous run (CUDA-event timing repeats a launch), or `cold`, nothing (flushed, as Nsight Compute's
+// --cache-control all and a flush kernel leave it). The counts are a cold L2's either way.
+enum class L2State { warm, cold };
+
 struct LaunchSpec {
     std::string path;         // the spec file as given ("examples/specs/vector_add_1000.json")
     std::string source;       // as written in the spec
@@ -78,6 +83,7 @@ struct LaunchSpec {
     std::optional<uint32_t> registers;                 // registers per thread the simulator assumes
     bool deterministic = true;  // false: buffer hashes may differ between runs (races on purpose)
     std::optional<std::string> expect_error;  // the launch is meant to fail with a message containing this
+    L2State l2 = L2State::warm;               // the L2 at the launch's start, for the predicted time
     std::vector<ArgSpec> args;
 
     uint64_t threads_per_block() const { return uint64_t(block[0]) * block[1] * block[2]; }

@@ -61,6 +61,7 @@ void read_timings(const json& j, RunReport& r) {
         read_opt(p, "dram_gbps", t.dram_gbps);
         read_opt(p, "gflops", t.gflops);
         read_opt(p, "bound", t.bound);
+        read_opt(p, "l2", t.l2);
         r.predicted = t;
     }
     if (j.contains("measured") && j["measured"].is_object()) {
@@ -151,11 +152,9 @@ ojson to_json(const RunReport& r) {
     for (const auto& b : r.buffers) j["buffers"].push_back(ojson{{"arg", b.arg}, {"fnv1a", b.fnv1a}});
     if (r.predicted) {
         const auto& p = *r.predicted;
-        j["predicted"] = ojson{{"cycles", number(p.cycles)},
-                               {"time_us", p.time_us},
-                               {"dram_gbps", p.dram_gbps},
-                               {"gflops", p.gflops},
-                               {"bound", p.bound}};
+        j["predicted"] =
+            ojson{{"cycles", number(p.cycles)}, {"time_us", p.time_us}, {"dram_gbps", p.dram_gbps},
+                  {"gflops", p.gflops},         {"bound", p.bound},     {"l2", p.l2}};
     }
     if (r.measured) {
         const auto& m = *r.measured;

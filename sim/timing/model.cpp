@@ -207,7 +207,7 @@ std::map<std::string, double> params_to_values(const ModelParams& m) {
 }
 
 double l2_kept_share(const LaunchProfile& prof, const ModelParams& m) {
-    if (prof.l2_capacity_bytes <= 0) return 0;
+    if (prof.l2_capacity_bytes <= 0 || prof.l2_cold) return 0;
     double all = prof.l2_capacity_bytes * m.l2_keep_all_fraction;
     double half_written =
         prof.footprint_bytes > 0 ? 2 * prof.footprint_write_bytes / prof.footprint_bytes : 0;
@@ -460,10 +460,16 @@ std::string prediction_text(const LaunchProfile& prof, const Prediction& pr) {
         "global memory), {} warps per SM\n",
         pr.dram_gbps, pr.gflops, pr.chain_cycles_per_warp, 100.0 * pr.parts.memory_chain_share,
         pr.warps_per_sm);
-    o << fmt::format(
-        "          footprint {:.1f} MiB: {:.0f} % of it stays in L2 between runs (launches repeated, as "
-        "CUDA events time them); writes go to DRAM\n",
-        prof.footprint_bytes / 1048576.0, 100.0 * pr.l2_kept);
+    if (prof.l2_cold)
+        o << fmt::format(
+            "          footprint {:.1f} MiB, L2 cold (\"l2\": \"cold\": flushed before the launch, as Nsight "
+            "Compute does): every sector the counts miss in L2 comes from DRAM; writes go to DRAM\n",
+            prof.footprint_bytes / 1048576.0);
+    else
+        o << fmt::format(
+            "          footprint {:.1f} MiB: {:.0f} % of it stays in L2 between runs (launches repeated, as "
+            "CUDA events time them; \"l2\": \"cold\" in the spec for a flushed L2); writes go to DRAM\n",
+            prof.footprint_bytes / 1048576.0, 100.0 * pr.l2_kept);
     if (pr.spill_bytes > 0)
         o << fmt::format("          register spills: {:.1f} MiB of local-memory traffic (ptxas -v)\n",
                          pr.spill_bytes / 1048576.0);

@@ -354,6 +354,7 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
     prof.footprint_write_bytes = double(fp.write) * 32.0;
     prof.footprint_l2_bytes = double(fp.read_blocks64) * 64.0 + double(fp.either - fp.read) * 32.0;
     prof.l2_capacity_bytes = double(run.counters.config().l2_bytes);
+    prof.l2_cold = p.spec.l2 == launch::L2State::cold;
     prof.l1_capacity_bytes = double(run.counters.config().l1_bytes);
     const auto atom = run.counters.atomic_contention();
     prof.atomic_busiest_ns = double(atom.busiest_ps) * 1e-3;

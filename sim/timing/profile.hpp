@@ -73,6 +73,7 @@ struct LaunchProfile {
     // fetch unit), so one sector read per 128-byte line takes twice its bytes; written sectors their own.
     double footprint_l2_bytes = 0;
     double l2_capacity_bytes = 0;  // of the preset
+    bool l2_cold = false;          // the spec's "l2": "cold": the L2 keeps nothing from a previous run
     double l1_capacity_bytes = 0;  // per SM
     // Global stores and loads per PTX line summed: sectors and the ideal sectors for their bytes (a store
     // with more sectors than ideal writes partial sectors, which the L2 merges byte by byte).

@@ -29,6 +29,7 @@ TimingResult predict_run(const session::PreparedLaunch& p, const session::SimRun
     r.predicted.dram_gbps = r.detail.dram_gbps;
     r.predicted.gflops = r.detail.gflops;
     r.predicted.bound = r.detail.bound;
+    r.predicted.l2 = r.profile.l2_cold ? "cold" : "warm";
     r.text =
         prediction_text(r.profile, r.detail) + "          parameters: " + params_origin(run.preset) + "\n";
     return r;

@@ -65,6 +65,27 @@ TEST_CASE("vector_add_1000 is read field by field", "[launch][spec]") {
     CHECK(s.args[3].value == std::vector<uint8_t>{0xe8, 0x03, 0, 0});  // 1000 = 0x3e8
     CHECK(s.deterministic);
     CHECK_FALSE(s.expect_error);
+    CHECK(s.l2 == L2State::warm);
+}
+
+TEST_CASE("\"l2\" is \"warm\" or \"cold\"; anything else is an error naming the field", "[launch][spec]") {
+    auto with = [](const std::string& l2) {
+        return parse_spec(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [32], "l2": )" + l2 +
+                              R"(, "args": []})",
+                          "s.json");
+    };
+    SpecParse cold = with("\"cold\"");
+    INFO(cold.error_text());
+    REQUIRE(cold.ok());
+    CHECK(cold.spec->l2 == L2State::cold);
+    SpecParse warm = with("\"warm\"");
+    REQUIRE(warm.ok());
+    CHECK(warm.spec->l2 == L2State::warm);
+    SpecParse bad = with("\"lukewarm\"");
+    CHECK_FALSE(bad.ok());
+    CHECK(bad.error_text().find("l2") != std::string::npos);
+    CHECK(bad.error_text().find("'lukewarm' is not an L2 state") != std::string::npos);
+    CHECK_FALSE(with("1").ok());
 }
 
 TEST_CASE("missing dimensions default to 1 and optional fields are read", "[launch][spec]") {

@@ -217,6 +217,25 @@ TEST_CASE(
     CHECK(predict_profile(p, m).l2_kept == 0);
 }
 
+TEST_CASE("cold L2 (the spec's \"l2\": \"cold\"): nothing kept, every read from DRAM", "[timing]") {
+    auto m = simple_params();
+    m.l2_keep_all_fraction = 0.5;
+    m.l2_keep_none_fraction = 0.9;
+    m.l2_keep_none_written_fraction = 0.7;
+    LaunchProfile p = compute_profile(1056);
+    p.l2_capacity_bytes = 60e6;
+    p.dram_read_bytes = 1e8;
+    p.footprint_bytes = p.footprint_l2_bytes = 30e6;  // fits: a warm launch keeps all of it
+    p.footprint_write_bytes = 10.5e6;
+    CHECK(predict_profile(p, m).dram_bytes == Approx(10.5e6));
+    p.l2_cold = true;
+    auto cold = predict_profile(p, m);
+    CHECK(cold.l2_kept == 0);
+    CHECK(cold.dram_bytes == Approx(1e8 + 10.5e6));
+    CHECK(cold.bound == "dram");
+    CHECK(cold.cycles == Approx(1.105e5));  // 1.105e8 B at 1000 B per cycle
+}
+
 TEST_CASE("partially written sectors cost the L2 extra transfers", "[timing]") {
     auto m = simple_params();
     m.partial_sector_cost = 3;

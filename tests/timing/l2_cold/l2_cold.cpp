@@ -1,0 +1,120 @@
+// The launch time of examples/vector_add.ptx and examples/saxpy.ptx with the L2 warm (the launch repeated,
+// as CUDA-event timing does) and cold (a 512 MiB write flushes the L2 before every timed launch, as Nsight
+// Compute's --cache-control all does): median of 20 CUDA-event timings after 3 warm-ups. The PTX is loaded
+// with the driver API, so the code timed is the code warpsim runs. Prints one line per launch:
+//   kernel n blocks warm_us cold_us
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#define CHECK_RT(x)                                                                         \
+    do {                                                                                    \
+        cudaError_t e_ = (x);                                                               \
+        if (e_ != cudaSuccess) {                                                            \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+            std::exit(1);                                                                   \
+        }                                                                                   \
+    } while (0)
+#define CHECK_DRV(x)                                                       \
+    do {                                                                   \
+        CUresult r_ = (x);                                                 \
+        if (r_ != CUDA_SUCCESS) {                                          \
+            std::fprintf(stderr, "%s:%d: driver error %d\n", __FILE__, __LINE__, int(r_)); \
+            std::exit(1);                                                  \
+        }                                                                  \
+    } while (0)
+
+static std::string read_file(const char* path) {
+    std::ifstream in(path);
+    if (!in) {
+        std::fprintf(stderr, "cannot read %s\n", path);
+        std::exit(1);
+    }
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+static float median(std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: l2_cold VECTOR_ADD_PTX SAXPY_PTX\n");
+        return 2;
+    }
+    CHECK_RT(cudaFree(nullptr));
+    std::string vadd_ptx = read_file(argv[1]), saxpy_ptx = read_file(argv[2]);
+    CUmodule mv, ms;
+    CHECK_DRV(cuModuleLoadData(&mv, vadd_ptx.c_str()));
+    CHECK_DRV(cuModuleLoadData(&ms, saxpy_ptx.c_str()));
+    CUfunction vadd, saxpy;
+    CHECK_DRV(cuModuleGetFunction(&vadd, mv, "_Z10vector_addPKfS0_Pfi"));
+    CHECK_DRV(cuModuleGetFunction(&saxpy, ms, "_Z5saxpyfPKfPfi"));
+
+    const size_t max_n = size_t(1) << 24;
+    float *a, *b, *c;
+    CHECK_RT(cudaMalloc(&a, max_n * 4));
+    CHECK_RT(cudaMalloc(&b, max_n * 4));
+    CHECK_RT(cudaMalloc(&c, max_n * 4));
+    std::vector<float> host(max_n);
+    for (size_t i = 0; i < max_n; ++i) host[i] = float(i % 977) * 0.01f;
+    CHECK_RT(cudaMemcpy(a, host.data(), max_n * 4, cudaMemcpyHostToDevice));
+    CHECK_RT(cudaMemcpy(b, host.data(), max_n * 4, cudaMemcpyHostToDevice));
+    const size_t flush_bytes = size_t(512) << 20;
+    void* flush;
+    CHECK_RT(cudaMalloc(&flush, flush_bytes));
+    cudaEvent_t e0, e1;
+    CHECK_RT(cudaEventCreate(&e0));
+    CHECK_RT(cudaEventCreate(&e1));
+
+    auto time_one = [&](CUfunction f, void** params, unsigned blocks, bool cold) {
+        if (cold) CHECK_RT(cudaMemsetAsync(flush, 0x5a, flush_bytes));
+        CHECK_RT(cudaEventRecord(e0));
+        CHECK_DRV(cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+        CHECK_RT(cudaEventRecord(e1));
+        CHECK_RT(cudaEventSynchronize(e1));
+        float ms_ = 0;
+        CHECK_RT(cudaEventElapsedTime(&ms_, e0, e1));
+        return ms_ * 1000.0f;
+    };
+    auto measure = [&](const char* name, CUfunction f, void** params, int n) {
+        unsigned blocks = unsigned((n + 255) / 256);
+        float out[2];
+        for (int cold = 0; cold < 2; ++cold) {
+            std::vector<float> t;
+            for (int r = 0; r < 23; ++r) {
+                float us = time_one(f, params, blocks, cold != 0);
+                if (r >= 3) t.push_back(us);
+            }
+            out[cold] = median(t);
+        }
+        std::printf("%s %d %u %.3f %.3f\n", name, n, blocks, out[0], out[1]);
+    };
+    for (int log_n : {16, 18, 20, 21, 22, 23, 24}) {
+        int n = 1 << log_n;
+        void* params[] = {&a, &b, &c, &n};
+        measure("vector_add", vadd, params, n);
+    }
+    for (int log_n : {20, 22, 24}) {
+        int n = 1 << log_n;
+        float alpha = 3.0f;
+        void* params[] = {&alpha, &a, &c, &n};
+        measure("saxpy", saxpy, params, n);
+    }
+    int driver = 0;
+    CHECK_RT(cudaDriverGetVersion(&driver));
+    cudaDeviceProp prop;
+    CHECK_RT(cudaGetDeviceProperties(&prop, 0));
+    std::printf("# %s, driver API %d\n", prop.name, driver);
+    return 0;
+}
