@@ -38,8 +38,8 @@ struct BufferHash {
 struct PredictedTiming {  // the simulator's timing model
     double cycles = 0, time_us = 0, dram_gbps = 0, gflops = 0;
     std::string bound;  // "dram", "latency", ...
-    std::string l2 =
-        "warm";  // the L2 the prediction assumes at the start: "warm" or "cold" (the spec's "l2")
+    // The L2 the prediction assumes at the start: "warm" or "cold" (the spec's "l2"; in JSON only when cold).
+    std::string l2 = "warm";
 };
 
 struct MeasuredTiming {  // CUDA events on the GPU: median and spread of `runs` launches after `warmup`

@@ -26,7 +26,8 @@ timing::TimingResult predict_spec(const std::string& spec) {
 
 }  // namespace
 
-TEST_CASE("\"l2\": \"cold\": every byte the kernel reads comes from DRAM, and the report says so", "[timing]") {
+TEST_CASE("\"l2\": \"cold\": every byte the kernel reads comes from DRAM, and the report says so",
+          "[timing]") {
     const double mib = 1048576.0;
     auto warm = predict_spec("tests/timing/specs/vector_add_2p20.json");
     auto cold = predict_spec("tests/timing/l2_cold/vector_add_2p20_cold.json");

@@ -14,21 +14,21 @@
 #include <string>
 #include <vector>
 
-#define CHECK_RT(x)                                                                         \
-    do {                                                                                    \
-        cudaError_t e_ = (x);                                                               \
-        if (e_ != cudaSuccess) {                                                            \
+#define CHECK_RT(x)                                                                          \
+    do {                                                                                     \
+        cudaError_t e_ = (x);                                                                \
+        if (e_ != cudaSuccess) {                                                             \
             std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                   \
-        }                                                                                   \
+            std::exit(1);                                                                    \
+        }                                                                                    \
     } while (0)
-#define CHECK_DRV(x)                                                       \
-    do {                                                                   \
-        CUresult r_ = (x);                                                 \
-        if (r_ != CUDA_SUCCESS) {                                          \
+#define CHECK_DRV(x)                                                                       \
+    do {                                                                                   \
+        CUresult r_ = (x);                                                                 \
+        if (r_ != CUDA_SUCCESS) {                                                          \
             std::fprintf(stderr, "%s:%d: driver error %d\n", __FILE__, __LINE__, int(r_)); \
-            std::exit(1);                                                  \
-        }                                                                  \
+            std::exit(1);                                                                  \
+        }                                                                                  \
     } while (0)
 
 static std::string read_file(const char* path) {
