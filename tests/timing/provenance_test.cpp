@@ -83,8 +83,9 @@ TEST_CASE("provenance: the H200 is measured, the H100 borrows its fit, the A100 
     const auto p100 = params_provenance(*h100);
     CHECK(p100.kind == "borrowed");
     CHECK(p100.from == "h200");
-    CHECK(p100.expected_error ==
-          "unvalidated (no measurements of this GPU; the H200 itself: validation 7.2 %, held-out 16.2 % mean)");
+    CHECK(
+        p100.expected_error ==
+        "unvalidated (no measurements of this GPU; the H200 itself: validation 7.2 %, held-out 16.2 % mean)");
 
     const auto pa = params_provenance(*a100);
     CHECK(pa.kind == "defaults");
@@ -99,10 +100,12 @@ TEST_CASE("provenance: the prediction uses the preset's boost clock and says so"
     REQUIRE(a100.has_value());
     CHECK(prediction_clock_mhz(*h200) == 1980);
     CHECK(prediction_clock_mhz(*a100) == 1410);
-    CHECK(clock_text(*h200) ==
-          "1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured");
-    CHECK(clock_text(*a100) ==
-          "1410 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured");
+    CHECK(
+        clock_text(*h200) ==
+        "1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured");
+    CHECK(
+        clock_text(*a100) ==
+        "1410 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured");
     device::DevicePreset none = *a100;
     none.clocks.sm_boost_mhz = 0;
     CHECK(prediction_clock_mhz(none) == 1000);
@@ -137,7 +140,8 @@ TEST_CASE("provenance: the report's timing block and its JSON state clock, param
     }
     SECTION("h100: borrowed from the H200") {
         const auto r = predict_on("h100");
-        CHECK(has(r.text, "\n          parameters: borrowed: the H200's fit (same sm_90 microarchitecture; "));
+        CHECK(
+            has(r.text, "\n          parameters: borrowed: the H200's fit (same sm_90 microarchitecture; "));
         CHECK(has(r.text, "\n          expected error: unvalidated (no measurements of this GPU; "));
         CHECK(has(r.text, "\n          clock: 1980 MHz, the preset's SM boost clock"));
         CHECK(r.predicted.parameters == "borrowed");
@@ -145,9 +149,10 @@ TEST_CASE("provenance: the report's timing block and its JSON state clock, param
     SECTION("a100: defaults") {
         const auto r = predict_on("a100");
         CHECK(has(r.text, "\n          parameters: defaults (not fitted for this preset)\n"));
-        CHECK(has(r.text,
-                  "\n          expected error: unvalidated (the model's defaults; no GPU of this architecture "
-                  "measured)\n"));
+        CHECK(
+            has(r.text,
+                "\n          expected error: unvalidated (the model's defaults; no GPU of this architecture "
+                "measured)\n"));
         CHECK(has(r.text,
                   "\n          clock: 1410 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock "
                   "under load is not measured\n"));
