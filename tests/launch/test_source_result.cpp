@@ -117,7 +117,7 @@ TEST_CASE("a report prints in DESIGN.md's key layout and reads back", "[launch][
         R"("metrics":{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum":131072,)"
         R"("sm__warps_active.avg.pct_of_peak_sustained_active":87.5},)"
         R"("buffers":[{"arg":0,"fnv1a":"3063b4db1be47b83"},{"arg":1,"fnv1a":"0123456789abcdef"}],)"
-        R"("predicted":{"cycles":1000,"time_us":2.5,"dram_gbps":1500.25,"gflops":0.0,"bound":"dram"},)"
+        R"("predicted":{"cycles":1000,"time_us":2.5,"dram_gbps":1500.25,"gflops":0.0,"bound":"dram","l2":"warm"},)"
         R"("warpsim_version":"9.8.7","checker":"clean"})";
     CHECK(to_json(r).dump() == expected);
 
