@@ -313,18 +313,31 @@ int ptx_command(const PtxArgs& args) {
     return 0;
 }
 
+namespace {
+
+// The `timing params` column of `warpsim devices`.
+std::string timing_column(const timing::ParamsProvenance& prov) {
+    if (prov.kind == "borrowed") return "from " + prov.from;
+    return prov.kind;
+}
+
+}  // namespace
+
 int devices_command(const DevicesArgs& args) {
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
     if (!args.json) {
-        std::cout << fmt::format("{:<16} {:<6} {:>4} {:>10} {:>10} {:>9} {:>10}  {}\n", "name", "arch", "SMs",
-                                 "L2 (MiB)", "mem (GiB)", "GB/s", "boost MHz", "description");
+        std::cout << fmt::format("{:<16} {:<6} {:>4} {:>10} {:>10} {:>9} {:>10}  {:<16} {}\n", "name", "arch",
+                                 "SMs", "L2 (MiB)", "mem (GiB)", "GB/s", "boost MHz", "timing params",
+                                 "description");
     }
+    std::string notes;  // per preset: the clock the prediction uses and the error to expect
     for (const auto& name : device::list_presets()) {
         auto p = device::load_preset(name);
         if (!p) {
             std::cerr << "warpsim: " << p.error() << "\n";
             continue;
         }
+        const timing::ParamsProvenance prov = timing::params_provenance(*p);
         if (args.json) {
             all.push_back({{"name", p->name},
                            {"arch", p->arch()},
@@ -333,16 +346,32 @@ int devices_command(const DevicesArgs& args) {
                            {"memory_bytes", p->memory.bytes},
                            {"bandwidth_gbps", p->memory.bandwidth_gbps},
                            {"sm_boost_mhz", p->clocks.sm_boost_mhz},
-                           {"description", p->description}});
+                           {"description", p->description},
+                           {"timing",
+                            {{"parameters", prov.kind},
+                             {"parameters_from", prov.from},
+                             {"parameters_origin", timing::params_origin(*p)},
+                             {"expected_error", prov.expected_error},
+                             {"clock_mhz", timing::prediction_clock_mhz(*p)},
+                             {"clock", timing::clock_text(*p)}}}});
         } else {
-            std::cout << fmt::format("{:<16} {:<6} {:>4} {:>10.1f} {:>10.1f} {:>9.0f} {:>10.0f}  {}\n",
-                                     p->name, p->arch(), p->sm_count,
-                                     static_cast<double>(p->cache.l2_bytes) / (1 << 20),
-                                     static_cast<double>(p->memory.bytes) / (1 << 30),
-                                     p->memory.bandwidth_gbps, p->clocks.sm_boost_mhz, p->description);
+            std::cout << fmt::format(
+                "{:<16} {:<6} {:>4} {:>10.1f} {:>10.1f} {:>9.0f} {:>10.0f}  {:<16} {}\n", p->name, p->arch(),
+                p->sm_count, static_cast<double>(p->cache.l2_bytes) / (1 << 20),
+                static_cast<double>(p->memory.bytes) / (1 << 30), p->memory.bandwidth_gbps,
+                p->clocks.sm_boost_mhz, timing_column(prov), p->description);
+            notes += fmt::format("{:<16} clock {}; expected error: {}\n", p->name, timing::clock_text(*p),
+                                 prov.expected_error);
         }
     }
-    if (args.json) std::cout << launch::json_text(all) << "\n";
+    if (args.json)
+        std::cout << launch::json_text(all) << "\n";
+    else
+        std::cout
+            << "\ntiming params: measured = fitted to this GPU's timings; from X = borrowed from the "
+               "measured GPU X of the same architecture (its SMs, clock, DRAM bandwidth and L2 size stay "
+               "this preset's); defaults = the model's, unvalidated (docs/TIMING.md)\n"
+            << notes;
     return 0;
 }
 

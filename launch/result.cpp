@@ -62,6 +62,11 @@ void read_timings(const json& j, RunReport& r) {
         read_opt(p, "gflops", t.gflops);
         read_opt(p, "bound", t.bound);
         read_opt(p, "l2", t.l2);
+        read_opt(p, "clock_mhz", t.clock_mhz);
+        read_opt(p, "clock", t.clock);
+        read_opt(p, "parameters", t.parameters);
+        read_opt(p, "parameters_origin", t.parameters_origin);
+        read_opt(p, "expected_error", t.expected_error);
         r.predicted = t;
     }
     if (j.contains("measured") && j["measured"].is_object()) {
@@ -158,6 +163,13 @@ ojson to_json(const RunReport& r) {
                                {"gflops", p.gflops},
                                {"bound", p.bound}};
         if (p.l2 != "warm") j["predicted"]["l2"] = p.l2;  // DESIGN.md's five keys for the default
+        if (!p.parameters.empty()) {
+            j["predicted"]["clock_mhz"] = p.clock_mhz;
+            j["predicted"]["clock"] = p.clock;
+            j["predicted"]["parameters"] = p.parameters;
+            j["predicted"]["parameters_origin"] = p.parameters_origin;
+            j["predicted"]["expected_error"] = p.expected_error;
+        }
     }
     if (r.measured) {
         const auto& m = *r.measured;

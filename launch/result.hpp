@@ -40,6 +40,12 @@ struct PredictedTiming {  // the simulator's timing model
     std::string bound;  // "dram", "latency", ...
     // The L2 the prediction assumes at the start: "warm" or "cold" (the spec's "l2"; in JSON only when cold).
     std::string l2 = "warm";
+    // How far to trust it (empty when not known, e.g. a report written before these fields):
+    double clock_mhz = 0;           // the SM clock cycles are converted with
+    std::string clock;              // that clock in words ("1980 MHz, the preset's SM boost clock ...")
+    std::string parameters;         // "measured", "borrowed" or "defaults"
+    std::string parameters_origin;  // where they come from ("fitted to tests/hardware/h200/...")
+    std::string expected_error;     // "calibration 8.0 %, ..." or "unvalidated ..."
 };
 
 struct MeasuredTiming {  // CUDA events on the GPU: median and spread of `runs` launches after `warmup`

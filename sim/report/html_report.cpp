@@ -623,6 +623,8 @@ std::string header_facts(const session::SimRun& run, const timing::TimingResult*
                     fmt::format("{:.0f} cycles at {:.0f} MHz + {:.2f} us launch overhead", t->detail.cycles,
                                 t->profile.clock_mhz, t->detail.overhead_us));
         out += item("bound", t->detail.bound, t->detail.bound_text);
+        out += item("timing parameters", t->predicted.parameters,
+                    "expected error: " + t->predicted.expected_error + "; clock " + t->predicted.clock);
     } else {
         out += item("predicted time", "-", "not predicted: the launch did not run to completion");
         out += item("bound", "-", "");

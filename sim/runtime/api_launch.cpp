@@ -220,6 +220,10 @@ cudaError_t launch_kernel(Runtime& rt, Kernel& k, const LaunchRequest& req) {
         run.report.predicted = timing.predicted;
         rec.predicted_us = timing.predicted.time_us;
         rec.bound = timing.predicted.bound;
+        const auto prov = timing::params_provenance(run.preset);
+        rec.timing_basis = "predicted times: timing parameters " +
+                           (prov.kind == "borrowed" ? "borrowed from the " + prov.from : prov.kind) +
+                           ", clock " + timing.predicted.clock + "; expected error: " + prov.expected_error;
         const auto when = rt.clock().kernel(Runtime::stream_id(req.stream), rec.predicted_us);
         rec.start_us = when.start_us;
         rec.end_us = when.end_us;

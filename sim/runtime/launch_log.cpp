@@ -70,6 +70,12 @@ void LaunchLog::print_summary(std::FILE* out) const {
         if (k.reused) line += fmt::format(", {} reused an identical earlier launch", k.reused);
         std::fprintf(out, "%s\n", line.c_str());
     }
+    // One device per program: the basis of its first predicted launch stands for all.
+    for (const auto& r : records_)
+        if (!r.timing_basis.empty()) {
+            std::fprintf(out, "warpsim: %s\n", r.timing_basis.c_str());
+            break;
+        }
 }
 
 }  // namespace warpsim::runtime

@@ -23,7 +23,8 @@ struct LaunchRecord {
     uint64_t stream = 0;              // the cudaStream_t as a number (0: the default stream)
     double start_us = 0, end_us = 0;  // on the simulated clock
     std::string json;                 // the `warpsim run --json` object of the launch (one line)
-    std::string text_report;  // with --report: the text report `warpsim run` prints (simulated launches)
+    std::string text_report;   // with --report: the text report `warpsim run` prints (simulated launches)
+    std::string timing_basis;  // the prediction's clock, parameters and expected error, for the summary
 };
 
 // A copy or memset on the simulated clock (the report's timeline).

@@ -12,6 +12,7 @@
 #include "sim/session/run.hpp"
 #include "sim/timing/sass_loops.hpp"
 #include "sim/timing/sass_spills.hpp"
+#include "sim/timing/timing.hpp"
 
 namespace warpsim::timing {
 
@@ -325,7 +326,7 @@ LaunchProfile build_profile(const session::PreparedLaunch& p, const session::Sim
     prof.warps_per_block = (prof.threads_per_block + ws - 1) / ws;
     prof.blocks_per_sm = run.occupancy && run.occupancy->blocks_per_sm > 0 ? run.occupancy->blocks_per_sm : 1;
     prof.sm_count = run.preset.sm_count > 0 ? uint32_t(run.preset.sm_count) : 1u;
-    prof.clock_mhz = run.preset.clocks.sm_boost_mhz > 0 ? run.preset.clocks.sm_boost_mhz : 1000;
+    prof.clock_mhz = prediction_clock_mhz(run.preset);
     prof.dram_peak_gbps = run.preset.memory.bandwidth_gbps > 0 ? run.preset.memory.bandwidth_gbps : 1000;
 
     const auto st = run.counters.derived_stats();

@@ -23,6 +23,20 @@ ModelParams params_for(const device::DevicePreset& preset);
 // Where params_for took them from, for the report ("fitted: ...", "defaults (not fitted)").
 std::string params_origin(const device::DevicePreset& preset);
 
+// How far a preset's predictions can be trusted: where its timing parameters come from and the error the
+// project measured with them (docs/TIMING.md), for `warpsim devices` and every report.
+struct ParamsProvenance {
+    std::string kind;            // "measured" (fitted to this GPU), "borrowed" (a measured GPU of the same
+                                 // architecture), "defaults" (the model's, unvalidated)
+    std::string from;            // the measured preset they come from ("h200"; "" for defaults)
+    std::string expected_error;  // "calibration 8.0 %, ..." or "unvalidated ..."
+};
+ParamsProvenance params_provenance(const device::DevicePreset& preset);
+// The SM clock the prediction converts cycles with (the preset's boost clock, 1000 MHz when it has none)
+// and that choice in words for the report.
+double prediction_clock_mhz(const device::DevicePreset& preset);
+std::string clock_text(const device::DevicePreset& preset);
+
 struct TimingResult {
     launch::PredictedTiming predicted;  // cycles, time_us, dram_gbps, gflops, bound (short code)
     Prediction detail;

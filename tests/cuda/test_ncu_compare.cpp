@@ -107,7 +107,9 @@ TEST_CASE("compare judges counts exactly, traffic with a tolerance, time not at 
                    {"dram__bytes_read.sum", 2099968},
                    {"lts__t_sectors_srcunit_tex_op_read.sum", 150}};
     gpu.buffers[1].fnv1a = "00000000000000cc";
-    sim.predicted = launch::PredictedTiming{0, 3.0, 0, 0, "dram"};
+    sim.predicted = launch::PredictedTiming{};
+    sim.predicted->time_us = 3.0;
+    sim.predicted->bound = "dram";
     gpu.measured = launch::MeasuredTiming{4.0, 3.5, 5.0, 20, 3};
     auto rows = cuda::compare_reports(sim, gpu);
     CHECK(row(rows, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").match == true);

@@ -204,6 +204,13 @@ TEST_CASE("HTML: the launch picture shades the partial warp of the 4x4 multiply"
     // 4 blocks of one warp each, 4 of whose 32 lanes exist.
     CHECK_THAT(html, Catch::Contains("block 3 warp 0: 4 of 32 lanes exist, 4 did memory work"));
     CHECK(html.find("block 4 warp 0") == std::string::npos);
+    // The header says what the predicted time rests on: the default h200 preset's fit, its 1980 MHz boost.
+    CHECK_THAT(html,
+               Catch::Contains("<dt>timing parameters</dt><dd class=\"value\">measured</dd><dd "
+                               "class=\"sub\">expected error: calibration 8.0 %, validation 7.2 % (MAPE, "
+                               "tests/timing/sets.json), held-out corpus 16.2 % mean (docs/TIMING.md); "
+                               "clock 1980 MHz, the preset&#39;s SM boost clock (clocks.sm_boost_mhz); the "
+                               "clock under load is not measured</dd>"));
 }
 
 namespace {

@@ -103,7 +103,11 @@ TEST_CASE("a report prints in DESIGN.md's key layout and reads back", "[launch][
     r.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 131072;
     r.metrics["sm__warps_active.avg.pct_of_peak_sustained_active"] = 87.5;
     r.buffers = {{0, "3063b4db1be47b83"}, {1, "0123456789abcdef"}};
-    r.predicted = PredictedTiming{1000, 2.5, 1500.25, 0, "dram"};
+    r.predicted = PredictedTiming{};
+    r.predicted->cycles = 1000;
+    r.predicted->time_us = 2.5;
+    r.predicted->dram_gbps = 1500.25;
+    r.predicted->bound = "dram";
     r.warpsim_version = "9.8.7";
     r.extra["checker"] = "clean";
     const std::string expected =

@@ -33,10 +33,13 @@ expect_output() {
 corpus=$2/tests/programs
 if build_from "$corpus/seed000_vec_add.cu" vec_add; then
     expect_output vec_add "c[999] = 2997.000000"
-    # Without --quiet: one summary line for the kernel on stderr.
+    # Without --quiet: one summary line for the kernel on stderr, and one for what the predicted times rest on
+    # (the default h200 preset: its fit, its 1980 MHz boost clock, docs/TIMING.md's errors).
     "$warpsim" exec "$work/vec_add" > /dev/null 2> "$work/vec_add.summary"
     grep -q "^warpsim: vecAdd: 1 launch, 4 x 256, predicted" "$work/vec_add.summary" ||
         fail "vec_add: no kernel summary on stderr: $(cat "$work/vec_add.summary")"
+    grep -qxF "warpsim: predicted times: timing parameters measured, clock 1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured; expected error: calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 16.2 % mean (docs/TIMING.md)" \
+        "$work/vec_add.summary" || fail "vec_add: no timing basis on stderr: $(cat "$work/vec_add.summary")"
     # A bare name is found on PATH (from a folder without that file) and still runs on the simulator.
     mkdir -p "$work/on_path/bin" "$work/on_path/cwd"
     cp "$work/vec_add" "$work/on_path/bin/warpsim_vec_add_on_path"
