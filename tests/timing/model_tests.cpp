@@ -48,6 +48,23 @@ LaunchProfile compute_profile(uint64_t blocks) {
     return p;
 }
 
+// The L2 cases' model and launch, hand-computed: capacity 60e6, keep_all 0.5 (30e6), keep_none 0.9 read-only
+// (54e6), 0.7 half written; cold reads 1e8 B.
+ModelParams l2_keep_params() {
+    auto m = simple_params();
+    m.l2_keep_all_fraction = 0.5;
+    m.l2_keep_none_fraction = 0.9;
+    m.l2_keep_none_written_fraction = 0.7;
+    return m;
+}
+
+LaunchProfile l2_profile() {
+    LaunchProfile p = compute_profile(1056);
+    p.l2_capacity_bytes = 60e6;
+    p.dram_read_bytes = 1e8;
+    return p;
+}
+
 }  // namespace
 
 TEST_CASE("waves: full waves and a last partial wave", "[timing]") {
@@ -177,18 +194,12 @@ TEST_CASE("bound classification on synthetic profiles", "[timing]") {
 // The L2 between repeated launches (tests/timing/l2_reuse on the H200): a footprint up to keep_all x capacity
 // keeps all its reads in L2, one from keep_none x capacity on none, linearly in between; keep_none moves from
 // the read-only fraction to the written one as the written share goes from 0 to half; writes reach DRAM.
-// Hand-computed: capacity 60e6, keep_all 0.5 (30e6), keep_none 0.9 read-only (54e6), 0.7 half written;
-// cold reads 1e8 B.
+// Hand-computed with l2_keep_params and l2_profile (above).
 TEST_CASE(
     "warm L2: kept share of the footprint falls linearly between the measured bounds; writes reach DRAM",
     "[timing]") {
-    auto m = simple_params();
-    m.l2_keep_all_fraction = 0.5;
-    m.l2_keep_none_fraction = 0.9;
-    m.l2_keep_none_written_fraction = 0.7;
-    LaunchProfile p = compute_profile(1056);
-    p.l2_capacity_bytes = 60e6;
-    p.dram_read_bytes = 1e8;
+    const auto m = l2_keep_params();
+    LaunchProfile p = l2_profile();
     auto at = [&](double footprint, double written) {
         p.footprint_bytes = p.footprint_l2_bytes = footprint;
         p.footprint_write_bytes = written;
@@ -218,13 +229,8 @@ TEST_CASE(
 }
 
 TEST_CASE("cold L2 (the spec's \"l2\": \"cold\"): nothing kept, every read from DRAM", "[timing]") {
-    auto m = simple_params();
-    m.l2_keep_all_fraction = 0.5;
-    m.l2_keep_none_fraction = 0.9;
-    m.l2_keep_none_written_fraction = 0.7;
-    LaunchProfile p = compute_profile(1056);
-    p.l2_capacity_bytes = 60e6;
-    p.dram_read_bytes = 1e8;
+    const auto m = l2_keep_params();
+    LaunchProfile p = l2_profile();
     p.footprint_bytes = p.footprint_l2_bytes = 30e6;  // fits: a warm launch keeps all of it
     p.footprint_write_bytes = 10.5e6;
     CHECK(predict_profile(p, m).dram_bytes == Approx(10.5e6));
