@@ -151,6 +151,12 @@ void KernelCounters::count_global_like(const WarpAccess& a, bool local, LineStat
             add(Stat::l1_global_ld_hits, hits);
             add(Stat::l1_global_ld_misses, list.size - hits);
             line.l1_hits += hits;
+            // The sectors are ascending, so a line's sectors are neighbours.
+            uint64_t lines = 0;
+            for (uint32_t i = 0; i < list.size; ++i)
+                if (i == 0 || (list.sector[i] >> 2) != (list.sector[i - 1] >> 2)) ++lines;
+            line.load_lines += lines;
+            ++line.load_requests;
         }
         add(Stat::l2_read_sectors, touched - hits);
         return;

@@ -197,6 +197,9 @@ class KernelCounters {
         // Lanes of a selp whose predicate was true (on_select).
         uint64_t lanes_selected = 0;
         uint64_t l1_hits = 0;  // sectors of this line's global loads that hit in L1
+        // Distinct 128-byte lines of this line's global load requests, summed over the requests: a request's
+        // latency grows with its lines (tests/timing/scatter).
+        uint64_t load_lines = 0, load_requests = 0;
         uint32_t max_way = 0;  // worst bank's way count of any shared access on this line ("N-way conflict")
         // Accumulates another line's (or worker's) statistics into this one, each sum through `scale` (a
         // sampled launch weighs a block by the blocks it stands for); the worst way count is a maximum.
@@ -217,6 +220,8 @@ class KernelCounters {
             lanes_scaled += scale(s.lanes_scaled);
             lanes_selected += scale(s.lanes_selected);
             l1_hits += scale(s.l1_hits);
+            load_lines += scale(s.load_lines);
+            load_requests += scale(s.load_requests);
             max_way = s.max_way > max_way ? s.max_way : max_way;
         }
     };

@@ -46,6 +46,9 @@ constexpr NamedParam kFixed[] = {
     {"l2_keep_none_written_fraction", &ModelParams::l2_keep_none_written_fraction},
     {"atomic_parallel_regions", &ModelParams::atomic_parallel_regions},
     {"loads_in_flight_per_warp", &ModelParams::loads_in_flight_per_warp},
+    {"l2_cycles_per_line", &ModelParams::l2_cycles_per_line},
+    {"l1_cycles_per_line", &ModelParams::l1_cycles_per_line},
+    {"l1_lines_free", &ModelParams::l1_lines_free},
 };
 
 const NamedParam* find_param(const std::string& name) {
@@ -87,8 +90,11 @@ double latency_of(const ChainInst& c, const ModelParams& m, double l2_hit, doubl
         case LatKind::global: {
             if (!c.is_load) return 1;  // stores retire without a consumer waiting
             double miss = 1.0 - c.l1_hit;
-            double lat = c.l1_hit * m.l1_latency_cycles +
-                         miss * (l2_hit * m.l2_latency_cycles + (1.0 - l2_hit) * m.dram_latency_cycles);
+            const double lines = c.lines;
+            const double l1_extra = m.l1_cycles_per_line * std::max(0.0, lines - m.l1_lines_free);
+            const double l2_extra = m.l2_cycles_per_line * std::max(0.0, lines - 1.0);
+            double lat = c.l1_hit * (m.l1_latency_cycles + l1_extra) +
+                         miss * (l2_hit * m.l2_latency_cycles + (1.0 - l2_hit) * m.dram_latency_cycles + l2_extra);
             if (memory_part) *memory_part = lat;
             return lat;
         }

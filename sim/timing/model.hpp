@@ -49,6 +49,12 @@ struct ModelParams {
     // Global loads one warp keeps outstanding: a counted loop unrolled 16 or 32 times by one warp on the H200
     // takes 1/9.4 of a round trip per load (tests/timing/mlp, sumk_u16/u32 1x32), not 1/16 or 1/32.
     double loads_in_flight_per_warp = 9.4;
+    // A dependent load whose lanes touch several 128-byte lines takes longer: per line beyond the first from
+    // the L2 (or DRAM), per line beyond the eighth from the L1. Measured on the H200 with one warp's chase
+    // whose requests touch 1 to 32 lines (tests/timing/scatter: 290 cycles a step for one line, 364 for 32
+    // from the L2; 58-64 for 2 to 8 lines, 116 for 32 from the L1), not fitted.
+    double l2_cycles_per_line = 2.4, l1_cycles_per_line = 2.2;
+    double l1_lines_free = 8;
     // Architectural (whitepaper / microbenchmark figures; not fitted).
     double alu_latency = 4, fp32_latency = 4, fp64_latency = 8, sfu_latency = 18, shared_latency = 30;
     double constant_latency = 4, warp_latency = 24, barrier_latency = 20;

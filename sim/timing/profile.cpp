@@ -138,6 +138,8 @@ ChainInst chain_inst(const ir::Instruction& inst, const counts::KernelCounters::
     }
     if (s && c.kind == LatKind::global && s->sectors)
         c.l1_hit = static_cast<float>(double(s->l1_hits) / double(s->sectors));
+    if (s && c.kind == LatKind::global && s->load_requests)
+        c.lines = static_cast<float>(double(s->load_lines) / double(s->load_requests));
     if (s && c.kind == LatKind::shared && s->warp_insts && s->wavefronts > s->warp_insts)
         c.extra_passes = static_cast<float>(double(s->wavefronts) / double(s->warp_insts) - 1.0);
     return c;

@@ -33,6 +33,7 @@ struct ChainInst {
     LatKind kind = LatKind::alu;
     std::array<int16_t, 4> deps{-1, -1, -1, -1};
     float l1_hit = 0;        // share of sectors that hit in L1 (global loads)
+    float lines = 1;         // distinct 128-byte lines per request (global loads)
     float extra_passes = 0;  // shared: wavefronts per request beyond the first (bank conflicts)
     bool is_load = false;    // stores do not produce a value the chain waits for
 };
