@@ -2,7 +2,7 @@
 // as CUDA-event timing does) and cold (a 512 MiB write flushes the L2 before every timed launch, as Nsight
 // Compute's --cache-control all does): median of 20 CUDA-event timings after 3 warm-ups. The PTX is loaded
 // with the driver API, so the code timed is the code warpsim runs. Prints one line per launch:
-//   kernel n blocks warm_us cold_us
+//   kernel n blocks warm_us cold_dirty_us cold_clean_us
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -42,6 +42,14 @@ static std::string read_file(const char* path) {
     return s.str();
 }
 
+// Reads n float4 and keeps one sum per thread: fills the L2 with clean lines.
+__global__ void read_all(const float4* in, long long n, float* sink) {
+    float v = 0.0f;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
+        v += in[i].x;
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
 static float median(std::vector<float> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -71,14 +79,26 @@ int main(int argc, char** argv) {
     CHECK_RT(cudaMemcpy(a, host.data(), max_n * 4, cudaMemcpyHostToDevice));
     CHECK_RT(cudaMemcpy(b, host.data(), max_n * 4, cudaMemcpyHostToDevice));
     const size_t flush_bytes = size_t(512) << 20;
-    void* flush;
+    void *flush, *flush2;
+    float* sink;
     CHECK_RT(cudaMalloc(&flush, flush_bytes));
+    CHECK_RT(cudaMalloc(&flush2, flush_bytes));
+    CHECK_RT(cudaMemset(flush2, 0, flush_bytes));
+    CHECK_RT(cudaMalloc(&sink, 1024 * 256 * sizeof(float)));
     cudaEvent_t e0, e1;
     CHECK_RT(cudaEventCreate(&e0));
     CHECK_RT(cudaEventCreate(&e1));
 
-    auto time_one = [&](CUfunction f, void** params, unsigned blocks, bool cold) {
-        if (cold) CHECK_RT(cudaMemsetAsync(flush, 0x5a, flush_bytes));
+    // cold 1: the flush writes 512 MiB (the L2 then holds dirty lines of it, written back during the launch);
+    // cold 2: it also reads another 512 MiB (the L2 then holds clean lines only). Both wait for the flush to end
+    // before the first event, so that the launch starts on an idle GPU as the warm one does.
+    auto time_one = [&](CUfunction f, void** params, unsigned blocks, int cold) {
+        if (cold >= 1) CHECK_RT(cudaMemsetAsync(flush, 0x5a, flush_bytes));
+        if (cold >= 2) {
+            read_all<<<1024, 256>>>(static_cast<const float4*>(flush2), flush_bytes / 16, sink);
+            CHECK_RT(cudaGetLastError());
+        }
+        if (cold >= 1) CHECK_RT(cudaDeviceSynchronize());
         CHECK_RT(cudaEventRecord(e0));
         CHECK_DRV(cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
         CHECK_RT(cudaEventRecord(e1));
@@ -89,16 +109,16 @@ int main(int argc, char** argv) {
     };
     auto measure = [&](const char* name, CUfunction f, void** params, int n) {
         unsigned blocks = unsigned((n + 255) / 256);
-        float out[2];
-        for (int cold = 0; cold < 2; ++cold) {
+        float out[3];
+        for (int cold = 0; cold < 3; ++cold) {
             std::vector<float> t;
             for (int r = 0; r < 23; ++r) {
-                float us = time_one(f, params, blocks, cold != 0);
+                float us = time_one(f, params, blocks, cold);
                 if (r >= 3) t.push_back(us);
             }
             out[cold] = median(t);
         }
-        std::printf("%s %d %u %.3f %.3f\n", name, n, blocks, out[0], out[1]);
+        std::printf("%s %d %u %.3f %.3f %.3f\n", name, n, blocks, out[0], out[1], out[2]);
     };
     for (int log_n : {16, 18, 20, 21, 22, 23, 24}) {
         int n = 1 << log_n;
