@@ -350,7 +350,7 @@ int devices_command(const DevicesArgs& args) {
                            {"timing",
                             {{"parameters", prov.kind},
                              {"parameters_from", prov.from},
-                             {"parameters_origin", timing::params_origin(*p)},
+                             {"parameters_origin", prov.origin},
                              {"expected_error", prov.expected_error},
                              {"clock_mhz", timing::prediction_clock_mhz(*p)},
                              {"clock", timing::clock_text(*p)}}}});

@@ -319,6 +319,12 @@ PYBIND11_MODULE(_core, m) {
         .def_readonly("dram_gbps", &warpsim::Predicted::dram_gbps)
         .def_readonly("gflops", &warpsim::Predicted::gflops)
         .def_readonly("bound", &warpsim::Predicted::bound)
+        .def_readonly("l2", &warpsim::Predicted::l2)
+        .def_readonly("clock_mhz", &warpsim::Predicted::clock_mhz)
+        .def_readonly("clock", &warpsim::Predicted::clock)
+        .def_readonly("parameters", &warpsim::Predicted::parameters)
+        .def_readonly("parameters_origin", &warpsim::Predicted::parameters_origin)
+        .def_readonly("expected_error", &warpsim::Predicted::expected_error)
         .def("__repr__", [](const warpsim::Predicted& p) {
             return "<Predicted " + std::to_string(p.time_us) + " us, " + p.bound + "-bound>";
         });

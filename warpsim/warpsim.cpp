@@ -114,8 +114,19 @@ Result from_report(const launch::RunReport& r) {
     }
     out.metrics = r.metrics;
     if (r.predicted) {
-        out.predicted = Predicted{r.predicted->cycles, r.predicted->time_us, r.predicted->dram_gbps,
-                                  r.predicted->gflops, r.predicted->bound};
+        const launch::PredictedTiming& p = *r.predicted;
+        Predicted& out_p = out.predicted.emplace();
+        out_p.cycles = p.cycles;
+        out_p.time_us = p.time_us;
+        out_p.dram_gbps = p.dram_gbps;
+        out_p.gflops = p.gflops;
+        out_p.bound = p.bound;
+        out_p.l2 = p.l2;
+        out_p.clock_mhz = p.clock_mhz;
+        out_p.clock = p.clock;
+        out_p.parameters = p.parameters;
+        out_p.parameters_origin = p.parameters_origin;
+        out_p.expected_error = p.expected_error;
     }
     if (r.measured) out.measured_time_us = r.measured->time_us;
     out.printf_output = r.printf_output;

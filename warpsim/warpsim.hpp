@@ -198,6 +198,13 @@ struct RunOptions {
 struct Predicted {
     double cycles = 0, time_us = 0, dram_gbps = 0, gflops = 0;
     std::string bound;  // what limits the kernel: "dram", "latency", ...
+    std::string l2;     // the L2 the prediction starts from: "warm" or "cold"
+    // How far to trust it (the report's predicted.clock_mhz ... expected_error, docs/TIMING.md):
+    double clock_mhz = 0;           // the SM clock the cycles are converted with
+    std::string clock;              // that clock in words
+    std::string parameters;         // the timing parameters: "measured", "borrowed" or "defaults"
+    std::string parameters_origin;  // where they come from
+    std::string expected_error;     // the error measured with them, or "unvalidated ..."
 };
 
 struct Result {

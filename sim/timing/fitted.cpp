@@ -1,26 +1,40 @@
-// sim/timing/fitted.cpp — the built-in fits (keep in step with sim/timing/h200_fit.json, which the
-// `[.fit]` test of tests/timing writes; copy its "values" here).
+// sim/timing/fitted.cpp — the built-in fits, read from their records (sim/timing/<gpu>_fit.json, built in
+// by sim/CMakeLists.txt).
 #include "sim/timing/fitted.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace warpsim::timing {
 
+std::optional<BuiltinFit> parse_fit_record(const std::string& preset_name, std::string_view text) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object() || !j.contains("values") || !j["values"].is_object()) return std::nullopt;
+    if (!j.value("calibration_mape_pct", nlohmann::json()).is_number() ||
+        !j.value("validation_mape_pct", nlohmann::json()).is_number())
+        return std::nullopt;
+    BuiltinFit fit;
+    fit.preset = preset_name;
+    fit.gpu = j.value("gpu", "");
+    fit.data_set = j.value("data_set", "");
+    for (const auto& [name, value] : j["values"].items()) {
+        if (!value.is_number()) return std::nullopt;
+        fit.values[name] = value.get<double>();
+    }
+    fit.accuracy.calibration_mape_pct = j["calibration_mape_pct"].get<double>();
+    fit.accuracy.validation_mape_pct = j["validation_mape_pct"].get<double>();
+    if (j.contains("heldout")) {
+        const auto& heldout = j["heldout"];
+        if (!heldout.is_object() || !heldout.value("mean_abs_error_pct", nlohmann::json()).is_number())
+            return std::nullopt;
+        fit.accuracy.heldout_mean_pct = heldout["mean_abs_error_pct"].get<double>();
+    }
+    return fit;
+}
+
 std::optional<BuiltinFit> builtin_fit(const std::string& preset_name) {
-    if (preset_name != "h200") return std::nullopt;
-    return BuiltinFit{
-        "tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver 580.159.04), calibration set of "
-        "tests/timing/sets.json (44 launches)",
-        {{"block_issue_cycles", 123.0804147},
-         {"block_overhead_cycles", 359.2083225},
-         {"dram_efficiency", 0.9},
-         {"dram_latency_cycles", 818.7020468},
-         {"int_issue_weight", 0.2626685446},
-         {"issue_efficiency", 1},
-         {"l1_latency_cycles", 47},
-         {"l2_bytes_per_cycle", 6058.936325},
-         {"l2_latency_cycles", 280},
-         {"launch_overhead_us", 5.425272655},
-         {"overlap_p", 1.526442697},
-         {"partial_sector_cost", 5.759601107}}};
+    const std::string_view text = fit_record_text(preset_name);
+    if (text.empty()) return std::nullopt;
+    return parse_fit_record(preset_name, text);
 }
 
 std::optional<BuiltinFit> same_architecture_fit(const std::string& arch) {

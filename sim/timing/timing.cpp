@@ -8,37 +8,85 @@
 
 namespace warpsim::timing {
 
+namespace {
+
+// Where a preset's timing parameters come from: the one decision that params_for and params_provenance
+// both follow.
+enum class ParamsSource { preset_fit, builtin_fit, same_architecture, defaults };
+
+struct ParamsChoice {
+    ParamsSource source = ParamsSource::defaults;
+    std::optional<BuiltinFit> fit;  // the built-in fit taken (builtin_fit, same_architecture)
+};
+
+ParamsChoice choose_params(const device::DevicePreset& preset) {
+    if (preset.timing.fitted) return {ParamsSource::preset_fit, std::nullopt};
+    if (auto fit = builtin_fit(preset.name)) return {ParamsSource::builtin_fit, std::move(fit)};
+    if (auto fit = same_architecture_fit(preset.arch()))
+        return {ParamsSource::same_architecture, std::move(fit)};
+    return {};
+}
+
+// "NVIDIA H200" -> "H200".
+std::string gpu_short_name(const BuiltinFit& fit) {
+    const std::string vendor = "NVIDIA ";
+    return fit.gpu.starts_with(vendor) ? fit.gpu.substr(vendor.size()) : fit.gpu;
+}
+
+std::string heldout_text(const FitAccuracy& a, const std::string& what) {
+    return a.heldout_mean_pct ? fmt::format("{} {:.1f} % mean", what, *a.heldout_mean_pct)
+                              : what + " not measured with this fit";
+}
+
+// The error measured with a fit, in words, from its record (sim/timing/<gpu>_fit.json).
+std::string measured_error_text(const FitAccuracy& a) {
+    return fmt::format(
+        "calibration {:.1f} %, validation {:.1f} % (MAPE, tests/timing/sets.json), {} (docs/TIMING.md)",
+        a.calibration_mape_pct, a.validation_mape_pct, heldout_text(a, "held-out corpus"));
+}
+
+// A preset marked fitted runs with the record's error only when its values are the record's.
+bool same_fitted_values(const device::DevicePreset& preset, const BuiltinFit& fit) {
+    return params_to_values(params_from_values(preset.timing.values)) ==
+           params_to_values(params_from_values(fit.values));
+}
+
+}  // namespace
+
 ModelParams params_for(const device::DevicePreset& preset) {
-    if (preset.timing.fitted) return params_from_values(preset.timing.values);
-    if (auto fit = builtin_fit(preset.name)) return params_from_values(fit->values);
-    if (auto fit = same_architecture_fit(preset.arch())) return params_from_values(fit->values);
+    const ParamsChoice choice = choose_params(preset);
+    if (choice.source == ParamsSource::preset_fit) return params_from_values(preset.timing.values);
+    if (choice.fit) return params_from_values(choice.fit->values);
     return ModelParams{};
 }
 
-std::string params_origin(const device::DevicePreset& preset) {
-    if (preset.timing.fitted) return "preset " + preset.origin + " (fitted)";
-    if (auto fit = builtin_fit(preset.name)) return "fitted to " + fit->data_set;
-    if (auto fit = same_architecture_fit(preset.arch())) return fit->data_set;
-    return "defaults (not fitted for this preset)";
-}
-
 ParamsProvenance params_provenance(const device::DevicePreset& preset) {
-    // The H200's errors with its fit (docs/TIMING.md): the calibration and validation sets of
-    // tests/timing/sets.json and the held-out corpus. No other GPU has been measured.
-    if (preset.name == "h200" && (preset.timing.fitted || builtin_fit(preset.name)))
-        return {"measured", "h200",
-                "calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out "
-                "corpus 16.2 % mean (docs/TIMING.md)"};
-    if (preset.timing.fitted)
-        return {"measured", preset.name,
-                "not validated by warpsim (the preset's own fit, " + preset.origin + ")"};
-    if (builtin_fit(preset.name)) return {"measured", preset.name, "not validated by warpsim"};
-    if (same_architecture_fit(preset.arch()))
-        return {
-            "borrowed", "h200",
-            "unvalidated (no measurements of this GPU; the H200 itself: validation 7.2 %, held-out 16.2 % "
-            "mean)"};
-    return {"defaults", "", "unvalidated (the model's defaults; no GPU of this architecture measured)"};
+    const ParamsChoice choice = choose_params(preset);
+    switch (choice.source) {
+        case ParamsSource::preset_fit: {
+            const std::string origin = "preset " + preset.origin + " (fitted)";
+            const auto record = builtin_fit(preset.name);
+            if (record && same_fitted_values(preset, *record))
+                return {"measured", preset.name, origin, measured_error_text(record->accuracy)};
+            return {"measured", preset.name, origin,
+                    "not validated by warpsim (the preset's own fit, " + preset.origin + ")"};
+        }
+        case ParamsSource::builtin_fit:
+            return {"measured", preset.name, "fitted to " + choice.fit->data_set,
+                    measured_error_text(choice.fit->accuracy)};
+        case ParamsSource::same_architecture: {
+            const BuiltinFit& fit = *choice.fit;
+            return {"borrowed", fit.preset, fit.data_set,
+                    fmt::format(
+                        "unvalidated (no measurements of this GPU; the {} itself: validation {:.1f} %, {})",
+                        gpu_short_name(fit), fit.accuracy.validation_mape_pct,
+                        heldout_text(fit.accuracy, "held-out"))};
+        }
+        case ParamsSource::defaults:
+            break;
+    }
+    return {"defaults", "", "defaults (not fitted for this preset)",
+            "unvalidated (the model's defaults; no GPU of this architecture measured)"};
 }
 
 double prediction_clock_mhz(const device::DevicePreset& preset) {
@@ -68,7 +116,7 @@ TimingResult predict_run(const session::PreparedLaunch& p, const session::SimRun
     r.predicted.clock_mhz = r.profile.clock_mhz;
     r.predicted.clock = clock_text(run.preset);
     r.predicted.parameters = prov.kind;
-    r.predicted.parameters_origin = params_origin(run.preset);
+    r.predicted.parameters_origin = prov.origin;
     r.predicted.expected_error = prov.expected_error;
     const std::string& origin = r.predicted.parameters_origin;
     r.text =

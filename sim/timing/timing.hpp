@@ -20,15 +20,16 @@ namespace warpsim::timing {
 // warpsim for that GPU (sim/timing/h200_fit.json, built in), else the fit of a measured GPU of the same
 // architecture (an H100 borrows the H200's), else the model's defaults.
 ModelParams params_for(const device::DevicePreset& preset);
-// Where params_for took them from, for the report ("fitted: ...", "defaults (not fitted)").
-std::string params_origin(const device::DevicePreset& preset);
 
-// How far a preset's predictions can be trusted: where its timing parameters come from and the error the
-// project measured with them (docs/TIMING.md), for `warpsim devices` and every report.
+// How far a preset's predictions can be trusted: where params_for takes its timing parameters from and the
+// error the project measured with them (the fit's record, sim/timing/<gpu>_fit.json; docs/TIMING.md), for
+// `warpsim devices` and every report. The same choice as params_for's, made in one place.
 struct ParamsProvenance {
     std::string kind;            // "measured" (fitted to this GPU), "borrowed" (a measured GPU of the same
                                  // architecture), "defaults" (the model's, unvalidated)
     std::string from;            // the measured preset they come from ("h200"; "" for defaults)
+    std::string origin;          // where, in words: "preset h200.json (fitted)", "fitted to ...",
+                                 // "defaults (not fitted for this preset)"
     std::string expected_error;  // "calibration 8.0 %, ..." or "unvalidated ..."
 };
 ParamsProvenance params_provenance(const device::DevicePreset& preset);

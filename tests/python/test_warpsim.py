@@ -49,6 +49,39 @@ def test_vector_add_fills_the_output_in_place_and_counts_by_hand():
     assert report["warpsim_version"] == warpsim.__version__
 
 
+H200_ERROR = ("calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 16.2 % mean "
+              "(docs/TIMING.md)")
+
+
+def test_predicted_says_its_clock_and_where_its_parameters_come_from(tmp_path):
+    # Expected values from the presets (h200 and h100: 1980 MHz boost, a100: 1410 MHz) and the H200's errors of
+    # docs/TIMING.md. The PTX is retargeted to sm_70 so that every preset here loads it.
+    ptx = tmp_path / "vector_add_sm70.ptx"
+    ptx.write_text(open(VECTOR_ADD).read().replace(".target sm_90", ".target sm_70"))
+    mod = warpsim.load(str(ptx))
+    a, b, c = vector_add_inputs()
+    p = mod.vecAdd[4, 256](a, b, c, np.int32(1000), device="h200").predicted
+    assert p.clock_mhz == 1980
+    assert p.clock == ("1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is "
+                       "not measured")
+    assert p.parameters == "measured"
+    assert p.parameters_origin == "preset h200.json (fitted)"
+    assert p.expected_error == H200_ERROR
+    assert p.l2 == "warm"
+    p = mod.vecAdd[4, 256](a, b, c, np.int32(1000), device="h100").predicted
+    assert p.clock_mhz == 1980
+    assert p.parameters == "borrowed"
+    assert p.parameters_origin.startswith("the H200's fit (same sm_90 microarchitecture; ")
+    assert p.expected_error == ("unvalidated (no measurements of this GPU; the H200 itself: validation 7.2 %, "
+                                "held-out 16.2 % mean)")
+    p = mod.vecAdd[4, 256](a, b, c, np.int32(1000), device="a100").predicted
+    assert p.clock_mhz == 1410
+    assert p.clock.startswith("1410 MHz, the preset's SM boost clock")
+    assert p.parameters == "defaults"
+    assert p.parameters_origin == "defaults (not fitted for this preset)"
+    assert p.expected_error == "unvalidated (the model's defaults; no GPU of this architecture measured)"
+
+
 def test_sampled_launch_counts_like_the_whole_one_and_leaves_the_arrays():
     mod = warpsim.load(VECTOR_ADD)
     n = 1 << 16  # 256 blocks of 256: every block adds 256 floats, 8 warps of 4 sectors per array

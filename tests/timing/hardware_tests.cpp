@@ -115,6 +115,12 @@ TEST_CASE("H200: MAPE <= 15 % and pairwise order over calibration and validation
         "timing on the H200: calibration {} launches, MAPE {:.1f} %, {} misordered pairs; validation {} "
         "launches, MAPE {:.1f} %, {} misordered pairs",
         cal.n, cal.mape, cal.misordered.size(), val.n, val.mape, val.misordered.size()));
+    // The fit's record (sim/timing/h200_fit.json), where the reports' expected error comes from, states the
+    // errors measured now.
+    const auto record = builtin_fit("h200");
+    REQUIRE(record.has_value());
+    CHECK(fmt::format("{:.1f}", record->accuracy.calibration_mape_pct) == fmt::format("{:.1f}", cal.mape));
+    CHECK(fmt::format("{:.1f}", record->accuracy.validation_mape_pct) == fmt::format("{:.1f}", val.mape));
     CHECK(val.n >= 30);
     CHECK(cal.mape <= 15.0);
     CHECK(val.mape <= 15.0);
@@ -276,7 +282,13 @@ TEST_CASE("fit the H200 timing parameters (writes sim/timing/h200_fit.json)", "[
     out["validation_mape_pct"] = val.mape;
     out["validation_launches"] = val.n;
     out["misordered_pairs"] = cal.misordered.size() + val.misordered.size();
+    // The held-out corpus figures were measured with the previous fit: left out until
+    // tests/hardware/corpus/heldout_timing.py --record measures them with this one (the reports say so).
     std::ofstream(kRoot + "/sim/timing/h200_fit.json") << out.dump(2) << "\n";
+    WARN(
+        "the record's held-out corpus figures are dropped: run python3 "
+        "tests/hardware/corpus/heldout_timing.py "
+        "BUILD/warpsim --record after rebuilding, and update docs/TIMING.md");
     std::ofstream(std::string(WARPSIM_BINARY_DIR) + "/timing_table.md") << table(samples, fit.params);
     WARN(
         fmt::format("fit: {} iterations, calibration MAPE {:.1f} % ({}), validation MAPE {:.1f} % ({}), "
@@ -370,9 +382,9 @@ TEST_CASE("an sm_90 preset without a fit borrows the H200's; other architectures
     const auto fit = builtin_fit("h200");
     REQUIRE(fit.has_value());
     CHECK(params_to_values(params_for(*h100)) == params_to_values(params_from_values(fit->values)));
-    CHECK(params_origin(*h100).find("same sm_90 microarchitecture") != std::string::npos);
+    CHECK(params_provenance(*h100).origin.find("same sm_90 microarchitecture") != std::string::npos);
     CHECK(params_to_values(params_for(*a100)) == params_to_values(ModelParams{}));
-    CHECK(params_origin(*a100) == "defaults (not fitted for this preset)");
+    CHECK(params_provenance(*a100).origin == "defaults (not fitted for this preset)");
 }
 
 // Few-block loops against the H200 (tests/timing/mlp/results_h200.txt, CUDA-event medians; no parameter was

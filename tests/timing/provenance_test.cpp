@@ -1,16 +1,22 @@
 // tests/timing/provenance_test.cpp — what every prediction says about itself: the SM clock it converts
 // cycles with and where its timing parameters come from, with the error to expect (issue 16, "Other GPUs").
 // Expected text written from the presets' datasheet clocks (h200 and h100 1980 MHz, a100 1410 MHz) and the
-// H200's errors in docs/TIMING.md (calibration 8.0 %, validation 7.2 %, held-out corpus 16.2 %).
+// H200's errors in docs/TIMING.md (calibration 8.0 %, validation 7.2 %, held-out corpus 16.2 %); the last
+// case checks that docs/TIMING.md and the fit's record (sim/timing/h200_fit.json) agree.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "launch/result.hpp"
 #include "sim/device/device.hpp"
 #include "sim/session/run.hpp"
+#include "sim/timing/fitted.hpp"
 #include "sim/timing/timing.hpp"
 
 using namespace warpsim;
@@ -62,6 +68,14 @@ TimingResult predict_on(const std::string& device) {
 
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// The last line of `lines` that starts with `prefix` ("" when none does).
+std::string last_line_starting(const std::vector<std::string>& lines, const std::string& prefix) {
+    std::string found;
+    for (const auto& line : lines)
+        if (line.starts_with(prefix)) found = line;
+    return found;
 }
 
 }  // namespace
@@ -160,4 +174,88 @@ TEST_CASE("provenance: the report's timing block and its JSON state clock, param
         CHECK(r.predicted.clock_mhz == 1410);
         CHECK(r.predicted.parameters == "defaults");
     }
+}
+
+// One place per fact: the reports read the H200's errors from its fit's record, sim/timing/h200_fit.json
+// (built in); docs/TIMING.md writes them in four places, each checked against the record here.
+TEST_CASE("provenance: docs/TIMING.md states the H200's errors as the fit's record has them",
+          "[timing][provenance]") {
+    const std::string root = WARPSIM_SOURCE_DIR;
+    std::ifstream record_in(root + "/sim/timing/h200_fit.json");
+    REQUIRE(record_in.good());
+    const auto record = nlohmann::json::parse(record_in);
+    REQUIRE(record.contains("heldout"));
+    const auto pct = [](const nlohmann::json& v) { return fmt::format("{:.1f}", v.get<double>()); };
+    const std::string cal = pct(record["calibration_mape_pct"]), val = pct(record["validation_mape_pct"]);
+    const std::string held = pct(record["heldout"]["mean_abs_error_pct"]);
+    const std::string held_median = pct(record["heldout"]["median_abs_error_pct"]);
+    const std::string launches = std::to_string(record["heldout"]["launches"].get<int>());
+
+    // The build's copy is the file.
+    const auto fit = builtin_fit("h200");
+    REQUIRE(fit.has_value());
+    CHECK(fit->accuracy.calibration_mape_pct == record["calibration_mape_pct"].get<double>());
+    CHECK(fit->accuracy.validation_mape_pct == record["validation_mape_pct"].get<double>());
+    REQUIRE(fit->accuracy.heldout_mean_pct.has_value());
+    CHECK(*fit->accuracy.heldout_mean_pct == record["heldout"]["mean_abs_error_pct"].get<double>());
+
+    std::ifstream doc_in(root + "/docs/TIMING.md");
+    REQUIRE(doc_in.good());
+    std::vector<std::string> doc;
+    for (std::string line; std::getline(doc_in, line);) doc.push_back(line);
+
+    INFO("record: calibration " << cal << " %, validation " << val << " %, held-out " << held << " % mean, "
+                                << held_median << " % median over " << launches << " launches");
+    // The table of presets.
+    const std::string row = last_line_starting(doc, "| h200 |");
+    INFO(row);
+    CHECK(row.ends_with("| calibration " + cal + " %, validation " + val + " % (MAPE), held-out corpus " +
+                        held + " % mean |"));
+    // The report's timing block as the doc shows it.
+    auto h200 = device::load_preset("h200");
+    REQUIRE(h200.has_value());
+    CHECK(last_line_starting(doc, "          expected error: ") ==
+          "          expected error: " + params_provenance(*h200).expected_error);
+    // The accuracy table's current row and the held-out corpus table's "all" row.
+    const std::string now = last_line_starting(doc, "| MAPE, now");
+    INFO(now);
+    CHECK(has(now, "| **" + cal + " %** | **" + val + " %** |"));
+    const std::string all = last_line_starting(doc, "| all | ");
+    INFO(all);
+    CHECK(all.starts_with("| all | " + launches + " | "));
+    CHECK(has(all, "**" + held + " %** |"));
+    CHECK(has(all, "**" + held_median + " %** |"));
+}
+
+TEST_CASE("provenance: a preset fitted with other values than the record's claims no measured error",
+          "[timing][provenance]") {
+    auto h200 = device::load_preset("h200");
+    REQUIRE(h200.has_value());
+    device::DevicePreset other = *h200;
+    other.timing.values["launch_overhead_us"] = 6.0;  // the record's is 5.43
+    const auto p = params_provenance(other);
+    CHECK(p.kind == "measured");
+    CHECK(p.origin == "preset h200.json (fitted)");
+    CHECK(p.expected_error == "not validated by warpsim (the preset's own fit, h200.json)");
+}
+
+TEST_CASE("provenance: a fit record without held-out figures, and records that are not one",
+          "[timing][provenance]") {
+    const auto fit = parse_fit_record("x", R"({"gpu": "NVIDIA X", "values": {"launch_overhead_us": 5},
+        "calibration_mape_pct": 8.04, "validation_mape_pct": 7.25})");
+    REQUIRE(fit.has_value());
+    CHECK(fit->preset == "x");
+    CHECK(fit->values.at("launch_overhead_us") == 5);
+    CHECK(fit->accuracy.calibration_mape_pct == 8.04);
+    CHECK(fit->accuracy.validation_mape_pct == 7.25);
+    CHECK_FALSE(fit->accuracy.heldout_mean_pct.has_value());
+    CHECK_FALSE(parse_fit_record("x", "{").has_value());
+    CHECK_FALSE(parse_fit_record("x", R"({"values": {}, "calibration_mape_pct": 8})").has_value());
+    CHECK_FALSE(parse_fit_record("x", R"({"values": {"a": "b"}, "calibration_mape_pct": 8,
+        "validation_mape_pct": 7})")
+                    .has_value());
+    CHECK_FALSE(parse_fit_record("x", R"({"values": {}, "calibration_mape_pct": 8, "validation_mape_pct": 7,
+        "heldout": {"launches": 92}})")
+                    .has_value());
+    CHECK(fit_record_text("a100").empty());
 }
