@@ -340,18 +340,21 @@ std::optional<uint32_t> choose_anchor(const ir::Function& f, const PtxShape& ptx
 
 void refuse(counts::SassPlan& plan, const std::string& why) {
     plan.blocks.clear();
+    plan.loops.clear();
     plan.line_shares.clear();
     plan.rejoins.clear();
     plan.instructions_mapped = false;
     plan.instruction_counting = "PTX-level counts (" + why + ")";
 }
 
-// A PTX memory instruction that ptxas emitted more than once: an unrolled or duplicated region.
+// A PTX memory instruction that ptxas emitted more than once: an unrolled or duplicated region (outside the
+// unrolled loops whose copies are counted, in_loop).
 std::optional<uint32_t> duplicated_memory_line(const ir::Function& f, const PtxShape& ptx,
-                                               const Function& code, const SassBlocks& sb) {
+                                               const Function& code, const SassBlocks& sb,
+                                               const std::vector<std::pair<uint32_t, uint32_t>>& in_loop) {
     std::map<uint32_t, uint32_t> copies;
     for (std::size_t b = 0; b < sb.begin.size(); ++b) {
-        if (!sb.reachable[b]) continue;
+        if (!sb.reachable[b] || in_loop[b].first != kNone) continue;
         for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
             const Instruction& in = code.code[i];
             if (!in.memory()) continue;
@@ -531,6 +534,117 @@ std::vector<counts::SassPlan::Block> edge_blocks(const ir::Function& f, const Pt
     return out;
 }
 
+// The instruction of a one-block PTX loop whose SASS copies say how many trips of the body a SASS block
+// holds: its first memory access, else its first floating-point add, multiply or fma (ptxas keeps each once
+// per trip where it unrolls). nullopt: none.
+struct LoopMarker {
+    uint32_t line = 0;
+    bool memory = false;
+};
+
+std::optional<LoopMarker> loop_marker(const ir::Function& f, const PtxShape& ptx, uint32_t block) {
+    const auto& b = ptx.cfg.blocks[block];
+    for (uint32_t pc = b.begin; pc < b.end; ++pc)
+        if (is_memory(f.body[pc])) return LoopMarker{f.body[pc].loc.ptx_line, true};
+    using O = ir::Opcode;
+    for (uint32_t pc = b.begin; pc < b.end; ++pc) {
+        const auto& in = f.body[pc];
+        const bool fp = in.d.type == ir::Type::f32 || in.d.type == ir::Type::f64;
+        if (fp &&
+            (in.op == O::add || in.op == O::sub || in.op == O::mul || in.op == O::fma || in.op == O::mad))
+            return LoopMarker{in.loc.ptx_line, false};
+    }
+    return std::nullopt;
+}
+
+bool is_copy(const Instruction& in, const LoopMarker& m) {
+    if (in.ptx_line != m.line) return false;
+    if (m.memory) return in.memory();
+    const auto name = in.mnemonic();
+    return name == "FADD" || name == "FMUL" || name == "FFMA" || name == "DADD" || name == "DMUL" ||
+           name == "DFMA";
+}
+
+// One-block PTX loops that ptxas unrolled further (a SASS block holds two or more trips of the body), with
+// their SASS blocks (those anchored on the loop block) as the nodes of a counts::UnrolledLoop. A loop whose
+// copies are predicated, whose blocks end the thread, or which is entered from more than one SASS block is
+// left to the other checks (which refuse it). in_loop[b]: (loop, node) of SASS block b, or kNone.
+std::vector<counts::UnrolledLoop> unrolled_loops(const ir::Function& f, uint32_t function,
+                                                 const PtxShape& ptx, const Function& code,
+                                                 const SassBlocks& sb, const std::vector<uint32_t>& anchor,
+                                                 std::vector<std::pair<uint32_t, uint32_t>>& in_loop,
+                                                 std::vector<uint32_t>& entry_of) {
+    using U = counts::UnrolledLoop;
+    std::vector<U> out;
+    const auto n = static_cast<uint32_t>(sb.begin.size());
+    in_loop.assign(n, {kNone, kNone});
+    entry_of.assign(n, kNone);
+    for (uint32_t lb = 0; lb < ptx.cfg.blocks.size(); ++lb) {
+        const auto& pb = ptx.cfg.blocks[lb];
+        if (std::find(pb.succs.begin(), pb.succs.end(), lb) == pb.succs.end()) continue;
+        const auto marker = loop_marker(f, ptx, lb);
+        if (!marker) continue;
+        std::vector<uint32_t> region;
+        std::map<uint32_t, int32_t> node_of;
+        for (uint32_t b = 0; b < n; ++b)
+            if (sb.reachable[b] && anchor[b] == lb) {
+                node_of[b] = static_cast<int32_t>(region.size());
+                region.push_back(b);
+            }
+        U loop;
+        loop.function = function;
+        loop.header_pc = pb.begin;
+        loop.header_line = f.body[pb.begin].loc.ptx_line;
+        bool ok = !region.empty(), unrolled = false;
+        for (uint32_t b : region) {
+            U::Node node;
+            for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+                if (!is_copy(code.code[i], *marker)) continue;
+                ok = ok && code.code[i].always();
+                ++node.copies;
+            }
+            unrolled = unrolled || node.copies >= 2;
+            const Instruction& last = code.code[sb.end[b] - 1];
+            ok = ok && flow_of(last) != Flow::Exit;
+            auto to = [&](uint32_t s) { return node_of.count(s) ? node_of[s] : U::kExit; };
+            if (flow_of(last) == Flow::Branch) {
+                node.taken = to(sb.succs[b][0]);
+                node.conditional = !last.always();
+                if (node.conditional) node.fall = sb.succs[b].size() > 1 ? to(sb.succs[b][1]) : U::kNone;
+            } else if (!sb.succs[b].empty()) {
+                node.fall = to(sb.succs[b][0]);
+            }
+            loop.nodes.push_back(node);
+        }
+        // Exactly one SASS block outside leads in: the loop's preheader, run once per entry.
+        std::set<uint32_t> from;
+        for (uint32_t b : region)
+            for (uint32_t p : sb.preds[b])
+                if (!node_of.count(p)) from.insert(p);
+        ok = ok && unrolled && from.size() == 1;
+        if (!ok) continue;
+        const uint32_t pre = *from.begin();
+        const Instruction& last = code.code[sb.end[pre] - 1];
+        auto to = [&](uint32_t s) { return node_of.count(s) ? node_of[s] : U::kExit; };
+        if (flow_of(last) == Flow::Branch) {
+            loop.entry_taken = to(sb.succs[pre][0]);
+            if (!last.always() && sb.succs[pre].size() > 1) loop.entry_fall = to(sb.succs[pre][1]);
+        } else if (!sb.succs[pre].empty()) {
+            loop.entry_fall = to(sb.succs[pre][0]);
+        }
+        for (uint32_t s : pb.succs)
+            if (s != lb && s < ptx.cfg.blocks.size()) loop.exit_pcs.push_back(ptx.cfg.blocks[s].begin);
+        if (loop.exit_pcs.empty()) continue;
+        for (std::size_t k = 0; k < region.size(); ++k)
+            in_loop[region[k]] = {static_cast<uint32_t>(out.size()), static_cast<uint32_t>(k)};
+        // Its branch's lanes follow the walk when both its ways lead into the loop; a way around the loop
+        // runs also where the loop is not entered, which lanes_of counts.
+        if (loop.entry_taken >= 0 && loop.entry_fall >= 0) entry_of[pre] = static_cast<uint32_t>(out.size());
+        out.push_back(std::move(loop));
+    }
+    return out;
+}
+
 // The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
 // a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
 bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
@@ -619,11 +733,6 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             if (!slow(p)) out.push_back(p);
         return out;
     };
-    if (auto line = duplicated_memory_line(f, ptx, code, sb))
-        return refuse(plan,
-                      fmt::format("ptxas emitted the memory access of PTX line {} more than once, as in "
-                                  "an unrolled loop",
-                                  *line));
     const auto sass_idom = dominators(sb.succs);
     const auto sass_depth = loop_depths(sb.succs, sass_idom);
     std::vector<uint32_t> anchor(n, kNone);
@@ -650,11 +759,19 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             }
         }
     }
+    std::vector<std::pair<uint32_t, uint32_t>> in_loop;
+    std::vector<uint32_t> entry_of;  // SASS block -> the unrolled loop it leads into (kNone)
+    auto loops = unrolled_loops(f, function, ptx, code, sb, anchor, in_loop, entry_of);
+    if (auto line = duplicated_memory_line(f, ptx, code, sb, in_loop))
+        return refuse(plan,
+                      fmt::format("ptxas emitted the memory access of PTX line {} more than once, as in "
+                                  "an unrolled loop",
+                                  *line));
     const auto edges = edge_blocks(f, ptx, code, sb);
     std::map<uint32_t, std::vector<uint32_t>> sass_of_ptx;
     std::map<std::pair<uint32_t, counts::SassPlan::Runs>, uint32_t> sass_of_edge;
     for (uint32_t b = 0; b < n; ++b) {
-        if (!sb.reachable[b] || slow(b)) continue;
+        if (!sb.reachable[b] || slow(b) || in_loop[b].first != kNone) continue;
         if (edges[b].runs != counts::SassPlan::Runs::with_block) {
             if (!sass_of_edge.emplace(std::pair{edges[b].anchor_pc, edges[b].runs}, b).second)
                 return refuse(plan, fmt::format("two SASS blocks on one edge of the PTX branch at line {}",
@@ -716,6 +833,25 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             }
             continue;
         }
+        if (in_loop[b].first != kNone) {
+            const auto index = static_cast<uint32_t>(plan.blocks.size());
+            const auto& loop = loops[in_loop[b].first];
+            plan.blocks.push_back({function, loop.header_pc, sb.end[b] - sb.begin[b],
+                                   counts::SassPlan::Runs::in_unrolled_loop, in_loop[b].first,
+                                   in_loop[b].second});
+            for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+                const Instruction& in = code.code[i];
+                const uint32_t pc = line_pc(ptx, in).value_or(loop.header_pc);
+                auto lanes = counts::SassPlan::Lanes::issued;
+                if (!in.always())
+                    lanes = flow_of(in) == Flow::Branch && i + 1 == sb.end[b]
+                                ? counts::SassPlan::Lanes::loop_branch
+                                : counts::SassPlan::Lanes::unknown;
+                if (lanes == counts::SassPlan::Lanes::unknown) plan.pred_on_mapped = false;
+                plan.line_shares.push_back({index, pc, lanes, pc});
+            }
+            continue;
+        }
         const bool edge = edges[b].runs != counts::SassPlan::Runs::with_block;
         const uint32_t anchor_pc = edge ? edges[b].anchor_pc : ptx.cfg.blocks[anchor[b]].begin;
         const auto index = static_cast<uint32_t>(plan.blocks.size());
@@ -723,10 +859,17 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
         for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
             auto share = lanes_of(f, ptx, code, i, anchor[b], anchor_of);
             share.block = index;
+            // The branch into an unrolled loop goes by the trips the loop's entries make.
+            if (entry_of[b] != kNone && i + 1 == sb.end[b] && flow_of(code.code[i]) == Flow::Branch &&
+                !code.code[i].always()) {
+                share.lanes = counts::SassPlan::Lanes::loop_entry;
+                share.loop = entry_of[b];
+            }
             if (share.lanes == counts::SassPlan::Lanes::unknown) plan.pred_on_mapped = false;
             plan.line_shares.push_back(share);
         }
     }
+    plan.loops = std::move(loops);
     plan.rejoins.clear();
     if (!plan_rejoins(f, function, ptx, code, sb, live, plan, why)) return refuse(plan, why);
     plan.instructions_mapped = true;
