@@ -1,5 +1,6 @@
-// sim/counts/unrolled_loop.hpp — a one-block PTX loop that ptxas unrolled further than the PTX, with remainder
-// blocks (counts::SassPlan::loops): which of its SASS blocks a warp runs, and how often, for a given trip count.
+// sim/counts/unrolled_loop.hpp — a one-block PTX loop that ptxas unrolled further than the PTX, with
+// remainder blocks (counts::SassPlan::loops): which of its SASS blocks a warp runs, and how often, for a
+// given trip count.
 #pragma once
 
 #include <cstdint>
@@ -16,10 +17,10 @@ struct UnrolledLoop {
     static constexpr int32_t kNone = -1;  // no such edge
     static constexpr int32_t kExit = -2;  // the edge leaves the loop's SASS blocks
     struct Node {
-        uint32_t copies = 0;         // trips of the PTX loop body one run holds
-        int32_t taken = kNone;       // the node its last instruction branches to (kExit, kNone)
-        int32_t fall = kNone;        // the node it falls through to (kExit, kNone)
-        bool conditional = false;    // its branch is predicated: taken and fall are the two ways on
+        uint32_t copies = 0;       // trips of the PTX loop body one run holds
+        int32_t taken = kNone;     // the node its last instruction branches to (kExit, kNone)
+        int32_t fall = kNone;      // the node it falls through to (kExit, kNone)
+        bool conditional = false;  // its branch is predicated: taken and fall are the two ways on
     };
     uint32_t function = 0, header_pc = 0;  // the PTX loop block's first instruction
     uint32_t header_line = 0;              // its PTX line, for messages

@@ -645,11 +645,38 @@ std::vector<counts::UnrolledLoop> unrolled_loops(const ir::Function& f, uint32_t
     return out;
 }
 
+// A SASS block outside the SASS loop of its PTX block (ptxas hoisted loop-invariant instructions of the loop
+// body, a constant load, in front of the loop), reached only from a guarded branch whose one side is that
+// PTX block: it runs once per warp entering the loop there, as a block on that edge of the branch does
+// (edges[b], as edge_blocks makes them).
+void hoisted_entries(const ir::Function& f, const PtxShape& ptx, const Function& code, const SassBlocks& sb,
+                     const std::vector<uint32_t>& anchor, const std::vector<uint32_t>& sass_depth,
+                     std::vector<counts::SassPlan::Block>& edges) {
+    using Runs = counts::SassPlan::Runs;
+    for (uint32_t b = 0; b < sb.begin.size(); ++b) {
+        if (!sb.reachable[b] || edges[b].runs != Runs::with_block || anchor[b] == kNone ||
+            sass_depth[b] >= ptx.depth[anchor[b]] || sb.preds[b].size() != 1 || sb.succs[b].size() != 1)
+            continue;
+        const uint32_t p = sb.preds[b][0];
+        const Instruction& last = code.code[sb.end[p] - 1];
+        const auto pc = line_pc(ptx, last);
+        if (flow_of(last) != Flow::Branch || last.always() || !pc || f.body[*pc].op != ir::Opcode::bra ||
+            f.body[*pc].pred.reg == ir::kNoReg || *pc + 1 >= f.body.size())
+            continue;
+        if (anchor[b] == branch_target_block(f, ptx, *pc))
+            edges[b] = {0, *pc, 0, Runs::on_taken};
+        else if (anchor[b] == ptx.cfg.block_of_pc[*pc + 1])
+            edges[b] = {0, *pc, 0, Runs::on_fallthrough};
+    }
+}
+
 // The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
 // a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
+// The branches of unrolled loops and into them (uniform: `uniform`, per SASS instruction) never split a warp
+// whose counts hold.
 bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
-                  const SassBlocks& sb, const std::vector<bool>& live, counts::SassPlan& plan,
-                  std::string& why) {
+                  const SassBlocks& sb, const std::vector<bool>& live, const std::vector<bool>& uniform,
+                  counts::SassPlan& plan, std::string& why) {
     const auto& index_of = sb.index_of;
     struct Region {
         uint32_t begin = 0, bsync = 0;
@@ -667,7 +694,7 @@ bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx,
     }
     for (uint32_t k = 0; k < code.code.size(); ++k) {
         const Instruction& in = code.code[k];
-        if (!live[k] || !in.op || in.op->flow != Flow::Branch || in.always()) continue;
+        if (!live[k] || uniform[k] || !in.op || in.op->flow != Flow::Branch || in.always()) continue;
         // A slow-path call's branch sends no lane to the call while the counts hold (Runs::on_slow_path).
         if (const auto pc = line_pc(ptx, in); pc && has_counted_slow_path(f.body[*pc])) continue;
         const Region* inner = nullptr;
@@ -767,7 +794,8 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
                       fmt::format("ptxas emitted the memory access of PTX line {} more than once, as in "
                                   "an unrolled loop",
                                   *line));
-    const auto edges = edge_blocks(f, ptx, code, sb);
+    auto edges = edge_blocks(f, ptx, code, sb);
+    hoisted_entries(f, ptx, code, sb, anchor, sass_depth, edges);
     std::map<uint32_t, std::vector<uint32_t>> sass_of_ptx;
     std::map<std::pair<uint32_t, counts::SassPlan::Runs>, uint32_t> sass_of_edge;
     for (uint32_t b = 0; b < n; ++b) {
@@ -871,7 +899,10 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     }
     plan.loops = std::move(loops);
     plan.rejoins.clear();
-    if (!plan_rejoins(f, function, ptx, code, sb, live, plan, why)) return refuse(plan, why);
+    std::vector<bool> uniform(code.code.size(), false);
+    for (uint32_t b = 0; b < n; ++b)
+        if (in_loop[b].first != kNone || entry_of[b] != kNone) uniform[sb.end[b] - 1] = true;
+    if (!plan_rejoins(f, function, ptx, code, sb, live, uniform, plan, why)) return refuse(plan, why);
     plan.instructions_mapped = true;
     plan.instruction_counting = "per SASS instruction (ptxas sm_90)";
 }
