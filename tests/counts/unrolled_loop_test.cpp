@@ -16,9 +16,9 @@ namespace {
 constexpr int32_t kExit = UnrolledLoop::kExit;
 constexpr int32_t kNone = UnrolledLoop::kNone;
 
-// The loop of col_sum_thread_per_col (tests/hardware/corpus/rows.cu, PTX line 1172, its body four rows of the
-// nvcc-unrolled loop) as ptxas 13.0 makes it for sm_90 (the decoded cubin; its words give the comparisons, r is
-// the rows left, 4 per trip):
+// The loop of col_sum_thread_per_col (tests/hardware/corpus/rows.cu, the PTX loop at line 1173, four rows of
+// the nvcc-unrolled loop) as ptxas 13.0 makes it for sm_90 (the decoded cubin; its words give the
+// comparisons, r is the rows left, 4 per trip):
 //   0x0130-0x0190 preheader, `@!P0 BRA 0x710` with P0 = r > 0 (true on entry)
 //   n0 0x01a0  ISETP.GT P1 = r > 12; PLOP3; @!P1 BRA 0x520
 //   n1 0x01d0  PLOP3
@@ -30,8 +30,8 @@ constexpr int32_t kNone = UnrolledLoop::kNone;
 UnrolledLoop col_sum_loop() {
     UnrolledLoop loop;
     loop.nodes = {
-        {0, 3, 1, true}, {0, kNone, 2, false}, {4, 2, 3, true}, {0, 5, 4, true},
-        {2, kNone, 5, false}, {0, kExit, 6, true}, {1, 6, kExit, true},
+        {0, 3, 1, true},      {0, kNone, 2, false}, {4, 2, 3, true},     {0, 5, 4, true},
+        {2, kNone, 5, false}, {0, kExit, 6, true},  {1, 6, kExit, true},
     };
     loop.entry_taken = 6;
     loop.entry_fall = 0;
