@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "sim/counts/global_sectors.hpp"
 
@@ -238,9 +241,65 @@ void KernelCounters::on_bulk_transfer(uint64_t addr, uint64_t bytes, bool write)
     add(write ? Stat::l2_write_sectors : Stat::l2_read_sectors, last - first + 1);
 }
 
+void KernelCounters::mark_unrolled_loops() {
+    if (!cfg_.sass || cfg_.sass->loops.empty()) return;
+    const auto& loops = cfg_.sass->loops;
+    loop_trips_.assign(loops.size(), {});
+    auto mark = [this](uint32_t f, uint32_t pc) -> LoopMark& {
+        if (f >= loop_marks_.size()) loop_marks_.resize(f + 1);
+        if (pc >= loop_marks_[f].size()) loop_marks_[f].resize(pc + 1);
+        return loop_marks_[f][pc];
+    };
+    for (std::size_t k = 0; k < loops.size(); ++k) {
+        mark(loops[k].function, loops[k].header_pc).header = static_cast<int32_t>(k);
+        for (uint32_t pc : loops[k].exit_pcs) mark(loops[k].function, pc).exit = static_cast<int32_t>(k);
+    }
+}
+
+void KernelCounters::follow_unrolled_loops(uint32_t function, uint32_t pc, uint32_t warp,
+                                           uint32_t issued_mask) {
+    if (function >= loop_marks_.size() || pc >= loop_marks_[function].size()) return;
+    const LoopMark m = loop_marks_[function][pc];
+    if (m.header < 0 && m.exit < 0) return;
+    if (warp >= loop_entries_.size()) loop_entries_.resize(warp + 1);
+    auto& entries = loop_entries_[warp];
+    if (entries.size() < loop_trips_.size()) entries.resize(loop_trips_.size());
+    if (m.exit >= 0) {
+        // The warp left the loop (an edge into one of its exit blocks; reaching one from elsewhere finds no
+        // running entry).
+        LoopEntry& e = entries[static_cast<std::size_t>(m.exit)];
+        LoopTrips& t = loop_trips_[static_cast<std::size_t>(m.exit)];
+        if (e.trips != 0) {
+            if (e.split) {
+                ++t.split;
+            } else {
+                auto& slot = t.entries[e.trips];
+                ++slot.first;
+                slot.second += static_cast<uint64_t>(std::popcount(e.mask));
+            }
+        }
+        e = {};
+    }
+    if (m.header >= 0) {
+        LoopEntry& e = entries[static_cast<std::size_t>(m.header)];
+        if (e.trips == 0) e.mask = issued_mask;
+        e.split = e.split || e.mask != issued_mask;
+        ++e.trips;
+    }
+}
+
+void KernelCounters::close_unfinished_loops() {
+    for (auto& entries : loop_entries_)
+        for (std::size_t k = 0; k < entries.size(); ++k) {
+            if (entries[k].trips != 0) ++loop_trips_[k].unfinished;
+            entries[k] = {};
+        }
+}
+
 void KernelCounters::on_block_begin(uint64_t block_linear, uint32_t sm) {
     (void)sm;
     block_linear_ = block_linear;
+    close_unfinished_loops();
     for (auto& memo : store_memo_) memo.mergeable = false;
     if (cfg_.l1_cold_per_block && l1_built_) l1_.invalidate_all();
 }
@@ -248,6 +307,7 @@ void KernelCounters::on_block_begin(uint64_t block_linear, uint32_t sm) {
 void KernelCounters::on_block_end(uint64_t block_linear, uint32_t sm) {
     (void)block_linear;
     (void)sm;
+    close_unfinished_loops();
 }
 
 template <class Scale>
@@ -262,6 +322,18 @@ void KernelCounters::merge_with(const KernelCounters& other, Scale scale) {
     }
     footprint_.merge(other.footprint_);
     atomics_.merge(other.atomics_, scale);
+    if (other.loop_trips_.size() > loop_trips_.size()) loop_trips_.resize(other.loop_trips_.size());
+    for (std::size_t k = 0; k < other.loop_trips_.size(); ++k) {
+        const LoopTrips& theirs = other.loop_trips_[k];
+        LoopTrips& mine = loop_trips_[k];
+        for (const auto& [trips, n] : theirs.entries) {
+            auto& slot = mine.entries[trips];
+            slot.first += scale(n.first);
+            slot.second += scale(n.second);
+        }
+        mine.split += scale(theirs.split);
+        mine.unfinished += scale(theirs.unfinished);
+    }
 }
 
 void KernelCounters::merge(const KernelCounters& other) {
@@ -332,6 +404,8 @@ uint64_t block_runs(const SassPlan::Block& b, const KernelCounters::LineStats& l
             return l.warps_guard_off;
         case SassPlan::Runs::on_slow_path:
             return l.warps_slow_path;
+        case SassPlan::Runs::in_unrolled_loop:
+            return 0;  // counted from the loop's walks (KernelCounters::unrolled_counts)
     }
     return 0;
 }
@@ -346,6 +420,8 @@ uint64_t block_lanes(const SassPlan::Block& b, const KernelCounters::LineStats& 
             return l.thread_insts - l.thread_insts_pred_on;
         case SassPlan::Runs::on_slow_path:
             return l.lanes_slow_path;
+        case SassPlan::Runs::in_unrolled_loop:
+            return 0;
     }
     return 0;
 }
@@ -370,7 +446,60 @@ KernelCounters::SlowPaths KernelCounters::slow_paths_taken() const {
 }
 
 bool KernelCounters::sass_instructions_counted() const {
-    return cfg_.sass && cfg_.sass->instructions_mapped && slow_paths_taken().warps == 0;
+    return cfg_.sass && cfg_.sass->instructions_mapped && slow_paths_taken().warps == 0 &&
+           unrolled_loops_failure().empty();
+}
+
+std::vector<std::vector<KernelCounters::LoopNodeCounts>> KernelCounters::unrolled_counts(
+    std::string* failure) const {
+    std::vector<std::vector<LoopNodeCounts>> out;
+    if (!cfg_.sass) return out;
+    const auto& loops = cfg_.sass->loops;
+    out.resize(loops.size());
+    for (std::size_t k = 0; k < loops.size(); ++k) {
+        const UnrolledLoop& loop = loops[k];
+        out[k].resize(loop.nodes.size() + 1);
+        const LoopTrips none{};
+        const LoopTrips& trips = k < loop_trips_.size() ? loop_trips_[k] : none;
+        const uint32_t line = loop.header_line;
+        if (failure && failure->empty() && trips.split != 0)
+            *failure = fmt::format(
+                "the lanes of {} warp entr{} left the unrolled loop at PTX line {} after "
+                "different trip counts",
+                trips.split, trips.split == 1 ? "y" : "ies", line);
+        if (failure && failure->empty() && trips.unfinished != 0)
+            *failure = fmt::format("{} warp entr{} never left the unrolled loop at PTX line {}",
+                                   trips.unfinished, trips.unfinished == 1 ? "y" : "ies", line);
+        for (const auto& [count, n] : trips.entries) {
+            const auto walk = walk_unrolled_loop(loop, count);
+            if (!walk) {
+                if (failure && failure->empty())
+                    *failure =
+                        fmt::format("{} trips do not fit the SASS blocks of the unrolled loop at PTX line {}",
+                                    count, line);
+                continue;
+            }
+            for (std::size_t node = 0; node < loop.nodes.size(); ++node) {
+                LoopNodeCounts& c = out[k][node];
+                c.runs += walk->runs[node] * n.first;
+                c.lanes += walk->runs[node] * n.second;
+                c.taken += walk->taken[node] * n.first;
+                c.taken_lanes += walk->taken[node] * n.second;
+            }
+            LoopNodeCounts& entry = out[k].back();
+            entry.runs += n.first;
+            entry.lanes += n.second;
+            entry.taken += walk->entry_taken ? n.first : 0;
+            entry.taken_lanes += walk->entry_taken ? n.second : 0;
+        }
+    }
+    return out;
+}
+
+std::string KernelCounters::unrolled_loops_failure() const {
+    std::string failure;
+    if (cfg_.sass && !cfg_.sass->loops.empty()) unrolled_counts(&failure);
+    return failure;
 }
 
 // Per (function, pc): the SASS instructions carrying its PTX line, as often and on as many lanes as they ran.
@@ -381,15 +510,25 @@ std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounter
     auto at = [this, &none](uint32_t f, uint32_t pc) -> const LineStats& {
         return f < lines_.size() && pc < lines_[f].size() ? lines_[f][pc] : none;
     };
+    const auto loops = unrolled_counts(nullptr);
     for (const auto& share : cfg_.sass->line_shares) {
         const auto& b = cfg_.sass->blocks[share.block];
         const LineStats& anchor = at(b.function, b.anchor_pc);
         const LineStats& lanes = at(b.function, share.lanes_pc);
-        const uint64_t runs = block_runs(b, anchor), issued = block_lanes(b, anchor);
+        const bool in_loop = b.runs == SassPlan::Runs::in_unrolled_loop;
+        const LoopNodeCounts node = in_loop ? loops.at(b.loop).at(b.node) : LoopNodeCounts{};
+        const uint64_t runs = in_loop ? node.runs : block_runs(b, anchor);
+        const uint64_t issued = in_loop ? node.lanes : block_lanes(b, anchor);
         LineStats& l = out[{b.function, share.pc}];
         l.warp_insts += runs;
         l.thread_insts += issued;
         switch (share.lanes) {
+            case SassPlan::Lanes::loop_branch:
+                l.thread_insts_pred_on += node.taken_lanes;
+                break;
+            case SassPlan::Lanes::loop_entry:
+                l.thread_insts_pred_on += loops.at(share.loop).back().taken_lanes;
+                break;
             case SassPlan::Lanes::issued:
             case SassPlan::Lanes::unknown:
                 l.thread_insts_pred_on += issued;

@@ -102,14 +102,17 @@ struct CountsConfig {
 class KernelCounters {
   public:
     KernelCounters() = default;
-    explicit KernelCounters(const CountsConfig& cfg) : cfg_(cfg) {}
+    explicit KernelCounters(const CountsConfig& cfg) : cfg_(cfg) { mark_unrolled_loops(); }
 
     // A warp executed the instruction at (function, pc) with these lanes active (guard already applied:
     // pass the lanes whose guard predicate was true; lanes masked off by the guard still count as issued
     // for warp-instruction counts, so `issued_mask` is the warp's active mask and `exec_mask` the subset
-    // that executed). smsp__thread_inst_executed counts issued lanes, _pred_on the executed ones.
+    // that executed). smsp__thread_inst_executed counts issued lanes, _pred_on the executed ones. `warp`: the
+    // warp's index in its block (the trips of the plan's unrolled loops are followed per warp).
     // Inline: the engine calls it for every warp-level instruction.
-    void on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask) {
+    void on_instruction(uint32_t function, uint32_t pc, uint32_t issued_mask, uint32_t exec_mask,
+                        uint32_t warp = 0) {
+        if (!loop_marks_.empty()) follow_unrolled_loops(function, pc, warp, issued_mask);
         const auto issued = static_cast<uint64_t>(std::popcount(issued_mask));
         const auto executed = static_cast<uint64_t>(std::popcount(exec_mask));
         add(Stat::warp_insts, 1);
@@ -151,6 +154,16 @@ class KernelCounters {
     // Whether the instruction totals are counted per SASS instruction (the plan maps them and no warp left
     // the paths it counts).
     bool sass_instructions_counted() const;
+    // Why the plan's unrolled loops (SassPlan::loops) cannot be counted per SASS instruction ("" when they
+    // can): a warp whose lanes left a loop after different trip counts, an entry that never left its loop,
+    // or a trip count the loop's SASS blocks do not make.
+    std::string unrolled_loops_failure() const;
+    // Per unrolled loop of the plan: trip count -> (entries, their active lanes summed).
+    struct LoopTrips {
+        std::map<uint64_t, std::pair<uint64_t, uint64_t>> entries;
+        uint64_t split = 0, unfinished = 0;  // entries whose lanes left apart; entries that never left
+    };
+    const std::vector<LoopTrips>& loop_trips() const { return loop_trips_; }
     // A warp-level memory instruction with at least one active lane (const and param accesses are ignored).
     void on_access(const WarpAccess& access);
     // The engine calls this when a block starts and finishes, with the block's linear index and the SM it
@@ -246,6 +259,16 @@ class KernelCounters {
     AtomicContention::Summary atomic_contention() const { return atomics_.summary(); }
 
   private:
+    void mark_unrolled_loops();
+    void follow_unrolled_loops(uint32_t function, uint32_t pc, uint32_t warp, uint32_t issued_mask);
+    void close_unfinished_loops();
+    // Per loop and node of the plan's unrolled loops: runs, lanes, branches taken and their lanes.
+    struct LoopNodeCounts {
+        uint64_t runs = 0, lanes = 0, taken = 0, taken_lanes = 0;
+    };
+    // The node list of a loop ends with one more entry: runs and lanes of the loop's entries, and of those
+    // that went in by the branch of the block before it.
+    std::vector<std::vector<LoopNodeCounts>> unrolled_counts(std::string* failure) const;
     LineStats& line_slot(uint32_t function, uint32_t pc);
     // The slot of (function, pc): the sized table's, else line_slot's (which grows it). Inline: the engine
     // reaches it for every warp-level instruction.
@@ -286,6 +309,20 @@ class KernelCounters {
     std::vector<StoreMemo> store_memo_;
     uint64_t block_linear_ = 0;
     mutable std::map<std::pair<uint32_t, uint32_t>, LineStats> per_pc_view_;
+    // [function][pc]: the unrolled loop (SassPlan::loops) whose PTX loop block starts there, and the one it
+    // leaves to there (-1: none). Empty when the plan has no unrolled loop.
+    struct LoopMark {
+        int32_t header = -1, exit = -1;
+    };
+    std::vector<std::vector<LoopMark>> loop_marks_;
+    // [warp][loop]: the running entry of each warp of the running block.
+    struct LoopEntry {
+        uint64_t trips = 0;
+        uint32_t mask = 0;
+        bool split = false;
+    };
+    std::vector<std::vector<LoopEntry>> loop_entries_;
+    std::vector<LoopTrips> loop_trips_;
 };
 
 }  // namespace warpsim::counts

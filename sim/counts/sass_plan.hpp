@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/counts/unrolled_loop.hpp"
+
 namespace warpsim::counts {
 
 struct SassPlan {
@@ -41,11 +43,15 @@ struct SassPlan {
     // A block holding the CALL of an f32 division's or reciprocal's slow-path subroutine runs only in warps
     // where some lane's operands need it (on_slow_path, anchor_pc: that div/rcp): the counts are per SASS
     // instruction while no warp does, since the subroutine's own path is not followed.
-    enum class Runs : uint8_t { with_block, on_taken, on_fallthrough, on_slow_path };
+    // A block of a loop ptxas unrolled further than the PTX (in_unrolled_loop: node `node` of loops[loop])
+    // runs as often as the walk through the loop's SASS blocks says for each entry's trip count
+    // (KernelCounters follows every warp's trips; the counts hold while every entry's lanes stay together).
+    enum class Runs : uint8_t { with_block, on_taken, on_fallthrough, on_slow_path, in_unrolled_loop };
     struct Block {
         uint32_t function = 0, anchor_pc = 0;
         uint32_t instructions = 0;
         Runs runs = Runs::with_block;
+        uint32_t loop = 0, node = 0;  // in_unrolled_loop only
     };
     // A SASS instruction of blocks[block] that carries the PTX line of (function, pc): per-line reports. Its
     // lanes with a true guard (smsp__thread_inst_executed_pred_on) are those of the PTX instruction at
@@ -60,15 +66,18 @@ struct SassPlan {
                  // active one"): one lane each time the block runs
         scaled,  // the range scaling around an f32 .approx MUFU: the lanes of the instruction at lanes_pc
                  // whose operands it scales (KernelCounters::on_scaled)
-        selected,  // computes the first operand of the selp at lanes_pc over the second one's register
-                   // (if-converted): the selp's lanes with a true predicate (KernelCounters::on_select)
-        rejected,  // the same for the selp's second operand: its lanes with a false predicate
-        unknown,   // a predicate ptxas made: pred_on stays PTX-level
+        selected,     // computes the first operand of the selp at lanes_pc over the second one's register
+                      // (if-converted): the selp's lanes with a true predicate (KernelCounters::on_select)
+        rejected,     // the same for the selp's second operand: its lanes with a false predicate
+        unknown,      // a predicate ptxas made: pred_on stays PTX-level
+        loop_branch,  // the branch ending a block of an unrolled loop: its lanes each time it is taken
+        loop_entry,   // the branch into unrolled loop `loop` before it: its lanes in entries that take it
     };
     struct LineShare {
         uint32_t block = 0, pc = 0;
         Lanes lanes = Lanes::issued;
         uint32_t lanes_pc = 0;
+        uint32_t loop = 0;  // loop_entry only
     };
     // A reconvergence point (BSYNC) that a warp issues once per group of lanes arriving at it: one more time
     // for each warp that diverged at the PTX branch at (function, branch_pc) inside its BSSY region.
@@ -79,6 +88,7 @@ struct SassPlan {
     std::vector<Block> blocks;
     std::vector<LineShare> line_shares;
     std::vector<Rejoin> rejoins;
+    std::vector<UnrolledLoop> loops;
     bool instructions_mapped = false;         // false: instruction totals stay PTX-level
     bool pred_on_mapped = false;              // false: smsp__thread_inst_executed_pred_on stays PTX-level
     std::string instruction_counting;         // "per SASS instruction (...)" or "PTX-level counts (why)"

@@ -364,7 +364,7 @@ RunStatus run_warp(Warp& w, BlockContext& b, uint64_t quantum) {
         ++top.pc;
         ++warp_insts;
         thread_insts += static_cast<uint64_t>(std::popcount(exec));
-        if (counters) counters->on_instruction(f.code->index, in.pc, mask, exec);
+        if (counters) counters->on_instruction(f.code->index, in.pc, mask, exec, w.index);
         x.frame = &f;
         x.R = f.regs.data();
         in.fn(x, in, exec);

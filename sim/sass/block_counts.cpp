@@ -10,234 +10,13 @@
 #include <fmt/format.h>
 
 #include "kernels_ir/cfg.hpp"
+#include "sim/sass/cfg_shapes.hpp"
 
 namespace warpsim::sass {
 
 namespace {
 
-// Immediate dominators of a graph given by successor lists, entry node 0 (Cooper, Harvey, Kennedy);
-// unreachable nodes keep idom == kNone.
-constexpr uint32_t kNone = 0xffffffffu;
-
-std::vector<uint32_t> dominators(const std::vector<std::vector<uint32_t>>& succs) {
-    const auto n = static_cast<uint32_t>(succs.size());
-    std::vector<uint32_t> order, rpo_index(n, kNone);
-    std::vector<uint8_t> state(n, 0);
-    std::vector<std::pair<uint32_t, std::size_t>> stack;  // iterative depth-first post-order
-    if (n == 0) return {};
-    stack.push_back({0, 0});
-    state[0] = 1;
-    while (!stack.empty()) {
-        auto& [v, next] = stack.back();
-        if (next < succs[v].size()) {
-            const uint32_t w = succs[v][next++];
-            if (w < n && state[w] == 0) {
-                state[w] = 1;
-                stack.push_back({w, 0});
-            }
-            continue;
-        }
-        order.push_back(v);
-        stack.pop_back();
-    }
-    std::reverse(order.begin(), order.end());
-    for (uint32_t i = 0; i < order.size(); ++i) rpo_index[order[i]] = i;
-    std::vector<std::vector<uint32_t>> preds(n);
-    for (uint32_t v = 0; v < n; ++v)
-        for (uint32_t w : succs[v])
-            if (w < n) preds[w].push_back(v);
-    std::vector<uint32_t> idom(n, kNone);
-    idom[0] = 0;
-    auto intersect = [&](uint32_t a, uint32_t b) {
-        while (a != b) {
-            while (rpo_index[a] > rpo_index[b]) a = idom[a];
-            while (rpo_index[b] > rpo_index[a]) b = idom[b];
-        }
-        return a;
-    };
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (std::size_t i = 1; i < order.size(); ++i) {
-            const uint32_t v = order[i];
-            uint32_t d = kNone;
-            for (uint32_t p : preds[v]) {
-                if (idom[p] == kNone) continue;
-                d = d == kNone ? p : intersect(p, d);
-            }
-            if (d != idom[v]) {
-                idom[v] = d;
-                changed = true;
-            }
-        }
-    }
-    return idom;
-}
-
-bool dominates(const std::vector<uint32_t>& idom, uint32_t a, uint32_t b) {
-    if (idom[b] == kNone) return false;
-    for (uint32_t v = b;; v = idom[v]) {
-        if (v == a) return true;
-        if (v == 0) return false;
-    }
-}
-
-// Loop depth of every node: the number of natural loops (back edges v -> h with h dominating v) holding it.
-std::vector<uint32_t> loop_depths(const std::vector<std::vector<uint32_t>>& succs,
-                                  const std::vector<uint32_t>& idom) {
-    const auto n = static_cast<uint32_t>(succs.size());
-    std::vector<std::vector<uint32_t>> preds(n);
-    for (uint32_t v = 0; v < n; ++v)
-        for (uint32_t w : succs[v])
-            if (w < n) preds[w].push_back(v);
-    std::map<uint32_t, std::set<uint32_t>> loops;  // header -> body
-    for (uint32_t v = 0; v < n; ++v) {
-        for (uint32_t h : succs[v]) {
-            if (h >= n || !dominates(idom, h, v)) continue;
-            auto& body = loops[h];
-            body.insert(h);
-            std::vector<uint32_t> work{v};
-            while (!work.empty()) {
-                const uint32_t x = work.back();
-                work.pop_back();
-                if (!body.insert(x).second) continue;
-                for (uint32_t p : preds[x]) work.push_back(p);
-            }
-        }
-    }
-    std::vector<uint32_t> depth(n, 0);
-    for (const auto& [h, body] : loops)
-        for (uint32_t v : body) ++depth[v];
-    return depth;
-}
-
-// The PTX side: basic blocks, dominators, post-dominators, loop depths, and the pc of every PTX line.
-struct PtxShape {
-    ir::Cfg cfg;
-    std::vector<uint32_t> idom, depth;
-    std::map<uint32_t, uint32_t> pc_of_line;
-
-    explicit PtxShape(const ir::Function& f) : cfg(ir::build_cfg(f)) {
-        std::vector<std::vector<uint32_t>> succs(cfg.blocks.size());
-        for (std::size_t b = 0; b < cfg.blocks.size(); ++b)
-            for (uint32_t s : cfg.blocks[b].succs)
-                if (s < cfg.blocks.size()) succs[b].push_back(s);
-        idom = dominators(succs);
-        depth = loop_depths(succs, idom);
-        for (uint32_t pc = 0; pc < f.body.size(); ++pc)
-            if (f.body[pc].loc.ptx_line != 0) pc_of_line.emplace(f.body[pc].loc.ptx_line, pc);
-    }
-    bool post_dominates(uint32_t a, uint32_t b) const {
-        for (uint32_t v = b; v < cfg.blocks.size(); v = cfg.blocks[v].ipdom) {
-            if (v == a) return true;
-            if (cfg.blocks[v].ipdom == v) return false;
-        }
-        return false;
-    }
-    std::optional<uint32_t> pc(uint32_t line) const {
-        auto it = pc_of_line.find(line);
-        return it == pc_of_line.end() ? std::nullopt : std::optional<uint32_t>(it->second);
-    }
-};
-
-// The SASS side: basic blocks [begin, end) of instruction indices, successors, reachability.
-struct SassBlocks {
-    std::vector<uint32_t> begin, end;
-    std::vector<std::vector<uint32_t>> succs, preds;
-    std::vector<bool> reachable;
-    std::vector<uint32_t> calls;           // indices of the reachable CALL instructions
-    std::map<int64_t, uint32_t> index_of;  // SASS offset -> instruction index
-    std::string error;                     // why the SASS cannot be mapped ("" when it can)
-};
-
-Flow flow_of(const Instruction& in) {
-    return in.op ? in.op->flow : Flow::None;
-}
-
-SassBlocks sass_blocks(const Function& code) {
-    SassBlocks out;
-    const auto n = static_cast<uint32_t>(code.code.size());
-    auto& index_of = out.index_of;
-    for (uint32_t i = 0; i < n; ++i) index_of.emplace(code.code[i].offset, i);
-    std::vector<bool> leader(n + 1, false);
-    std::vector<int64_t> target(n, -1);
-    leader[0] = true;
-    for (uint32_t i = 0; i < n && out.error.empty(); ++i) {
-        const Instruction& in = code.code[i];
-        // An opcode the table does not know yet is an operand form of a known one or a new instruction; the
-        // sm_90 control-flow opcodes all lie in 0x940-0x95f (opcodes.def), so one outside that range does not
-        // change the warp's flow and counts as one instruction.
-        if (!in.op && ((in.lo & 0xfff) >= 0x940 && (in.lo & 0xfff) <= 0x95f)) {
-            out.error =
-                fmt::format("a control-flow opcode the decoder does not know at SASS {:#06x}", in.offset);
-            break;
-        }
-        switch (flow_of(in)) {
-            // A CALL returns to the instruction after it, so the caller's flow goes on there; the subroutine
-            // (after the kernel's last EXIT) is reached through no edge. Whether a reachable call can be
-            // counted is for the planner to say; a RET or an indirect branch in reachable code cannot.
-            case Flow::Call:
-            case Flow::Return:
-            case Flow::Indirect:
-                break;
-            case Flow::Branch: {
-                auto it = index_of.find(in.target);
-                if (it == index_of.end()) {
-                    out.error = fmt::format("a branch at SASS {:#06x} without a known target", in.offset);
-                    break;
-                }
-                target[i] = it->second;
-                leader[it->second] = true;
-                leader[i + 1] = true;
-                break;
-            }
-            case Flow::Exit:
-                leader[i + 1] = true;
-                break;
-            default:
-                break;
-        }
-    }
-    if (!out.error.empty()) return out;
-    std::vector<uint32_t> block_of(n, 0);
-    for (uint32_t i = 0; i < n; ++i) {
-        if (leader[i]) {
-            if (i > 0) out.end.push_back(i);
-            out.begin.push_back(i);
-        }
-        block_of[i] = static_cast<uint32_t>(out.begin.size() - 1);
-    }
-    if (n > 0) out.end.push_back(n);
-    const auto blocks = static_cast<uint32_t>(out.begin.size());
-    out.succs.resize(blocks);
-    out.preds.resize(blocks);
-    for (uint32_t b = 0; b < blocks; ++b) {
-        const uint32_t last = out.end[b] - 1;
-        const Instruction& in = code.code[last];
-        const bool ends_warp = flow_of(in) == Flow::Exit || flow_of(in) == Flow::Branch;
-        if (flow_of(in) == Flow::Branch)
-            out.succs[b].push_back(block_of[static_cast<uint32_t>(target[last])]);
-        if ((!ends_warp || !in.always()) && out.end[b] < n) out.succs[b].push_back(b + 1);
-        for (uint32_t s : out.succs[b]) out.preds[s].push_back(b);
-    }
-    out.reachable.assign(blocks, false);
-    std::vector<uint32_t> work{0};
-    while (!work.empty()) {
-        const uint32_t b = work.back();
-        work.pop_back();
-        if (b >= blocks || out.reachable[b]) continue;
-        out.reachable[b] = true;
-        for (uint32_t s : out.succs[b]) work.push_back(s);
-    }
-    for (uint32_t i = 0; i < n && out.error.empty(); ++i) {
-        const Instruction& in = code.code[i];
-        if (!out.reachable[block_of[i]]) continue;
-        if (flow_of(in) == Flow::Call) out.calls.push_back(i);
-        if (flow_of(in) == Flow::Return || flow_of(in) == Flow::Indirect)
-            out.error = fmt::format("the SASS returns or branches indirectly ({} at {:#06x})",
-                                    in.op->mnemonic, in.offset);
-    }
-    return out;
-}
+using namespace shapes;
 
 bool ends_thread(const ir::Instruction& in) {
     return in.op == ir::Opcode::ret || in.op == ir::Opcode::exit;
@@ -340,18 +119,21 @@ std::optional<uint32_t> choose_anchor(const ir::Function& f, const PtxShape& ptx
 
 void refuse(counts::SassPlan& plan, const std::string& why) {
     plan.blocks.clear();
+    plan.loops.clear();
     plan.line_shares.clear();
     plan.rejoins.clear();
     plan.instructions_mapped = false;
     plan.instruction_counting = "PTX-level counts (" + why + ")";
 }
 
-// A PTX memory instruction that ptxas emitted more than once: an unrolled or duplicated region.
+// A PTX memory instruction that ptxas emitted more than once: an unrolled or duplicated region (outside the
+// unrolled loops whose copies are counted, in_loop).
 std::optional<uint32_t> duplicated_memory_line(const ir::Function& f, const PtxShape& ptx,
-                                               const Function& code, const SassBlocks& sb) {
+                                               const Function& code, const SassBlocks& sb,
+                                               const std::vector<std::pair<uint32_t, uint32_t>>& in_loop) {
     std::map<uint32_t, uint32_t> copies;
     for (std::size_t b = 0; b < sb.begin.size(); ++b) {
-        if (!sb.reachable[b]) continue;
+        if (!sb.reachable[b] || in_loop[b].first != kNone) continue;
         for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
             const Instruction& in = code.code[i];
             if (!in.memory()) continue;
@@ -531,11 +313,149 @@ std::vector<counts::SassPlan::Block> edge_blocks(const ir::Function& f, const Pt
     return out;
 }
 
+// The instruction of a one-block PTX loop whose SASS copies say how many trips of the body a SASS block
+// holds: its first memory access, else its first floating-point add, multiply or fma (ptxas keeps each once
+// per trip where it unrolls). nullopt: none.
+struct LoopMarker {
+    uint32_t line = 0;
+    bool memory = false;
+};
+
+std::optional<LoopMarker> loop_marker(const ir::Function& f, const PtxShape& ptx, uint32_t block) {
+    const auto& b = ptx.cfg.blocks[block];
+    for (uint32_t pc = b.begin; pc < b.end; ++pc)
+        if (is_memory(f.body[pc])) return LoopMarker{f.body[pc].loc.ptx_line, true};
+    using O = ir::Opcode;
+    for (uint32_t pc = b.begin; pc < b.end; ++pc) {
+        const auto& in = f.body[pc];
+        const bool fp = in.d.type == ir::Type::f32 || in.d.type == ir::Type::f64;
+        if (fp &&
+            (in.op == O::add || in.op == O::sub || in.op == O::mul || in.op == O::fma || in.op == O::mad))
+            return LoopMarker{in.loc.ptx_line, false};
+    }
+    return std::nullopt;
+}
+
+bool is_copy(const Instruction& in, const LoopMarker& m) {
+    if (in.ptx_line != m.line) return false;
+    if (m.memory) return in.memory();
+    const auto name = in.mnemonic();
+    return name == "FADD" || name == "FMUL" || name == "FFMA" || name == "DADD" || name == "DMUL" ||
+           name == "DFMA";
+}
+
+// One-block PTX loops that ptxas unrolled further (a SASS block holds two or more trips of the body), with
+// their SASS blocks (those anchored on the loop block) as the nodes of a counts::UnrolledLoop. A loop whose
+// copies are predicated, whose blocks end the thread, or which is entered from more than one SASS block is
+// left to the other checks (which refuse it). in_loop[b]: (loop, node) of SASS block b, or kNone.
+std::vector<counts::UnrolledLoop> unrolled_loops(const ir::Function& f, uint32_t function,
+                                                 const PtxShape& ptx, const Function& code,
+                                                 const SassBlocks& sb, const std::vector<uint32_t>& anchor,
+                                                 std::vector<std::pair<uint32_t, uint32_t>>& in_loop,
+                                                 std::vector<uint32_t>& entry_of) {
+    using U = counts::UnrolledLoop;
+    std::vector<U> out;
+    const auto n = static_cast<uint32_t>(sb.begin.size());
+    in_loop.assign(n, {kNone, kNone});
+    entry_of.assign(n, kNone);
+    for (uint32_t lb = 0; lb < ptx.cfg.blocks.size(); ++lb) {
+        const auto& pb = ptx.cfg.blocks[lb];
+        if (std::find(pb.succs.begin(), pb.succs.end(), lb) == pb.succs.end()) continue;
+        const auto marker = loop_marker(f, ptx, lb);
+        if (!marker) continue;
+        std::vector<uint32_t> region;
+        std::map<uint32_t, int32_t> node_of;
+        for (uint32_t b = 0; b < n; ++b)
+            if (sb.reachable[b] && anchor[b] == lb) {
+                node_of[b] = static_cast<int32_t>(region.size());
+                region.push_back(b);
+            }
+        U loop;
+        loop.function = function;
+        loop.header_pc = pb.begin;
+        loop.header_line = f.body[pb.begin].loc.ptx_line;
+        bool ok = !region.empty(), unrolled = false;
+        for (uint32_t b : region) {
+            U::Node node;
+            for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+                if (!is_copy(code.code[i], *marker)) continue;
+                ok = ok && code.code[i].always();
+                ++node.copies;
+            }
+            unrolled = unrolled || node.copies >= 2;
+            const Instruction& last = code.code[sb.end[b] - 1];
+            ok = ok && flow_of(last) != Flow::Exit;
+            auto to = [&](uint32_t s) { return node_of.count(s) ? node_of[s] : U::kExit; };
+            if (flow_of(last) == Flow::Branch) {
+                node.taken = to(sb.succs[b][0]);
+                node.conditional = !last.always();
+                if (node.conditional) node.fall = sb.succs[b].size() > 1 ? to(sb.succs[b][1]) : U::kNone;
+            } else if (!sb.succs[b].empty()) {
+                node.fall = to(sb.succs[b][0]);
+            }
+            loop.nodes.push_back(node);
+        }
+        // Exactly one SASS block outside leads in: the loop's preheader, run once per entry.
+        std::set<uint32_t> from;
+        for (uint32_t b : region)
+            for (uint32_t p : sb.preds[b])
+                if (!node_of.count(p)) from.insert(p);
+        ok = ok && unrolled && from.size() == 1;
+        if (!ok) continue;
+        const uint32_t pre = *from.begin();
+        const Instruction& last = code.code[sb.end[pre] - 1];
+        auto to = [&](uint32_t s) { return node_of.count(s) ? node_of[s] : U::kExit; };
+        if (flow_of(last) == Flow::Branch) {
+            loop.entry_taken = to(sb.succs[pre][0]);
+            if (!last.always() && sb.succs[pre].size() > 1) loop.entry_fall = to(sb.succs[pre][1]);
+        } else if (!sb.succs[pre].empty()) {
+            loop.entry_fall = to(sb.succs[pre][0]);
+        }
+        for (uint32_t s : pb.succs)
+            if (s != lb && s < ptx.cfg.blocks.size()) loop.exit_pcs.push_back(ptx.cfg.blocks[s].begin);
+        if (loop.exit_pcs.empty()) continue;
+        for (std::size_t k = 0; k < region.size(); ++k)
+            in_loop[region[k]] = {static_cast<uint32_t>(out.size()), static_cast<uint32_t>(k)};
+        // Its branch's lanes follow the walk when both its ways lead into the loop; a way around the loop
+        // runs also where the loop is not entered, which lanes_of counts.
+        if (loop.entry_taken >= 0 && loop.entry_fall >= 0) entry_of[pre] = static_cast<uint32_t>(out.size());
+        out.push_back(std::move(loop));
+    }
+    return out;
+}
+
+// A SASS block outside the SASS loop of its PTX block (ptxas hoisted loop-invariant instructions of the loop
+// body, a constant load, in front of the loop), reached only from a guarded branch whose one side is that
+// PTX block: it runs once per warp entering the loop there, as a block on that edge of the branch does
+// (edges[b], as edge_blocks makes them).
+void hoisted_entries(const ir::Function& f, const PtxShape& ptx, const Function& code, const SassBlocks& sb,
+                     const std::vector<uint32_t>& anchor, const std::vector<uint32_t>& sass_depth,
+                     std::vector<counts::SassPlan::Block>& edges) {
+    using Runs = counts::SassPlan::Runs;
+    for (uint32_t b = 0; b < sb.begin.size(); ++b) {
+        if (!sb.reachable[b] || edges[b].runs != Runs::with_block || anchor[b] == kNone ||
+            sass_depth[b] >= ptx.depth[anchor[b]] || sb.preds[b].size() != 1 || sb.succs[b].size() != 1)
+            continue;
+        const uint32_t p = sb.preds[b][0];
+        const Instruction& last = code.code[sb.end[p] - 1];
+        const auto pc = line_pc(ptx, last);
+        if (flow_of(last) != Flow::Branch || last.always() || !pc || f.body[*pc].op != ir::Opcode::bra ||
+            f.body[*pc].pred.reg == ir::kNoReg || *pc + 1 >= f.body.size())
+            continue;
+        if (anchor[b] == branch_target_block(f, ptx, *pc))
+            edges[b] = {0, *pc, 0, Runs::on_taken};
+        else if (anchor[b] == ptx.cfg.block_of_pc[*pc + 1])
+            edges[b] = {0, *pc, 0, Runs::on_fallthrough};
+    }
+}
+
 // The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
 // a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
+// The branches of unrolled loops and into them (uniform: `uniform`, per SASS instruction) never split a warp
+// whose counts hold.
 bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
-                  const SassBlocks& sb, const std::vector<bool>& live, counts::SassPlan& plan,
-                  std::string& why) {
+                  const SassBlocks& sb, const std::vector<bool>& live, const std::vector<bool>& uniform,
+                  counts::SassPlan& plan, std::string& why) {
     const auto& index_of = sb.index_of;
     struct Region {
         uint32_t begin = 0, bsync = 0;
@@ -553,7 +473,7 @@ bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx,
     }
     for (uint32_t k = 0; k < code.code.size(); ++k) {
         const Instruction& in = code.code[k];
-        if (!live[k] || !in.op || in.op->flow != Flow::Branch || in.always()) continue;
+        if (!live[k] || uniform[k] || !in.op || in.op->flow != Flow::Branch || in.always()) continue;
         // A slow-path call's branch sends no lane to the call while the counts hold (Runs::on_slow_path).
         if (const auto pc = line_pc(ptx, in); pc && has_counted_slow_path(f.body[*pc])) continue;
         const Region* inner = nullptr;
@@ -619,11 +539,6 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             if (!slow(p)) out.push_back(p);
         return out;
     };
-    if (auto line = duplicated_memory_line(f, ptx, code, sb))
-        return refuse(plan,
-                      fmt::format("ptxas emitted the memory access of PTX line {} more than once, as in "
-                                  "an unrolled loop",
-                                  *line));
     const auto sass_idom = dominators(sb.succs);
     const auto sass_depth = loop_depths(sb.succs, sass_idom);
     std::vector<uint32_t> anchor(n, kNone);
@@ -650,11 +565,20 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             }
         }
     }
-    const auto edges = edge_blocks(f, ptx, code, sb);
+    std::vector<std::pair<uint32_t, uint32_t>> in_loop;
+    std::vector<uint32_t> entry_of;  // SASS block -> the unrolled loop it leads into (kNone)
+    auto loops = unrolled_loops(f, function, ptx, code, sb, anchor, in_loop, entry_of);
+    if (auto line = duplicated_memory_line(f, ptx, code, sb, in_loop))
+        return refuse(plan,
+                      fmt::format("ptxas emitted the memory access of PTX line {} more than once, as in "
+                                  "an unrolled loop",
+                                  *line));
+    auto edges = edge_blocks(f, ptx, code, sb);
+    hoisted_entries(f, ptx, code, sb, anchor, sass_depth, edges);
     std::map<uint32_t, std::vector<uint32_t>> sass_of_ptx;
     std::map<std::pair<uint32_t, counts::SassPlan::Runs>, uint32_t> sass_of_edge;
     for (uint32_t b = 0; b < n; ++b) {
-        if (!sb.reachable[b] || slow(b)) continue;
+        if (!sb.reachable[b] || slow(b) || in_loop[b].first != kNone) continue;
         if (edges[b].runs != counts::SassPlan::Runs::with_block) {
             if (!sass_of_edge.emplace(std::pair{edges[b].anchor_pc, edges[b].runs}, b).second)
                 return refuse(plan, fmt::format("two SASS blocks on one edge of the PTX branch at line {}",
@@ -716,6 +640,25 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
             }
             continue;
         }
+        if (in_loop[b].first != kNone) {
+            const auto index = static_cast<uint32_t>(plan.blocks.size());
+            const auto& loop = loops[in_loop[b].first];
+            plan.blocks.push_back({function, loop.header_pc, sb.end[b] - sb.begin[b],
+                                   counts::SassPlan::Runs::in_unrolled_loop, in_loop[b].first,
+                                   in_loop[b].second});
+            for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+                const Instruction& in = code.code[i];
+                const uint32_t pc = line_pc(ptx, in).value_or(loop.header_pc);
+                auto lanes = counts::SassPlan::Lanes::issued;
+                if (!in.always())
+                    lanes = flow_of(in) == Flow::Branch && i + 1 == sb.end[b]
+                                ? counts::SassPlan::Lanes::loop_branch
+                                : counts::SassPlan::Lanes::unknown;
+                if (lanes == counts::SassPlan::Lanes::unknown) plan.pred_on_mapped = false;
+                plan.line_shares.push_back({index, pc, lanes, pc});
+            }
+            continue;
+        }
         const bool edge = edges[b].runs != counts::SassPlan::Runs::with_block;
         const uint32_t anchor_pc = edge ? edges[b].anchor_pc : ptx.cfg.blocks[anchor[b]].begin;
         const auto index = static_cast<uint32_t>(plan.blocks.size());
@@ -723,12 +666,22 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
         for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
             auto share = lanes_of(f, ptx, code, i, anchor[b], anchor_of);
             share.block = index;
+            // The branch into an unrolled loop goes by the trips the loop's entries make.
+            if (entry_of[b] != kNone && i + 1 == sb.end[b] && flow_of(code.code[i]) == Flow::Branch &&
+                !code.code[i].always()) {
+                share.lanes = counts::SassPlan::Lanes::loop_entry;
+                share.loop = entry_of[b];
+            }
             if (share.lanes == counts::SassPlan::Lanes::unknown) plan.pred_on_mapped = false;
             plan.line_shares.push_back(share);
         }
     }
+    plan.loops = std::move(loops);
     plan.rejoins.clear();
-    if (!plan_rejoins(f, function, ptx, code, sb, live, plan, why)) return refuse(plan, why);
+    std::vector<bool> uniform(code.code.size(), false);
+    for (uint32_t b = 0; b < n; ++b)
+        if (in_loop[b].first != kNone || entry_of[b] != kNone) uniform[sb.end[b] - 1] = true;
+    if (!plan_rejoins(f, function, ptx, code, sb, live, uniform, plan, why)) return refuse(plan, why);
     plan.instructions_mapped = true;
     plan.instruction_counting = "per SASS instruction (ptxas sm_90)";
 }

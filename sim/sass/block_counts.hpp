@@ -21,7 +21,9 @@ namespace warpsim::sass {
 // conditional blocks). The mapping is refused (PTX-level totals) when the SASS has calls, returns or indirect
 // branches, a block has no PTX line to go by, its PTX blocks are no chain of dominators, a PTX block is split
 // over SASS blocks that do not run one after the other, or a PTX memory instruction appears twice in the SASS
-// (a loop ptxas unrolled: its copies run a number of times the PTX counts do not give).
+// (a loop ptxas unrolled: its copies run a number of times the PTX counts do not give) outside a one-block
+// PTX loop that ptxas unrolled into a main loop and remainder blocks: those blocks (plan.loops) are counted
+// from each warp entry's trip count (counts::walk_unrolled_loop).
 void plan_instruction_counts(const ir::Module& module, uint32_t function, const Function& code,
                              counts::SassPlan& plan);
 

@@ -475,6 +475,11 @@ void fill_report(SimRun& run, const PreparedLaunch& p, const engine::LaunchConfi
             "counted)",
             run.preset.arch(), at.op == ir::Opcode::div ? "division" : "reciprocal", at.loc.ptx_line,
             taken.warps, taken.warps == 1 ? "" : "s");
+    } else if (const auto loops = run.counters.unrolled_loops_failure(); !loops.empty()) {
+        // The plan counts ptxas's unrolled loops from each warp entry's trip count (SassPlan::loops).
+        run.counting = fmt::format(
+            "per SASS instruction (ptxas {}) for shared memory; instruction totals: PTX-level counts ({})",
+            run.preset.arch(), loops);
     }
     auto& r = run.report;
     r.kernel = p.spec.kernel;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "sim/device/ptxas.hpp"
 #include "sim/sass/block_counts.hpp"
@@ -121,6 +122,48 @@ TEST_CASE("SASS blocks: a loop ptxas unrolled keeps PTX-level totals and says wh
     CHECK(p.plan.instruction_counting.rfind("PTX-level counts (", 0) == 0);
     const Totals t = run_of("counted_loop");
     CHECK(t.counting.find("instruction totals: PTX-level counts (") != std::string::npos);
+}
+
+TEST_CASE("SASS blocks: a one-block loop ptxas unrolled into a main loop and remainders is counted per trip",
+          "[sass][blocks][unrolled]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // col_sum_thread_per_col (tests/hardware/corpus/rows.cu): the PTX loop at line 1173 (four rows per trip,
+    // nvcc's unrolling) became, in ptxas 13.0's sm_90 SASS (decoded; the comparisons read off the words):
+    // 0x01a0 (r > 12 rows left?), 0x01d0, the main loop 0x01e0-0x0510 of 16 LDG (4 trips), 0x0520 (r > 4?),
+    // 0x0540 of 8 LDG (2 trips), 0x06f0 (r != 0?), the loop 0x0710-0x0800 of 4 LDG (1 trip); the preheader
+    // ends in `@!P0 BRA 0x710`. Every thread sums 256 rows: 64 trips, all in the main loop (16 runs).
+    const std::string spec = kRoot + "/tests/hardware/corpus/specs/col_sum_thread_per_col_256x4096.json";
+    auto prep = session::prepare(spec);
+    REQUIRE(bool(prep));
+    auto cubin = sass::compile_cubin(prep.value().ptx, "sm_90");
+    REQUIRE(cubin.has_value());
+    auto program = sass::decode_cubin(*cubin);
+    REQUIRE(program.has_value());
+    const sass::Function* code = program->find(prep.value().kernel->name);
+    REQUIRE(code != nullptr);
+    counts::SassPlan plan;
+    sass::plan_instruction_counts(*prep.value().module, prep.value().kernel_index, *code, plan);
+    REQUIRE(plan.instructions_mapped);
+    REQUIRE(plan.loops.size() == 1);
+    const auto& loop = plan.loops[0];
+    CHECK(loop.header_line == 1173);
+    std::vector<uint32_t> copies;
+    for (const auto& node : loop.nodes) copies.push_back(node.copies);
+    CHECK(copies == std::vector<uint32_t>{0, 0, 4, 0, 2, 0, 1});
+    CHECK(loop.entry_taken == 6);
+    CHECK(loop.entry_fall == 0);
+    CHECK(loop.nodes[2].taken == 2);  // the main loop's back edge
+    CHECK(loop.nodes[5].taken == counts::UnrolledLoop::kExit);
+    // The H200's totals (tests/hardware/corpus/h200_results.json); PTX-level they are 135296 / 4329472 /
+    // 4313088.
+    const Totals t = run_of_spec(spec);
+    CHECK(t.counting == "per SASS instruction (ptxas sm_90)");
+    CHECK(t.warp == 111616);
+    CHECK(t.threads == 3571712);
+    CHECK(t.pred_on == 3547136);
 }
 
 namespace {

@@ -1,0 +1,77 @@
+// sim/counts/unrolled_loop.cpp — the walk through an unrolled loop's SASS blocks for one trip count.
+#include "sim/counts/unrolled_loop.hpp"
+
+#include <algorithm>
+
+namespace warpsim::counts {
+
+namespace {
+
+using Node = UnrolledLoop::Node;
+
+// The largest chunk that fits in `left` among the nodes reachable from `start` through nodes of no trips
+// (the chunk 0 when left is 0 and the exit is reachable so); -1 when none.
+int64_t best_chunk(const UnrolledLoop& loop, int32_t start, uint64_t left) {
+    int64_t best = -1;
+    std::vector<bool> seen(loop.nodes.size(), false);
+    std::vector<int32_t> work{start};
+    while (!work.empty()) {
+        const int32_t n = work.back();
+        work.pop_back();
+        if (n == UnrolledLoop::kExit) {
+            if (left == 0) best = std::max<int64_t>(best, 0);
+            continue;
+        }
+        if (n < 0 || seen[static_cast<std::size_t>(n)]) continue;
+        seen[static_cast<std::size_t>(n)] = true;
+        const Node& node = loop.nodes[static_cast<std::size_t>(n)];
+        if (node.copies != 0) {
+            if (node.copies <= left) best = std::max<int64_t>(best, node.copies);
+            continue;
+        }
+        work.push_back(node.taken);
+        work.push_back(node.fall);
+    }
+    return best;
+}
+
+// Which way a warp goes on with `left` trips: the way to the larger chunk; the fall-through on a tie (the
+// branch ptxas puts before an unrolled loop or a remainder jumps over it only when it does not fit). Sets
+// `took` when the branch is taken; kNone when neither way fits.
+int32_t choose(const UnrolledLoop& loop, int32_t taken, int32_t fall, uint64_t left, bool& took) {
+    const int64_t t = taken == UnrolledLoop::kNone ? -1 : best_chunk(loop, taken, left);
+    const int64_t f = fall == UnrolledLoop::kNone ? -1 : best_chunk(loop, fall, left);
+    took = t > f;
+    if (t < 0 && f < 0) return UnrolledLoop::kNone;
+    return took ? taken : fall;
+}
+
+}  // namespace
+
+std::optional<LoopWalk> walk_unrolled_loop(const UnrolledLoop& loop, uint64_t trips) {
+    LoopWalk out;
+    out.runs.assign(loop.nodes.size(), 0);
+    out.taken.assign(loop.nodes.size(), 0);
+    uint64_t left = trips;
+    bool took = false;
+    int32_t at = choose(loop, loop.entry_taken, loop.entry_fall, left, took);
+    out.entry_taken = took;
+    // Every run of a node either takes trips or moves on through the tests between chunks.
+    const uint64_t limit = (trips + 2) * (loop.nodes.size() + 1);
+    for (uint64_t steps = 0; at >= 0; ++steps) {
+        if (steps > limit) return std::nullopt;
+        const Node& node = loop.nodes[static_cast<std::size_t>(at)];
+        if (node.copies > left) return std::nullopt;
+        left -= node.copies;
+        ++out.runs[static_cast<std::size_t>(at)];
+        const int32_t next = node.conditional ? choose(loop, node.taken, node.fall, left, took)
+                                              : (node.taken != UnrolledLoop::kNone ? node.taken : node.fall);
+        if (node.conditional && took) ++out.taken[static_cast<std::size_t>(at)];
+        if (!node.conditional && node.taken != UnrolledLoop::kNone) ++out.taken[static_cast<std::size_t>(at)];
+        at = next;
+    }
+    if (at != UnrolledLoop::kExit || left != 0) return std::nullopt;
+    return out;
+}
+
+}  // namespace warpsim::counts

@@ -1,0 +1,143 @@
+// tests/counts/unrolled_loop_test.cpp — the walk through an unrolled loop's SASS blocks (sim/counts/
+// unrolled_loop.hpp) against the paths the SASS's own comparisons give, and KernelCounters following each
+// warp entry's trips.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <vector>
+
+#include "sim/counts/counters.hpp"
+#include "sim/counts/unrolled_loop.hpp"
+
+using namespace warpsim::counts;
+
+namespace {
+
+constexpr int32_t kExit = UnrolledLoop::kExit;
+constexpr int32_t kNone = UnrolledLoop::kNone;
+
+// The loop of col_sum_thread_per_col (tests/hardware/corpus/rows.cu, the PTX loop at line 1173, four rows of
+// the nvcc-unrolled loop) as ptxas 13.0 makes it for sm_90 (the decoded cubin; its words give the
+// comparisons, r is the rows left, 4 per trip):
+//   0x0130-0x0190 preheader, `@!P0 BRA 0x710` with P0 = r > 0 (true on entry)
+//   n0 0x01a0  ISETP.GT P1 = r > 12; PLOP3; @!P1 BRA 0x520
+//   n1 0x01d0  PLOP3
+//   n2 0x01e0  16 LDG (4 trips), r -= 16, P1 = r > 12; @P1 BRA 0x1e0
+//   n3 0x0520  ISETP.GT P1 = r > 4; @!P1 BRA 0x6f0
+//   n4 0x0540  8 LDG (2 trips), r -= 8
+//   n5 0x06f0  ISETP.NE P0 = r != 0; @!P0 BRA 0x810 (out of the loop)
+//   n6 0x0710  4 LDG (1 trip), r -= 4, P0 = r != 0; @P0 BRA 0x710
+UnrolledLoop col_sum_loop() {
+    UnrolledLoop loop;
+    loop.nodes = {
+        {0, 3, 1, true},      {0, kNone, 2, false}, {4, 2, 3, true},     {0, 5, 4, true},
+        {2, kNone, 5, false}, {0, kExit, 6, true},  {1, 6, kExit, true},
+    };
+    loop.entry_taken = 6;
+    loop.entry_fall = 0;
+    return loop;
+}
+
+}  // namespace
+
+TEST_CASE("unrolled loop: the walk takes the paths the SASS comparisons give", "[counts][unrolled]") {
+    const UnrolledLoop loop = col_sum_loop();
+    // By hand from the comparisons above, for r = 4 * trips:
+    const struct {
+        uint64_t trips;
+        std::vector<uint64_t> runs, taken;
+        bool entry_taken;
+    } cases[] = {
+        // 1: 4 > 12 no, 4 > 4 no, 4 != 0: n6 once.
+        {1, {1, 0, 0, 1, 0, 1, 1}, {1, 0, 0, 1, 0, 0, 0}, false},
+        // 2: 8 > 4: n4, then r = 0 leaves at n5.
+        {2, {1, 0, 0, 1, 1, 1, 0}, {1, 0, 0, 0, 0, 1, 0}, false},
+        // 3: n4 then n6.
+        {3, {1, 0, 0, 1, 1, 1, 1}, {1, 0, 0, 0, 0, 0, 0}, false},
+        // 4: 16 > 12: n2 once, r = 0.
+        {4, {1, 1, 1, 1, 0, 1, 0}, {0, 0, 0, 1, 0, 1, 0}, false},
+        // 7: n2 once (r = 12, not > 12), n4, n6.
+        {7, {1, 1, 1, 1, 1, 1, 1}, {0, 0, 0, 0, 0, 0, 0}, false},
+        // 64 (the corpus launch's trips): n2 16 times.
+        {64, {1, 1, 16, 1, 0, 1, 0}, {0, 0, 15, 1, 0, 1, 0}, false},
+        // 65: n2 16 times (r = 4 left), n3 and n5 pass on to n6 once.
+        {65, {1, 1, 16, 1, 0, 1, 1}, {0, 0, 15, 1, 0, 0, 0}, false},
+    };
+    for (const auto& c : cases) {
+        INFO("trips " << c.trips);
+        const auto walk = walk_unrolled_loop(loop, c.trips);
+        REQUIRE(walk.has_value());
+        CHECK(walk->runs == c.runs);
+        CHECK(walk->taken == c.taken);
+        CHECK(walk->entry_taken == c.entry_taken);
+    }
+}
+
+TEST_CASE("unrolled loop: trips the blocks cannot make are refused", "[counts][unrolled]") {
+    UnrolledLoop loop = col_sum_loop();
+    loop.nodes[6].copies = 3;  // no chunk of 1: 1 trip cannot be made
+    CHECK_FALSE(walk_unrolled_loop(loop, 1).has_value());
+}
+
+TEST_CASE("unrolled loop: the counters follow each warp entry's trips", "[counts][unrolled]") {
+    // A PTX loop block at pc 2 (exit to pc 3) with the col_sum shape, one SASS block per node of one
+    // instruction each, so that the warp instruction total is the number of node runs.
+    auto plan = std::make_shared<SassPlan>();
+    UnrolledLoop loop = col_sum_loop();
+    loop.header_pc = 2;
+    loop.exit_pcs = {3};
+    plan->loops.push_back(loop);
+    for (uint32_t node = 0; node < loop.nodes.size(); ++node) {
+        plan->blocks.push_back({0, 2, 1, SassPlan::Runs::in_unrolled_loop, 0, node});
+        plan->line_shares.push_back({node, 2, SassPlan::Lanes::issued, 2});
+    }
+    plan->instructions_mapped = true;
+    plan->pred_on_mapped = true;
+    CountsConfig cfg;
+    cfg.sass = plan;
+    KernelCounters k(cfg);
+    k.on_block_begin(0, 0);
+    auto entry = [&](uint32_t warp, uint32_t trips, uint32_t mask) {
+        for (uint32_t t = 0; t < trips; ++t) k.on_instruction(0, 2, mask, mask, warp);
+        k.on_instruction(0, 3, mask, mask, warp);
+    };
+    // Warp 0: 64 trips on 32 lanes; warp 1: 7 trips on 16 lanes, interleaved with warp 0's.
+    k.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
+    entry(1, 7, 0xffffu);
+    entry(0, 63, 0xffffffffu);
+    k.on_block_end(0, 0);
+    REQUIRE(k.unrolled_loops_failure().empty());
+    // Node runs: 64 trips: 1+1+16+1+0+1+0 = 20; 7 trips: 7 (one each).
+    const auto m = k.metrics();
+    CHECK(m.at("smsp__inst_executed.sum") == 20 + 7);
+    CHECK(m.at("smsp__thread_inst_executed.sum") == 20 * 32 + 7 * 16);
+    CHECK(k.loop_trips().at(0).entries.at(64).first == 1);
+    CHECK(k.loop_trips().at(0).entries.at(7).second == 16);
+}
+
+TEST_CASE("unrolled loop: lanes that leave apart, or never leave, keep the totals PTX-level",
+          "[counts][unrolled]") {
+    auto plan = std::make_shared<SassPlan>();
+    UnrolledLoop loop = col_sum_loop();
+    loop.header_pc = 2;
+    loop.header_line = 40;
+    loop.exit_pcs = {3};
+    plan->loops.push_back(loop);
+    plan->instructions_mapped = true;
+    CountsConfig cfg;
+    cfg.sass = plan;
+    KernelCounters split(cfg);
+    split.on_block_begin(0, 0);
+    split.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
+    split.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);  // half the lanes left after one trip
+    split.on_instruction(0, 3, 0xffffffffu, 0xffffffffu, 0);
+    split.on_block_end(0, 0);
+    CHECK(split.unrolled_loops_failure() ==
+          "the lanes of 1 warp entry left the unrolled loop at PTX line 40 after different trip counts");
+    CHECK_FALSE(split.sass_instructions_counted());
+    KernelCounters unfinished(cfg);
+    unfinished.on_block_begin(0, 0);
+    unfinished.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
+    unfinished.on_block_end(0, 0);
+    CHECK(unfinished.unrolled_loops_failure() == "1 warp entry never left the unrolled loop at PTX line 40");
+}
