@@ -217,7 +217,7 @@ void KernelCounters::count_shared(const WarpAccess& a, LineStats& line) {
     if (role && role->role == SassPlan::Role::follower) return;
     const uint32_t bytes =
         role && role->role == SassPlan::Role::leader ? uint32_t{role->bytes} : uint32_t{a.bytes_per_lane};
-    const SharedCost cost = shared_wavefronts(a, cfg_.shared_rules, bytes);
+    const SharedCost cost = shared_memo_.cost(a, cfg_.shared_rules, bytes);
     if (!role || role->role != SassPlan::Role::generic) add(shared_stat(Stat::inst_shared_ld, a.kind), 1);
     add(shared_stat(Stat::shared_ld_wavefronts, a.kind), cost.wavefronts);
     add(shared_stat(Stat::shared_ld_conflicts, a.kind), cost.conflicts());

@@ -307,6 +307,7 @@ class KernelCounters {
         bool mergeable = false;
     };
     std::vector<StoreMemo> store_memo_;
+    SharedCostMemo shared_memo_;
     uint64_t block_linear_ = 0;
     mutable std::map<std::pair<uint32_t, uint32_t>, LineStats> per_pc_view_;
     // [function][pc]: the unrolled loop (SassPlan::loops) whose PTX loop block starts there, and the one it

@@ -244,4 +244,32 @@ SharedCost shared_wavefronts(const WarpAccess& access) {
     return shared_wavefronts(access, SharedBankRules::h200());
 }
 
+SharedCost SharedCostMemo::cost(const WarpAccess& access, const SharedBankRules& rules,
+                                uint32_t bytes_per_lane) {
+    if (access.active_mask == 0) return shared_wavefronts(access, rules, bytes_per_lane);
+    if (entries_.empty()) entries_.resize(kEntries);
+    Entry& e = entries_[(access.pc * 31u + access.function) % kEntries];
+    if (e.function == access.function && e.pc == access.pc && e.active_mask == access.active_mask &&
+        e.bytes_per_lane == bytes_per_lane && e.kind == access.kind) {
+        const uint32_t first = static_cast<uint32_t>(std::countr_zero(access.active_mask));
+        const uint64_t shift = access.addr[first] - e.addr[first];
+        uint64_t differ = shift & (kBankWordBytes - 1);
+        if (access.active_mask == 0xffffffffu) {
+            for (uint32_t l = 0; l < 32; ++l) differ |= access.addr[l] - e.addr[l] - shift;
+        } else {
+            for (uint32_t l = 0; l < 32; ++l)
+                differ |= (access.addr[l] - e.addr[l] - shift) & (0 - uint64_t{access.active_mask >> l & 1u});
+        }
+        if (differ == 0) return e.cost;
+    }
+    e.function = access.function;
+    e.pc = access.pc;
+    e.active_mask = access.active_mask;
+    e.bytes_per_lane = bytes_per_lane;
+    e.kind = access.kind;
+    e.addr = access.addr;
+    e.cost = shared_wavefronts(access, rules, bytes_per_lane);
+    return e.cost;
+}
+
 }  // namespace warpsim::counts

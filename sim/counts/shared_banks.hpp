@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "sim/counts/access.hpp"
 
@@ -61,5 +62,27 @@ SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& ru
 SharedCost shared_wavefronts(const WarpAccess& access, const SharedBankRules& rules, uint32_t bytes_per_lane);
 // Same, under SharedBankRules::h200().
 SharedCost shared_wavefronts(const WarpAccess& access);
+
+// shared_wavefronts with the last cost of each of a few instruction sites remembered (direct-mapped by
+// function and pc). An access of the same site, kind, width and active lanes whose every active lane lies
+// at the remembered lane's address plus one common shift that is a multiple of 4 bytes gets the remembered
+// cost: such a shift moves every lane's words by the same count, so each lane keeps its offset within its
+// word, the words keep their distinctness and differences, and the banks (word % 32) are permuted the same
+// way for every lane; every pass then asks each bank for as many distinct words as before. (A tile loop
+// reads the same pattern at each warp's and each turn's base: matmul's As[ty][k] and Bs[k][tx].)
+class SharedCostMemo {
+  public:
+    SharedCost cost(const WarpAccess& access, const SharedBankRules& rules, uint32_t bytes_per_lane);
+
+  private:
+    static constexpr std::size_t kEntries = 64;
+    struct Entry {
+        uint32_t function = ~0u, pc = ~0u, active_mask = 0, bytes_per_lane = 0;
+        AccessKind kind = AccessKind::load;
+        SharedCost cost;
+        std::array<uint64_t, 32> addr{};
+    };
+    std::vector<Entry> entries_;  // sized at the first access: a counter without shared accesses pays nothing
+};
 
 }  // namespace warpsim::counts

@@ -13,6 +13,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WARPSIM_FMA_AVX2 1
+#endif
 
 namespace warpsim::engine {
 
@@ -108,7 +112,10 @@ template <F Op, bool CheckInputs>
         r = x * y;
     else if (!f32_fma_via_f64(x, y, std::bit_cast<float>(c), r))
         return false;
-    if (!f32_safe_result(r)) return false;
+    // Without .ftz a host add, sub or mul is the IEEE operation itself, rounded once: its zeros (with their
+    // signs), subnormals and infinities are the GPU's, and only a NaN (whose bits must be the canonical NaN)
+    // needs sim/arith. fma's f64 route rounds twice, and .ftz flushes, so those keep the narrower test.
+    if (Op != F::fma && !CheckInputs ? std::isnan(r) : !f32_safe_result(r)) return false;
     out = std::bit_cast<uint32_t>(r);
     return true;
 }
@@ -138,6 +145,45 @@ void f32_fma_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const 
             continue;
         }
         for (uint32_t j = l; j < l + 2; ++j) {
+            uint32_t out = 0;
+            if (!f32_fast<F::fma, false>(uint32_t(a[j]), uint32_t(b[j]), uint32_t(c[j]), out))
+                out = arith::f32_fma(uint32_t(a[j]), uint32_t(b[j]), uint32_t(c[j]), Round::rn, false);
+            d[j] = out;
+        }
+    }
+}
+#endif
+
+#if defined(WARPSIM_FMA_AVX2)
+// The f32 in the low half of four 64-bit slots, as f64 (a function of its own: a lambda would not inherit
+// the target attribute).
+[[gnu::target("avx2")]] inline __m256d low_floats_avx2(const uint64_t* p) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i packed = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    return _mm256_cvtps_pd(_mm_castsi128_ps(_mm256_castsi256_si128(packed)));
+}
+
+// The same over four lanes per AVX2 instruction, for CPUs that have it (f32_fma_full_warp picks at run
+// time; the build targets plain x86-64): vcvtps2pd, vmulpd, vaddpd and vcvtpd2ps are the same IEEE
+// operations as their SSE2 forms, under the same MXCSR, and the midpoint and exponent tests are the same
+// tests, so every lane gets the same bits as on the two-lane path. The target is AVX2 without FMA, so the
+// compiler cannot fuse the multiply and the add into one rounding.
+[[gnu::target("avx2")]] void f32_fma_full_warp_avx2(uint64_t* d, const uint64_t* a, const uint64_t* b,
+                                                    const uint64_t* c) {
+    const __m256i low_bits = _mm256_set1_epi64x(0x1fffffff), midpoint = _mm256_set1_epi64x(0x10000000);
+    const __m128i exponent = _mm_set1_epi32(0xff), two = _mm_set1_epi32(2);
+    for (uint32_t l = 0; l < 32; l += 4) {
+        const __m256d s = _mm256_add_pd(_mm256_mul_pd(low_floats_avx2(a + l), low_floats_avx2(b + l)),
+                                        low_floats_avx2(c + l));
+        const __m256i mid = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_castpd_si256(s), low_bits), midpoint);
+        const __m128i r = _mm_castps_si128(_mm256_cvtpd_ps(s));
+        const __m128i e = _mm_and_si128(_mm_srli_epi32(r, 23), exponent);
+        const __m128i unsafe = _mm_or_si128(_mm_cmplt_epi32(e, two), _mm_cmpeq_epi32(e, exponent));
+        if ((_mm_movemask_ps(_mm_castsi128_ps(unsafe)) | _mm256_movemask_pd(_mm256_castsi256_pd(mid))) == 0) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_cvtepu32_epi64(r));
+            continue;
+        }
+        for (uint32_t j = l; j < l + 4; ++j) {
             uint32_t out = 0;
             if (!f32_fast<F::fma, false>(uint32_t(a[j]), uint32_t(b[j]), uint32_t(c[j]), out))
                 out = arith::f32_fma(uint32_t(a[j]), uint32_t(b[j]), uint32_t(c[j]), Round::rn, false);
@@ -311,6 +357,12 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
             // destination that is also a source is safe.
 #if defined(__SSE2__)
             if (Op == F::fma && e == 0xffffffffu && !m.ftz) {
+#if defined(WARPSIM_FMA_AVX2)
+                if (__builtin_cpu_supports("avx2")) {
+                    f32_fma_full_warp_avx2(d, a, b, c);
+                    return;
+                }
+#endif
                 f32_fma_full_warp(d, a, b, c);
                 return;
             }

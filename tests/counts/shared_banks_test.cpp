@@ -232,3 +232,41 @@ TEST_CASE("bank model shortcuts (broadcasts, multi-word lanes) agree with the ru
         REQUIRE(got.max_way == want.max_way);
     }
 }
+
+// A memo must hand back a cost only for the same pattern moved by a multiple of 4 bytes. The pattern, 2-byte
+// loads: lanes 0 and 1 at bytes 0 and 2 (one word), lane 2 at byte 132 (word 33, bank 1), lane l >= 3 at
+// byte 4l (bank l): one wavefront. Moved by 4 (words 1, 1, 34, l + 1: banks 1, 1, 2, and 4..31 then 0):
+// still one. Moved by 2 instead: lane 1 moves to word 1 (bank 1), where lane 2's word 33 is: two wavefronts.
+// Moved by 4 more from there: two again.
+TEST_CASE("shared cost memo: a shift by whole words keeps the cost, one inside a word does not",
+          "[counts][shared]") {
+    const auto pattern = [](uint64_t shift) {
+        return shared_load(2, kAll, [shift](uint32_t i) {
+            const uint64_t at = i == 0 ? 0 : i == 1 ? 2 : i == 2 ? 132 : 4ull * i;
+            return 1024 + at + shift;
+        });
+    };
+    SharedCostMemo memo;
+    const SharedBankRules rules = SharedBankRules::h200();
+    check_cost(memo.cost(pattern(0), rules, 2), 1, 1, 1);
+    check_cost(memo.cost(pattern(4), rules, 2), 1, 1, 1);
+    check_cost(memo.cost(pattern(2), rules, 2), 2, 1, 2);
+    check_cost(memo.cost(pattern(6), rules, 2), 2, 1, 2);
+    check_cost(memo.cost(pattern(256), rules, 2), 1, 1, 1);
+}
+
+// The memo compares only the active lanes (inactive ones hold stale addresses), and a different set of
+// active lanes is a different pattern: the 32-bank column read tile[32][32] costs 32 wavefronts with every
+// lane and 16 with the even lanes; after it, the odd lanes of a row read cost one.
+TEST_CASE("shared cost memo: active lanes are part of the pattern", "[counts][shared]") {
+    SharedCostMemo memo;
+    const SharedBankRules rules = SharedBankRules::h200();
+    const auto column = [](uint32_t i) { return 4 * (32ull * i + 3); };
+    check_cost(memo.cost(shared_load(4, kAll, column), rules, 4), 32, 1, 32);
+    check_cost(memo.cost(shared_load(4, 0x55555555u, column), rules, 4), 16, 1, 16);
+    WarpAccess moved = shared_load(4, 0x55555555u, [&](uint32_t i) { return column(i) + 8; });
+    moved.addr[1] = 12345;  // an inactive lane's stale address
+    check_cost(memo.cost(moved, rules, 4), 16, 1, 16);
+    check_cost(memo.cost(shared_load(4, 0xaaaaaaaau, [](uint32_t i) { return 4ull * i; }), rules, 4), 1, 1,
+               1);
+}

@@ -84,6 +84,29 @@ const Case kCases[] = {
      "mov.b32 %f4, 0f00400000; mov.b32 %f5, 0f40800000; mul.rn.ftz.f32 %f3, %f4, %f5; "
      "mov.b32 %r9, %f3;",
      0x00000000},
+    // Zero, subnormal and infinite results of add/sub/mul without .ftz (IEEE 754 round to nearest even):
+    // +0 + -0 = +0, -0 + -0 = -0, x - x = +0; 2^-100 * -2^-100 = -2^-200 underflows to -0;
+    // 2^-126 (1 + 2^-23) - 2^-126 = 2^-149, the smallest subnormal; 2^127 * 4 overflows to +inf;
+    // inf + -inf is the canonical NaN.
+    {"add.rn +0 + -0",
+     "mov.b32 %f4, 0f00000000; mov.b32 %f5, 0f80000000; add.rn.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
+     0x00000000},
+    {"add.rn -0 + -0",
+     "mov.b32 %f4, 0f80000000; mov.b32 %f5, 0f80000000; add.rn.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
+     0x80000000},
+    {"sub.rn 1 - 1", "mov.b32 %f4, 0f3F800000; sub.rn.f32 %f3, %f4, %f4; mov.b32 %r9, %f3;", 0x00000000},
+    {"mul.rn underflow to -0",
+     "mov.b32 %f4, 0f0D800000; mov.b32 %f5, 0f8D800000; mul.rn.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
+     0x80000000},
+    {"sub.rn subnormal result",
+     "mov.b32 %f4, 0f00800001; mov.b32 %f5, 0f00800000; sub.rn.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
+     0x00000001},
+    {"mul.rn overflow to inf",
+     "mov.b32 %f4, 0f7F000000; mov.b32 %f5, 0f40800000; mul.rn.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
+     0x7f800000},
+    {"add.rn inf + -inf",
+     "mov.b32 %f4, 0f7F800000; mov.b32 %f5, 0fFF800000; add.rn.f32 %f3, %f4, %f5; mov.b32 %r9, %f3;",
+     0x7fffffff},
     // A NaN or infinite input gives a NaN or infinite result, which the host shortcut never returns:
     // inf * 0 + 1 is the canonical NaN 0x7fffffff; 2^127 * 0.5 + (-inf) = -inf.
     {"fma.rn inf*0",
