@@ -93,8 +93,9 @@ double latency_of(const ChainInst& c, const ModelParams& m, double l2_hit, doubl
             const double lines = c.lines;
             const double l1_extra = m.l1_cycles_per_line * std::max(0.0, lines - m.l1_lines_free);
             const double l2_extra = m.l2_cycles_per_line * std::max(0.0, lines - 1.0);
-            double lat = c.l1_hit * (m.l1_latency_cycles + l1_extra) +
-                         miss * (l2_hit * m.l2_latency_cycles + (1.0 - l2_hit) * m.dram_latency_cycles + l2_extra);
+            double lat =
+                c.l1_hit * (m.l1_latency_cycles + l1_extra) +
+                miss * (l2_hit * m.l2_latency_cycles + (1.0 - l2_hit) * m.dram_latency_cycles + l2_extra);
             if (memory_part) *memory_part = lat;
             return lat;
         }

@@ -94,11 +94,12 @@ double prediction_clock_mhz(const device::DevicePreset& preset) {
 }
 
 std::string clock_text(const device::DevicePreset& preset) {
-    // The H200 held its boost clock through a second of full-GPU FMA and streaming work (tests/timing/scatter,
-    // docs/TIMING.md "The clock under load"); no other preset's GPU was measured.
+    // The H200 held its boost clock through a second of full-GPU FMA and streaming work
+    // (tests/timing/scatter, docs/TIMING.md "The clock under load"); no other preset's GPU was measured.
     if (preset.name == "h200" && preset.clocks.sm_boost_mhz > 0)
         return fmt::format(
-            "{:.0f} MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured on "
+            "{:.0f} MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured "
+            "on "
             "the H200)",
             preset.clocks.sm_boost_mhz);
     if (preset.clocks.sm_boost_mhz > 0)

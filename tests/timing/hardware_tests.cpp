@@ -434,9 +434,10 @@ TEST_CASE("H200: few-block loops of tests/timing/mlp within 20 %, unrolled loads
 // medians of scatter_chase_z; the per-line latency was measured with its clock64() twin, nothing fitted on
 // these): within 10 % each, and what 32 lines cost over one within 5 % of the measured ratio (from the L2:
 // 388 against 312 cycles a step; the model without the per-line latency predicted the same time for both).
-TEST_CASE("H200: dependent loads touching 1 to 32 lines (tests/timing/scatter) within 10 %, lines' cost as "
-          "measured",
-          "[timing][hardware]") {
+TEST_CASE(
+    "H200: dependent loads touching 1 to 32 lines (tests/timing/scatter) within 10 %, lines' cost as "
+    "measured",
+    "[timing][hardware]") {
     std::ifstream in(kRoot + "/tests/timing/scatter/results_h200.txt");
     REQUIRE(in.good());
     nlohmann::json runs = nlohmann::json::object();
@@ -446,12 +447,13 @@ TEST_CASE("H200: dependent loads touching 1 to 32 lines (tests/timing/scatter) w
         int k = 0, steps = 0, hop = 0, n = 0;
         long long footprint = 0;
         double us = 0;
-        if (!(f >> what >> layout >> k >> footprint >> steps >> hop >> n >> us) || what != "chase_z") continue;
+        if (!(f >> what >> layout >> k >> footprint >> steps >> hop >> n >> us) || what != "chase_z")
+            continue;
         runs[fmt::format("tests/timing/scatter/specs/chase_{}_{}_{}.json", layout, k, footprint)]["measured"]
             ["time_us"] = us;
     }
-    const std::vector<std::string> names = {"lines_1_4194304",  "lines_2_4194304",   "lines_8_4194304",
-                                            "lines_16_4194304", "lines_32_4194304",  "sectors_32_4194304",
+    const std::vector<std::string> names = {"lines_1_4194304",  "lines_2_4194304",  "lines_8_4194304",
+                                            "lines_16_4194304", "lines_32_4194304", "sectors_32_4194304",
                                             "lines_8_49152",    "lines_32_49152"};
     nlohmann::json specs = nlohmann::json::array();
     for (const auto& name : names) specs.push_back("tests/timing/scatter/specs/chase_" + name + ".json");
@@ -471,10 +473,10 @@ TEST_CASE("H200: dependent loads touching 1 to 32 lines (tests/timing/scatter) w
         const auto& y = t["chase_" + b];
         return predicted ? x.first / y.first : x.second / y.second;
     };
-    for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
-             {"lines_32_4194304", "lines_1_4194304"},
-             {"lines_16_4194304", "lines_1_4194304"},
-             {"lines_32_49152", "lines_8_49152"}}) {
+    for (const auto& [a, b] :
+         std::vector<std::pair<std::string, std::string>>{{"lines_32_4194304", "lines_1_4194304"},
+                                                          {"lines_16_4194304", "lines_1_4194304"},
+                                                          {"lines_32_49152", "lines_8_49152"}}) {
         INFO(a << " / " << b << ": measured " << ratio(a, b, false) << ", predicted " << ratio(a, b, true));
         CHECK(ratio(a, b, true) == Approx(ratio(a, b, false)).epsilon(0.05));
     }

@@ -52,11 +52,11 @@ TEST_CASE("\"l2\": \"cold\": every byte the kernel reads comes from DRAM, and th
     CHECK(warm.text.find("stays in L2 between runs") != std::string::npos);
 }
 
-// Against the H200 (tests/timing/l2_cold/results_h200.txt, CUDA-event medians of 20 launches; nothing fitted on
-// them). warpsim compare flushes with a 512 MiB-class write as l2_cold.cpp's cold_dirty column does (the L2
-// then holds dirty lines, written back during the launch): the cold predictions within 10 % of that column,
-// and a cold launch slower than a warm one wherever the H200 says so by more than 15 % (2^20, 2^21: the
-// inputs stay in L2 between warm runs).
+// Against the H200 (tests/timing/l2_cold/results_h200.txt, CUDA-event medians of 20 launches; nothing fitted
+// on them). warpsim compare flushes with a 512 MiB-class write as l2_cold.cpp's cold_dirty column does (the
+// L2 then holds dirty lines, written back during the launch): the cold predictions within 10 % of that
+// column, and a cold launch slower than a warm one wherever the H200 says so by more than 15 % (2^20, 2^21:
+// the inputs stay in L2 between warm runs).
 TEST_CASE("\"l2\": \"cold\" against the H200: vector_add 2^20-2^22 within 10 %, slower than warm as measured",
           "[timing][hardware]") {
     std::ifstream in(kRoot + "/tests/timing/l2_cold/results_h200.txt");

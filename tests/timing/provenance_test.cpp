@@ -114,9 +114,10 @@ TEST_CASE("provenance: the prediction uses the preset's boost clock and says so"
     REQUIRE(a100.has_value());
     CHECK(prediction_clock_mhz(*h200) == 1980);
     CHECK(prediction_clock_mhz(*a100) == 1410);
-    CHECK(clock_text(*h200) ==
-          "1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured on the "
-          "H200)");
+    CHECK(
+        clock_text(*h200) ==
+        "1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured on the "
+        "H200)");
     CHECK(
         clock_text(*a100) ==
         "1410 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured");

@@ -45,7 +45,8 @@ static std::string read_file(const char* path) {
 // Reads n float4 and keeps one sum per thread: fills the L2 with clean lines.
 __global__ void read_all(const float4* in, long long n, float* sink) {
     float v = 0.0f;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)blockDim.x * gridDim.x)
         v += in[i].x;
     sink[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
@@ -90,8 +91,8 @@ int main(int argc, char** argv) {
     CHECK_RT(cudaEventCreate(&e1));
 
     // cold 1: the flush writes 512 MiB (the L2 then holds dirty lines of it, written back during the launch);
-    // cold 2: it also reads another 512 MiB (the L2 then holds clean lines only). Both wait for the flush to end
-    // before the first event, so that the launch starts on an idle GPU as the warm one does.
+    // cold 2: it also reads another 512 MiB (the L2 then holds clean lines only). Both wait for the flush to
+    // end before the first event, so that the launch starts on an idle GPU as the warm one does.
     auto time_one = [&](CUfunction f, void** params, unsigned blocks, int cold) {
         if (cold >= 1) CHECK_RT(cudaMemsetAsync(flush, 0x5a, flush_bytes));
         if (cold >= 2) {
