@@ -388,6 +388,8 @@ void KernelCounters::add_predicated_issues(std::array<uint64_t, kStatCount>& s) 
         const uint64_t skipped = head > entered ? head - entered : 0;
         s[static_cast<std::size_t>(Stat::inst_shared_ld)] += skipped * r.shared_loads;
         s[static_cast<std::size_t>(Stat::inst_shared_st)] += skipped * r.shared_stores;
+        s[static_cast<std::size_t>(Stat::inst_global_ld)] += skipped * r.global_loads;
+        s[static_cast<std::size_t>(Stat::inst_global_st)] += skipped * r.global_stores;
     }
 }
 

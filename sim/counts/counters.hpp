@@ -282,7 +282,8 @@ class KernelCounters {
     SectoredCache& l1();
     uint32_t l2_store_sectors(uint32_t warp, const SectorList& list);
     uint64_t executed_instructions_static() const;
-    // The shared loads and stores of if-converted regions issued by warps that branched over them in the PTX.
+    // The shared and global loads and stores of if-converted regions issued by warps that branched around
+    // them in the PTX.
     void add_predicated_issues(std::array<uint64_t, kStatCount>& s) const;
     // Warp- and thread-level instruction totals per SASS instruction, where the plan maps every SASS block
     // onto the PTX block it runs with (SassPlan::blocks).

@@ -1,6 +1,6 @@
-// sim/counts/sass_plan.hpp — what ptxas made of a kernel's shared-memory accesses, so that the counters
-// count per SASS instruction (the unit the SM issues) while the PTX still gives every lane's address:
-// neighbouring PTX accesses merged into one wider LDS/STS, and branches over shared accesses that ptxas
+// sim/counts/sass_plan.hpp — what ptxas made of a kernel's memory accesses, so that the counters count per
+// SASS instruction (the unit the SM issues) while the PTX still gives every lane's address: neighbouring PTX
+// shared accesses merged into one wider LDS/STS, and branches over shared and global accesses that ptxas
 // if-converted into predicated instructions, which a warp issues even when none of its lanes takes them.
 // sim/sass/mapping.hpp builds it from the decoded SASS; without one the counters count the PTX as it is.
 #pragma once
@@ -28,12 +28,13 @@ struct SassPlan {
         uint16_t note = 0;  // 1 + index into `notes` of the decision that made this role; 0: none
     };
     // An if-converted branch: the PTX branch at head_pc jumps over the straight-line region that starts at
-    // first_pc; ptxas made the region predicated instructions, so each warp that reaches the branch issues
-    // them, also when no lane enters the region. Warps that skip it = executions(head_pc) -
-    // executions(first_pc).
+    // first_pc (`@p bra END; region; END:`), or into it (`@p bra A; bra.uni END; A: region; END:`); ptxas
+    // made the region predicated instructions, so each warp that reaches the branch issues them, also when
+    // no lane enters the region. Warps that skip it = executions(head_pc) - executions(first_pc).
     struct Region {
         uint32_t function = 0, head_pc = 0, first_pc = 0;
         uint32_t shared_loads = 0, shared_stores = 0;  // the region's SASS LDS / STS instructions
+        uint32_t global_loads = 0, global_stores = 0;  // its SASS LDG / STG instructions
     };
     // A basic block of the kernel's SASS (sim/sass/block_counts.hpp): a warp runs it once each time it runs
     // the PTX instruction at (function, anchor_pc), with the same active lanes. Warp-level instruction totals

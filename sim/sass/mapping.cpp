@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -162,39 +163,86 @@ void plan_generic(const ir::Module& module, counts::SassPlan& plan) {
     }
 }
 
+// The PTX pc a guarded bra at pc jumps to (nullopt: none, or out of the function).
+std::optional<uint32_t> jump_target(const ir::Function& f, uint32_t pc) {
+    const ir::Instruction& br = f.body[pc];
+    if (br.op != ir::Opcode::bra || br.args.empty() || br.args[0].imm < 0 ||
+        uint64_t(br.args[0].imm) > f.body.size())
+        return std::nullopt;
+    return static_cast<uint32_t>(br.args[0].imm);
+}
+
+// A guarded PTX branch and the straight-line region [first, end) that warps enter only through it: the
+// fall-through of `@p bra END` (region at head + 1), or the target of `@p bra A; bra.uni END; A:` (region at
+// head + 2, which no other branch targets). `branch_lines`: the PTX lines of the branches ptxas removes when
+// it if-converts the region.
+struct Candidate {
+    uint32_t head = 0, first = 0, end = 0;
+    std::set<uint32_t> branch_lines;
+};
+
+std::optional<Candidate> region_candidate(const ir::Function& f, const std::set<uint32_t>& labelled,
+                                          uint32_t h) {
+    const ir::Instruction& br = f.body[h];
+    if (br.op != ir::Opcode::bra || br.pred.reg == ir::kNoReg) return std::nullopt;
+    const auto target = jump_target(f, h);
+    if (!target) return std::nullopt;
+    Candidate c{h, h + 1, *target, {br.loc.ptx_line}};
+    if (*target == h + 2 && h + 1 < f.body.size() && f.body[h + 1].op == ir::Opcode::bra &&
+        f.body[h + 1].pred.reg == ir::kNoReg) {
+        const auto end = jump_target(f, h + 1);
+        if (!end || *end <= h + 2) return std::nullopt;
+        for (uint32_t pc = 0; pc < f.body.size(); ++pc)
+            if (pc != h && f.body[pc].op == ir::Opcode::bra && jump_target(f, pc) == h + 2)
+                return std::nullopt;
+        c = {h, h + 2, *end, {br.loc.ptx_line, f.body[h + 1].loc.ptx_line}};
+    } else if (*target <= h + 1 || labelled.count(h + 1)) {
+        return std::nullopt;
+    }
+    for (uint32_t pc = c.first; pc < c.end; ++pc)
+        if ((pc > c.first && labelled.count(pc)) || ends_block(f.body[pc]) ||
+            f.body[pc].op == ir::Opcode::call)
+            return std::nullopt;
+    return c;
+}
+
 void plan_regions(const ir::Function& f, uint32_t function, const Function& code, counts::SassPlan& plan) {
     std::set<uint32_t> labelled;
     for (const auto& l : f.labels) labelled.insert(l.pc);
     for (uint32_t h = 0; h + 1 < f.body.size(); ++h) {
-        const ir::Instruction& br = f.body[h];
-        if (br.op != ir::Opcode::bra || br.pred.reg == ir::kNoReg || br.args.empty()) continue;
-        const auto target = static_cast<uint32_t>(br.args[0].imm);
-        if (target <= h + 1 || target > f.body.size()) continue;
-        bool straight = true;
+        const auto c = region_candidate(f, labelled, h);
+        if (!c) continue;
         std::set<uint32_t> lines;
-        for (uint32_t pc = h + 1; pc < target && straight; ++pc) {
-            straight = !(pc > h + 1 && labelled.count(pc)) && !ends_block(f.body[pc]) &&
-                       f.body[pc].op != ir::Opcode::call;
-            lines.insert(f.body[pc].loc.ptx_line);
-        }
-        if (!straight || labelled.count(h + 1)) continue;
-        counts::SassPlan::Region region{function, h, h + 1};
+        for (uint32_t pc = c->first; pc < c->end; ++pc) lines.insert(f.body[pc].loc.ptx_line);
+        counts::SassPlan::Region region{function, c->head, c->first};
         bool predicated = true, branch_kept = false;
+        // Each PTX access is counted once however often its line appears: a loop ptxas unrolled holds one
+        // copy of the region per trip (spmv_ell: 7 copies of each guarded load), and a trip issues one.
+        std::set<std::pair<uint32_t, int>> counted;
         for (const Instruction& inst : code.code) {
-            if (inst.op && inst.op->flow == Flow::Branch && inst.ptx_line == br.loc.ptx_line)
+            if (inst.op && inst.op->flow == Flow::Branch && c->branch_lines.count(inst.ptx_line))
                 branch_kept = true;
-            if (!inst.op || inst.op->space != MemSpace::Shared || !lines.count(inst.ptx_line)) continue;
-            if (inst.op->mnemonic != "LDS" && inst.op->mnemonic != "STS") continue;
+            if (!inst.op || !lines.count(inst.ptx_line)) continue;
+            const bool load = inst.op->mem == MemOp::Load, store = inst.op->mem == MemOp::Store;
+            const bool shared = inst.op->space == MemSpace::Shared &&
+                                (inst.op->mnemonic == "LDS" || inst.op->mnemonic == "STS");
+            const bool global = inst.op->space == MemSpace::Global && (load || store);
+            if (!shared && !global) continue;
             predicated = predicated && !inst.always();
-            (inst.op->mem == MemOp::Store ? region.shared_stores : region.shared_loads) += 1;
+            if (!counted.insert({inst.ptx_line, int(shared) * 2 + int(store)}).second) continue;
+            if (shared) (store ? region.shared_stores : region.shared_loads) += 1;
+            if (global) (store ? region.global_stores : region.global_loads) += 1;
         }
-        if (!predicated || branch_kept || region.shared_loads + region.shared_stores == 0) continue;
+        const uint32_t accesses =
+            region.shared_loads + region.shared_stores + region.global_loads + region.global_stores;
+        if (!predicated || branch_kept || accesses == 0) continue;
         plan.regions.push_back(region);
-        plan.notes.push_back(
-            fmt::format("ptxas if-converted the branch at PTX line {} into predicated instructions "
-                        "({} LDS, {} STS): every warp that reaches it issues them, with no active "
-                        "lane where the PTX branches over them",
-                        br.loc.ptx_line, region.shared_loads, region.shared_stores));
+        plan.notes.push_back(fmt::format(
+            "ptxas if-converted the branch at PTX line {} into predicated instructions ({} LDS, {} STS, "
+            "{} LDG, {} STG): every warp that reaches it issues them, with no active lane where the PTX "
+            "branches around them",
+            f.body[c->head].loc.ptx_line, region.shared_loads, region.shared_stores, region.global_loads,
+            region.global_stores));
     }
 }
 

@@ -1,6 +1,7 @@
 // sim/sass/mapping.hpp — which PTX instructions each SASS instruction of a kernel stands for, as far as the
 // counters need it: neighbouring ld.shared/st.shared that ptxas merged into one LDS.64/.128 (STS), and
-// branches over shared accesses that it if-converted into predicated LDS/STS (counts::SassPlan).
+// branches over shared and global accesses that it if-converted into predicated LDS/STS/LDG/STG
+// (counts::SassPlan).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,8 @@ namespace warpsim::sass {
 //   the W/w accesses of the same basic block, direction, width, guard and base register (not written
 //   between them) at offsets o, o+w, ... with o a multiple of W (else the first complete run) holding it;
 // - if-conversion: a guarded PTX branch over a straight-line region (no label inside, no branch, barrier or
-//   call), every SASS LDS/STS of whose lines is predicated, and no SASS branch from the branch's line.
+//   call), or `@p bra A; bra.uni END` into one that starts at A (which no other branch targets), every SASS
+//   LDS/STS/LDG/STG of whose lines is predicated, and no SASS branch from the branches' lines.
 counts::SassPlan plan_shared_accesses(const ir::Module& module, uint32_t function, const Function& code);
 
 }  // namespace warpsim::sass

@@ -97,11 +97,78 @@ TEST_CASE("SASS plan: if-converted branches over shared accesses", "[sass][mappi
     CHECK(r.shared_stores == 1);
     // counted_loop's branch leaves the loop; it is no region over straight-line code.
     CHECK(plan_of("counted_loop").plan.regions.empty());
-    // reduce_sequential: `if (tid < s) sdata[tid] += sdata[tid + s]` is @!P1 LDS, LDS, STS in its loop.
+    // reduce_sequential: `if (tid < s) sdata[tid] += sdata[tid + s]` is @!P1 LDS, LDS, STS in its loop;
+    // the bounds-checked first load `(i < n) ? in[i] : 0` is `@!P0 LDG.E R0` (sass_cases.sass, 0x00b0).
     auto seq = plan_of("reduce_sequential");
-    REQUIRE(seq.plan.regions.size() == 1);
-    CHECK(seq.plan.regions[0].shared_loads == 2);
-    CHECK(seq.plan.regions[0].shared_stores == 1);
+    REQUIRE(seq.plan.regions.size() == 2);
+    CHECK(seq.plan.regions[0].global_loads == 1);
+    CHECK(seq.plan.regions[0].shared_loads + seq.plan.regions[0].shared_stores == 0);
+    CHECK(seq.plan.regions[1].shared_loads == 2);
+    CHECK(seq.plan.regions[1].shared_stores == 1);
+    CHECK(seq.plan.regions[1].global_loads + seq.plan.regions[1].global_stores == 0);
+}
+
+TEST_CASE("SASS plan: if-converted global accesses, and nvcc's `@p bra A; bra.uni END; A:` form",
+          "[sass][mapping]") {
+    if (!device::find_ptxas()) {
+        WARN("no ptxas: the SASS plans are not made here");
+        return;
+    }
+    // tests/sass/cases/if_convert.ptx, 4 blocks of 128 threads: 16 warps, of which the first of each block
+    // (4) has lanes that enter the guarded code. Their SASS (ptxas 13.0, sm_90, read with the decoder):
+    // guarded_pair keeps no BRA but its EXIT and has `@!P0 LDG R6, [R2+0x400]` and `@!P0 STS [R9], R6`
+    // beside the unguarded LDG, STS and LDS; guarded_load has `@!P0 LDG R9, [R2+0x4]` beside `LDG R0, [R2]`.
+    auto pair = plan_of("guarded_pair");
+    REQUIRE(pair.plan.regions.size() == 1);
+    const auto& r = pair.plan.regions[0];
+    CHECK(pair.prep.kernel->body[r.head_pc].op == ir::Opcode::bra);
+    CHECK(pair.prep.kernel->body[r.head_pc + 1].op == ir::Opcode::bra);
+    CHECK(r.first_pc == r.head_pc + 2);
+    CHECK(r.global_loads == 1);
+    CHECK(r.shared_stores == 1);
+    CHECK(r.shared_loads == 0);
+    CHECK(r.global_stores == 0);
+    auto load = plan_of("guarded_load");
+    REQUIRE(load.plan.regions.size() == 1);
+    CHECK(load.plan.regions[0].first_pc == load.plan.regions[0].head_pc + 1);
+    CHECK(load.plan.regions[0].global_loads == 1);
+    CHECK(load.plan.regions[0].shared_loads + load.plan.regions[0].shared_stores == 0);
+    // Every warp issues the predicated instructions: 16 + 16 global loads and 16 + 16 shared stores
+    // (PTX-level: 16 + 4 of each); requests only where a lane is active (16 + 4).
+    auto metrics_of = [](const std::string& kernel) {
+        auto prep = session::prepare(kRoot + "/tests/sass/specs/" + kernel + ".json");
+        REQUIRE(bool(prep));
+        auto run = session::run_simulated(prep.value(), session::SimOptions{});
+        REQUIRE(bool(run));
+        REQUIRE_FALSE(run.value().report.error);
+        return run.value().report.metrics;
+    };
+    const auto m = metrics_of("guarded_pair");
+    CHECK(m.at("smsp__inst_executed_op_global_ld.sum") == 32);
+    CHECK(m.at("smsp__inst_executed_op_shared_st.sum") == 32);
+    CHECK(m.at("smsp__inst_executed_op_shared_ld.sum") == 16);
+    CHECK(m.at("smsp__inst_executed_op_global_st.sum") == 16);
+    CHECK(m.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 20);
+    // 23 instructions from 0x0000 to the EXIT at 0x0160 in every warp; the two predicated ones on the 8
+    // lanes with tid < 8 of 4 warps.
+    CHECK(m.at("smsp__inst_executed.sum") == 23 * 16);
+    CHECK(m.at("smsp__thread_inst_executed_pred_on.sum") == 21 * 16 * 32 + 2 * 4 * 8);
+    const auto g = metrics_of("guarded_load");
+    CHECK(g.at("smsp__inst_executed_op_global_ld.sum") == 32);
+    CHECK(g.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 20);
+    // 17 instructions to the EXIT at 0x0100; the predicated LDG on 16 lanes of 4 warps.
+    CHECK(g.at("smsp__inst_executed.sum") == 17 * 16);
+    CHECK(g.at("smsp__thread_inst_executed_pred_on.sum") == 16 * 16 * 32 + 4 * 16);
+    // guarded_loop: ptxas unrolled the 8 trips into 8 predicated LDGs of one PTX line (0x0090-0x01a0); the
+    // region counts that PTX load once per trip. Every warp issues all 8: 16 * 8 = 128. Of each block's
+    // 4 warps x 8 trips, 10 have a lane that loads (warp 0 in 7 trips, warp 1 in 3): 40 requests.
+    auto loop = plan_of("guarded_loop");
+    REQUIRE(loop.plan.regions.size() == 1);
+    CHECK(loop.plan.regions[0].global_loads == 1);
+    const auto l = metrics_of("guarded_loop");
+    CHECK(l.at("smsp__inst_executed_op_global_ld.sum") == 128);
+    CHECK(l.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 40);
+    CHECK(l.at("smsp__inst_executed_op_global_st.sum") == 16);
 }
 
 TEST_CASE("SASS plan: presets without a decoder count the PTX and say so", "[sass][mapping]") {
@@ -143,6 +210,8 @@ TEST_CASE("SASS counting: the cases as the H200 counted the same cubins", "[sass
     const std::vector<std::string> metrics = {
         "smsp__inst_executed_op_shared_ld.sum",
         "smsp__inst_executed_op_shared_st.sum",
+        "smsp__inst_executed_op_global_ld.sum",
+        "smsp__inst_executed_op_global_st.sum",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
