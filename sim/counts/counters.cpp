@@ -272,18 +272,31 @@ void KernelCounters::follow_unrolled_loops(uint32_t function, uint32_t pc, uint3
         if (e.trips != 0) {
             if (e.split) {
                 ++t.split;
-            } else {
+            } else if (e.last == e.mask) {
                 auto& slot = t.entries[e.trips];
                 ++slot.first;
                 slot.second += static_cast<uint64_t>(std::popcount(e.mask));
+            } else {
+                std::map<uint64_t, uint32_t> lanes;
+                for (uint32_t lane = 0; lane < 32; ++lane)
+                    if ((e.mask >> lane) & 1u) ++lanes[(e.last >> lane) & 1u ? e.trips : e.lane_trips[lane]];
+                ++t.grouped[{lanes.begin(), lanes.end()}];
             }
         }
         e = {};
     }
     if (m.header >= 0) {
         LoopEntry& e = entries[static_cast<std::size_t>(m.header)];
-        if (e.trips == 0) e.mask = issued_mask;
-        e.split = e.split || e.mask != issued_mask;
+        if (e.trips == 0) {
+            e.mask = e.last = issued_mask;
+        } else if (issued_mask != e.last) {
+            // Lanes leave the loop one trip after another; one that comes back splits the entry.
+            e.split = e.split || (issued_mask & ~e.last) != 0;
+            for (uint32_t left = e.last & ~issued_mask; left != 0; left &= left - 1)
+                e.lane_trips[static_cast<std::size_t>(std::countr_zero(left))] =
+                    static_cast<uint32_t>(e.trips);
+            e.last = issued_mask;
+        }
         ++e.trips;
     }
 }
@@ -331,6 +344,7 @@ void KernelCounters::merge_with(const KernelCounters& other, Scale scale) {
             slot.first += scale(n.first);
             slot.second += scale(n.second);
         }
+        for (const auto& [lanes, n] : theirs.grouped) mine.grouped[lanes] += scale(n);
         mine.split += scale(theirs.split);
         mine.unfinished += scale(theirs.unfinished);
     }
@@ -466,8 +480,8 @@ std::vector<std::vector<KernelCounters::LoopNodeCounts>> KernelCounters::unrolle
         const uint32_t line = loop.header_line;
         if (failure && failure->empty() && trips.split != 0)
             *failure = fmt::format(
-                "the lanes of {} warp entr{} left the unrolled loop at PTX line {} after "
-                "different trip counts",
+                "lanes of {} warp entr{} of the unrolled loop at PTX line {} ran it again after "
+                "leaving it",
                 trips.split, trips.split == 1 ? "y" : "ies", line);
         if (failure && failure->empty() && trips.unfinished != 0)
             *failure = fmt::format("{} warp entr{} never left the unrolled loop at PTX line {}",
@@ -493,6 +507,26 @@ std::vector<std::vector<KernelCounters::LoopNodeCounts>> KernelCounters::unrolle
             entry.lanes += n.second;
             entry.taken += walk->entry_taken ? n.first : 0;
             entry.taken_lanes += walk->entry_taken ? n.second : 0;
+        }
+        for (const auto& [lanes, n] : trips.grouped) {
+            const auto walk = walk_lane_groups(loop, lanes);
+            if (!walk) {
+                if (failure && failure->empty())
+                    *failure = fmt::format(
+                        "the lanes of a warp entry left the unrolled loop at PTX line {} after trip "
+                        "counts its SASS blocks do not make as one group",
+                        line);
+                continue;
+            }
+            for (std::size_t node = 0; node < walk->nodes.size(); ++node) {
+                const GroupWalk::Node& w = walk->nodes[node];
+                LoopNodeCounts& c = out[k][node];
+                c.runs += w.runs * n;
+                c.lanes += w.lanes * n;
+                c.taken += w.taken * n;
+                c.taken_lanes += w.taken_lanes * n;
+                c.divergent += w.divergent * n;
+            }
         }
     }
     return out;
@@ -562,6 +596,9 @@ std::map<std::pair<uint32_t, uint32_t>, KernelCounters::LineStats> KernelCounter
         const LineStats& l = at(r.function, r.branch_pc);
         out[{r.function, r.bsync_pc}].warp_insts += l.warps_guard_on + l.warps_guard_off - l.warp_insts;
     }
+    for (const auto& r : cfg_.sass->loop_rejoins)
+        out[{cfg_.sass->loops.at(r.loop).function, r.bsync_pc}].warp_insts +=
+            loops.at(r.loop).at(r.node).divergent;
     return out;
 }
 

@@ -158,10 +158,13 @@ class KernelCounters {
     // can): a warp whose lanes left a loop after different trip counts, an entry that never left its loop,
     // or a trip count the loop's SASS blocks do not make.
     std::string unrolled_loops_failure() const;
-    // Per unrolled loop of the plan: trip count -> (entries, their active lanes summed).
+    // Per unrolled loop of the plan: trip count -> (entries, their active lanes summed); entries whose lanes
+    // left after different trip counts: (trip count, lanes) of each -> entries (counts::walk_lane_groups).
     struct LoopTrips {
         std::map<uint64_t, std::pair<uint64_t, uint64_t>> entries;
-        uint64_t split = 0, unfinished = 0;  // entries whose lanes left apart; entries that never left
+        std::map<std::vector<std::pair<uint64_t, uint32_t>>, uint64_t> grouped;
+        // entries where a lane that had left ran the loop again; entries that never left
+        uint64_t split = 0, unfinished = 0;
     };
     const std::vector<LoopTrips>& loop_trips() const { return loop_trips_; }
     // A warp-level memory instruction with at least one active lane (const and param accesses are ignored).
@@ -265,6 +268,7 @@ class KernelCounters {
     // Per loop and node of the plan's unrolled loops: runs, lanes, branches taken and their lanes.
     struct LoopNodeCounts {
         uint64_t runs = 0, lanes = 0, taken = 0, taken_lanes = 0;
+        uint64_t divergent = 0;  // runs whose branch split the warp's lanes (SassPlan::LoopRejoin)
     };
     // The node list of a loop ends with one more entry: runs and lanes of the loop's entries, and of those
     // that went in by the branch of the block before it.
@@ -320,8 +324,9 @@ class KernelCounters {
     // [warp][loop]: the running entry of each warp of the running block.
     struct LoopEntry {
         uint64_t trips = 0;
-        uint32_t mask = 0;
+        uint32_t mask = 0, last = 0;  // the lanes of its first trip and of its latest one
         bool split = false;
+        std::array<uint32_t, 32> lane_trips{};  // the trips of each lane that left before the last ones
     };
     std::vector<std::vector<LoopEntry>> loop_entries_;
     std::vector<LoopTrips> loop_trips_;

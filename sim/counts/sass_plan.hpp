@@ -46,7 +46,8 @@ struct SassPlan {
     // instruction while no warp does, since the subroutine's own path is not followed.
     // A block of a loop ptxas unrolled further than the PTX (in_unrolled_loop: node `node` of loops[loop])
     // runs as often as the walk through the loop's SASS blocks says for each entry's trip count
-    // (KernelCounters follows every warp's trips; the counts hold while every entry's lanes stay together).
+    // (KernelCounters follows every warp's trips, and every lane's where they leave after different ones:
+    // counts::walk_lane_groups).
     enum class Runs : uint8_t { with_block, on_taken, on_fallthrough, on_slow_path, in_unrolled_loop };
     struct Block {
         uint32_t function = 0, anchor_pc = 0;
@@ -86,9 +87,17 @@ struct SassPlan {
         uint32_t function = 0, branch_pc = 0;
         uint32_t bsync_pc = 0;  // the PTX pc the BSYNC is counted on in per-line reports
     };
+    // The same for a branch of an unrolled loop (node `node` of loops[loop], or the branch into it:
+    // node == nodes.size()): once more each time it split the lanes of a warp entry
+    // (KernelCounters::LoopNodeCounts::divergent).
+    struct LoopRejoin {
+        uint32_t loop = 0, node = 0;
+        uint32_t bsync_pc = 0;
+    };
     std::vector<Block> blocks;
     std::vector<LineShare> line_shares;
     std::vector<Rejoin> rejoins;
+    std::vector<LoopRejoin> loop_rejoins;
     std::vector<UnrolledLoop> loops;
     bool instructions_mapped = false;         // false: instruction totals stay PTX-level
     bool pred_on_mapped = false;              // false: smsp__thread_inst_executed_pred_on stays PTX-level

@@ -2,6 +2,7 @@
 #include "sim/counts/unrolled_loop.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace warpsim::counts {
 
@@ -71,6 +72,54 @@ std::optional<LoopWalk> walk_unrolled_loop(const UnrolledLoop& loop, uint64_t tr
         at = next;
     }
     if (at != UnrolledLoop::kExit || left != 0) return std::nullopt;
+    return out;
+}
+
+std::optional<GroupWalk> walk_lane_groups(const UnrolledLoop& loop,
+                                          const std::vector<std::pair<uint64_t, uint32_t>>& lanes) {
+    const std::size_t n = loop.nodes.size();
+    GroupWalk out;
+    out.nodes.assign(n + 1, {});
+    // Per node: the distinct positive runs of the lanes (a node looping on itself splits its lanes once at
+    // each of them but the last) and whether some lane took and some did not take its branch.
+    std::vector<std::vector<uint64_t>> run_values(n);
+    std::vector<std::array<bool, 2>> ways(n + 1, {false, false});
+    for (const auto& [trips, count] : lanes) {
+        const auto walk = walk_unrolled_loop(loop, trips);
+        if (!walk || count == 0) return std::nullopt;
+        for (std::size_t k = 0; k < n; ++k) {
+            const uint64_t runs = walk->runs[k];
+            if (runs == 0) continue;
+            const auto self = static_cast<int32_t>(k);
+            const bool loops = loop.nodes[k].taken == self || loop.nodes[k].fall == self;
+            if (!loops && runs > 1) return std::nullopt;
+            auto& node = out.nodes[k];
+            node.runs = std::max(node.runs, runs);
+            node.lanes += runs * count;
+            node.taken = std::max(node.taken, walk->taken[k]);
+            node.taken_lanes += walk->taken[k] * count;
+            run_values[k].push_back(runs);
+            ways[k][walk->taken[k] != 0] = true;
+        }
+        auto& entry = out.nodes[n];
+        entry.runs = 1;
+        entry.lanes += count;
+        entry.taken = std::max<uint64_t>(entry.taken, walk->entry_taken);
+        entry.taken_lanes += walk->entry_taken ? count : 0;
+        ways[n][walk->entry_taken] = true;
+    }
+    for (std::size_t k = 0; k <= n; ++k) {
+        if (k < n && !loop.nodes[k].conditional) continue;
+        const auto self = static_cast<int32_t>(k);
+        if (k < n && (loop.nodes[k].taken == self || loop.nodes[k].fall == self)) {
+            auto& v = run_values[k];
+            std::sort(v.begin(), v.end());
+            const auto distinct = static_cast<uint64_t>(std::unique(v.begin(), v.end()) - v.begin());
+            out.nodes[k].divergent = distinct > 0 ? distinct - 1 : 0;
+        } else {
+            out.nodes[k].divergent = ways[k][0] && ways[k][1] ? 1 : 0;
+        }
+    }
     return out;
 }
 

@@ -1,10 +1,11 @@
 // sim/counts/unrolled_loop.hpp — a one-block PTX loop that ptxas unrolled further than the PTX, with
 // remainder blocks (counts::SassPlan::loops): which of its SASS blocks a warp runs, and how often, for a
-// given trip count.
+// given trip count, or for lanes that leave it after different ones.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace warpsim::counts {
@@ -38,5 +39,22 @@ struct LoopWalk {
 };
 // nullopt when the chunks cannot make `trips` (no node fits what is left, or the walk does not end).
 std::optional<LoopWalk> walk_unrolled_loop(const UnrolledLoop& loop, uint64_t trips);
+
+// One warp entry whose lanes leave after different trip counts: each lane walks the chunks its own trips
+// need (walk_unrolled_loop), and the warp runs a node as often as its busiest lane does (a node in a loop of
+// its own until its last lane leaves; another node once if any lane goes through it: the lanes meet again at
+// the BSYNC ptxas puts after each chunk). Per node: the warp's runs, the lanes summed over them, the lanes
+// that took its branch, and the runs at which its branch split the lanes (divergent: a BSYNC that the split
+// groups reach apart is issued once more each). The last element is the entry: the branch into the loop.
+struct GroupWalk {
+    struct Node {
+        uint64_t runs = 0, lanes = 0, taken = 0, taken_lanes = 0, divergent = 0;
+    };
+    std::vector<Node> nodes;  // loop.nodes.size() + 1
+};
+// `lanes`: (trip count >= 1, lanes with it) of the entry. nullopt when a trip count does not walk, or a lane
+// runs a node that is not a loop of its own more than once (its lanes' groups are not known then).
+std::optional<GroupWalk> walk_lane_groups(const UnrolledLoop& loop,
+                                          const std::vector<std::pair<uint64_t, uint32_t>>& lanes);
 
 }  // namespace warpsim::counts

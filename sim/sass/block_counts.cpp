@@ -122,6 +122,7 @@ void refuse(counts::SassPlan& plan, const std::string& why) {
     plan.loops.clear();
     plan.line_shares.clear();
     plan.rejoins.clear();
+    plan.loop_rejoins.clear();
     plan.instructions_mapped = false;
     plan.instruction_counting = "PTX-level counts (" + why + ")";
 }
@@ -451,11 +452,13 @@ void hoisted_entries(const ir::Function& f, const PtxShape& ptx, const Function&
 
 // The BSYNC of every BSSY region and the conditional branches directly inside it (not in a nested region):
 // a warp that diverges at one of them arrives at the BSYNC in two groups and issues it twice.
-// The branches of unrolled loops and into them (uniform: `uniform`, per SASS instruction) never split a warp
-// whose counts hold.
+// The branches of unrolled loops and into them (loop_branch, per SASS instruction: (loop, node), node ==
+// nodes.size() for the branch into it) split a warp where its lanes leave after different trip counts, as
+// often as the lanes' walks say (SassPlan::LoopRejoin).
 bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx, const Function& code,
-                  const SassBlocks& sb, const std::vector<bool>& live, const std::vector<bool>& uniform,
-                  counts::SassPlan& plan, std::string& why) {
+                  const SassBlocks& sb, const std::vector<bool>& live,
+                  const std::vector<std::pair<uint32_t, uint32_t>>& loop_branch, counts::SassPlan& plan,
+                  std::string& why) {
     const auto& index_of = sb.index_of;
     struct Region {
         uint32_t begin = 0, bsync = 0;
@@ -473,13 +476,20 @@ bool plan_rejoins(const ir::Function& f, uint32_t function, const PtxShape& ptx,
     }
     for (uint32_t k = 0; k < code.code.size(); ++k) {
         const Instruction& in = code.code[k];
-        if (!live[k] || uniform[k] || !in.op || in.op->flow != Flow::Branch || in.always()) continue;
+        if (!live[k] || !in.op || in.op->flow != Flow::Branch || in.always()) continue;
         // A slow-path call's branch sends no lane to the call while the counts hold (Runs::on_slow_path).
         if (const auto pc = line_pc(ptx, in); pc && has_counted_slow_path(f.body[*pc])) continue;
         const Region* inner = nullptr;
         for (const auto& r : regions)
             if (r.begin < k && k < r.bsync && (!inner || r.begin > inner->begin)) inner = &r;
         if (!inner) continue;
+        if (loop_branch[k].first != kNone) {
+            const auto bsync_line = ptx.pc(code.code[inner->bsync].ptx_line);
+            const auto& loop = plan.loops[loop_branch[k].first];
+            plan.loop_rejoins.push_back(
+                {loop_branch[k].first, loop_branch[k].second, bsync_line.value_or(loop.header_pc)});
+            continue;
+        }
         auto pc = line_pc(ptx, in);
         if (pc)
             if (const auto guard = paired_guarded_branch(f, *pc)) pc = guard;
@@ -678,10 +688,15 @@ void plan_instruction_counts(const ir::Module& module, uint32_t function, const 
     }
     plan.loops = std::move(loops);
     plan.rejoins.clear();
-    std::vector<bool> uniform(code.code.size(), false);
-    for (uint32_t b = 0; b < n; ++b)
-        if (in_loop[b].first != kNone || entry_of[b] != kNone) uniform[sb.end[b] - 1] = true;
-    if (!plan_rejoins(f, function, ptx, code, sb, live, uniform, plan, why)) return refuse(plan, why);
+    plan.loop_rejoins.clear();
+    std::vector<std::pair<uint32_t, uint32_t>> loop_branch(code.code.size(), {kNone, kNone});
+    for (uint32_t b = 0; b < n; ++b) {
+        if (in_loop[b].first != kNone) loop_branch[sb.end[b] - 1] = in_loop[b];
+        if (entry_of[b] != kNone)
+            loop_branch[sb.end[b] - 1] = {entry_of[b],
+                                          static_cast<uint32_t>(plan.loops[entry_of[b]].nodes.size())};
+    }
+    if (!plan_rejoins(f, function, ptx, code, sb, live, loop_branch, plan, why)) return refuse(plan, why);
     plan.instructions_mapped = true;
     plan.instruction_counting = "per SASS instruction (ptxas sm_90)";
 }

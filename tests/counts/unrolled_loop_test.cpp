@@ -38,6 +38,26 @@ UnrolledLoop col_sum_loop() {
     return loop;
 }
 
+// The row loop of spmv_csr_scalar (tests/hardware/corpus/spmv.cu, the PTX loop at line 99 of 4 elements a
+// trip) as ptxas 13.0 makes it for sm_90 (the decoded cubin):
+//   preheader `@!P1 BRA 0xa40` (to n2: too few for the main loop)
+//   n0 0x0490  PLOP3, IADD3
+//   n1 0x04b0  main loop: 16 elements (4 trips), `@!P1 BRA 0x4b0`
+//   n2 0x0a40  BSYNC (the main loop's), `@!P1 BRA 0xd90` (to n4: fewer than 2 trips left)
+//   n3 0x0a90  8 elements (2 trips)
+//   n4 0x0d90  BSYNC, `@!P0 BRA 0xf10` (out: none left)
+//   n5 0x0dc0  4 elements (1 trip), on to 0xf10
+UnrolledLoop csr_row_loop() {
+    UnrolledLoop loop;
+    loop.nodes = {
+        {0, kNone, 1, false}, {4, 1, 2, true},     {0, 4, 3, true},
+        {2, kNone, 4, false}, {0, kExit, 5, true}, {1, kNone, kExit, false},
+    };
+    loop.entry_taken = 2;
+    loop.entry_fall = 0;
+    return loop;
+}
+
 }  // namespace
 
 TEST_CASE("unrolled loop: the walk takes the paths the SASS comparisons give", "[counts][unrolled]") {
@@ -115,26 +135,83 @@ TEST_CASE("unrolled loop: the counters follow each warp entry's trips", "[counts
     CHECK(k.loop_trips().at(0).entries.at(7).second == 16);
 }
 
-TEST_CASE("unrolled loop: lanes that leave apart, or never leave, keep the totals PTX-level",
+TEST_CASE("unrolled loop: lanes that leave after different trips run the chunks each lane needs",
           "[counts][unrolled]") {
+    // Lanes with 1 (two lanes), 4, 6 and 9 trips, by hand from the comparisons above:
+    //   1: entry to n2, n2 to n4, n4 on to n5.           4: n0, n1 once, n2 to n4, n4 out.
+    //   6: n0, n1 once, n1 on to n2, n2 on to n3, n4 out. 9: n0, n1 twice (taken once), n2 to n4, n5.
+    const auto walk = walk_lane_groups(csr_row_loop(), {{1, 2}, {4, 1}, {6, 1}, {9, 1}});
+    REQUIRE(walk.has_value());
+    REQUIRE(walk->nodes.size() == 7);
+    const struct {
+        uint64_t runs, lanes, taken_lanes, divergent;
+    } want[] = {
+        {1, 3, 0, 0},  // n0: the three lanes of 4 trips or more
+        {2, 4, 1, 1},  // n1: twice for the 9-trip lane; the lanes part after its first run
+        {1, 5, 4, 1},  // n2: all lanes; all but the 6-trip one jump to n4
+        {1, 1, 0, 0},  // n3: the 6-trip lane
+        {1, 5, 2, 1},  // n4: the 4- and 6-trip lanes leave, the others go on to n5
+        {1, 3, 0, 0},  // n5: the 1- and 9-trip lanes
+        {1, 5, 2, 1},  // the entry: the two 1-trip lanes jump to n2
+    };
+    for (std::size_t k = 0; k < 7; ++k) {
+        INFO("node " << k);
+        CHECK(walk->nodes[k].runs == want[k].runs);
+        CHECK(walk->nodes[k].lanes == want[k].lanes);
+        CHECK(walk->nodes[k].taken_lanes == want[k].taken_lanes);
+        CHECK(walk->nodes[k].divergent == want[k].divergent);
+    }
+    // All lanes alike: the one walk, no divergence.
+    const auto same = walk_lane_groups(csr_row_loop(), {{6, 32}});
+    REQUIRE(same.has_value());
+    CHECK(same->nodes[3].lanes == 32);
+    CHECK(same->nodes[1].divergent == 0);
+    CHECK(same->nodes[6].divergent == 0);
+}
+
+TEST_CASE(
+    "unrolled loop: lanes that leave apart are followed per lane; lanes that come back, or never "
+    "leave, keep the totals PTX-level",
+    "[counts][unrolled]") {
     auto plan = std::make_shared<SassPlan>();
     UnrolledLoop loop = col_sum_loop();
     loop.header_pc = 2;
     loop.header_line = 40;
     loop.exit_pcs = {3};
     plan->loops.push_back(loop);
+    for (uint32_t node = 0; node < loop.nodes.size(); ++node) {
+        plan->blocks.push_back({0, 2, 1, SassPlan::Runs::in_unrolled_loop, 0, node});
+        plan->line_shares.push_back({node, 2, SassPlan::Lanes::issued, 2});
+    }
+    // n5's branch lies directly inside a BSSY region whose BSYNC is counted at pc 3.
+    plan->loop_rejoins.push_back({0, 5, 3});
     plan->instructions_mapped = true;
+    plan->pred_on_mapped = true;
     CountsConfig cfg;
     cfg.sass = plan;
-    KernelCounters split(cfg);
-    split.on_block_begin(0, 0);
-    split.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
-    split.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);  // half the lanes left after one trip
-    split.on_instruction(0, 3, 0xffffffffu, 0xffffffffu, 0);
-    split.on_block_end(0, 0);
-    CHECK(split.unrolled_loops_failure() ==
-          "the lanes of 1 warp entry left the unrolled loop at PTX line 40 after different trip counts");
-    CHECK_FALSE(split.sass_instructions_counted());
+    KernelCounters apart(cfg);
+    apart.on_block_begin(0, 0);
+    apart.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
+    apart.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);  // the upper lanes left after one trip
+    apart.on_instruction(0, 3, 0xffffffffu, 0xffffffffu, 0);
+    apart.on_block_end(0, 0);
+    CHECK(apart.unrolled_loops_failure().empty());
+    CHECK(apart.sass_instructions_counted());
+    CHECK(apart.loop_trips().at(0).grouped.at({{1, 16}, {2, 16}}) == 1);
+    // col_sum's walks: 1 trip n0 n3 n5 n6, 2 trips n0 n3 n4 n5; the warp runs n0, n3, n4, n5, n6 once each,
+    // and n5's branch splits it (the 1-trip lanes go on to n6): one BSYNC more. 16 lanes run 4 nodes each.
+    const auto m = apart.metrics();
+    CHECK(m.at("smsp__inst_executed.sum") == 5 + 1);
+    CHECK(m.at("smsp__thread_inst_executed.sum") == 4 * 16 + 4 * 16);
+    KernelCounters back(cfg);
+    back.on_block_begin(0, 0);
+    back.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);
+    back.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);  // lanes that were not in the first trip
+    back.on_instruction(0, 3, 0xffffffffu, 0xffffffffu, 0);
+    back.on_block_end(0, 0);
+    CHECK(back.unrolled_loops_failure() ==
+          "lanes of 1 warp entry of the unrolled loop at PTX line 40 ran it again after leaving it");
+    CHECK_FALSE(back.sass_instructions_counted());
     KernelCounters unfinished(cfg);
     unfinished.on_block_begin(0, 0);
     unfinished.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
