@@ -375,6 +375,7 @@ std::array<uint64_t, kStatCount> KernelCounters::derived_stats() const {
     at(Stat::l2_read_hits) = reads - at(Stat::l2_read_misses);
     at(Stat::code_instructions) = executed_instructions_static();
     add_predicated_issues(s);
+    add_grouped_loop_accesses(s);
     count_sass_instructions(s);
     at(Stat::dram_read_bytes) =
         dram.read_sectors * kSectorBytes + cfg_.code_fetch_bytes +
@@ -404,6 +405,39 @@ void KernelCounters::add_predicated_issues(std::array<uint64_t, kStatCount>& s) 
         s[static_cast<std::size_t>(Stat::inst_shared_st)] += skipped * r.shared_stores;
         s[static_cast<std::size_t>(Stat::inst_global_ld)] += skipped * r.global_loads;
         s[static_cast<std::size_t>(Stat::inst_global_st)] += skipped * r.global_stores;
+    }
+}
+
+// The global loads and stores of unrolled loops in entries whose lanes left after different trip counts:
+// the PTX counts the body once per trip of the busiest lane, the SASS issues each chunk a lane needs
+// (counts::walk_lane_groups). Kept PTX-level where the loop's copies do not hold equal accesses.
+void KernelCounters::add_grouped_loop_accesses(std::array<uint64_t, kStatCount>& s) const {
+    if (!cfg_.sass) return;
+    const auto& loops = cfg_.sass->loops;
+    for (std::size_t k = 0; k < loops.size() && k < loop_trips_.size(); ++k) {
+        const UnrolledLoop& loop = loops[k];
+        uint64_t copies = 0, loads = 0, stores = 0;
+        for (const auto& node : loop.nodes) {
+            if (node.copies == 0) continue;
+            copies += node.copies;
+            loads += node.global_loads;
+            stores += node.global_stores;
+        }
+        if (copies == 0 || loads % copies != 0 || stores % copies != 0) continue;
+        for (const auto& [lanes, n] : loop_trips_[k].grouped) {
+            const auto walk = walk_lane_groups(loop, lanes);
+            if (!walk || lanes.empty()) continue;
+            uint64_t sass_loads = 0, sass_stores = 0;
+            for (std::size_t node = 0; node < loop.nodes.size(); ++node) {
+                sass_loads += walk->nodes[node].runs * loop.nodes[node].global_loads;
+                sass_stores += walk->nodes[node].runs * loop.nodes[node].global_stores;
+            }
+            const uint64_t trips = lanes.back().first;  // the busiest lane's (ascending)
+            auto& ld = s[static_cast<std::size_t>(Stat::inst_global_ld)];
+            auto& st = s[static_cast<std::size_t>(Stat::inst_global_st)];
+            ld = ld + n * sass_loads - n * trips * (loads / copies);
+            st = st + n * sass_stores - n * trips * (stores / copies);
+        }
     }
 }
 

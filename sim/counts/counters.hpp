@@ -289,6 +289,7 @@ class KernelCounters {
     // The shared and global loads and stores of if-converted regions issued by warps that branched around
     // them in the PTX.
     void add_predicated_issues(std::array<uint64_t, kStatCount>& s) const;
+    void add_grouped_loop_accesses(std::array<uint64_t, kStatCount>& s) const;
     // Warp- and thread-level instruction totals per SASS instruction, where the plan maps every SASS block
     // onto the PTX block it runs with (SassPlan::blocks).
     void count_sass_instructions(std::array<uint64_t, kStatCount>& s) const;

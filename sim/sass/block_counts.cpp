@@ -379,6 +379,11 @@ std::vector<counts::UnrolledLoop> unrolled_loops(const ir::Function& f, uint32_t
         for (uint32_t b : region) {
             U::Node node;
             for (uint32_t i = sb.begin[b]; i < sb.end[b]; ++i) {
+                const Instruction& in = code.code[i];
+                if (in.op && in.op->space == MemSpace::Global && in.op->mem == MemOp::Load)
+                    ++node.global_loads;
+                if (in.op && in.op->space == MemSpace::Global && in.op->mem == MemOp::Store)
+                    ++node.global_stores;
                 if (!is_copy(code.code[i], *marker)) continue;
                 ok = ok && code.code[i].always();
                 ++node.copies;

@@ -203,6 +203,23 @@ TEST_CASE(
     const auto m = apart.metrics();
     CHECK(m.at("smsp__inst_executed.sum") == 5 + 1);
     CHECK(m.at("smsp__thread_inst_executed.sum") == 4 * 16 + 4 * 16);
+    // Nodes without LDG: the global loads stay as the PTX counted them (none here).
+    CHECK(m.at("smsp__inst_executed_op_global_ld.sum") == 0);
+    // With col_sum's LDGs: the PTX issues the body's 4 loads in each of the busiest lane's 2 trips, the SASS
+    // n4's 8 and n6's 4: 4 more (the test makes no accesses, so the count is 0 + 12 - 2 * 4).
+    auto with_loads = std::make_shared<SassPlan>(*plan);
+    with_loads->loops[0].nodes[2].global_loads = 16;
+    with_loads->loops[0].nodes[4].global_loads = 8;
+    with_loads->loops[0].nodes[6].global_loads = 4;
+    CountsConfig loads_cfg;
+    loads_cfg.sass = with_loads;
+    KernelCounters loads(loads_cfg);
+    loads.on_block_begin(0, 0);
+    loads.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
+    loads.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);
+    loads.on_instruction(0, 3, 0xffffffffu, 0xffffffffu, 0);
+    loads.on_block_end(0, 0);
+    CHECK(loads.metrics().at("smsp__inst_executed_op_global_ld.sum") == 12 - 2 * 4);
     KernelCounters back(cfg);
     back.on_block_begin(0, 0);
     back.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);
