@@ -2,7 +2,10 @@
 // measured in tests/hardware/h200/results.json and tests/hardware/corpus/h200_results.json, run the spec on
 // the simulator and compare the buffer hashes and the memory counts with what the GPU produced and Nsight
 // Compute measured; on the corpus (realistic kernels compiled by nvcc -O3) also the local-memory counts and
-// every instruction count. Differences that
+// every instruction count; and, where tests/hardware/corpus/shared_sass_h200.json has them, the shared-memory
+// wavefronts against Nsight Compute's SASS-instrumented counters (smsp__sass_*: the wavefronts the
+// instructions' addresses need, without the ones the hardware counter adds for collisions in the data pipe).
+// Differences that
 // are understood and not yet fixed are listed, with their reason, in tests/hardware/known_gaps.txt; the
 // test fails on any other difference, and also when a listed gap has gone away (so the list stays true).
 #include <catch2/catch.hpp>
@@ -83,6 +86,18 @@ const std::vector<DataSet> kDataSets = {
     {"tests/hardware/corpus/h200_results.json", true},
 };
 
+// The SASS-instrumented wavefront counters (tests/hardware/corpus/measure_shared_sass.sh) and the simulator's
+// metric each must equal. (smsp__sass_inst_executed_op_shared_* are not compared: they count only the warp
+// instructions with a thread whose predicate is on, where smsp__inst_executed_op_shared_* and the simulator
+// also count if-converted ones that no lane takes.)
+const std::vector<std::pair<std::string, std::string>> kSassWavefronts = {
+    {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"},
+    {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+};
+const std::string kSassData = "tests/hardware/corpus/shared_sass_h200.json";
+
 // Cache and DRAM traffic is modelled (sim/counts/counters.hpp), not counted: a launch agrees when the
 // simulated figure is within 10 % of the measured one or within an absolute floor, whichever is larger. The
 // floor is 4 KiB (128 sectors) for every figure: what a tiny launch's code and constant fetches, a few
@@ -143,6 +158,14 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
     std::set<std::pair<std::string, std::string>> gaps_seen;
     int specs = 0, skipped_large = 0, gpu_errors = 0, simulator_only_errors = 0;
     std::set<std::string> skipped_specs;
+    nlohmann::json sass_runs;
+    {
+        std::ifstream in(kRoot + "/" + kSassData);
+        REQUIRE(in.good());
+        sass_runs = nlohmann::json::parse(in).at("runs");
+    }
+    auto& sass_tally = tallies[kSassData];
+    int sass_compared_specs = 0;
 
     for (const auto& set : kDataSets) {
         std::ifstream in(kRoot + "/" + set.path);
@@ -248,16 +271,32 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
             for (const auto& name : kExactMetrics) exact(name);
             if (set.corpus)
                 for (const auto& name : kCorpusExactMetrics) exact(name);
+            if (sass_runs.contains(spec_path) && !sass_runs.at(spec_path).empty()) {
+                ++sass_compared_specs;
+                const auto& launch = sass_runs.at(spec_path).back();
+                for (const auto& [sass_name, sim_name] : kSassWavefronts) {
+                    if (!launch.contains(sass_name)) continue;
+                    const double want = launch.at(sass_name).get<double>();
+                    auto it = report.metrics.find(sim_name);
+                    const double got = it == report.metrics.end() ? 0.0 : it->second;
+                    note_in(
+                        sass_tally, sass_name, std::fabs(got - want) < 0.5,
+                        fmt::format("simulated {} {} measured (SASS-instrumented) {}", sim_name, got, want));
+                }
+            }
         }
     }
 
     std::string summary_tail;
-    for (const auto& set : kDataSets) {
-        summary_tail += "\n  " + set.path + ":";
-        for (const auto& [key, t] : tallies[set.path])
+    std::vector<std::string> shown;
+    for (const auto& set : kDataSets) shown.push_back(set.path);
+    shown.push_back(kSassData);
+    for (const auto& path : shown) {
+        summary_tail += "\n  " + path + ":";
+        for (const auto& [key, t] : tallies[path])
             summary_tail +=
                 fmt::format("\n    {:<58} {:>4} of {:>4} launches match exactly", key, t.matched, t.compared);
-        for (const auto& [key, t] : traffics[set.path])
+        for (const auto& [key, t] : traffics[path])
             summary_tail += fmt::format("\n    {:<58} {:>4} of {:>4} launches within 10 % or 4 KiB", key,
                                         t.matched, t.compared);
     }
@@ -276,4 +315,9 @@ TEST_CASE("simulator matches the H200 on every measured launch spec", "[hardware
         CHECK((gaps_seen.count({g.spec, g.key}) > 0 || skipped_specs.count(g.spec) > 0));
     }
     CHECK(specs > 0);
+    // Every spec of the SASS-instrumented data was measured and must have been compared.
+    int sass_skipped = 0;
+    for (const auto& [spec_path, launches] : sass_runs.items())
+        sass_skipped += int(skipped_specs.count(spec_path));
+    CHECK(sass_compared_specs + sass_skipped == int(sass_runs.size()));
 }
