@@ -410,14 +410,18 @@ void KernelCounters::add_predicated_issues(std::array<uint64_t, kStatCount>& s) 
 
 // The global loads and stores of unrolled loops in entries whose lanes left after different trip counts:
 // the PTX counts the body once per trip of the busiest lane, the SASS issues each chunk a lane needs
-// (counts::walk_lane_groups). Kept PTX-level where the loop's copies do not hold equal accesses.
+// (counts::walk_lane_groups). A node runs only where a lane of the warp needs it, so each of its unpredicated
+// LDG/STG is also one request. Kept PTX-level where the loop's copies do not hold equal accesses; the
+// sectors stay PTX-level (the chunks part the lanes' addresses otherwise).
 void KernelCounters::add_grouped_loop_accesses(std::array<uint64_t, kStatCount>& s) const {
     if (!cfg_.sass) return;
     const auto& loops = cfg_.sass->loops;
     for (std::size_t k = 0; k < loops.size() && k < loop_trips_.size(); ++k) {
         const UnrolledLoop& loop = loops[k];
         uint64_t copies = 0, loads = 0, stores = 0;
+        bool guarded = false;
         for (const auto& node : loop.nodes) {
+            guarded = guarded || node.guarded_access;
             if (node.copies == 0) continue;
             copies += node.copies;
             loads += node.global_loads;
@@ -433,10 +437,13 @@ void KernelCounters::add_grouped_loop_accesses(std::array<uint64_t, kStatCount>&
                 sass_stores += walk->nodes[node].runs * loop.nodes[node].global_stores;
             }
             const uint64_t trips = lanes.back().first;  // the busiest lane's (ascending)
-            auto& ld = s[static_cast<std::size_t>(Stat::inst_global_ld)];
-            auto& st = s[static_cast<std::size_t>(Stat::inst_global_st)];
-            ld = ld + n * sass_loads - n * trips * (loads / copies);
-            st = st + n * sass_stores - n * trips * (stores / copies);
+            const uint64_t more_loads = n * sass_loads - n * trips * (loads / copies);
+            const uint64_t more_stores = n * sass_stores - n * trips * (stores / copies);
+            s[static_cast<std::size_t>(Stat::inst_global_ld)] += more_loads;
+            s[static_cast<std::size_t>(Stat::inst_global_st)] += more_stores;
+            if (guarded) continue;
+            s[static_cast<std::size_t>(Stat::global_ld_requests)] += more_loads;
+            s[static_cast<std::size_t>(Stat::global_st_requests)] += more_stores;
         }
     }
 }

@@ -23,6 +23,7 @@ struct UnrolledLoop {
         int32_t fall = kNone;      // the node it falls through to (kExit, kNone)
         bool conditional = false;  // its branch is predicated: taken and fall are the two ways on
         uint32_t global_loads = 0, global_stores = 0;  // its LDG / STG instructions
+        bool guarded_access = false;                   // one of them is predicated
     };
     uint32_t function = 0, header_pc = 0;  // the PTX loop block's first instruction
     uint32_t header_line = 0;              // its PTX line, for messages

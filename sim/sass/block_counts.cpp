@@ -384,6 +384,7 @@ std::vector<counts::UnrolledLoop> unrolled_loops(const ir::Function& f, uint32_t
                     ++node.global_loads;
                 if (in.op && in.op->space == MemSpace::Global && in.op->mem == MemOp::Store)
                     ++node.global_stores;
+                if (in.op && in.op->space == MemSpace::Global && !in.always()) node.guarded_access = true;
                 if (!is_copy(code.code[i], *marker)) continue;
                 ok = ok && code.code[i].always();
                 ++node.copies;

@@ -220,6 +220,17 @@ TEST_CASE(
     loads.on_instruction(0, 3, 0xffffffffu, 0xffffffffu, 0);
     loads.on_block_end(0, 0);
     CHECK(loads.metrics().at("smsp__inst_executed_op_global_ld.sum") == 12 - 2 * 4);
+    // Each of those LDG has an active lane: as many more requests; none where an LDG is predicated.
+    CHECK(loads.metrics().at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 12 - 2 * 4);
+    with_loads->loops[0].nodes[4].guarded_access = true;
+    KernelCounters guarded(loads_cfg);
+    guarded.on_block_begin(0, 0);
+    guarded.on_instruction(0, 2, 0xffffffffu, 0xffffffffu, 0);
+    guarded.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);
+    guarded.on_instruction(0, 3, 0xffffffffu, 0xffffffffu, 0);
+    guarded.on_block_end(0, 0);
+    CHECK(guarded.metrics().at("smsp__inst_executed_op_global_ld.sum") == 12 - 2 * 4);
+    CHECK(guarded.metrics().at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 0);
     KernelCounters back(cfg);
     back.on_block_begin(0, 0);
     back.on_instruction(0, 2, 0x0000ffffu, 0x0000ffffu, 0);
