@@ -41,7 +41,8 @@ std::vector<std::pair<FmaWarpPath, const char*>> host_paths() {
     std::array<uint64_t, 32> d{};
     for (auto [p, name] : {std::pair{FmaWarpPath::sse2, "sse2"}, std::pair{FmaWarpPath::avx2, "avx2"},
                            std::pair{FmaWarpPath::lanes, "lanes"}, std::pair{FmaWarpPath::widest, "widest"}})
-        if (engine::f32_fma_rn_full_warp(d.data(), w.a.data(), w.b.data(), w.c.data(), p)) out.push_back({p, name});
+        if (engine::f32_fma_rn_full_warp(d.data(), w.a.data(), w.b.data(), w.c.data(), p))
+            out.push_back({p, name});
     return out;
 }
 
@@ -90,7 +91,8 @@ TEST_CASE("fma.rn.f32 over a full warp: each host path forced gives the hand-com
     }
 }
 
-TEST_CASE("fma.rn.f32 over a full warp: each host path forced gives the hand-computed bits, one case a warp") {
+TEST_CASE(
+    "fma.rn.f32 over a full warp: each host path forced gives the hand-computed bits, one case a warp") {
     // Every lane the same case, so that each case alone decides whether a group of lanes leaves the vector
     // path (a mixed group would send the midpoint case lane by lane for its neighbour's sake).
     for (uint32_t k = 0; k < 8; ++k)
@@ -102,8 +104,8 @@ TEST_CASE("fma.rn.f32 over a full warp: each host path forced gives the hand-com
             std::array<uint64_t, 32> d{};
             REQUIRE(engine::f32_fma_rn_full_warp(d.data(), w.a.data(), w.b.data(), w.c.data(), p));
             for (uint32_t l = 0; l < 32; ++l) {
-                INFO(name << " case " << k << " lane " << l << std::hex << ": got 0x" << d[l] << " expected 0x"
-                          << kCases[k].expect);
+                INFO(name << " case " << k << " lane " << l << std::hex << ": got 0x" << d[l]
+                          << " expected 0x" << kCases[k].expect);
                 CHECK(d[l] == kCases[k].expect);
             }
         }
