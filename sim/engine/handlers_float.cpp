@@ -357,8 +357,16 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
             // the compiler keeps inside the lane loop. Each lane reads and writes only its own slot, so a
             // destination that is also a source is safe.
 #if defined(__SSE2__)
+            // The widest path as f32_fma_rn_full_warp(..., FmaWarpPath::widest) picks it, called here
+            // directly (the path switch costs matmul 1 % of its instructions).
             if (Op == F::fma && e == 0xffffffffu && !m.ftz) {
-                f32_fma_rn_full_warp(d, a, b, c, FmaWarpPath::widest);
+#if defined(WARPSIM_FMA_AVX2)
+                if (__builtin_cpu_supports("avx2")) {
+                    f32_fma_full_warp_avx2(d, a, b, c);
+                    return;
+                }
+#endif
+                f32_fma_full_warp(d, a, b, c);
                 return;
             }
 #endif
