@@ -70,7 +70,8 @@ std::string kernel(const char* mode, uint32_t b, uint32_t c, bool known, bool gu
 
 }  // namespace
 
-TEST_CASE("shfl.sync with b and c known at decode and loaded at run time: the PTX ISA's lanes and predicates") {
+TEST_CASE(
+    "shfl.sync with b and c known at decode and loaded at run time: the PTX ISA's lanes and predicates") {
     const uint32_t bs[] = {0, 1, 2, 5, 16, 31};
     const uint32_t cs[] = {0x1f, 0x0, 0x7, 0x1a, 0x101f, 0x100f, 0x1807, 0x1c00};
     for (const char* mode : {"up", "down", "bfly", "idx"})
@@ -92,8 +93,8 @@ TEST_CASE("shfl.sync with b and c known at decode and loaded at run time: the PT
                         for (uint32_t l = 0; l < 32; ++l) {
                             const bool runs = !guarded || l < 20;
                             const Expect e = isa_shfl(mode, l, b, c);
-                            INFO(mode << " b " << b << " c 0x" << std::hex << c << std::dec << " known " << known
-                                      << " guarded " << guarded << " lane " << l);
+                            INFO(mode << " b " << b << " c 0x" << std::hex << c << std::dec << " known "
+                                      << known << " guarded " << guarded << " lane " << l);
                             CHECK(got[2 * l] == (runs ? 100 + 3 * e.source : 0u));
                             CHECK(got[2 * l + 1] == (runs && e.in_range ? 1u : 0u));
                         }
