@@ -38,7 +38,9 @@ Value read_value(uint64_t bits) {
     const uint64_t mask = bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
     v.u = bits & mask;
     v.s = static_cast<int64_t>(v.u);
-    if (is_sgn<T>() && bytes < 8 && ((v.u >> (8 * bytes - 1)) & 1)) v.s = static_cast<int64_t>(v.u | ~mask);
+    // Sign extension by shifts (arithmetic in C++20), without a branch on the sign bit.
+    if constexpr (is_sgn<T>() && bytes < 8)
+        v.s = static_cast<int64_t>(v.u << (64 - 8 * bytes)) >> (64 - 8 * bytes);
     return v;
 }
 
@@ -132,6 +134,17 @@ void setp(Exec& x, const DInst& in, uint32_t e) {
     if constexpr (!is_fp<T>()) {
         if (bop == ir::BoolOp::none) {  // the common form: no predicate to combine with
             with_int_compare<T>(op, [&](auto cmp) {
+                if (e == 0xffffffffu) {
+                    // A full warp: every compare into a local array first, then the stores, so that the
+                    // compiler need not reload the sources after each store (p and q might alias them).
+                    uint64_t r[32];
+                    for (uint32_t l = 0; l < 32; ++l) r[l] = cmp(read_value<T>(a[l]), read_value<T>(b[l]));
+                    for (uint32_t l = 0; l < 32; ++l) {
+                        p[l] = r[l];
+                        q[l] = r[l] ^ 1;
+                    }
+                    return;
+                }
                 for_lanes(e, [&](uint32_t l) {
                     const bool r = cmp(read_value<T>(a[l]), read_value<T>(b[l]));
                     p[l] = r;
