@@ -75,10 +75,32 @@ class FunctionDecoder {
         if (auto zeroed = registers_read_before_written(fn_, cfg, df_, scratch_)) {
             df_.zero_every_register = false;
             df_.zeroed_registers = std::move(*zeroed);
+            know_shfl_lanes();
         }
     }
 
   private:
+    // shfl whose b and c are known at decode (nvcc moves its constant lane offset and clamp into registers
+    // first) runs shfl_with_known_lanes' handler, with their bits in the DInst.
+    void know_shfl_lanes() {
+        const auto known = known_constant_registers(fn_, df_, df_.zeroed_registers);
+        for (uint32_t pc = 0; pc < df_.code.size(); ++pc) {
+            DInst& in = df_.code[pc];
+            const ir::Instruction& inst = fn_.body[pc];
+            if (inst.op != ir::Opcode::shfl || in.nsrc < 3 || in.fn == &exec_unsupported ||
+                in.fn == &exec_ill_formed)
+                continue;
+            if (in.src[1] >= known.size() || in.src[2] >= known.size() || !known[in.src[1]] ||
+                !known[in.src[2]])
+                continue;
+            Handler h = shfl_with_known_lanes(inst);
+            if (!h) continue;
+            const uint64_t b = *known[in.src[1]], c = *known[in.src[2]];
+            in.fn = h;
+            in.shfl_lanes = static_cast<uint16_t>((b & 31) | (c & 31) << 5 | ((c >> 8) & 31) << 10);
+        }
+    }
+
     uint32_t new_reg(uint64_t init, bool is_const) {
         uint32_t r = df_.num_regs++;
         df_.reg_width_mask.push_back(~0ull);

@@ -50,6 +50,10 @@ Handler contracted_fma(ir::Type type, bool neg_product, bool neg_addend);
 // add/sub/min/max on .u16x2/.s16x2 (handlers_video.cpp), reached through select_int.
 Handler select_int_x2(const ir::Instruction& inst);
 
+// shfl (of 4 bytes) whose b and c are the same in every lane and known at decode, held in
+// DInst::shfl_lanes (handlers_warp.cpp); nullptr for the forms the general handler alone runs.
+Handler shfl_with_known_lanes(const ir::Instruction& inst);
+
 // The handler that stops a launch with "warpsim does not execute `...` yet (file:line)".
 void exec_unsupported(Exec& x, const DInst& in, uint32_t exec);
 // An instruction whose modifiers PTX does not have (its typed form is an ir::FormError): the verifier's

@@ -18,6 +18,22 @@ struct Value {
     uint64_t u = 0;
 };
 
+// A 32-bit lane value as a signed and an unsigned 32-bit integer (Value's fields for 4-byte types, narrowed).
+struct Value32 {
+    int32_t s = 0;
+    uint32_t u = 0;
+    static Value32 of(uint64_t bits) {
+        const auto low = static_cast<uint32_t>(bits);
+        return {static_cast<int32_t>(low), low};
+    }
+};
+
+template <ir::Type T>
+constexpr uint32_t kIntBytes = T == ir::Type::s8 || T == ir::Type::u8 || T == ir::Type::b8      ? 1
+                               : T == ir::Type::s16 || T == ir::Type::u16 || T == ir::Type::b16 ? 2
+                               : T == ir::Type::s32 || T == ir::Type::u32 || T == ir::Type::b32 ? 4
+                                                                                                : 8;
+
 template <ir::Type T>
 constexpr bool is_fp() {
     return T == ir::Type::f32 || T == ir::Type::f64 || T == ir::Type::f16 || T == ir::Type::bf16;
@@ -38,7 +54,9 @@ Value read_value(uint64_t bits) {
     const uint64_t mask = bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
     v.u = bits & mask;
     v.s = static_cast<int64_t>(v.u);
-    if (is_sgn<T>() && bytes < 8 && ((v.u >> (8 * bytes - 1)) & 1)) v.s = static_cast<int64_t>(v.u | ~mask);
+    // Sign extension by shifts (arithmetic in C++20), without a branch on the sign bit.
+    if constexpr (is_sgn<T>() && bytes < 8)
+        v.s = static_cast<int64_t>(v.u << (64 - 8 * bytes)) >> (64 - 8 * bytes);
     return v;
 }
 
@@ -84,27 +102,27 @@ void with_int_compare(CmpOp op, Body&& body) {
     constexpr bool sgn = is_sgn<T>();
     switch (op) {
         case CmpOp::eq:
-            return body([](const Value& a, const Value& b) { return a.u == b.u; });
+            return body([](const auto& a, const auto& b) { return a.u == b.u; });
         case CmpOp::ne:
-            return body([](const Value& a, const Value& b) { return a.u != b.u; });
+            return body([](const auto& a, const auto& b) { return a.u != b.u; });
         case CmpOp::lt:
-            return body([](const Value& a, const Value& b) { return sgn ? a.s < b.s : a.u < b.u; });
+            return body([](const auto& a, const auto& b) { return sgn ? a.s < b.s : a.u < b.u; });
         case CmpOp::le:
-            return body([](const Value& a, const Value& b) { return sgn ? a.s <= b.s : a.u <= b.u; });
+            return body([](const auto& a, const auto& b) { return sgn ? a.s <= b.s : a.u <= b.u; });
         case CmpOp::gt:
-            return body([](const Value& a, const Value& b) { return sgn ? a.s > b.s : a.u > b.u; });
+            return body([](const auto& a, const auto& b) { return sgn ? a.s > b.s : a.u > b.u; });
         case CmpOp::ge:
-            return body([](const Value& a, const Value& b) { return sgn ? a.s >= b.s : a.u >= b.u; });
+            return body([](const auto& a, const auto& b) { return sgn ? a.s >= b.s : a.u >= b.u; });
         case CmpOp::lo:
-            return body([](const Value& a, const Value& b) { return a.u < b.u; });
+            return body([](const auto& a, const auto& b) { return a.u < b.u; });
         case CmpOp::ls:
-            return body([](const Value& a, const Value& b) { return a.u <= b.u; });
+            return body([](const auto& a, const auto& b) { return a.u <= b.u; });
         case CmpOp::hi:
-            return body([](const Value& a, const Value& b) { return a.u > b.u; });
+            return body([](const auto& a, const auto& b) { return a.u > b.u; });
         case CmpOp::hs:
-            return body([](const Value& a, const Value& b) { return a.u >= b.u; });
+            return body([](const auto& a, const auto& b) { return a.u >= b.u; });
         default:
-            return body([](const Value&, const Value&) { return false; });
+            return body([](const auto&, const auto&) { return false; });
     }
 }
 
@@ -132,6 +150,29 @@ void setp(Exec& x, const DInst& in, uint32_t e) {
     if constexpr (!is_fp<T>()) {
         if (bop == ir::BoolOp::none) {  // the common form: no predicate to combine with
             with_int_compare<T>(op, [&](auto cmp) {
+                if (e == 0xffffffffu) {
+                    // A full warp: every compare into a local array first, then the stores, so that the
+                    // compiler need not reload the sources after each store (p and q might alias them).
+                    // 32-bit types compare as 32-bit values (the same order as read_value's 64-bit ones),
+                    // which the compiler can do four lanes at a time.
+                    if constexpr (kIntBytes<T> == 4) {
+                        uint32_t r[32];
+                        for (uint32_t l = 0; l < 32; ++l) r[l] = cmp(Value32::of(a[l]), Value32::of(b[l]));
+                        for (uint32_t l = 0; l < 32; ++l) {
+                            p[l] = r[l];
+                            q[l] = r[l] ^ 1;
+                        }
+                    } else {
+                        uint64_t r[32];
+                        for (uint32_t l = 0; l < 32; ++l)
+                            r[l] = cmp(read_value<T>(a[l]), read_value<T>(b[l]));
+                        for (uint32_t l = 0; l < 32; ++l) {
+                            p[l] = r[l];
+                            q[l] = r[l] ^ 1;
+                        }
+                    }
+                    return;
+                }
                 for_lanes(e, [&](uint32_t l) {
                     const bool r = cmp(read_value<T>(a[l]), read_value<T>(b[l]));
                     p[l] = r;

@@ -8,6 +8,7 @@
 #include "sim/arith/float_ops.hpp"
 #include "sim/arith/slow_path.hpp"
 #include "sim/engine/dispatch.hpp"
+#include "sim/engine/fma_warp.hpp"
 #include "sim/engine/handler_util.hpp"
 
 #if defined(__SSE2__)
@@ -356,6 +357,8 @@ void float_handler(Exec& x, const DInst& in, uint32_t e) {
             // the compiler keeps inside the lane loop. Each lane reads and writes only its own slot, so a
             // destination that is also a source is safe.
 #if defined(__SSE2__)
+            // The widest path as f32_fma_rn_full_warp(..., FmaWarpPath::widest) picks it, called here
+            // directly (the path switch costs matmul 1 % of its instructions).
             if (Op == F::fma && e == 0xffffffffu && !m.ftz) {
 #if defined(WARPSIM_FMA_AVX2)
                 if (__builtin_cpu_supports("avx2")) {
@@ -479,6 +482,44 @@ void contracted(Exec& x, const DInst& in, uint32_t e) {
 }
 
 }  // namespace
+
+bool f32_fma_rn_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c,
+                          FmaWarpPath path) {
+#if defined(WARPSIM_FMA_AVX2)
+    const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+    const bool avx2 = false;
+#endif
+#if defined(__SSE2__)
+    const bool sse2 = true;
+#else
+    const bool sse2 = false;
+#endif
+    if (path == FmaWarpPath::widest)
+        path = avx2 ? FmaWarpPath::avx2 : sse2 ? FmaWarpPath::sse2 : FmaWarpPath::lanes;
+    switch (path) {
+        case FmaWarpPath::avx2:
+            if (!avx2) return false;
+#if defined(WARPSIM_FMA_AVX2)
+            f32_fma_full_warp_avx2(d, a, b, c);
+#endif
+            return true;
+        case FmaWarpPath::sse2:
+            if (!sse2) return false;
+#if defined(__SSE2__)
+            f32_fma_full_warp(d, a, b, c);
+#endif
+            return true;
+        default:
+            for (uint32_t l = 0; l < 32; ++l) {
+                uint32_t out = 0;
+                if (!f32_fast<F::fma, false>(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), out))
+                    out = arith::f32_fma(uint32_t(a[l]), uint32_t(b[l]), uint32_t(c[l]), Round::rn, false);
+                d[l] = out;
+            }
+            return true;
+    }
+}
 
 Handler contracted_fma(ir::Type type, bool neg_product, bool neg_addend) {
     if (type == ir::Type::f32)

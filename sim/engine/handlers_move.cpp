@@ -13,11 +13,37 @@ namespace warpsim::engine {
 
 namespace {
 
+// The type's width mask (width_mask) fixed when the handler is chosen: a mov is too short a loop to spend a
+// call on its type.
+template <uint64_t Mask>
 void mov_plain(Exec& x, const DInst& in, uint32_t e) {
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    const uint64_t* a = lanes_of(x, in.src[0]);
+    for_lanes(e, [&](uint32_t l) { d[l] = a[l] & Mask; });
+}
+
+void mov_plain_any(Exec& x, const DInst& in, uint32_t e) {
     uint64_t* d = lanes_of(x, in.dst[0]);
     const uint64_t* a = lanes_of(x, in.src[0]);
     const uint64_t mask = width_mask(in.type);
     for_lanes(e, [&](uint32_t l) { d[l] = a[l] & mask; });
+}
+
+Handler mov_plain_for(ir::Type t) {
+    switch (width_mask(t)) {
+        case 1:
+            return &mov_plain<1>;
+        case 0xff:
+            return &mov_plain<0xff>;
+        case 0xffff:
+            return &mov_plain<0xffff>;
+        case 0xffffffffu:
+            return &mov_plain<0xffffffffu>;
+        case ~0ull:
+            return &mov_plain<~0ull>;
+        default:
+            return &mov_plain_any;
+    }
 }
 
 // mov.b64 %rd, {%r1, %r2}: element 0 in the low bits.
@@ -171,7 +197,7 @@ Handler select_move(const ir::Instruction& inst, DInst& in, const SelectContext&
             if (in.frame_relative) return &mov_frame_symbol;
             if (in.nsrc > 1) return &mov_pack;
             if (in.ndst > 1) return &mov_unpack;
-            return &mov_plain;
+            return mov_plain_for(in.type);
         case O::cvta: {
             const int s = sp == ir::Space::shared || sp == ir::Space::shared_cta ? 1
                           : sp == ir::Space::local                               ? 2

@@ -76,6 +76,56 @@ void shfl(Exec& x, const DInst& in, uint32_t e) {
     });
 }
 
+// The same with b and c known at decode (DInst::shfl_lanes): the source lanes are the same for every
+// execution, and a full warp runs a plain loop over its lanes instead of scanning the mask. With an
+// observer, the general handler (the registers hold the same values) reports the event.
+template <ir::ShflMode Mode>
+void shfl_known(Exec& x, const DInst& in, uint32_t e) {
+    if (x.launch->observer) return shfl<Mode>(x, in, e);
+    const uint64_t* a = lanes_of(x, in.src[0]);
+    uint64_t* d = lanes_of(x, in.dst[0]);
+    uint64_t* p = lanes_of(x, in.dst[1]);
+    const uint64_t b = in.shfl_lanes & 31u, c = ((in.shfl_lanes >> 5) & 31u) | ((in.shfl_lanes >> 10) & 31u)
+                                                                                   << 8;
+    uint64_t src[32];
+    std::copy(a, a + 32, src);  // read every source before any lane writes (d may alias a)
+    const auto lane_body = [&](uint32_t lane) {
+        const auto [j, in_range] = shfl_source<Mode>(lane, b, c);
+        d[lane] = src[j] & 0xffffffffu;  // an inactive source lane gives its stale register value
+        p[lane] = in_range;
+    };
+    if (e != 0xffffffffu) return for_lanes(e, lane_body);
+    const uint32_t shift = static_cast<uint32_t>(b), clamp = static_cast<uint32_t>(c & 31);
+    if ((c >> 8) == 0 && (Mode == ir::ShflMode::down || Mode == ir::ShflMode::up)) {
+        // One segment of 32 lanes: down reads lane l + b for the lanes l <= clamp - b and its own lane
+        // above; up reads lane l - b for the lanes l >= clamp + b and its own lane below. Two runs of
+        // consecutive lanes each, copied in plain loops.
+        if constexpr (Mode == ir::ShflMode::down) {
+            const uint32_t moved = clamp >= shift ? clamp - shift + 1 : 0;
+            for (uint32_t lane = 0; lane < moved; ++lane) {
+                d[lane] = src[lane + shift] & 0xffffffffu;
+                p[lane] = 1;
+            }
+            for (uint32_t lane = moved; lane < 32; ++lane) {
+                d[lane] = src[lane] & 0xffffffffu;
+                p[lane] = 0;
+            }
+        } else {
+            const uint32_t first = std::min<uint32_t>(clamp + shift, 32);
+            for (uint32_t lane = 0; lane < first; ++lane) {
+                d[lane] = src[lane] & 0xffffffffu;
+                p[lane] = 0;
+            }
+            for (uint32_t lane = first; lane < 32; ++lane) {
+                d[lane] = src[lane - shift] & 0xffffffffu;
+                p[lane] = 1;
+            }
+        }
+        return;
+    }
+    for (uint32_t lane = 0; lane < 32; ++lane) lane_body(lane);
+}
+
 // Collectives with a member mask compute over the lanes their mask names: the executing lanes are split
 // into groups of equal member-mask values (cooperative-groups tiles pass one mask per tile) and each group
 // gets the result over (its mask & the executing lanes). Without a mask operand: one group, all executing.
@@ -297,6 +347,22 @@ void report_warp_sync(Exec& x, const DInst& in, uint32_t e, WarpSyncKind kind, c
     });
     leaving_lanes(*x.warp, ev);
     x.launch->observer->on_warp_sync(ev);
+}
+
+Handler shfl_with_known_lanes(const ir::Instruction& inst) {
+    if (inst.op != ir::Opcode::shfl || ir::type_bytes(inst.d.type) != 4) return nullptr;
+    switch (inst.d.shfl) {
+        case ir::ShflMode::up:
+            return &shfl_known<ir::ShflMode::up>;
+        case ir::ShflMode::down:
+            return &shfl_known<ir::ShflMode::down>;
+        case ir::ShflMode::bfly:
+            return &shfl_known<ir::ShflMode::bfly>;
+        case ir::ShflMode::idx:
+            return &shfl_known<ir::ShflMode::idx>;
+        default:
+            return nullptr;
+    }
 }
 
 Handler select_warp(const ir::Instruction& inst, DInst& in, const SelectContext&) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "kernels_ir/operand_roles.hpp"
+#include "sim/engine/decode.hpp"
 
 namespace warpsim::engine {
 
@@ -157,6 +158,40 @@ std::optional<std::vector<uint32_t>> registers_read_before_written(const ir::Fun
     for (uint32_t r = 0; r < n; ++r)
         if ((entry.test(r) || always.test(r)) && !filled.test(r)) zeroed.push_back(r);
     return zeroed;
+}
+
+std::vector<std::optional<uint64_t>> known_constant_registers(
+    const ir::Function& fn, const DecodedFunction& df, const std::vector<uint32_t>& read_before_written) {
+    const uint32_t n = df.num_regs;
+    std::vector<std::optional<uint64_t>> known(n);
+    if (df.code.size() != fn.body.size()) return known;
+    std::vector<uint32_t> writes(n, 0);
+    std::vector<uint64_t> value(n, 0);
+    for (uint32_t pc = 0; pc < df.code.size(); ++pc) {
+        const DInst& in = df.code[pc];
+        const ir::Instruction& inst = fn.body[pc];
+        for (uint32_t r : in.dst) {
+            if (r >= n) continue;
+            ++writes[r];
+            const bool mov_imm = inst.op == Opcode::mov && in.ndst == 1 && in.nsrc == 1 &&
+                                 in.guard == kNone && !in.dynamic_sreg && !in.frame_relative &&
+                                 inst.args.size() == 2 && inst.args[1].kind == ir::Operand::Kind::imm_int;
+            // A second write, or a write that is not a plain constant, makes the count pass 1 or leaves the
+            // value unset: a register needs exactly one write, and that one a mov of a constant.
+            if (mov_imm && writes[r] == 1)
+                value[r] = static_cast<uint64_t>(inst.args[1].imm) & width_mask(in.type);
+            else
+                writes[r] = 2;
+        }
+    }
+    std::vector<bool> early(n, false);
+    for (uint32_t r : read_before_written)
+        if (r < n) early[r] = true;
+    for (uint32_t r = 0; r < n; ++r)
+        if (writes[r] == 1 && !early[r]) known[r] = value[r];
+    for (std::size_t i = 0; i < df.const_regs.size(); ++i)
+        if (df.const_regs[i] < n) known[df.const_regs[i]] = df.reg_init[i];
+    return known;
 }
 
 }  // namespace warpsim::engine

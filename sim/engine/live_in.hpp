@@ -21,4 +21,11 @@ std::optional<std::vector<uint32_t>> registers_read_before_written(const ir::Fun
                                                                    const DecodedFunction& df,
                                                                    uint32_t scratch);
 
+// The value of each register that every read sees the same, known at decode: a constant pseudo register, or
+// a register written by exactly one instruction of the function, an unguarded mov of an integer immediate,
+// and not read before it on any path (absent from `read_before_written`, the list above). nullopt for the
+// others.
+std::vector<std::optional<uint64_t>> known_constant_registers(
+    const ir::Function& fn, const DecodedFunction& df, const std::vector<uint32_t>& read_before_written);
+
 }  // namespace warpsim::engine

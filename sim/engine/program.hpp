@@ -90,6 +90,11 @@ struct DInst {
     // tex/tld4/suld/sust/sured: the geometry (handlers_texture.cpp's Geometry); tld4: the component (r, g, b,
     // a: 0-3); txq/suq: the TextureQuery.
     uint8_t texture_geometry = 0, gather_component = 0, texture_query = 0;
+    // shfl whose b and c hold one value in every lane, known at decode (a constant operand, or a register
+    // only ever set by one mov of a constant: live_in.hpp's known_constant_registers), for the handler
+    // shfl_with_known_lanes gives: the bits shfl reads, b's bits 0-4 in bits 0-4, c's clamp value (its bits
+    // 0-4) in bits 5-9 and c's segment mask (its bits 8-12) in bits 10-14.
+    uint16_t shfl_lanes = 0;
     const ir::Instruction* ir = nullptr;
 };
 static_assert(sizeof(DInst) <= 184, "DInst is on the engine's hot path: keep it within its 184 bytes");

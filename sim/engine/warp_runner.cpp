@@ -142,23 +142,42 @@ void init_frame(Frame& f, const DecodedFunction& fn, const Warp& w, const BlockC
     const auto& dim = b.launch->block;
     const uint32_t t0 = w.index * 32;
     std::array<uint32_t, 3> t{t0 % dim[0], (t0 / dim[0]) % dim[1], t0 / (dim[0] * dim[1])};
+    // A block whose x extent is a multiple of 32 holds each warp in one row: %tid.x steps by one from the
+    // first lane's and %tid.y and %tid.z are the first lane's (the stepping below gives the same).
+    const bool one_row = dim[0] % 32 == 0;
+    const std::array<uint32_t, 3> first = t;
+    const uint32_t first_x = t[0];
     std::array<std::array<uint32_t, 3>, 32> tid;
-    for (uint32_t l = 0; l < 32; ++l) {
-        tid[l] = t;
-        if (++t[0] == dim[0]) {
-            t[0] = 0;
-            if (++t[1] == dim[1]) {
-                t[1] = 0;
-                ++t[2];
+    bool stepped = false;
+    const auto step_tid = [&] {  // every lane's %tid, once, for the registers that need it
+        if (stepped) return;
+        stepped = true;
+        for (uint32_t l = 0; l < 32; ++l) {
+            tid[l] = t;
+            if (++t[0] == dim[0]) {
+                t[0] = 0;
+                if (++t[1] == dim[1]) {
+                    t[1] = 0;
+                    ++t[2];
+                }
             }
         }
-    }
+    };
     for (const auto& s : fn.sregs) {
         uint64_t* r = f.regs.data() + static_cast<std::size_t>(s.reg) * 32;
-        if (sreg_per_lane(s.sreg)) {
-            for (uint32_t l = 0; l < 32; ++l) r[l] = sreg_value(s, w, b, l, tid[l]);
+        if (s.sreg == ir::SpecialReg::tid && s.component == 0 && one_row) {
+            for (uint32_t l = 0; l < 32; ++l) r[l] = first_x + l;
+            continue;
+        }
+        if (!sreg_per_lane(s.sreg)) {
+            std::fill_n(r, 32, sreg_value(s, w, b, 0, first));
+            continue;
+        }
+        step_tid();
+        if (s.sreg == ir::SpecialReg::tid && s.component < 3) {
+            for (uint32_t l = 0; l < 32; ++l) r[l] = tid[l][s.component];
         } else {
-            std::fill_n(r, 32, sreg_value(s, w, b, 0, tid[0]));
+            for (uint32_t l = 0; l < 32; ++l) r[l] = sreg_value(s, w, b, l, tid[l]);
         }
     }
 }
@@ -255,10 +274,14 @@ bool push_frame(Exec& x, const DInst& in, const DecodedFunction& fn, uint32_t ma
     f.stack.push_back({0, kNone, mask});
     f.entry_mask = mask;
     f.call_site = call_site;
-    for (uint32_t l = 0; l < w.lanes; ++l) {
-        w.local[l].resize(local_top);
-        w.params[l].resize(f.param_base + fn.param_bytes);
-    }
+    // A kernel's first frame on a warp that start_warps has just reset finds every lane's stacks empty: with
+    // no local depot and no param area there is nothing to size.
+    const uint32_t param_top = f.param_base + fn.param_bytes;
+    if (!w.frames.empty() || local_top != 0 || param_top != 0)
+        for (uint32_t l = 0; l < w.lanes; ++l) {
+            w.local[l].resize(local_top);
+            w.params[l].resize(param_top);
+        }
     if (!w.frames.empty()) {
         const Frame& caller = w.frames.back();
         const CallSite& cs = caller.code->calls[call_site];
