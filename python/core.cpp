@@ -163,10 +163,16 @@ warpsim::Launch describe_launch(const warpsim::Module& module, const std::string
 warpsim::Result launch(const warpsim::Module& module, const std::string& kernel,
                        const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
                        uint32_t shared_bytes, const py::sequence& args, const std::string& device,
-                       uint32_t workers, bool sample, bool reports) {
+                       uint32_t workers, bool sample, bool reports, const std::string& l2) {
     // The arrays to update carry their memory as Arg::write_back: the run writes them after a kernel that did
     // not fault (not after a sampled one, which produces no buffers).
-    const warpsim::Launch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
+    warpsim::Launch l = describe_launch(module, kernel, grid, block, shared_bytes, args);
+    if (l2 != "warm" && l2 != "cold") {
+        const std::string choices =
+            "l2 is \"warm\" (what the launch's previous run left) or \"cold\" (flushed)";
+        throw warpsim::Error(kernel + ": " + choices + ", not \"" + l2 + "\"");
+    }
+    l.l2 = l2 == "cold" ? warpsim::L2::cold : warpsim::L2::warm;
     warpsim::RunOptions options;
     options.device = device;
     options.workers = workers;
@@ -346,7 +352,7 @@ PYBIND11_MODULE(_core, m) {
 
     m.def("launch", &launch, py::arg("module"), py::arg("kernel"), py::arg("grid"), py::arg("block"),
           py::arg("shared_bytes"), py::arg("args"), py::arg("device"), py::arg("workers"),
-          py::arg("sample") = false, py::arg("reports") = false,
+          py::arg("sample") = false, py::arg("reports") = false, py::arg("l2") = "warm",
           "Runs one launch; arrays are read before and written back after it, in place.");
 
     py::class_<warpsim::CheckOptions>(m, "CheckOptions")

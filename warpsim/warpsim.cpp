@@ -69,6 +69,7 @@ launch::LaunchSpec make_spec(const Module& m, const Launch& l) {
     spec.grid = {l.grid.x, l.grid.y, l.grid.z};
     spec.block = {l.block.x, l.block.y, l.block.z};
     spec.shared_bytes = l.shared_bytes;
+    spec.l2 = l.l2 == L2::cold ? launch::L2State::cold : launch::L2State::warm;
     for (std::size_t i = 0; i < l.args.size(); ++i) {
         const Arg& a = l.args[i];
         launch::ArgSpec s;

@@ -169,12 +169,18 @@ struct Dim3 {
     Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}  // NOLINT: Dim3 d = 256;
 };
 
+// What the L2 holds when a launch starts, for its predicted time (the launch spec's "l2"): warm, what the
+// launch's previous run left there (CUDA-event timing repeats a launch), or cold, nothing (flushed, as
+// Nsight Compute's --cache-control all leaves it). The counts are the same either way.
+enum class L2 : uint8_t { warm, cold };
+
 // A launch as the launch spec describes one (DESIGN.md "The launch spec").
 struct Launch {
     std::string kernel;  // the PTX name, or the demangled base name of a C++ kernel
     Dim3 grid, block;
     uint32_t shared_bytes = 0;  // dynamic shared memory per block
     std::vector<Arg> args;
+    L2 l2 = L2::warm;
 };
 
 enum class Backend : uint8_t { simulator, gpu };

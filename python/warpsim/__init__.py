@@ -151,15 +151,17 @@ class _Configured:
     def __init__(self, kernel, grid, block, shared_bytes):
         self._kernel, self._grid, self._block, self._shared = kernel, grid, block, shared_bytes
 
-    def __call__(self, *args, device="h200", workers=0, sample=False, report=True):
+    def __call__(self, *args, device="h200", workers=0, sample=False, report=True, l2="warm"):
         """Runs the launch. sample=True: counts and predicted time from a sample of the blocks; the arrays are
         then left as they were (no buffer is produced) and run.report("dict")["sampling"] has each count's
         bound. report=False: no text or HTML report (saves the short second run of the first blocks that
-        the lane diagrams come from)."""
+        the lane diagrams come from). l2: what the L2 holds at the start for the predicted time, "warm" (what
+        the launch's previous run left, as CUDA-event timing repeats it) or "cold" (flushed, as Nsight
+        Compute's --cache-control all); the launch spec's "l2"."""
         k = self._kernel
         args = _as_arrays(args)
         result = _logged(_core.launch, k._module, k.name, self._grid, self._block, self._shared, args, device,
-                         workers, sample, report)
+                         workers, sample, report, l2)
         run = Run(result, (self, args, device))
         for message in result.warnings:
             warnings.warn(message, stacklevel=2)

@@ -27,39 +27,42 @@ def _variants(variants):
     return variants
 
 
-def run_variant(setup, variant, device="h200", sample=False, workers=1):
+def run_variant(setup, variant, device="h200", sample=False, workers=1, l2="warm"):
     """One variant: setup(variant) gives (configured kernel, args); the row of its run, or of its error."""
     from . import LaunchError
     row = {"variant": variant, "metrics": None, "predicted": None, "time_us": None, "occupancy": None,
            "error": None}
     try:
         configured, args = setup(variant)
-        run = configured(*args, device=device, workers=workers, sample=sample, report=False)
+        run = configured(*args, device=device, workers=workers, sample=sample, report=False, l2=l2)
     except LaunchError as e:
         row["error"] = str(e)
         return row
     except _core.Error as e:
         row["error"] = str(e)
         return row
-    p = run.predicted
+    report = json.loads(run.json)
     row["metrics"] = dict(run.metrics)
-    row["predicted"] = {"time_us": p.time_us, "cycles": p.cycles, "dram_gbps": p.dram_gbps,
-                        "gflops": p.gflops, "bound": p.bound}
-    row["time_us"] = p.time_us
-    row["occupancy"] = json.loads(run.json).get("occupancy")
+    # `warpsim run --json`'s "predicted" block as it is (time, bound, clock, parameters and their origin,
+    # expected error), with the L2 it starts from always said (that JSON names it only when cold).
+    row["predicted"] = dict(report["predicted"], l2=run.predicted.l2)
+    row["time_us"] = run.predicted.time_us
+    row["occupancy"] = report.get("occupancy")
     return row
 
 
 def _run_forked(index):
-    setup, variants, device, sample = _FORKED_SWEEP
-    return run_variant(setup, variants[index], device, sample)
+    setup, variants, device, sample, l2 = _FORKED_SWEEP
+    return run_variant(setup, variants[index], device, sample, l2=l2)
 
 
-def sweep(setup, variants, *, client=None, processes=None, device="h200", sample=False):
+def sweep(setup, variants, *, client=None, processes=None, device="h200", sample=False, l2="warm"):
     """Runs every variant and returns one dict per variant, in order:
-    {"variant": the dict, "metrics": {Nsight Compute name: value}, "predicted": {"time_us", "cycles",
-    "dram_gbps", "gflops", "bound"}, "time_us": the predicted time, "occupancy": {...}, "error": None or
-    the message of a launch that failed (a block too large for the device, a fault)}.
+    {"variant": the dict, "metrics": {Nsight Compute name: value}, "predicted": `warpsim run --json`'s
+    "predicted" ("time_us", "cycles", "dram_gbps", "gflops", "bound", "clock_mhz", "clock", "parameters",
+    "parameters_origin", "expected_error") and "l2" ("warm" or "cold", as asked), "time_us": the predicted
+    time, "occupancy": {...}, "error": None or the message of a launch that failed (a block too large for
+    the device, a fault)}.
 
     setup(variant) returns (mod.kernel[grid, block, shared], args): it builds the module (compiled with the
     variant's tile size, say) and the arrays. variants: a list of dicts, or a parameter grid (a dict of
@@ -68,19 +71,20 @@ def sweep(setup, variants, *, client=None, processes=None, device="h200", sample
     Without a client the variants run in `processes` worker processes (default: one per core), each
     simulating with one thread; processes=1 runs them here, one after another. With a Dask
     distributed.Client they run on its cluster (setup is sent with cloudpickle; the workers must import
-    warpsim)."""
+    warpsim). l2: what the L2 holds when each launch starts, for the predicted time ("warm" or "cold", as for
+    a single launch)."""
     global _FORKED_SWEEP
     variants = _variants(variants)
     if client is not None:
         futures = client.map(run_variant, [setup] * len(variants), variants, device=device, sample=sample,
-                             pure=False)
+                             l2=l2, pure=False)
         return client.gather(futures)
     if processes is None:
         processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     processes = max(1, min(int(processes), len(variants)))
     if processes == 1:
-        return [run_variant(setup, v, device, sample, workers=0) for v in variants]
-    _FORKED_SWEEP = (setup, variants, device, sample)
+        return [run_variant(setup, v, device, sample, workers=0, l2=l2) for v in variants]
+    _FORKED_SWEEP = (setup, variants, device, sample, l2)
     try:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
             return pool.map(_run_forked, range(len(variants)), chunksize=1)

@@ -188,9 +188,11 @@ void read_block_and_grid(PresetReader& r, BlockLimits& block, GridLimits& grid) 
 }
 
 void read_clocks_memory_cache(PresetReader& r, DevicePreset& p) {
-    r.object("clocks", {"sm_boost_mhz", "sm_base_mhz", "memory_mhz"});
+    r.object("clocks", {"sm_boost_mhz", "sm_base_mhz", "sm_sustained_mhz", "memory_mhz"});
     p.clocks.sm_boost_mhz = r.positive_number("clocks.sm_boost_mhz");
     p.clocks.sm_base_mhz = r.optional_positive_number("clocks.sm_base_mhz");
+    if (r.find("clocks.sm_sustained_mhz") != nullptr)
+        p.clocks.sm_sustained_mhz = r.optional_positive_number("clocks.sm_sustained_mhz");
     p.clocks.memory_mhz = r.positive_number("clocks.memory_mhz");
     r.object("memory", {"bytes", "bandwidth_gbps", "bus_width_bits", "measured_copy_gbps"});
     p.memory.bytes = r.positive_int64("memory.bytes");
@@ -286,6 +288,9 @@ void check_consistency(const DevicePreset& p) {
                          "plus sm.reserved_shared_per_block exceeds sm.shared_bytes"};
     }
     if (p.block.max_registers > sm.registers) throw FieldError{"block.max_registers", "exceeds sm.registers"};
+    if (p.clocks.sm_sustained_mhz && *p.clocks.sm_sustained_mhz > p.clocks.sm_boost_mhz)
+        throw FieldError{"clocks.sm_sustained_mhz",
+                         "exceeds clocks.sm_boost_mhz (a GPU holds at most its boost clock)"};
 }
 
 // Every number must say where it comes from: the field itself or one of its parents in "sources".

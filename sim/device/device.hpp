@@ -78,6 +78,9 @@ struct GridLimits {
 struct Clocks {
     double sm_boost_mhz = 0;
     std::optional<double> sm_base_mhz;  // unset where no source gives it
+    // The SM clock measured under a full load of the GPU (the clock the predictions use, at most the boost
+    // clock); unset where nobody measured it (absent or null in the preset).
+    std::optional<double> sm_sustained_mhz;
     double memory_mhz = 0;
 };
 

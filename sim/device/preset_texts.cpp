@@ -252,6 +252,7 @@ constexpr std::string_view preset_2 = R"warpsim_preset({
  "clocks": {
   "sm_boost_mhz": 1980,
   "sm_base_mhz": null,
+  "sm_sustained_mhz": 1980,
   "memory_mhz": 3201
  },
  "memory": {
@@ -266,23 +267,7 @@ constexpr std::string_view preset_2 = R"warpsim_preset({
  },
  "timing": {
   "fitted": true,
-  "_status": "fitted by sim/timing/fit.cpp (Levenberg-Marquardt on log(predicted/measured), Eigen LDLT steps (sim/timing/fit.cpp); L2 kept between launches measured (tests/timing/l2_reuse), not fitted) to tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver 580.159.04), calibration set of tests/timing/sets.json (44 launches); calibration MAPE 8.0 %, validation MAPE 7.2 % over 42 launches, 5 misordered pairs; l2_keep_* measured on the H200 (tests/timing/l2_reuse), l1_latency_cycles, l2_latency_cycles and loads_in_flight_per_warp measured on the H200 (tests/timing/mlp), not fitted; dram_efficiency bounded by the measured copy bandwidth (0.9)",
-  "block_issue_cycles": 123.08041467524394,
-  "block_overhead_cycles": 359.2083225227784,
-  "dram_efficiency": 0.9,
-  "dram_latency_cycles": 818.7020467876853,
-  "int_issue_weight": 0.2626685446467129,
-  "issue_efficiency": 1.0,
-  "l1_latency_cycles": 47,
-  "l2_bytes_per_cycle": 6058.936324930824,
-  "l2_latency_cycles": 280,
-  "launch_overhead_us": 5.425272655328562,
-  "overlap_p": 1.5264426972816407,
-  "partial_sector_cost": 5.759601106966199,
-  "l2_keep_all_fraction": 0.67,
-  "l2_keep_none_fraction": 0.9,
-  "l2_keep_none_written_fraction": 0.8,
-  "loads_in_flight_per_warp": 9.4
+  "_status": "fitted to the H200's CUDA-event times: a preset marked fitted without values of its own takes those of its fit's record, sim/timing/h200_fit.json (built in), which holds the values, the data set, the method and the errors measured with them; the parameters measured rather than fitted are ModelParams' in sim/timing/model.hpp, each with its measurement"
  },
  "cuda_runtime": {
   "product_name": "NVIDIA H200",
@@ -320,6 +305,7 @@ constexpr std::string_view preset_2 = R"warpsim_preset({
   "clocks.memory_mhz": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (nvidia-smi clocks.max.memory, cudaDevAttrMemoryClockRate 3201000 kHz)",
   "clocks.sm_base_mhz": "not published by NVIDIA for the H200 (null = unknown)",
   "clocks.sm_boost_mhz": "measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json (nvidia-smi clocks.max.sm = 1980 MHz)",
+  "clocks.sm_sustained_mhz": "measured on our H200, 2026-12-03: the SM clock (clock64() against %globaltimer, per block) through a second of full-GPU FMA and a second of streaming copy; tests/timing/scatter (scatter.cu, the clock rows of results_h200.txt), docs/TIMING.md 'The clock under load'",
   "compute_capability": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
   "grid.max_dims": "CUDA C++ Programming Guide, 'Technical Specifications per Compute Capability' table; confirmed measured on our H200 (cudaGetDeviceProperties / nvidia-smi, driver 580.159.04, CUDA 13.0), 2026-11-29; tests/device/data/h200_occupancy_measured.json",
   "memory.bandwidth_gbps": "NVIDIA H200 Tensor Core GPU datasheet (4.8 TB/s)",

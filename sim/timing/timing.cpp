@@ -19,8 +19,11 @@ struct ParamsChoice {
     std::optional<BuiltinFit> fit;  // the built-in fit taken (builtin_fit, same_architecture)
 };
 
+// A preset marked fitted that carries no values of its own (the built-in h200) names its fit's record
+// instead, so the values are kept in one place: the record.
 ParamsChoice choose_params(const device::DevicePreset& preset) {
-    if (preset.timing.fitted) return {ParamsSource::preset_fit, std::nullopt};
+    if (preset.timing.fitted && !preset.timing.values.empty())
+        return {ParamsSource::preset_fit, std::nullopt};
     if (auto fit = builtin_fit(preset.name)) return {ParamsSource::builtin_fit, std::move(fit)};
     if (auto fit = same_architecture_fit(preset.arch()))
         return {ParamsSource::same_architecture, std::move(fit)};
@@ -72,7 +75,8 @@ ParamsProvenance params_provenance(const device::DevicePreset& preset) {
                     "not validated by warpsim (the preset's own fit, " + preset.origin + ")"};
         }
         case ParamsSource::builtin_fit:
-            return {"measured", preset.name, "fitted to " + choice.fit->data_set,
+            return {"measured", preset.name,
+                    "sim/timing/" + preset.name + "_fit.json, fitted to " + choice.fit->data_set,
                     measured_error_text(choice.fit->accuracy)};
         case ParamsSource::same_architecture: {
             const BuiltinFit& fit = *choice.fit;
@@ -90,23 +94,29 @@ ParamsProvenance params_provenance(const device::DevicePreset& preset) {
 }
 
 double prediction_clock_mhz(const device::DevicePreset& preset) {
+    if (preset.clocks.sm_sustained_mhz) return *preset.clocks.sm_sustained_mhz;
     return preset.clocks.sm_boost_mhz > 0 ? preset.clocks.sm_boost_mhz : 1000;
 }
 
+// Said from the preset's clocks alone: the sustained clock is a preset field with its source (for the H200
+// tests/timing/scatter, docs/TIMING.md "The clock under load"), so no preset is named here.
 std::string clock_text(const device::DevicePreset& preset) {
-    // The H200 held its boost clock through a second of full-GPU FMA and streaming work
-    // (tests/timing/scatter, docs/TIMING.md "The clock under load"); no other preset's GPU was measured.
-    if (preset.name == "h200" && preset.clocks.sm_boost_mhz > 0)
+    const device::Clocks& c = preset.clocks;
+    if (c.sm_sustained_mhz && *c.sm_sustained_mhz == c.sm_boost_mhz)
         return fmt::format(
-            "{:.0f} MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured "
-            "on "
-            "the H200)",
-            preset.clocks.sm_boost_mhz);
-    if (preset.clocks.sm_boost_mhz > 0)
+            "{:.0f} MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured: "
+            "clocks.sm_sustained_mhz)",
+            c.sm_boost_mhz);
+    if (c.sm_sustained_mhz)
+        return fmt::format(
+            "{:.0f} MHz, the SM clock sustained under load (measured: clocks.sm_sustained_mhz), below the "
+            "preset's SM boost clock of {:.0f} MHz (clocks.sm_boost_mhz)",
+            *c.sm_sustained_mhz, c.sm_boost_mhz);
+    if (c.sm_boost_mhz > 0)
         return fmt::format(
             "{:.0f} MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not "
             "measured",
-            preset.clocks.sm_boost_mhz);
+            c.sm_boost_mhz);
     return "1000 MHz, assumed: the preset gives no SM boost clock (clocks.sm_boost_mhz)";
 }
 

@@ -16,9 +16,9 @@ struct SimRun;
 
 namespace warpsim::timing {
 
-// The parameters for a preset: its own "timing" values when marked fitted, else the fit shipped with
-// warpsim for that GPU (sim/timing/h200_fit.json, built in), else the fit of a measured GPU of the same
-// architecture (an H100 borrows the H200's), else the model's defaults.
+// The parameters for a preset: its own "timing" values when marked fitted and it has some, else the fit
+// shipped with warpsim for that GPU (sim/timing/h200_fit.json, built in), else the fit of a measured GPU of
+// the same architecture (an H100 borrows the H200's), else the model's defaults.
 ModelParams params_for(const device::DevicePreset& preset);
 
 // How far a preset's predictions can be trusted: where params_for takes its timing parameters from and the
@@ -28,13 +28,14 @@ struct ParamsProvenance {
     std::string kind;            // "measured" (fitted to this GPU), "borrowed" (a measured GPU of the same
                                  // architecture), "defaults" (the model's, unvalidated)
     std::string from;            // the measured preset they come from ("h200"; "" for defaults)
-    std::string origin;          // where, in words: "preset h200.json (fitted)", "fitted to ...",
+    std::string origin;          // where, in words: "sim/timing/h200_fit.json, fitted to ...",
+                                 // "preset my_gpu.json (fitted)",
                                  // "defaults (not fitted for this preset)"
     std::string expected_error;  // "calibration 8.0 %, ..." or "unvalidated ..."
 };
 ParamsProvenance params_provenance(const device::DevicePreset& preset);
-// The SM clock the prediction converts cycles with (the preset's boost clock, 1000 MHz when it has none)
-// and that choice in words for the report.
+// The SM clock the prediction converts cycles with (the preset's clock sustained under load where measured,
+// else its boost clock, 1000 MHz when it has none) and that choice in words for the report.
 double prediction_clock_mhz(const device::DevicePreset& preset);
 std::string clock_text(const device::DevicePreset& preset);
 

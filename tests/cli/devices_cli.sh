@@ -16,7 +16,7 @@ row() { grep -E "^$1 " "$out/stdout" | head -1; }
 [[ "$(row h200)" =~ ^h200\ +sm_90\ +132\ .*\ 1980\ +measured\  ]] || fail "h200 row: $(row h200)"
 [[ "$(row h100)" =~ ^h100\ +sm_90\ +132\ .*\ 1980\ +from\ h200\  ]] || fail "h100 row: $(row h100)"
 [[ "$(row a100)" =~ ^a100\ +sm_80\ +108\ .*\ 1410\ +defaults\  ]] || fail "a100 row: $(row a100)"
-grep -qxF "h200             clock 1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured on the H200); expected error: calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 19.5 % mean (docs/TIMING.md)" "$out/stdout" ||
+grep -qxF "h200             clock 1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured: clocks.sm_sustained_mhz); expected error: calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 19.5 % mean (docs/TIMING.md)" "$out/stdout" ||
     fail "h200 note: $(grep '^h200 .*clock' "$out/stdout")"
 grep -qxF "a100             clock 1410 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured; expected error: unvalidated (the model's defaults; no GPU of this architecture measured)" "$out/stdout" ||
     fail "a100 note: $(grep '^a100 .*clock' "$out/stdout")"

@@ -60,12 +60,16 @@ TEST_CASE("every built-in preset loads, and its embedded text equals the file", 
         REQUIRE(loaded.has_value());
         CHECK(loaded->name == name);
         if (name == "h200") {
-            // The one GPU we measure: its timing parameters are fitted and name the data set they came from.
+            // The one GPU we measure: its timing parameters are fitted, kept in the fit's record alone (the
+            // record names the data set), and its clock under load is measured.
             CHECK(loaded->timing.fitted);
-            CHECK_THAT(loaded->timing.status, Catch::Contains("tests/hardware/h200/results.json"));
+            CHECK(loaded->timing.values.empty());
+            CHECK_THAT(loaded->timing.status, Catch::Contains("sim/timing/h200_fit.json"));
+            CHECK(loaded->clocks.sm_sustained_mhz == 1980);
         } else {
             CHECK_FALSE(loaded->timing.fitted);
             CHECK_THAT(loaded->timing.status, Catch::Contains("PLACEHOLDER"));
+            CHECK_FALSE(loaded->clocks.sm_sustained_mhz.has_value());  // nobody measured it
         }
     }
     CHECK(files == warpsim::device::list_presets().size());
@@ -161,6 +165,18 @@ TEST_CASE("bad presets are errors that name the file and the field", "[presets][
           "h200.json: field 'cuda_runtime.attributes.cudaDevAttrEccEnabled': expected a 32-bit integer");
     CHECK_THAT(error_after([](nlohmann::json& j) { j["sources"].erase("cuda_runtime"); }),
                Catch::Contains("no source given"));
+    // The clock under load: at most the boost clock, cited; absent or null = not measured.
+    CHECK(error_after([](nlohmann::json& j) { j["clocks"]["sm_sustained_mhz"] = 2100; }) ==
+          "h200.json: field 'clocks.sm_sustained_mhz': exceeds clocks.sm_boost_mhz (a GPU holds at most its "
+          "boost clock)");
+    CHECK(error_after([](nlohmann::json& j) { j["clocks"]["sm_sustained_mhz"] = 0; }) ==
+          "h200.json: field 'clocks.sm_sustained_mhz': expected a positive number or null");
+    CHECK_THAT(error_after([](nlohmann::json& j) { j["sources"].erase("clocks.sm_sustained_mhz"); }),
+               Catch::StartsWith("h200.json: field 'clocks.sm_sustained_mhz': no source given"));
+    CHECK(error_after([](nlohmann::json& j) {
+              j["clocks"].erase("sm_sustained_mhz");
+              j["sources"].erase("clocks.sm_sustained_mhz");
+          }) == "(no error)");
     // A parent's source covers its children.
     CHECK(error_after([](nlohmann::json& j) {
               j["sources"].erase("cache.l2_bytes");

@@ -210,7 +210,7 @@ TEST_CASE("HTML: the launch picture shades the partial warp of the 4x4 multiply"
                                "class=\"sub\">expected error: calibration 8.0 %, validation 7.2 % (MAPE, "
                                "tests/timing/sets.json), held-out corpus 19.5 % mean (docs/TIMING.md); "
                                "clock 1980 MHz, the preset&#39;s SM boost clock (clocks.sm_boost_mhz), "
-                               "sustained under load (measured on the H200)</dd>"));
+                               "sustained under load (measured: clocks.sm_sustained_mhz)</dd>"));
 }
 
 namespace {

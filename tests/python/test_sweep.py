@@ -55,6 +55,30 @@ def test_sweep_in_processes_and_in_this_one_agree():
     assert in_processes == warpsim.sweep(setup, variants, processes=1)
 
 
+def test_a_row_carries_the_prediction_facts_of_run_json():
+    # The default h200 preset: its fit's record (sim/timing/h200_fit.json), its measured 1980 MHz under load.
+    setup = vector_add_setup(VECTOR_ADD)
+    warm, = warpsim.sweep(setup, [{"block": 256}], processes=1)
+    cold, = warpsim.sweep(setup, [{"block": 256}], processes=1, l2="cold")
+    p = warm["predicted"]
+    assert set(p) == {"time_us", "cycles", "dram_gbps", "gflops", "bound", "l2", "clock_mhz", "clock",
+                      "parameters", "parameters_origin", "expected_error"}
+    assert p["l2"] == "warm" and cold["predicted"]["l2"] == "cold"
+    assert p["clock_mhz"] == 1980
+    assert p["clock"] == ("1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load "
+                          "(measured: clocks.sm_sustained_mhz)")
+    assert p["parameters"] == "measured"
+    assert p["parameters_origin"].startswith("sim/timing/h200_fit.json, fitted to tests/hardware/h200/")
+    assert p["expected_error"] == ("calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), "
+                                   "held-out corpus 19.5 % mean (docs/TIMING.md)")
+    # The same block as a single launch's `warpsim run --json` "predicted" (which names the L2 only when cold).
+    configured, args = setup({"block": 256})
+    single = configured(*args, report=False).report("dict")["predicted"]
+    assert {k: v for k, v in p.items() if k != "l2"} == single
+    configured, args = setup({"block": 256})
+    assert cold["predicted"] == configured(*args, report=False, l2="cold").report("dict")["predicted"]
+
+
 def test_a_parameter_grid_and_a_variant_that_fails():
     setup = vector_add_setup(VECTOR_ADD)
     rows = warpsim.sweep(setup, {"block": [32, 2048], "n": [512, 1024]}, processes=2)

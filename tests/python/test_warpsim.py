@@ -51,6 +51,9 @@ def test_vector_add_fills_the_output_in_place_and_counts_by_hand():
 
 H200_ERROR = ("calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 19.5 % mean "
               "(docs/TIMING.md)")
+# The h200 preset holds no timing values: they are its fit's record's (sim/timing/h200_fit.json, "data_set").
+H200_ORIGIN = ("sim/timing/h200_fit.json, fitted to tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver "
+               "580.159.04), calibration set of tests/timing/sets.json (44 launches)")
 
 
 def test_predicted_says_its_clock_and_where_its_parameters_come_from(tmp_path):
@@ -63,9 +66,9 @@ def test_predicted_says_its_clock_and_where_its_parameters_come_from(tmp_path):
     p = mod.vecAdd[4, 256](a, b, c, np.int32(1000), device="h200").predicted
     assert p.clock_mhz == 1980
     assert p.clock == ("1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load "
-                       "(measured on the H200)")
+                       "(measured: clocks.sm_sustained_mhz)")
     assert p.parameters == "measured"
-    assert p.parameters_origin == "preset h200.json (fitted)"
+    assert p.parameters_origin == H200_ORIGIN
     assert p.expected_error == H200_ERROR
     assert p.l2 == "warm"
     p = mod.vecAdd[4, 256](a, b, c, np.int32(1000), device="h100").predicted
@@ -80,6 +83,26 @@ def test_predicted_says_its_clock_and_where_its_parameters_come_from(tmp_path):
     assert p.parameters == "defaults"
     assert p.parameters_origin == "defaults (not fitted for this preset)"
     assert p.expected_error == "unvalidated (the model's defaults; no GPU of this architecture measured)"
+
+
+def test_a_launch_can_start_from_a_cold_l2():
+    # vecAdd over n = 2^20 floats reads a and b (4 MiB each) and writes c (4 MiB): 12 MiB, which a warm
+    # repeated launch keeps in the H200's 60 MiB L2 (DRAM sees only the writes of c), and which a cold one
+    # moves through DRAM whole; within the 4 KiB the counts model reads besides (docs/VALIDATION.md).
+    mod = warpsim.load(VECTOR_ADD)
+    n, mib = 1 << 20, 1 << 20
+    a, b, c = vector_add_inputs(n)
+    launch = mod.vecAdd[n // 256, 256]
+    warm = launch(a, b, c, np.int32(n), report=False).predicted
+    cold_run = launch(a, b, c, np.int32(n), report=False, l2="cold")
+    cold = cold_run.predicted
+    assert warm.l2 == "warm" and cold.l2 == "cold"
+    assert cold_run.report("dict")["predicted"]["l2"] == "cold"
+    assert warm.dram_gbps * warm.time_us * 1e3 == pytest.approx(4 * mib, abs=4096)
+    assert cold.dram_gbps * cold.time_us * 1e3 == pytest.approx(12 * mib, abs=4096)
+    assert cold.time_us > warm.time_us
+    with pytest.raises(warpsim.Error, match='l2 is "warm" .* or "cold" .*, not "hot"'):
+        launch(a, b, c, np.int32(n), report=False, l2="hot")
 
 
 def test_sampled_launch_counts_like_the_whole_one_and_leaves_the_arrays():

@@ -38,7 +38,7 @@ if build_from "$corpus/seed000_vec_add.cu" vec_add; then
     "$warpsim" exec "$work/vec_add" > /dev/null 2> "$work/vec_add.summary"
     grep -q "^warpsim: vecAdd: 1 launch, 4 x 256, predicted" "$work/vec_add.summary" ||
         fail "vec_add: no kernel summary on stderr: $(cat "$work/vec_add.summary")"
-    grep -qxF "warpsim: predicted times: timing parameters measured, clock 1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured on the H200); expected error: calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 19.5 % mean (docs/TIMING.md)" \
+    grep -qxF "warpsim: predicted times: timing parameters measured, clock 1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured: clocks.sm_sustained_mhz); expected error: calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 19.5 % mean (docs/TIMING.md)" \
         "$work/vec_add.summary" || fail "vec_add: no timing basis on stderr: $(cat "$work/vec_add.summary")"
     # A bare name is found on PATH (from a folder without that file) and still runs on the simulator.
     mkdir -p "$work/on_path/bin" "$work/on_path/cwd"

@@ -22,7 +22,7 @@ done
 tar czf "$out/listings.tgz" -C "$work" listings
 cp "$work/listings/TOOLS" "$out/"
 command -v ncu >/dev/null || { echo "no ncu: measured part skipped"; exit 0; }
-nvcc -O2 -o "$work/measure_cases" "$here/cases/measure_cases.cu" -lcuda || exit 1
+nvcc -O2 -I "$here/../hardware" -o "$work/measure_cases" "$here/cases/measure_cases.cu" -lcuda || exit 1
 "$work/measure_cases" "$cub" > "$out/measure.txt" 2>&1
 metrics=$(tr '\n' ',' < "$here/cases/metrics.txt" | sed 's/,$//')
 ncu --clock-control none --csv --metrics "$metrics" "$work/measure_cases" "$cub" > "$out/ncu.csv" 2> "$out/ncu.err"

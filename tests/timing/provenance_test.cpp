@@ -5,8 +5,10 @@
 // case checks that docs/TIMING.md and the fit's record (sim/timing/h200_fit.json) agree.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,13 @@ namespace {
 const std::string kH200Error =
     "calibration 8.0 %, validation 7.2 % (MAPE, tests/timing/sets.json), held-out corpus 19.5 % mean "
     "(docs/TIMING.md)";
+// The h200 preset carries no timing values: its fit's record does (sim/timing/h200_fit.json, "data_set").
+const std::string kH200Origin =
+    "sim/timing/h200_fit.json, fitted to tests/hardware/h200/results.json (2026-11-29T23:26:11Z, driver "
+    "580.159.04), calibration set of tests/timing/sets.json (44 launches)";
+const std::string kSustainedText =
+    "1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured: "
+    "clocks.sm_sustained_mhz)";
 
 // A one-warp store of its thread indices, PTX for sm_70 so that every preset here can load it.
 fs::path write_spec() {
@@ -114,10 +123,7 @@ TEST_CASE("provenance: the prediction uses the preset's boost clock and says so"
     REQUIRE(a100.has_value());
     CHECK(prediction_clock_mhz(*h200) == 1980);
     CHECK(prediction_clock_mhz(*a100) == 1410);
-    CHECK(
-        clock_text(*h200) ==
-        "1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured on the "
-        "H200)");
+    CHECK(clock_text(*h200) == kSustainedText);
     CHECK(
         clock_text(*a100) ==
         "1410 MHz, the preset's SM boost clock (clocks.sm_boost_mhz); the clock under load is not measured");
@@ -127,15 +133,97 @@ TEST_CASE("provenance: the prediction uses the preset's boost clock and says so"
     CHECK(clock_text(none) == "1000 MHz, assumed: the preset gives no SM boost clock (clocks.sm_boost_mhz)");
 }
 
+// The clock text comes from the preset's fields alone: any preset with a measured sustained clock says so,
+// and one measured below its boost clock is predicted at the clock measured.
+TEST_CASE("provenance: the clock under load is a preset field", "[timing][provenance]") {
+    auto a100 = device::load_preset("a100");
+    REQUIRE(a100.has_value());
+    REQUIRE_FALSE(a100->clocks.sm_sustained_mhz.has_value());
+    device::DevicePreset held = *a100;
+    held.clocks.sm_sustained_mhz = 1410;
+    CHECK(prediction_clock_mhz(held) == 1410);
+    CHECK(clock_text(held) ==
+          "1410 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained under load (measured: "
+          "clocks.sm_sustained_mhz)");
+    device::DevicePreset throttled = *a100;
+    throttled.clocks.sm_sustained_mhz = 1275;
+    CHECK(prediction_clock_mhz(throttled) == 1275);
+    CHECK(
+        clock_text(throttled) ==
+        "1275 MHz, the SM clock sustained under load (measured: clocks.sm_sustained_mhz), below the preset's "
+        "SM boost clock of 1410 MHz (clocks.sm_boost_mhz)");
+    // A renamed copy of the H200 keeps its measured clock: nothing is keyed on the name.
+    auto h200 = device::load_preset("h200");
+    REQUIRE(h200.has_value());
+    device::DevicePreset renamed = *h200;
+    renamed.name = "my_h200";
+    CHECK(clock_text(renamed) == kSustainedText);
+}
+
+// The H200's sustained clock as tests/timing/scatter measured it: every launch of a second or more ran its
+// blocks at a median within 1 MHz of the preset's value ("clock KIND LAUNCH BLOCKS SECONDS MEDIAN MIN MAX").
+TEST_CASE("provenance: the h200 preset's sustained clock is the one measured under load",
+          "[timing][provenance]") {
+    auto h200 = device::load_preset("h200");
+    REQUIRE(h200.has_value());
+    REQUIRE(h200->clocks.sm_sustained_mhz.has_value());
+    CHECK(h200->sources.contains("clocks.sm_sustained_mhz"));
+    std::ifstream in(std::string(WARPSIM_SOURCE_DIR) + "/tests/timing/scatter/results_h200.txt");
+    REQUIRE(in.good());
+    int long_launches = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (!line.starts_with("clock ")) continue;
+        std::istringstream row(line.substr(6));
+        std::string kind;
+        int launch = 0, blocks = 0;
+        double seconds = 0, median = 0, lowest = 0, highest = 0;
+        REQUIRE(row >> kind >> launch >> blocks >> seconds >> median >> lowest >> highest);
+        if (seconds < 0.5) continue;
+        ++long_launches;
+        INFO(line);
+        CHECK(std::abs(median - *h200->clocks.sm_sustained_mhz) <= 1.0);
+    }
+    CHECK(long_launches >= 4);
+}
+
+// The h200 preset names its fit's record instead of repeating its values: the parameters are the record's,
+// over the model's measured defaults (tests/timing/mlp: L1 47 and L2 280 cycles, 9.4 loads in flight;
+// tests/timing/l2_reuse: keep fractions 0.67, 0.90, 0.80).
+TEST_CASE("provenance: the h200 preset's parameters are its fit's record's", "[timing][provenance]") {
+    auto h200 = device::load_preset("h200");
+    REQUIRE(h200.has_value());
+    CHECK(h200->timing.fitted);
+    CHECK(h200->timing.values.empty());
+    const auto fit = builtin_fit("h200");
+    REQUIRE(fit.has_value());
+    const ModelParams m = params_for(*h200);
+    CHECK(params_to_values(m) == fit->values);
+    CHECK(m.l1_latency_cycles == 47);
+    CHECK(m.l2_latency_cycles == 280);
+    CHECK(m.loads_in_flight_per_warp == 9.4);
+    CHECK(m.l2_keep_all_fraction == 0.67);
+    CHECK(m.l2_keep_none_fraction == 0.90);
+    CHECK(m.l2_keep_none_written_fraction == 0.80);
+    const auto p = params_provenance(*h200);
+    CHECK(p.origin == kH200Origin);
+    CHECK(p.expected_error == kH200Error);
+    // docs/TIMING.md's copy of the measured ones ("Parameters and the fit") is the model's.
+    std::ifstream doc_in(std::string(WARPSIM_SOURCE_DIR) + "/docs/TIMING.md");
+    REQUIRE(doc_in.good());
+    std::ostringstream doc;
+    doc << doc_in.rdbuf();
+    CHECK(has(doc.str(),
+              fmt::format("`l1_latency_cycles` {}, `l2_latency_cycles` {}, `loads_in_flight_per_warp` {}",
+                          m.l1_latency_cycles, m.l2_latency_cycles, m.loads_in_flight_per_warp)));
+}
+
 TEST_CASE("provenance: the report's timing block and its JSON state clock, parameters and expected error",
           "[timing][provenance]") {
     SECTION("h200: measured") {
         const auto r = predict_on("h200");
-        CHECK(has(r.text, "\n          parameters: measured: preset h200.json (fitted)\n"));
+        CHECK(has(r.text, "\n          parameters: measured: " + kH200Origin + "\n"));
         CHECK(has(r.text, "\n          expected error: " + kH200Error + "\n"));
-        CHECK(has(r.text,
-                  "\n          clock: 1980 MHz, the preset's SM boost clock (clocks.sm_boost_mhz), sustained "
-                  "under load (measured on the H200)\n"));
+        CHECK(has(r.text, "\n          clock: " + kSustainedText + "\n"));
         CHECK(has(r.text, " cycles at 1980 MHz + "));
         CHECK(r.predicted.clock_mhz == 1980);
         CHECK(r.predicted.parameters == "measured");
@@ -150,7 +238,7 @@ TEST_CASE("provenance: the report's timing block and its JSON state clock, param
         REQUIRE(back.ok());
         REQUIRE(back->predicted.has_value());
         CHECK(back->predicted->parameters == "measured");
-        CHECK(back->predicted->parameters_origin == "preset h200.json (fitted)");
+        CHECK(back->predicted->parameters_origin == kH200Origin);
         CHECK(back->predicted->clock == r.predicted.clock);
     }
     SECTION("h100: borrowed from the H200") {
@@ -238,6 +326,13 @@ TEST_CASE("provenance: a preset fitted with other values than the record's claim
     CHECK(p.kind == "measured");
     CHECK(p.origin == "preset h200.json (fitted)");
     CHECK(p.expected_error == "not validated by warpsim (the preset's own fit, h200.json)");
+    // A copy that writes the record's values out again is the record's fit, with its error.
+    device::DevicePreset copied = *h200;
+    const auto fit = builtin_fit("h200");
+    REQUIRE(fit.has_value());
+    copied.timing.values = fit->values;
+    CHECK(params_provenance(copied).origin == "preset h200.json (fitted)");
+    CHECK(params_provenance(copied).expected_error == kH200Error);
 }
 
 TEST_CASE("provenance: a fit record without held-out figures, and records that are not one",

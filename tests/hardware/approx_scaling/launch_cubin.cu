@@ -4,16 +4,7 @@
 #include <cstdio>
 #include <cuda.h>
 
-#define CHECK(call)                                                                \
-    do {                                                                           \
-        CUresult r = (call);                                                       \
-        if (r != CUDA_SUCCESS) {                                                   \
-            const char* s = nullptr;                                               \
-            cuGetErrorString(r, &s);                                               \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, s); \
-            return 1;                                                              \
-        }                                                                          \
-    } while (0)
+#include "cuda_check.h"
 
 int main(int argc, char** argv) {
     if (argc < 3) {

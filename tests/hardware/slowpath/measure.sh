@@ -8,7 +8,7 @@ out=${1:?usage: measure.sh OUT}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -1; } > "$out/machine.txt"
-nvcc -O3 -arch=sm_90 "$here/slowpath_probe.cu" -o "$tmp/probe"
+nvcc -O3 -arch=sm_90 -I "$here/.." "$here/slowpath_probe.cu" -o "$tmp/probe"
 "$tmp/probe" > "$out/slowpath_h200.txt"
 nvcc -O3 -arch=sm_90 -lineinfo "$here/measure_slow_path.cu" -o "$tmp/measure"
 ncu --clock-control none --csv --metrics \

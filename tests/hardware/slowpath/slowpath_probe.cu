@@ -14,14 +14,7 @@
 #include <vector>
 #include <algorithm>
 
-#define CHECK(x)                                                                             \
-    do {                                                                                     \
-        cudaError_t e_ = (x);                                                                \
-        if (e_ != cudaSuccess) {                                                             \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                    \
-        }                                                                                    \
-    } while (0)
+#include "cuda_check.h"
 
 // The operands are loaded, then the warp sleeps 2 us so that the loads have arrived before the first clock
 // read; the operands depend on that read (t0 >> 62 is 0 while the clock is below 2^62) and the second read

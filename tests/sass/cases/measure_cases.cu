@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "cuda_check.h"
+
 struct Launch {
     const char* cubin;
     const char* kernel;
@@ -40,17 +42,6 @@ static const Launch kLaunches[] = {
     {"lds_merge", "predicated_step", {4, 1, 1}, {256, 1, 1}, -1, 0},
     {"lds_merge", "counted_loop", {4, 1, 1}, {256, 1, 1}, -2, 10},
 };
-
-#define CHECK(x)                                                                                  \
-    do {                                                                                          \
-        CUresult r_ = (x);                                                                        \
-        if (r_ != CUDA_SUCCESS) {                                                                 \
-            const char* s_ = nullptr;                                                             \
-            cuGetErrorString(r_, &s_);                                                            \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_ ? s_ : "?");      \
-            return 1;                                                                             \
-        }                                                                                         \
-    } while (0)
 
 int main(int argc, char** argv) {
     if (argc < 2) {

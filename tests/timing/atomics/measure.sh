@@ -5,7 +5,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT_DIR=${OUT_DIR:-$HERE}
-nvcc -O3 -arch=sm_90 -lineinfo -o /tmp/atomics "$HERE/atomics.cu" || exit 1
+nvcc -O3 -arch=sm_90 -lineinfo -I "$HERE/../../hardware" -o /tmp/atomics "$HERE/atomics.cu" || exit 1
 /tmp/atomics | tee "$OUT_DIR/times.txt"
 cuobjdump -sass /tmp/atomics | grep -E "Function|RED|ATOM" | head -40 >"$OUT_DIR/sass.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$OUT_DIR/times.txt"

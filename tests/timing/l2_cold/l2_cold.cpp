@@ -14,22 +14,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK_RT(x)                                                                          \
-    do {                                                                                     \
-        cudaError_t e_ = (x);                                                                \
-        if (e_ != cudaSuccess) {                                                             \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                    \
-        }                                                                                    \
-    } while (0)
-#define CHECK_DRV(x)                                                                       \
-    do {                                                                                   \
-        CUresult r_ = (x);                                                                 \
-        if (r_ != CUDA_SUCCESS) {                                                          \
-            std::fprintf(stderr, "%s:%d: driver error %d\n", __FILE__, __LINE__, int(r_)); \
-            std::exit(1);                                                                  \
-        }                                                                                  \
-    } while (0)
+#include "cuda_check.h"
 
 static std::string read_file(const char* path) {
     std::ifstream in(path);
@@ -61,51 +46,51 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: l2_cold VECTOR_ADD_PTX SAXPY_PTX\n");
         return 2;
     }
-    CHECK_RT(cudaFree(nullptr));
+    CHECK(cudaFree(nullptr));
     std::string vadd_ptx = read_file(argv[1]), saxpy_ptx = read_file(argv[2]);
     CUmodule mv, ms;
-    CHECK_DRV(cuModuleLoadData(&mv, vadd_ptx.c_str()));
-    CHECK_DRV(cuModuleLoadData(&ms, saxpy_ptx.c_str()));
+    CHECK(cuModuleLoadData(&mv, vadd_ptx.c_str()));
+    CHECK(cuModuleLoadData(&ms, saxpy_ptx.c_str()));
     CUfunction vadd, saxpy;
-    CHECK_DRV(cuModuleGetFunction(&vadd, mv, "_Z10vector_addPKfS0_Pfi"));
-    CHECK_DRV(cuModuleGetFunction(&saxpy, ms, "_Z5saxpyfPKfPfi"));
+    CHECK(cuModuleGetFunction(&vadd, mv, "_Z10vector_addPKfS0_Pfi"));
+    CHECK(cuModuleGetFunction(&saxpy, ms, "_Z5saxpyfPKfPfi"));
 
     const size_t max_n = size_t(1) << 24;
     float *a, *b, *c;
-    CHECK_RT(cudaMalloc(&a, max_n * 4));
-    CHECK_RT(cudaMalloc(&b, max_n * 4));
-    CHECK_RT(cudaMalloc(&c, max_n * 4));
+    CHECK(cudaMalloc(&a, max_n * 4));
+    CHECK(cudaMalloc(&b, max_n * 4));
+    CHECK(cudaMalloc(&c, max_n * 4));
     std::vector<float> host(max_n);
     for (size_t i = 0; i < max_n; ++i) host[i] = float(i % 977) * 0.01f;
-    CHECK_RT(cudaMemcpy(a, host.data(), max_n * 4, cudaMemcpyHostToDevice));
-    CHECK_RT(cudaMemcpy(b, host.data(), max_n * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(a, host.data(), max_n * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, host.data(), max_n * 4, cudaMemcpyHostToDevice));
     const size_t flush_bytes = size_t(512) << 20;
     void *flush, *flush2;
     float* sink;
-    CHECK_RT(cudaMalloc(&flush, flush_bytes));
-    CHECK_RT(cudaMalloc(&flush2, flush_bytes));
-    CHECK_RT(cudaMemset(flush2, 0, flush_bytes));
-    CHECK_RT(cudaMalloc(&sink, 1024 * 256 * sizeof(float)));
+    CHECK(cudaMalloc(&flush, flush_bytes));
+    CHECK(cudaMalloc(&flush2, flush_bytes));
+    CHECK(cudaMemset(flush2, 0, flush_bytes));
+    CHECK(cudaMalloc(&sink, 1024 * 256 * sizeof(float)));
     cudaEvent_t e0, e1;
-    CHECK_RT(cudaEventCreate(&e0));
-    CHECK_RT(cudaEventCreate(&e1));
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
 
     // cold 1: the flush writes 512 MiB (the L2 then holds dirty lines of it, written back during the launch);
     // cold 2: it also reads another 512 MiB (the L2 then holds clean lines only). Both wait for the flush to
     // end before the first event, so that the launch starts on an idle GPU as the warm one does.
     auto time_one = [&](CUfunction f, void** params, unsigned blocks, int cold) {
-        if (cold >= 1) CHECK_RT(cudaMemsetAsync(flush, 0x5a, flush_bytes));
+        if (cold >= 1) CHECK(cudaMemsetAsync(flush, 0x5a, flush_bytes));
         if (cold >= 2) {
             read_all<<<1024, 256>>>(static_cast<const float4*>(flush2), flush_bytes / 16, sink);
-            CHECK_RT(cudaGetLastError());
+            CHECK(cudaGetLastError());
         }
-        if (cold >= 1) CHECK_RT(cudaDeviceSynchronize());
-        CHECK_RT(cudaEventRecord(e0));
-        CHECK_DRV(cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
-        CHECK_RT(cudaEventRecord(e1));
-        CHECK_RT(cudaEventSynchronize(e1));
+        if (cold >= 1) CHECK(cudaDeviceSynchronize());
+        CHECK(cudaEventRecord(e0));
+        CHECK(cuLaunchKernel(f, blocks, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
+        CHECK(cudaEventRecord(e1));
+        CHECK(cudaEventSynchronize(e1));
         float ms_ = 0;
-        CHECK_RT(cudaEventElapsedTime(&ms_, e0, e1));
+        CHECK(cudaEventElapsedTime(&ms_, e0, e1));
         return ms_ * 1000.0f;
     };
     auto measure = [&](const char* name, CUfunction f, void** params, int n) {
@@ -133,9 +118,9 @@ int main(int argc, char** argv) {
         measure("saxpy", saxpy, params, n);
     }
     int driver = 0;
-    CHECK_RT(cudaDriverGetVersion(&driver));
+    CHECK(cudaDriverGetVersion(&driver));
     cudaDeviceProp prop;
-    CHECK_RT(cudaGetDeviceProperties(&prop, 0));
+    CHECK(cudaGetDeviceProperties(&prop, 0));
     std::printf("# %s, driver API %d\n", prop.name, driver);
     return 0;
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
 OUT_DIR=${OUT_DIR:-$HERE}
-nvcc -O3 -arch=sm_90 -x cu -o /tmp/l2_cold "$HERE/l2_cold.cpp" -lcuda
+nvcc -O3 -arch=sm_90 -x cu -I "$HERE/../../hardware" -o /tmp/l2_cold "$HERE/l2_cold.cpp" -lcuda
 /tmp/l2_cold "$ROOT/examples/vector_add.ptx" "$ROOT/examples/saxpy.ptx" | tee "$OUT_DIR/times.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$OUT_DIR/times.txt"
 date -u +%Y-%m-%dT%H:%M:%SZ | tee -a "$OUT_DIR/times.txt"

@@ -6,14 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                                                \
-    do {                                                                                        \
-        cudaError_t e = (x);                                                                    \
-        if (e != cudaSuccess) {                                                                 \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));     \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
+#include "cuda_check.h"
 
 __global__ void read_only(const float4* in, size_t n, float* out) {
     float acc = 0.0f;

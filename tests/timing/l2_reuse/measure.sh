@@ -8,9 +8,9 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT_DIR=${OUT_DIR:-$HERE}
-nvcc -O3 -arch=sm_90 -o /tmp/l2_reread "$HERE/l2_reread.cu" || exit 1
+nvcc -O3 -arch=sm_90 -I "$HERE/../../hardware" -o /tmp/l2_reread "$HERE/l2_reread.cu" || exit 1
 /tmp/l2_reread time | tee "$OUT_DIR/times.txt"
-nvcc -O3 -arch=sm_90 -o /tmp/l2_mixed "$HERE/l2_mixed.cu" && /tmp/l2_mixed | tee "$OUT_DIR/mixed.txt"
+nvcc -O3 -arch=sm_90 -I "$HERE/../../hardware" -o /tmp/l2_mixed "$HERE/l2_mixed.cu" && /tmp/l2_mixed | tee "$OUT_DIR/mixed.txt"
 ncu --clock-control none --cache-control none --csv \
     --metrics lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,gpu__time_duration.sum \
     /tmp/l2_reread ncu >"$OUT_DIR/ncu.csv" 2>"$OUT_DIR/ncu.err"

@@ -7,7 +7,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT_DIR=${OUT_DIR:-$HERE}
-nvcc -O3 -arch=sm_90 -lineinfo -o /tmp/mlp "$HERE/mlp.cu" || exit 1
+nvcc -O3 -arch=sm_90 -lineinfo -I "$HERE/../../hardware" -o /tmp/mlp "$HERE/mlp.cu" || exit 1
 /tmp/mlp "$@" | tee "$OUT_DIR/times.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >>"$OUT_DIR/times.txt"
 nvcc --version | tail -2 >>"$OUT_DIR/times.txt"

@@ -16,14 +16,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                                \
-    do {                                                                                        \
-        cudaError_t e = (x);                                                                    \
-        if (e != cudaSuccess) {                                                                 \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));     \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
+#include "cuda_check.h"
 
 #define SUM_KERNEL(NAME, PRAGMA)                                                                 \
     extern "C" __global__ void NAME(const float* in, float* out, int n) {                        \

@@ -5,7 +5,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT_DIR=${OUT_DIR:-$HERE}
-nvcc -O3 -arch=sm_90 -lineinfo -o /tmp/scatter "$HERE/scatter.cu"
+nvcc -O3 -arch=sm_90 -lineinfo -I "$HERE/../../hardware" -o /tmp/scatter "$HERE/scatter.cu"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT_DIR/times.txt"
 /tmp/scatter | tee -a "$OUT_DIR/times.txt"
 nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader | tee -a "$OUT_DIR/times.txt"

@@ -17,14 +17,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                            \
-    do {                                                                                    \
-        cudaError_t e = (x);                                                                \
-        if (e != cudaSuccess) {                                                             \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-            std::exit(1);                                                                   \
-        }                                                                                   \
-    } while (0)
+#include "cuda_check.h"
 
 extern "C" __global__ void scatter_chase(const int* a, int* end, long long* cycles, int steps, int k, int stride) {
     const int off = (threadIdx.x % k) * stride;
