@@ -67,7 +67,8 @@ EOF2
 chmod +x "$WORK/runner.sh"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 METRICS=$("$EXE" ncu-metrics 2>/dev/null || true)
-if [ -n "$NCU" ] && [ -n "$METRICS" ]; then
+: >"$WORK/pids.txt"  # stays empty when no spec is profiled (a list of timing specs only)
+if [ -n "$NCU" ] && [ -n "$METRICS" ] && [ -s "$WORK/profile.list" ]; then
   "$NCU" --csv --page raw --print-units base --clock-control none --target-processes all \
          --metrics "$METRICS" "$WORK/runner.sh" >"$WORK/ncu.csv" 2>"$WORK/ncu.err"
   echo "profiled $(wc -l <"$WORK/pids.txt") specs by $(elapsed) s" >&2
@@ -132,7 +133,8 @@ try:
                 pass
         profiled += 1
 except (OSError, KeyError, IndexError) as e:
-    print("profile merge:", e, file=sys.stderr)
+    if pid_spec:  # no pids: nothing was profiled (timing specs only), not an error
+        print("profile merge:", e, file=sys.stderr)
     profiled = 0
 result = {"gpu": gpu, "driver": driver, "toolkit": toolkit,
           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
